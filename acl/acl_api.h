@@ -1,0 +1,203 @@
+/*
+ * Our own declarations of the documented AscendCL (ACL) C API subset that
+ * executorch-ascend uses. Written from Huawei's public API documentation
+ * (names, signatures and numeric values are facts of the ABI); no CANN header
+ * is copied or needed. See docs/architecture.md.
+ *
+ * Two users:
+ *  - the backend runtime never links ACL: it takes the function pointer types
+ *    from these prototypes (decltype(&aclInit)) and fills a table with dlsym;
+ *  - the CANN emulator implements exactly these prototypes, so its
+ *    libascendcl.so has the same C ABI as the real one.
+ */
+#ifndef EXECUTORCH_ASCEND_ACL_API_H_
+#define EXECUTORCH_ASCEND_ACL_API_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int aclError;
+
+/* Opaque handles (the real library defines these as incomplete structs or void*). */
+typedef void* aclrtContext;
+typedef void* aclrtStream;
+typedef struct aclmdlDesc aclmdlDesc;
+typedef struct aclmdlDataset aclmdlDataset;
+typedef struct aclDataBuffer aclDataBuffer;
+
+/* Error codes (ACL "acl_base" error list and runtime "rt_error_codes"). */
+enum {
+  ACL_SUCCESS = 0,
+  ACL_ERROR_INVALID_PARAM = 100000,
+  ACL_ERROR_UNINITIALIZE = 100001,
+  ACL_ERROR_REPEAT_INITIALIZE = 100002,
+  ACL_ERROR_INVALID_MODEL_ID = 100011,
+  ACL_ERROR_DESERIALIZE_MODEL = 100012,
+  ACL_ERROR_COMPILING_STUB_MODE = 100039,
+  ACL_ERROR_RT_PARAM_INVALID = 107000,
+  ACL_ERROR_BAD_ALLOC = 200000,
+  ACL_ERROR_INVALID_DEVICE = 200002,
+  ACL_ERROR_RT_MEMORY_ALLOCATION = 207001,
+  ACL_ERROR_RT_NO_DEVICE = 207004,
+  ACL_ERROR_STORAGE_OVER_LIMIT = 300000,
+  ACL_ERROR_FAILURE = 500001,
+  ACL_ERROR_GE_FAILURE = 500002,
+  ACL_ERROR_RT_FAILURE = 500003,
+};
+
+/* aclDataType (documented numeric values). */
+typedef enum {
+  ACL_DT_UNDEFINED = -1,
+  ACL_FLOAT = 0,
+  ACL_FLOAT16 = 1,
+  ACL_INT8 = 2,
+  ACL_INT32 = 3,
+  ACL_UINT8 = 4,
+  ACL_INT16 = 6,
+  ACL_UINT16 = 7,
+  ACL_UINT32 = 8,
+  ACL_INT64 = 9,
+  ACL_UINT64 = 10,
+  ACL_DOUBLE = 11,
+  ACL_BOOL = 12,
+  ACL_STRING = 13,
+  ACL_COMPLEX64 = 16,
+  ACL_COMPLEX128 = 17,
+  ACL_BF16 = 27,
+} aclDataType;
+
+/* aclFormat (documented numeric values; the subset we name). */
+typedef enum {
+  ACL_FORMAT_UNDEFINED = -1,
+  ACL_FORMAT_NCHW = 0,
+  ACL_FORMAT_NHWC = 1,
+  ACL_FORMAT_ND = 2,
+  ACL_FORMAT_NC1HWC0 = 3,
+  ACL_FORMAT_FRACTAL_Z = 4,
+  ACL_FORMAT_NCDHW = 30,
+} aclFormat;
+
+typedef enum {
+  ACL_MEM_MALLOC_HUGE_FIRST = 0,
+  ACL_MEM_MALLOC_HUGE_ONLY = 1,
+  ACL_MEM_MALLOC_NORMAL_ONLY = 2,
+  ACL_MEM_MALLOC_HUGE_FIRST_P2P = 3,
+  ACL_MEM_MALLOC_HUGE_ONLY_P2P = 4,
+  ACL_MEM_MALLOC_NORMAL_ONLY_P2P = 5,
+  ACL_MEM_MALLOC_HUGE1G_ONLY = 6,
+  ACL_MEM_MALLOC_HUGE1G_ONLY_P2P = 7,
+} aclrtMemMallocPolicy;
+
+typedef enum {
+  ACL_MEMCPY_HOST_TO_HOST = 0,
+  ACL_MEMCPY_HOST_TO_DEVICE = 1,
+  ACL_MEMCPY_DEVICE_TO_HOST = 2,
+  ACL_MEMCPY_DEVICE_TO_DEVICE = 3,
+  ACL_MEMCPY_DEFAULT = 4,
+  ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE = 5,
+  ACL_MEMCPY_INNER_DEVICE_TO_DEVICE = 6,
+  ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7,
+} aclrtMemcpyKind;
+
+/* aclrtMemAttr: which device memory aclrtGetMemInfo reports. */
+typedef enum {
+  ACL_DDR_MEM = 0,
+  ACL_HBM_MEM = 1,
+  ACL_DDR_MEM_HUGE = 2,
+  ACL_DDR_MEM_NORMAL = 3,
+  ACL_HBM_MEM_HUGE = 4,
+  ACL_HBM_MEM_NORMAL = 5,
+} aclrtMemAttr;
+
+#define ACL_MAX_DIM_CNT 128
+#define ACL_MAX_TENSOR_NAME_LEN 128
+typedef struct aclmdlIODims {
+  char name[ACL_MAX_TENSOR_NAME_LEN];
+  size_t dimCount;
+  int64_t dims[ACL_MAX_DIM_CNT];
+} aclmdlIODims;
+
+/* Process, device, context, stream. */
+aclError aclInit(const char* configPath);
+aclError aclFinalize(void);
+const char* aclGetRecentErrMsg(void);
+const char* aclrtGetSocName(void);
+aclError aclrtSetDevice(int32_t deviceId);
+aclError aclrtResetDevice(int32_t deviceId);
+aclError aclrtGetDevice(int32_t* deviceId);
+aclError aclrtGetDeviceCount(uint32_t* count);
+aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId);
+aclError aclrtDestroyContext(aclrtContext context);
+aclError aclrtSetCurrentContext(aclrtContext context);
+aclError aclrtGetCurrentContext(aclrtContext* context);
+aclError aclrtCreateStream(aclrtStream* stream);
+aclError aclrtDestroyStream(aclrtStream stream);
+aclError aclrtSynchronizeStream(aclrtStream stream);
+
+/* Memory. */
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
+aclError aclrtFree(void* devPtr);
+aclError aclrtMallocHost(void** hostPtr, size_t size);
+aclError aclrtFreeHost(void* hostPtr);
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
+                     aclrtMemcpyKind kind);
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src,
+                          size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream);
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total);
+
+/* Data buffers and datasets. */
+aclDataBuffer* aclCreateDataBuffer(void* data, size_t size);
+aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer);
+void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer);
+size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer);
+aclmdlDataset* aclmdlCreateDataset(void);
+aclError aclmdlDestroyDataset(const aclmdlDataset* dataset);
+aclError aclmdlAddDatasetBuffer(aclmdlDataset* dataset,
+                                aclDataBuffer* dataBuffer);
+aclDataBuffer* aclmdlGetDatasetBuffer(const aclmdlDataset* dataset,
+                                      size_t index);
+size_t aclmdlGetDatasetNumBuffers(const aclmdlDataset* dataset);
+
+/* Models. */
+aclError aclmdlLoadFromFile(const char* modelPath, uint32_t* modelId);
+aclError aclmdlLoadFromMem(const void* model, size_t modelSize,
+                           uint32_t* modelId);
+aclError aclmdlQuerySizeFromMem(const void* model, size_t modelSize,
+                                size_t* workSize, size_t* weightSize);
+aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize,
+                                  uint32_t* modelId, void* workPtr,
+                                  size_t workSize, void* weightPtr,
+                                  size_t weightSize);
+aclError aclmdlUnload(uint32_t modelId);
+aclmdlDesc* aclmdlCreateDesc(void);
+aclError aclmdlDestroyDesc(aclmdlDesc* modelDesc);
+aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId);
+size_t aclmdlGetNumInputs(aclmdlDesc* modelDesc);
+size_t aclmdlGetNumOutputs(aclmdlDesc* modelDesc);
+size_t aclmdlGetInputSizeByIndex(aclmdlDesc* modelDesc, size_t index);
+size_t aclmdlGetOutputSizeByIndex(aclmdlDesc* modelDesc, size_t index);
+aclError aclmdlGetInputDims(const aclmdlDesc* modelDesc, size_t index,
+                            aclmdlIODims* dims);
+aclError aclmdlGetOutputDims(const aclmdlDesc* modelDesc, size_t index,
+                             aclmdlIODims* dims);
+aclDataType aclmdlGetInputDataType(const aclmdlDesc* modelDesc, size_t index);
+aclDataType aclmdlGetOutputDataType(const aclmdlDesc* modelDesc, size_t index);
+aclFormat aclmdlGetInputFormat(const aclmdlDesc* modelDesc, size_t index);
+aclFormat aclmdlGetOutputFormat(const aclmdlDesc* modelDesc, size_t index);
+const char* aclmdlGetInputNameByIndex(const aclmdlDesc* modelDesc,
+                                      size_t index);
+aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input,
+                       aclmdlDataset* output);
+aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input,
+                            aclmdlDataset* output, aclrtStream stream);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // EXECUTORCH_ASCEND_ACL_API_H_

@@ -1,0 +1,33 @@
+/*
+ * How the backend tells the project's CANN emulator apart from real CANN.
+ * Shared by the backend runtime and the emulator so the two cannot drift.
+ *
+ *  - The emulator's libascendcl.so exports one extra C symbol,
+ *    EXECUTORCH_ASCEND_EMULATOR_SYMBOL, which real CANN never has.
+ *  - The emulator's .om files begin with EXECUTORCH_ASCEND_EMU_OM_MAGIC
+ *    (docs/om-format.md). Real CANN cannot run them, and the emulator runs
+ *    nothing else.
+ */
+#ifndef EXECUTORCH_ASCEND_EMULATOR_IDS_H_
+#define EXECUTORCH_ASCEND_EMULATOR_IDS_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* 8 bytes at offset 0 of every emulator .om. */
+#define EXECUTORCH_ASCEND_EMU_OM_MAGIC "AEMU.OM\0"
+#define EXECUTORCH_ASCEND_EMU_OM_MAGIC_SIZE 8
+
+/* Extra symbol exported by the emulator's libascendcl.so:
+ *   const char* aclEmuVersion(void);   returns e.g. "executorch-ascend-emulator 1" */
+#define EXECUTORCH_ASCEND_EMULATOR_SYMBOL "aclEmuVersion"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+typedef const char* (*aclEmuVersionFn)(void);
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // EXECUTORCH_ASCEND_EMULATOR_IDS_H_

@@ -1,0 +1,89 @@
+// The contract between the emulator's interpreter and its reference kernels.
+//
+// A kernel implements one ONNX operator with ONNX semantics. It knows nothing
+// about ACL, the .om format or memory planning: it gets attributes, input
+// tensors and output tensors whose shapes were fixed by its own Infer
+// function, and computes.
+//
+// Infer runs twice: in atc (to plan buffers and refuse what the emulator
+// cannot run) and again when an .om is loaded (to validate every op of an
+// untrusted file before any kernel touches memory). So a kernel's Run may
+// trust that its tensors have exactly the shapes and dtypes Infer produced.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ascend_emu/tensor.h"
+
+namespace ascend_emu {
+
+struct Attribute {
+  enum class Kind : int32_t { kInt = 1, kFloat = 2, kString = 3, kInts = 4, kFloats = 5 };
+  Kind kind = Kind::kInt;
+  int64_t i = 0;
+  float f = 0.0f;
+  std::string s;
+  std::vector<int64_t> ints;
+  std::vector<float> floats;
+};
+
+// ONNX attributes of one node, by name. Getters return the fallback when the
+// attribute is absent and throw nothing: a wrong kind is reported by Has*().
+class Attributes {
+ public:
+  std::map<std::string, Attribute>& map() { return map_; }
+  const std::map<std::string, Attribute>& map() const { return map_; }
+
+  bool Has(const std::string& name) const { return map_.count(name) != 0; }
+  int64_t GetInt(const std::string& name, int64_t fallback) const;
+  float GetFloat(const std::string& name, float fallback) const;
+  std::string GetString(const std::string& name, const std::string& fallback) const;
+  // Empty vector when absent.
+  std::vector<int64_t> GetInts(const std::string& name) const;
+  std::vector<float> GetFloats(const std::string& name) const;
+
+ private:
+  std::map<std::string, Attribute> map_;
+};
+
+struct InferContext {
+  const Attributes& attrs;
+  // Inputs in ONNX order. Absent optional inputs have shape.rank == -1.
+  // data is non-null only for constant inputs (initializers), which lets
+  // ops like Reshape read their shape operand at compile time.
+  const std::vector<TensorRef>& inputs;
+  // Filled by Infer: dtype and shape of every output (data stays null).
+  std::vector<TensorRef>& outputs;
+  // Filled by Infer when the kernel needs scratch memory at run time.
+  size_t scratch_bytes = 0;
+};
+
+struct RunContext {
+  const Attributes& attrs;
+  const TensorRef* inputs;
+  size_t num_inputs;
+  TensorRef* outputs;
+  size_t num_outputs;
+  void* scratch;  // scratch_bytes from Infer, 64-byte aligned
+};
+
+// Returns "" on success, else a message naming the problem
+// (e.g. "Conv: group 3 does not divide input channels 4").
+using InferFn = std::string (*)(InferContext& ctx);
+using RunFn = void (*)(const RunContext& ctx);
+
+struct KernelDef {
+  const char* op_type;  // ONNX op type, e.g. "Conv"
+  InferFn infer;
+  RunFn run;
+};
+
+// The kernel for an ONNX op type, or nullptr when the emulator has none.
+const KernelDef* FindKernel(const std::string& op_type);
+// Every registered op type, sorted (for messages and documentation).
+std::vector<std::string> KernelOpTypes();
+
+}  // namespace ascend_emu

@@ -1,0 +1,48 @@
+// A compiled emulator model: an .om image parsed, validated and ready to run.
+// This is the only engine type libascendcl.so (emulator/acl) uses.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ascend_emu/tensor.h"
+
+namespace ascend_emu {
+
+struct IoDesc {
+  std::string name;
+  DType dtype;
+  aclFormat format;  // ACL_FORMAT_NCHW for 4-D inputs (atc --input_format), else ND
+  Shape shape;
+  size_t size_bytes;
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+
+  // Parses an .om image (docs/om-format.md). Every field is bounds-checked
+  // and every op re-validated with its kernel's Infer; on any problem returns
+  // nullptr and sets *error. Does not keep a reference to `data`.
+  static std::unique_ptr<Model> Load(const void* data, size_t size,
+                                     std::string* error);
+
+  // Bytes the model needs while running (activations and scratch) and for
+  // its weights: what aclmdlQuerySizeFromMem reports.
+  virtual size_t work_size() const = 0;
+  virtual size_t weight_size() const = 0;
+  virtual const std::string& soc_version() const = 0;
+  virtual const std::vector<IoDesc>& inputs() const = 0;
+  virtual const std::vector<IoDesc>& outputs() const = 0;
+
+  // Runs the program. inputs[i] holds inputs()[i].size_bytes bytes,
+  // outputs[i] outputs()[i].size_bytes. `work` is work_size() bytes of
+  // caller memory, or nullptr to use memory the model allocated at load.
+  // Not reentrant for one Model (one model id runs on one stream at a time).
+  virtual bool Run(const void* const* inputs, void* const* outputs,
+                   void* work, std::string* error) = 0;
+};
+
+}  // namespace ascend_emu
