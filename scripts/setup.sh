@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# One-time (idempotent) set-up: Debian build dependencies, a venv in .venv,
+# the pinned torch + executorch, and executorch-ascend itself (which builds
+# the C++ backend, the CANN emulator, the runner and the C++ tests into
+# build/cmake). Sourced by scripts/demo.sh and scripts/test.sh.
+set -euo pipefail
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$REPO_ROOT"
+
+APT_PACKAGES=(libonnx-dev libprotobuf-dev protobuf-compiler libeigen3-dev
+              libgtest-dev libgmock-dev libbenchmark-dev)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "[setup] installing Debian packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+PYTHON="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  echo "[setup] creating .venv"
+  "$PYTHON" -m venv .venv
+  .venv/bin/pip install -q --upgrade pip
+fi
+# shellcheck disable=SC1091
+source .venv/bin/activate
+
+# torch first and alone: a bare `torch` requirement elsewhere would otherwise
+# pull a multi-GB CUDA build instead of the pinned CPU one.
+pip install -q "torch==2.13.0" "executorch==1.5.1" "scikit-build-core>=0.10" ninja cmake
+echo "[setup] building and installing executorch-ascend (C++ backend, CANN emulator, runner, tests)"
+pip install -q --no-build-isolation ".[test]"
+echo "[setup] done: $(python -c 'import executorch_ascend as ea; print(ea.__file__)')"
