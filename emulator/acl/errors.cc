@@ -1,0 +1,47 @@
+#include "errors.h"
+
+#include <atomic>
+#include <cstdarg>
+#include <cstdio>
+
+namespace ascend_emu::acl {
+namespace {
+
+thread_local std::string t_last_error;
+thread_local const char* t_api_name = "";
+std::atomic<bool> g_verbose{false};
+
+}  // namespace
+
+aclError Fail(aclError code, const char* format, ...) {
+  char body[1024];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(body, sizeof(body), format, args);
+  va_end(args);
+  t_last_error = std::string(t_api_name) + ": " + body;
+  if (Verbose()) {
+    std::fprintf(stderr, "[ascend-emu] %s failed with %d: %s\n", t_api_name,
+                 code, body);
+  }
+  return code;
+}
+
+void SetLastErrorMessage(const std::string& message) {
+  t_last_error = message;
+  if (Verbose()) {
+    std::fprintf(stderr, "[ascend-emu] %s\n", message.c_str());
+  }
+}
+
+const char* LastErrorMessage() {
+  return t_last_error.empty() ? nullptr : t_last_error.c_str();
+}
+
+void SetCurrentApiName(const char* name) { t_api_name = name; }
+const char* CurrentApiName() { return t_api_name; }
+
+void SetVerbose(bool verbose) { g_verbose.store(verbose); }
+bool Verbose() { return g_verbose.load(); }
+
+}  // namespace ascend_emu::acl

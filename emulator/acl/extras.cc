@@ -1,0 +1,49 @@
+// The emulator-only exports of emulator_ids.h: a version string that tells
+// the backend it is talking to the emulator, live-object stats, and fault
+// injection. They work before aclInit and after aclFinalize.
+#include "acl_api.h"
+#include "api_call.h"
+#include "emulator_ids.h"
+#include "errors.h"
+#include "export.h"
+#include "fault.h"
+#include "state.h"
+
+using ascend_emu::acl::ApiCall;
+using ascend_emu::acl::Fail;
+
+extern "C" {
+
+ACL_EMU_EXPORT const char* aclEmuVersion(void) {
+  return "executorch-ascend-emulator 1";
+}
+
+ACL_EMU_EXPORT int aclEmuGetStats(aclEmuStats* stats) {
+  ApiCall call(__func__, ApiCall::kNotFaultable);
+  if (stats == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "stats is NULL");
+  ascend_emu::acl::FillStats(call.state(), stats);
+  return ACL_SUCCESS;
+}
+
+ACL_EMU_EXPORT int aclEmuInjectFault(const char* function, int after,
+                                     int error) {
+  ApiCall call(__func__, ApiCall::kNotFaultable);
+  if (function == nullptr) {
+    call.state().faults.Clear();
+    return ACL_SUCCESS;
+  }
+  if (!ascend_emu::acl::IsFaultInjectable(function)) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "'%s' is not a fault-injectable ACL function", function);
+  }
+  if (after < 0 || error == ACL_SUCCESS) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "after must be >= 0 and error non-zero (got after=%d, "
+                "error=%d)",
+                after, error);
+  }
+  call.state().faults.Set(function, after, error);
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,335 @@
+// Device and pinned host memory, and copies between them. "Device" memory is
+// host RAM the emulator hands out and tracks, so that any pointer can be told
+// apart as device memory (and bounds-checked) or host memory, which is how
+// the emulator catches the caller bugs a real NPU would turn into crashes.
+#include <cstdlib>
+#include <cstring>
+
+#include "acl_api.h"
+#include "api_call.h"
+#include "errors.h"
+#include "export.h"
+#include "state.h"
+
+using ascend_emu::acl::ApiCall;
+using ascend_emu::acl::ContextRec;
+using ascend_emu::acl::DeviceAlloc;
+using ascend_emu::acl::DevicePointer;
+using ascend_emu::acl::Fail;
+using ascend_emu::acl::State;
+
+namespace {
+
+// Real device allocations are at least this aligned; callers may rely on it.
+constexpr size_t kAlignment = 64;
+
+// Policy: one of the aclrtMemMallocPolicy values, optionally with the
+// documented bandwidth flag bits.
+constexpr uint32_t kPolicyFlagBits = 0x0100 | 0x1000;
+
+void* AlignedAlloc(size_t size) {
+  if (size > SIZE_MAX - kAlignment) return nullptr;
+  size_t rounded = (size + kAlignment - 1) / kAlignment * kAlignment;
+  return std::aligned_alloc(kAlignment, rounded);
+}
+
+const char* KindName(int kind) {
+  switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST:
+      return "ACL_MEMCPY_HOST_TO_HOST";
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+      return "ACL_MEMCPY_HOST_TO_DEVICE";
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+      return "ACL_MEMCPY_DEVICE_TO_HOST";
+    case ACL_MEMCPY_DEVICE_TO_DEVICE:
+      return "ACL_MEMCPY_DEVICE_TO_DEVICE";
+    case ACL_MEMCPY_DEFAULT:
+      return "ACL_MEMCPY_DEFAULT";
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+      return "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE";
+    case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
+      return "ACL_MEMCPY_INNER_DEVICE_TO_DEVICE";
+    case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE:
+      return "ACL_MEMCPY_INTER_DEVICE_TO_DEVICE";
+  }
+  return "an unknown aclrtMemcpyKind";
+}
+
+// Bytes from `ptr` to the end of the pinned host allocation holding it, or
+// SIZE_MAX for plain host memory the emulator cannot see the bounds of.
+size_t PinnedHostRemaining(const State& state, const void* ptr) {
+  uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
+  auto it = state.host_allocs.upper_bound(address);
+  if (it == state.host_allocs.begin()) return SIZE_MAX;
+  --it;
+  if (address - it->first >= it->second.size) return SIZE_MAX;
+  return it->second.size - (address - it->first);
+}
+
+aclError CheckSide(const State& state, const ContextRec* context,
+                   const char* side, const void* ptr, const DevicePointer& dev,
+                   size_t count, bool want_device, int kind) {
+  if (want_device != (dev.alloc != nullptr)) {
+    if (want_device) {
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  "%s needs a device %s, but %s %p is host memory (not inside "
+                  "any aclrtMalloc allocation)",
+                  KindName(kind), side, side, ptr);
+    }
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "%s needs a host %s, but %s %p is device memory (inside the "
+                "allocation at %p on device %d)",
+                KindName(kind), side, side, ptr,
+                reinterpret_cast<void*>(dev.base), dev.alloc->device);
+  }
+  if (dev.alloc != nullptr) {
+    if (count > dev.remaining) {
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  "copy of %zu bytes runs past the end of the %s's device "
+                  "allocation (%p + %zu bytes: only %zu bytes from %s %p)",
+                  count, side, reinterpret_cast<void*>(dev.base),
+                  dev.alloc->size, dev.remaining, side, ptr);
+    }
+    if (kind != ACL_MEMCPY_INTER_DEVICE_TO_DEVICE &&
+        dev.alloc->device != context->device) {
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  "%s %p is memory of device %d, but the current context is "
+                  "on device %d (use ACL_MEMCPY_INTER_DEVICE_TO_DEVICE "
+                  "between devices)",
+                  side, ptr, dev.alloc->device, context->device);
+    }
+  } else if (count > PinnedHostRemaining(state, ptr)) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "copy of %zu bytes runs past the end of the %s's "
+                "aclrtMallocHost allocation",
+                count, side);
+  }
+  return ACL_SUCCESS;
+}
+
+// The checks and the copy shared by aclrtMemcpy and aclrtMemcpyAsync.
+aclError CheckedCopy(State& state, ContextRec* context, void* dst,
+                     size_t dest_max, const void* src, size_t count,
+                     aclrtMemcpyKind kind) {
+  if (dst == nullptr || src == nullptr) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+                dst == nullptr ? "dst" : "src");
+  }
+  if (count > dest_max) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "count %zu is larger than destMax %zu",
+                count, dest_max);
+  }
+  int k = static_cast<int>(kind);
+  if (k < ACL_MEMCPY_HOST_TO_HOST || k > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "kind %d is not an aclrtMemcpyKind",
+                k);
+  }
+  DevicePointer dst_dev = ascend_emu::acl::ClassifyPointer(state, dst);
+  DevicePointer src_dev = ascend_emu::acl::ClassifyPointer(state, src);
+  bool src_device = src_dev.alloc != nullptr;
+  bool dst_device = dst_dev.alloc != nullptr;
+  if (k == ACL_MEMCPY_DEFAULT) {
+    // Inferred from the pointers, as real CANN does with unified addressing.
+    k = src_device ? (dst_device ? ACL_MEMCPY_DEVICE_TO_DEVICE
+                                 : ACL_MEMCPY_DEVICE_TO_HOST)
+                   : (dst_device ? ACL_MEMCPY_HOST_TO_DEVICE
+                                 : ACL_MEMCPY_HOST_TO_HOST);
+  }
+  bool want_src_device = k == ACL_MEMCPY_DEVICE_TO_HOST ||
+                         k == ACL_MEMCPY_DEVICE_TO_DEVICE ||
+                         k == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE ||
+                         k == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE;
+  bool want_dst_device =
+      k != ACL_MEMCPY_HOST_TO_HOST && k != ACL_MEMCPY_DEVICE_TO_HOST;
+  if (aclError rc = CheckSide(state, context, "src", src, src_dev, count,
+                              want_src_device, k)) {
+    return rc;
+  }
+  if (aclError rc = CheckSide(state, context, "dst", dst, dst_dev, count,
+                              want_dst_device, k)) {
+    return rc;
+  }
+  if (k == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE &&
+      src_dev.alloc->device != dst_dev.alloc->device) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "%s copies within one device, but src is on device %d and "
+                "dst on device %d",
+                KindName(k), src_dev.alloc->device, dst_dev.alloc->device);
+  }
+  if (count != 0) std::memmove(dst, src, count);
+  if (!src_device && dst_device) state.bytes_host_to_device += count;
+  if (src_device && !dst_device) state.bytes_device_to_host += count;
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+ACL_EMU_EXPORT aclError aclrtMalloc(void** devPtr, size_t size,
+                                    aclrtMemMallocPolicy policy) {
+  ApiCall call(__func__);
+  if (aclError rc = call.Enter()) return rc;
+  State& state = call.state();
+  if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
+  if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "size is 0");
+  uint32_t raw_policy = static_cast<uint32_t>(policy);
+  if ((raw_policy & ~kPolicyFlagBits) > ACL_MEM_MALLOC_HUGE1G_ONLY_P2P) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "policy %u is not an aclrtMemMallocPolicy", raw_policy);
+  }
+  ContextRec* context = nullptr;
+  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, &context)) {
+    return rc;
+  }
+  auto& device = state.devices[context->device];
+  size_t free_bytes = state.config.device_memory - device.used_bytes;
+  if (size > free_bytes) {
+    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                "cannot allocate %zu bytes on device %d: %zu of %zu bytes "
+                "free (EXECUTORCH_ASCEND_EMU_DEVICE_MEMORY)",
+                size, context->device, free_bytes, state.config.device_memory);
+  }
+  void* memory = AlignedAlloc(size);
+  if (memory == nullptr) {
+    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                "the host ran out of memory emulating %zu bytes of device "
+                "memory",
+                size);
+  }
+  state.device_allocs[reinterpret_cast<uintptr_t>(memory)] =
+      DeviceAlloc{size, context->device, context->serial};
+  device.used_bytes += size;
+  *devPtr = memory;
+  return ACL_SUCCESS;
+}
+
+ACL_EMU_EXPORT aclError aclrtFree(void* devPtr) {
+  ApiCall call(__func__);
+  if (aclError rc = call.Enter()) return rc;
+  State& state = call.state();
+  if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
+  ContextRec* context = nullptr;
+  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, &context)) {
+    return rc;
+  }
+  auto it = state.device_allocs.find(reinterpret_cast<uintptr_t>(devPtr));
+  if (it == state.device_allocs.end()) {
+    DevicePointer inside = ascend_emu::acl::ClassifyPointer(state, devPtr);
+    if (inside.alloc != nullptr) {
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  "%p points inside the device allocation at %p: aclrtFree "
+                  "needs the address aclrtMalloc returned",
+                  devPtr, reinterpret_cast<void*>(inside.base));
+    }
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "%p is not device memory from aclrtMalloc (host memory, or "
+                "already freed)",
+                devPtr);
+  }
+  state.devices[it->second.device].used_bytes -= it->second.size;
+  std::free(devPtr);
+  state.device_allocs.erase(it);
+  return ACL_SUCCESS;
+}
+
+ACL_EMU_EXPORT aclError aclrtMallocHost(void** hostPtr, size_t size) {
+  ApiCall call(__func__);
+  if (aclError rc = call.Enter()) return rc;
+  State& state = call.state();
+  if (hostPtr == nullptr) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "hostPtr is NULL");
+  }
+  if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "size is 0");
+  ContextRec* context = nullptr;
+  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, &context)) {
+    return rc;
+  }
+  void* memory = AlignedAlloc(size);
+  if (memory == nullptr) {
+    return Fail(ACL_ERROR_BAD_ALLOC, "cannot allocate %zu bytes of host memory",
+                size);
+  }
+  state.host_allocs[reinterpret_cast<uintptr_t>(memory)] =
+      ascend_emu::acl::HostAlloc{size};
+  *hostPtr = memory;
+  return ACL_SUCCESS;
+}
+
+ACL_EMU_EXPORT aclError aclrtFreeHost(void* hostPtr) {
+  ApiCall call(__func__);
+  if (aclError rc = call.Enter()) return rc;
+  State& state = call.state();
+  if (hostPtr == nullptr) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "hostPtr is NULL");
+  }
+  ContextRec* context = nullptr;
+  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, &context)) {
+    return rc;
+  }
+  auto it = state.host_allocs.find(reinterpret_cast<uintptr_t>(hostPtr));
+  if (it == state.host_allocs.end()) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "%p is not the address of an aclrtMallocHost allocation "
+                "(device memory, an interior pointer, or already freed)",
+                hostPtr);
+  }
+  std::free(hostPtr);
+  state.host_allocs.erase(it);
+  return ACL_SUCCESS;
+}
+
+ACL_EMU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src,
+                                    size_t count, aclrtMemcpyKind kind) {
+  ApiCall call(__func__);
+  if (aclError rc = call.Enter()) return rc;
+  State& state = call.state();
+  ContextRec* context = nullptr;
+  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, &context)) {
+    return rc;
+  }
+  return CheckedCopy(state, context, dst, destMax, src, count, kind);
+}
+
+ACL_EMU_EXPORT aclError aclrtMemcpyAsync(void* dst, size_t destMax,
+                                         const void* src, size_t count,
+                                         aclrtMemcpyKind kind,
+                                         aclrtStream stream) {
+  ApiCall call(__func__);
+  if (aclError rc = call.Enter()) return rc;
+  State& state = call.state();
+  ContextRec* context = nullptr;
+  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, &context)) {
+    return rc;
+  }
+  if (aclError rc = ascend_emu::acl::ResolveStream(state, stream, context)) {
+    return rc;
+  }
+  // Copies complete before returning; the stream has nothing left to do.
+  return CheckedCopy(state, context, dst, destMax, src, count, kind);
+}
+
+ACL_EMU_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free,
+                                        size_t* total) {
+  ApiCall call(__func__);
+  if (aclError rc = call.Enter()) return rc;
+  State& state = call.state();
+  if (free == nullptr || total == nullptr) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+                free == nullptr ? "free" : "total");
+  }
+  int a = static_cast<int>(attr);
+  if (a < ACL_DDR_MEM || a > ACL_HBM_MEM_NORMAL) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "attr %d is not an aclrtMemAttr", a);
+  }
+  ContextRec* context = nullptr;
+  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, &context)) {
+    return rc;
+  }
+  // One memory pool per device: every attribute reports the same numbers.
+  *total = state.config.device_memory;
+  *free = *total - state.devices[context->device].used_bytes;
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

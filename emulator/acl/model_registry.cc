@@ -1,0 +1,88 @@
+#include "model_registry.h"
+
+#include <cstring>
+#include <string>
+
+#include "emulator_ids.h"
+#include "errors.h"
+
+namespace ascend_emu::acl {
+
+aclError CheckModelBytes(const State& state, const void* data, size_t size) {
+  if (data == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "model is NULL");
+  if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "modelSize is 0");
+  DevicePointer device = ClassifyPointer(state, data);
+  if (device.alloc != nullptr && size > device.remaining) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "modelSize %zu runs past the end of the device allocation "
+                "holding the model (%zu bytes from %p)",
+                size, device.remaining, data);
+  }
+  return ACL_SUCCESS;
+}
+
+aclError ParseModelImage(const State& state, const void* data, size_t size,
+                         std::unique_ptr<ascend_emu::Model>* model) {
+  if (size < EXECUTORCH_ASCEND_EMU_OM_MAGIC_SIZE ||
+      std::memcmp(data, EXECUTORCH_ASCEND_EMU_OM_MAGIC,
+                  EXECUTORCH_ASCEND_EMU_OM_MAGIC_SIZE) != 0) {
+    return Fail(ACL_ERROR_DESERIALIZE_MODEL,
+                "not an emulator .om (no AEMU.OM magic): models built by "
+                "CANN's atc need a real Ascend device and real CANN");
+  }
+  std::string error;
+  std::unique_ptr<ascend_emu::Model> parsed =
+      ascend_emu::Model::Load(data, size, &error);
+  if (parsed == nullptr) {
+    return Fail(ACL_ERROR_DESERIALIZE_MODEL, "invalid emulator .om: %s",
+                error.c_str());
+  }
+  if (parsed->soc_version() != state.config.soc_name) {
+    return Fail(ACL_ERROR_DESERIALIZE_MODEL,
+                "the model was built for SoC '%s' (atc --soc_version) but the "
+                "emulated SoC is '%s' (EXECUTORCH_ASCEND_EMU_SOC_NAME)",
+                parsed->soc_version().c_str(), state.config.soc_name.c_str());
+  }
+  *model = std::move(parsed);
+  return ACL_SUCCESS;
+}
+
+aclError FindModelInContext(State& state, uint32_t model_id,
+                            const ContextRec* context, ModelRec** model) {
+  auto it = state.models.find(model_id);
+  if (it == state.models.end()) {
+    return Fail(ACL_ERROR_INVALID_MODEL_ID,
+                "model id %u is not a loaded model (never loaded, or "
+                "unloaded)",
+                model_id);
+  }
+  if (it->second->context != context) {
+    return Fail(ACL_ERROR_RT_PARAM_INVALID,
+                "model %u was loaded in context %p (device %d) but the "
+                "current context is %p (device %d): load, execute and unload "
+                "of a model must happen in the same context",
+                model_id, static_cast<void*>(it->second->context),
+                it->second->device, static_cast<const void*>(context),
+                context->device);
+  }
+  *model = it->second.get();
+  return ACL_SUCCESS;
+}
+
+uint32_t RegisterModel(State& state, ContextRec* context,
+                       std::unique_ptr<ascend_emu::Model> model, void* work,
+                       size_t charged_bytes) {
+  auto record = std::make_unique<ModelRec>();
+  record->id = state.next_model_id++;
+  record->context = context;
+  record->device = context->device;
+  record->model = std::move(model);
+  record->work = work;
+  record->charged_bytes = charged_bytes;
+  state.devices[context->device].used_bytes += charged_bytes;
+  uint32_t id = record->id;
+  state.models.emplace(id, std::move(record));
+  return id;
+}
+
+}  // namespace ascend_emu::acl

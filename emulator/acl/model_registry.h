@@ -1,0 +1,36 @@
+// Helpers shared by the model calls: turning bytes into an engine Model with
+// the checks real CANN makes at load, and finding a loaded model for a call
+// made in a given context.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "acl_api.h"
+#include "ascend_emu/model.h"
+#include "state.h"
+
+namespace ascend_emu::acl {
+
+// Checks the emulator .om magic, parses the image and checks that it was
+// built for the emulated SoC. ACL_ERROR_DESERIALIZE_MODEL on any problem.
+aclError ParseModelImage(const State& state, const void* data, size_t size,
+                         std::unique_ptr<ascend_emu::Model>* model);
+
+// Model bytes may be host memory (PCIe cards) or device memory (SoC boards);
+// device memory is bounds-checked against its allocation.
+aclError CheckModelBytes(const State& state, const void* data, size_t size);
+
+// The model `model_id`, which must have been loaded in `context`:
+// ACL_ERROR_INVALID_MODEL_ID for an unknown id, ACL_ERROR_RT_PARAM_INVALID
+// for a model of another context.
+aclError FindModelInContext(State& state, uint32_t model_id,
+                            const ContextRec* context, ModelRec** model);
+
+// Registers a loaded model in `context`, charging `charged_bytes` to its
+// device, and returns its new id.
+uint32_t RegisterModel(State& state, ContextRec* context,
+                       std::unique_ptr<ascend_emu::Model> model, void* work,
+                       size_t charged_bytes);
+
+}  // namespace ascend_emu::acl

@@ -1,0 +1,217 @@
+#include "state.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+
+#include "errors.h"
+
+namespace ascend_emu::acl {
+namespace {
+
+// The thread's current context: the record and its serial, so a context that
+// was destroyed (and whose address was reused) is recognised as gone.
+struct CurrentContextRef {
+  ContextRec* context = nullptr;
+  uint64_t serial = 0;
+};
+thread_local CurrentContextRef t_current;
+
+// One stderr line per leaked object, always (not only when verbose): a leak
+// is a bug in the caller, and this is where it is found.
+__attribute__((format(printf, 1, 2))) void PrintLeak(const char* format, ...) {
+  char line[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(line, sizeof(line), format, args);
+  va_end(args);
+  std::fprintf(stderr, "[ascend-emu] aclFinalize: leaked %s\n", line);
+}
+
+void AppendCount(std::string* summary, size_t count, const char* what) {
+  if (count == 0) return;
+  if (!summary->empty()) *summary += ", ";
+  *summary += std::to_string(count) + " " + what;
+}
+
+}  // namespace
+
+State& GetState() {
+  // Never destroyed: exported calls may run during static destruction.
+  static State* state = new State();
+  return *state;
+}
+
+DevicePointer ClassifyPointer(const State& state, const void* ptr) {
+  DevicePointer result;
+  uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
+  auto it = state.device_allocs.upper_bound(address);
+  if (it == state.device_allocs.begin()) return result;
+  --it;
+  if (address - it->first >= it->second.size) return result;
+  result.alloc = &it->second;
+  result.base = it->first;
+  result.remaining = it->second.size - (address - it->first);
+  return result;
+}
+
+ContextRec* CurrentContext(State& state) {
+  if (t_current.context == nullptr) return nullptr;
+  auto it = state.contexts.find(t_current.context);
+  if (it == state.contexts.end() || it->second->serial != t_current.serial) {
+    t_current = CurrentContextRef{};
+    return nullptr;
+  }
+  return it->second.get();
+}
+
+void SetCurrentContext(ContextRec* context) {
+  t_current.context = context;
+  t_current.serial = context == nullptr ? 0 : context->serial;
+}
+
+aclError RequireCurrentContext(State& state, ContextRec** context) {
+  *context = CurrentContext(state);
+  if (*context == nullptr) {
+    return Fail(ACL_ERROR_RT_PARAM_INVALID,
+                "this thread has no current context: call aclrtSetDevice or "
+                "aclrtSetCurrentContext first");
+  }
+  return ACL_SUCCESS;
+}
+
+aclError ResolveStream(State& state, aclrtStream stream, ContextRec* context) {
+  if (stream == nullptr) return ACL_SUCCESS;
+  auto it = state.streams.find(stream);
+  if (it == state.streams.end()) {
+    return Fail(ACL_ERROR_RT_PARAM_INVALID,
+                "stream %p is not a live stream (never created, or destroyed)",
+                stream);
+  }
+  if (it->second->context != context) {
+    return Fail(ACL_ERROR_RT_PARAM_INVALID,
+                "stream %p belongs to context %p, not to the current context "
+                "%p",
+                stream, static_cast<void*>(it->second->context),
+                static_cast<void*>(context));
+  }
+  return ACL_SUCCESS;
+}
+
+ContextRec* NewContext(State& state, int32_t device, bool is_default) {
+  auto record = std::make_unique<ContextRec>();
+  record->serial = state.next_serial++;
+  record->device = device;
+  record->is_default = is_default;
+  ContextRec* raw = record.get();
+  state.contexts.emplace(raw, std::move(record));
+  return raw;
+}
+
+size_t CountStreams(const State& state, const ContextRec* context) {
+  size_t count = 0;
+  for (const auto& [handle, stream] : state.streams) {
+    if (stream->context == context) ++count;
+  }
+  return count;
+}
+
+size_t CountModels(const State& state, const ContextRec* context) {
+  size_t count = 0;
+  for (const auto& [id, model] : state.models) {
+    if (model->context == context) ++count;
+  }
+  return count;
+}
+
+std::string ReleaseAllAndReportLeaks(State& state) {
+  std::string summary;
+  for (const auto& [id, model] : state.models) {
+    PrintLeak("model id %u (loaded in context %p on device %d)", id,
+              static_cast<void*>(model->context), model->device);
+  }
+  AppendCount(&summary, state.models.size(), "model(s)");
+  state.models.clear();
+
+  for (const auto& [handle, desc] : state.descs) {
+    PrintLeak("model description %p", static_cast<const void*>(handle));
+  }
+  AppendCount(&summary, state.descs.size(), "model description(s)");
+  state.descs.clear();
+
+  for (const auto& [handle, dataset] : state.datasets) {
+    PrintLeak("dataset %p holding %zu buffer(s)",
+              static_cast<const void*>(handle), dataset->buffers.size());
+  }
+  AppendCount(&summary, state.datasets.size(), "dataset(s)");
+  state.datasets.clear();
+
+  for (const auto& [handle, buffer] : state.buffers) {
+    PrintLeak("data buffer %p of %zu bytes", static_cast<const void*>(handle),
+              buffer->size);
+  }
+  AppendCount(&summary, state.buffers.size(), "data buffer(s)");
+  state.buffers.clear();
+
+  for (const auto& [handle, stream] : state.streams) {
+    PrintLeak("stream %p on device %d", handle, stream->context->device);
+  }
+  AppendCount(&summary, state.streams.size(), "stream(s)");
+  state.streams.clear();
+
+  for (const auto& [base, alloc] : state.device_allocs) {
+    PrintLeak("device allocation %p of %zu bytes on device %d",
+              reinterpret_cast<void*>(base), alloc.size, alloc.device);
+    std::free(reinterpret_cast<void*>(base));
+  }
+  AppendCount(&summary, state.device_allocs.size(), "device allocation(s)");
+  state.device_allocs.clear();
+
+  for (const auto& [base, alloc] : state.host_allocs) {
+    PrintLeak("host allocation %p of %zu bytes", reinterpret_cast<void*>(base),
+              alloc.size);
+    std::free(reinterpret_cast<void*>(base));
+  }
+  AppendCount(&summary, state.host_allocs.size(), "host allocation(s)");
+  state.host_allocs.clear();
+
+  size_t leaked_contexts = 0;
+  for (const auto& [handle, context] : state.contexts) {
+    if (context->is_default) {
+      const DeviceRec& device = state.devices[context->device];
+      PrintLeak(
+          "default context %p of device %d (aclrtSetDevice called %d more "
+          "time(s) than aclrtResetDevice)",
+          handle, context->device, device.set_count);
+    } else {
+      PrintLeak("context %p on device %d (never destroyed)", handle,
+                context->device);
+    }
+    ++leaked_contexts;
+  }
+  AppendCount(&summary, leaked_contexts, "context(s)");
+  state.contexts.clear();
+  state.devices.clear();
+  SetCurrentContext(nullptr);
+  return summary;
+}
+
+void FillStats(const State& state, aclEmuStats* stats) {
+  *stats = aclEmuStats{};
+  stats->live_device_allocs = state.device_allocs.size();
+  for (const auto& [base, alloc] : state.device_allocs) {
+    stats->live_device_bytes += alloc.size;
+  }
+  stats->live_host_allocs = state.host_allocs.size();
+  stats->live_models = state.models.size();
+  stats->live_descs = state.descs.size();
+  stats->live_datasets = state.datasets.size();
+  stats->live_data_buffers = state.buffers.size();
+  stats->live_streams = state.streams.size();
+  stats->live_contexts = state.contexts.size();
+  stats->bytes_host_to_device = state.bytes_host_to_device;
+  stats->bytes_device_to_host = state.bytes_device_to_host;
+  stats->executes = state.executes;
+}
+
+}  // namespace ascend_emu::acl

@@ -1,0 +1,91 @@
+#include "test_models.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "ascend_emu/om_format.h"
+#include "ascend_emu/program.h"
+
+namespace ascend_emu::acl_test {
+namespace {
+
+Shape Shape23() {
+  Shape shape;
+  shape.rank = 2;
+  shape.dims[0] = 2;
+  shape.dims[1] = 3;
+  return shape;
+}
+
+TensorInfo Tensor(const std::string& name, TensorLocation location,
+                  uint64_t offset) {
+  TensorInfo tensor;
+  tensor.name = name;
+  tensor.dtype = DType::kFloat32;
+  tensor.shape = Shape23();
+  tensor.location = location;
+  tensor.offset = offset;
+  return tensor;
+}
+
+IoInfo Io(const std::string& name, uint32_t tensor) {
+  IoInfo io;
+  io.name = name;
+  io.dtype = DType::kFloat32;
+  io.format = ACL_FORMAT_ND;
+  io.shape = Shape23();
+  io.tensor = tensor;
+  return io;
+}
+
+OpInfo Op(const std::string& type, std::vector<int32_t> inputs,
+          int32_t output) {
+  OpInfo op;
+  op.op_type = type;
+  op.name = type + "_0";
+  op.inputs = std::move(inputs);
+  op.outputs = {output};
+  return op;
+}
+
+}  // namespace
+
+std::vector<uint8_t> BuildAddMulReluOm(const std::string& soc_version) {
+  Program program;
+  program.soc_version = soc_version;
+  program.producer = "acl emulator tests";
+  // 0 x, 1 y (inputs), 2 w (weight), 3 t = x + y, 4 u = t * w (arena),
+  // 5 z = Relu(u) (output).
+  program.tensors = {
+      Tensor("x", TensorLocation::kInput, 0),
+      Tensor("y", TensorLocation::kInput, 1),
+      Tensor("w", TensorLocation::kWeight, 0),
+      Tensor("t", TensorLocation::kArena, 0),
+      Tensor("u", TensorLocation::kArena, kOmAlignment),
+      Tensor("z", TensorLocation::kOutput, 0),
+  };
+  program.inputs = {Io("x", 0), Io("y", 1)};
+  program.outputs = {Io("z", 5)};
+  program.ops = {Op("Add", {0, 1}, 3), Op("Mul", {3, 2}, 4),
+                 Op("Relu", {4}, 5)};
+  program.arena_size = 2 * kOmAlignment;
+  program.weights.resize(kOmAlignment, 0);
+  std::memcpy(program.weights.data(), kWeights, sizeof(kWeights));
+  std::vector<uint8_t> image;
+  std::string error;
+  EXPECT_TRUE(WriteOm(program, &image, &error)) << error;
+  return image;
+}
+
+std::vector<float> ExpectedAddMulRelu(const std::vector<float>& x,
+                                      const std::vector<float>& y) {
+  std::vector<float> z(6);
+  for (size_t i = 0; i < 6; ++i) {
+    z[i] = std::max(0.0f, (x[i] + y[i]) * kWeights[i]);
+  }
+  return z;
+}
+
+}  // namespace ascend_emu::acl_test
