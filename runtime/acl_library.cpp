@@ -1,0 +1,113 @@
+#include "acl_library.h"
+
+#include <dlfcn.h>
+#include <emulator_ids.h>
+#include <executorch/runtime/platform/log.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <utility>
+
+namespace executorch::backends::ascend {
+
+namespace {
+
+const char* env_or_null(const char* name) {
+  const char* value = std::getenv(name);
+  return (value != nullptr && value[0] != '\0') ? value : nullptr;
+}
+
+}  // namespace
+
+const AclLibrary& AclLibrary::get() {
+  // Leaked on purpose: the table must outlive every delegate handle, including
+  // ones destroyed by other static destructors at process exit.
+  static AclLibrary* library = new AclLibrary();
+  static std::once_flag once;
+  std::call_once(once, [] { library->load(); });
+  return *library;
+}
+
+std::string AclLibrary::resolve_path() {
+  if (const char* explicit_path = env_or_null("EXECUTORCH_ASCEND_ACL_LIB")) {
+    return explicit_path;
+  }
+  if (const char* home = env_or_null("ASCEND_HOME_PATH")) {
+    return std::string(home) + "/lib64/libascendcl.so";
+  }
+  return "libascendcl.so";
+}
+
+const char* AclLibrary::recent_error() const {
+  if (!available_ || api_.aclGetRecentErrMsg == nullptr) {
+    return "";
+  }
+  const char* message = api_.aclGetRecentErrMsg();
+  return message != nullptr ? message : "";
+}
+
+void AclLibrary::fail(std::string reason) {
+  available_ = false;
+  reason_ = std::move(reason);
+  // One line, so a user without an NPU sees exactly why the delegate is off.
+  ET_LOG(Error, "AscendBackend not available: %s", reason_.c_str());
+}
+
+void AclLibrary::load() {
+  path_ = resolve_path();
+  // RTLD_LOCAL: ACL's symbols must not leak into the global namespace where
+  // they could clash with another copy loaded by a different component.
+  handle_ = dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle_ == nullptr) {
+    const char* why = dlerror();
+    fail("cannot load ACL library '" + path_ + "': " + (why ? why : "?"));
+    return;
+  }
+
+#define EXECUTORCH_ASCEND_ACL_RESOLVE(name)                                 \
+  api_.name = reinterpret_cast<decltype(api_.name)>(dlsym(handle_, #name)); \
+  if (api_.name == nullptr) {                                               \
+    fail("ACL library '" + path_ + "' has no symbol '" #name "'");          \
+    return;                                                                 \
+  }
+  EXECUTORCH_ASCEND_ACL_FUNCTIONS(EXECUTORCH_ASCEND_ACL_RESOLVE)
+#undef EXECUTORCH_ASCEND_ACL_RESOLVE
+
+  is_emulator_ = dlsym(handle_, EXECUTORCH_ASCEND_EMULATOR_SYMBOL) != nullptr;
+
+  const aclError init_error = api_.aclInit(nullptr);
+  if (init_error == ACL_ERROR_COMPILING_STUB_MODE) {
+    fail("ACL library '" + path_ +
+         "' is a CANN stub library (aclInit returned 100039); point "
+         "EXECUTORCH_ASCEND_ACL_LIB or ASCEND_HOME_PATH at a runtime "
+         "library");
+    return;
+  }
+  // Another component of the process may have initialised ACL already.
+  if (init_error != ACL_SUCCESS && init_error != ACL_ERROR_REPEAT_INITIALIZE) {
+    fail("aclInit failed with error " + std::to_string(init_error) + " (" +
+         path_ + ")");
+    return;
+  }
+
+  uint32_t count = 0;
+  const aclError count_error = api_.aclrtGetDeviceCount(&count);
+  if (count_error != ACL_SUCCESS) {
+    fail("aclrtGetDeviceCount failed with error " +
+         std::to_string(count_error) + ": no Ascend device (" + path_ + ")");
+    return;
+  }
+  if (count == 0) {
+    fail("no Ascend device (aclrtGetDeviceCount returned 0; " + path_ + ")");
+    return;
+  }
+  device_count_ = count;
+  available_ = true;
+  reason_.clear();
+  const char* soc = api_.aclrtGetSocName();
+  ET_LOG(Info, "AscendBackend: %s from %s, %u device(s), SoC %s",
+         is_emulator_ ? "CANN emulator" : "CANN", path_.c_str(),
+         static_cast<unsigned>(count), soc != nullptr ? soc : "?");
+}
+
+}  // namespace executorch::backends::ascend

@@ -1,0 +1,190 @@
+// RAII owners for the ACL objects a delegate holds, so every error path of
+// init and every destroy releases exactly what was created. Release failures
+// are logged, never fatal: there is nothing better to do at that point.
+//
+// ACL releases must run in the context that created the object; the owner of
+// these wrappers (LoadedModel) makes its context current before they die.
+#pragma once
+
+#include <executorch/runtime/platform/log.h>
+
+#include <utility>
+#include <vector>
+
+#include "acl_library.h"
+
+namespace executorch::backends::ascend {
+
+namespace internal {
+inline void log_release_failure(const char* what, aclError error) {
+  if (error != ACL_SUCCESS) {
+    ET_LOG(Error, "AscendBackend: %s failed with error %d", what, error);
+  }
+}
+}  // namespace internal
+
+// Move-only owner of one ACL handle. Release is a stateless functor taking
+// (const AclApi&, Handle).
+template <typename Handle, typename Release>
+class AclOwned {
+ public:
+  AclOwned() = default;
+  AclOwned(const AclApi* api, Handle handle) : api_(api), handle_(handle) {}
+  AclOwned(AclOwned&& other) noexcept
+      : api_(other.api_), handle_(std::exchange(other.handle_, Handle{})) {}
+  AclOwned& operator=(AclOwned&& other) noexcept {
+    if (this != &other) {
+      reset();
+      api_ = other.api_;
+      handle_ = std::exchange(other.handle_, Handle{});
+    }
+    return *this;
+  }
+  AclOwned(const AclOwned&) = delete;
+  AclOwned& operator=(const AclOwned&) = delete;
+  ~AclOwned() { reset(); }
+
+  Handle get() const { return handle_; }
+  explicit operator bool() const { return handle_ != Handle{}; }
+
+  void reset() {
+    if (handle_ != Handle{}) {
+      Release{}(*api_, handle_);
+      handle_ = Handle{};
+    }
+  }
+
+ private:
+  const AclApi* api_ = nullptr;
+  Handle handle_{};
+};
+
+struct ReleaseDeviceMemory {
+  void operator()(const AclApi& api, void* ptr) const {
+    internal::log_release_failure("aclrtFree", api.aclrtFree(ptr));
+  }
+};
+struct ReleaseDataBuffer {
+  void operator()(const AclApi& api, aclDataBuffer* buffer) const {
+    internal::log_release_failure("aclDestroyDataBuffer",
+                                  api.aclDestroyDataBuffer(buffer));
+  }
+};
+struct ReleaseModelDesc {
+  void operator()(const AclApi& api, aclmdlDesc* desc) const {
+    internal::log_release_failure("aclmdlDestroyDesc",
+                                  api.aclmdlDestroyDesc(desc));
+  }
+};
+struct ReleaseContext {
+  void operator()(const AclApi& api, aclrtContext context) const {
+    internal::log_release_failure("aclrtDestroyContext",
+                                  api.aclrtDestroyContext(context));
+  }
+};
+
+// Device memory from aclrtMalloc.
+using DeviceMemory = AclOwned<void*, ReleaseDeviceMemory>;
+// aclDataBuffer describing (not owning) device memory.
+using DataBuffer = AclOwned<aclDataBuffer*, ReleaseDataBuffer>;
+// Model description from aclmdlCreateDesc.
+using ModelDesc = AclOwned<aclmdlDesc*, ReleaseModelDesc>;
+// Explicit context from aclrtCreateContext.
+using Context = AclOwned<aclrtContext, ReleaseContext>;
+
+// aclrtSetDevice/aclrtResetDevice pair: ACL reference-counts devices per
+// process, so each delegate holds one reference for its lifetime.
+class DeviceReference {
+ public:
+  DeviceReference() = default;
+  DeviceReference(const AclApi* api, int32_t device)
+      : api_(api), device_(device) {}
+  DeviceReference(const DeviceReference&) = delete;
+  DeviceReference& operator=(const DeviceReference&) = delete;
+  ~DeviceReference() {
+    if (api_ != nullptr) {
+      internal::log_release_failure("aclrtResetDevice",
+                                    api_->aclrtResetDevice(device_));
+    }
+  }
+
+ private:
+  const AclApi* api_ = nullptr;
+  int32_t device_ = -1;
+};
+
+// A loaded model id; unloaded on destruction.
+class LoadedModelId {
+ public:
+  LoadedModelId() = default;
+  LoadedModelId(const AclApi* api, uint32_t id) : api_(api), id_(id) {}
+  LoadedModelId(const LoadedModelId&) = delete;
+  LoadedModelId& operator=(const LoadedModelId&) = delete;
+  ~LoadedModelId() {
+    if (api_ != nullptr) {
+      internal::log_release_failure("aclmdlUnload", api_->aclmdlUnload(id_));
+    }
+  }
+  uint32_t get() const { return id_; }
+
+ private:
+  const AclApi* api_ = nullptr;
+  uint32_t id_ = 0;
+};
+
+// A dataset and the data buffers added to it. ACL's aclmdlDestroyDataset does
+// not destroy the buffers, so the dataset owns them here: buffers are
+// destroyed first, then the dataset (members die in reverse order).
+class Dataset {
+ public:
+  Dataset() = default;
+  Dataset(const Dataset&) = delete;
+  Dataset& operator=(const Dataset&) = delete;
+  ~Dataset() {
+    buffers_.clear();
+    if (dataset_ != nullptr) {
+      internal::log_release_failure("aclmdlDestroyDataset",
+                                    api_->aclmdlDestroyDataset(dataset_));
+    }
+  }
+
+  // aclmdlCreateDataset; false (logged) on failure.
+  bool create(const AclApi* api) {
+    api_ = api;
+    dataset_ = api->aclmdlCreateDataset();
+    if (dataset_ == nullptr) {
+      ET_LOG(Error, "AscendBackend: aclmdlCreateDataset failed");
+      return false;
+    }
+    return true;
+  }
+
+  // Wraps `size` bytes of device memory at `data` and appends them.
+  // The caller reserves capacity first so no reallocation happens; false
+  // (logged) on failure, with nothing leaked.
+  bool add(void* data, size_t size) {
+    DataBuffer buffer(api_, api_->aclCreateDataBuffer(data, size));
+    if (!buffer) {
+      ET_LOG(Error, "AscendBackend: aclCreateDataBuffer failed");
+      return false;
+    }
+    const aclError error = api_->aclmdlAddDatasetBuffer(dataset_, buffer.get());
+    if (error != ACL_SUCCESS) {
+      ET_LOG(Error, "AscendBackend: aclmdlAddDatasetBuffer failed with %d",
+             error);
+      return false;
+    }
+    buffers_.push_back(std::move(buffer));
+    return true;
+  }
+
+  void reserve(size_t count) { buffers_.reserve(count); }
+  aclmdlDataset* get() const { return dataset_; }
+
+ private:
+  const AclApi* api_ = nullptr;
+  aclmdlDataset* dataset_ = nullptr;
+  std::vector<DataBuffer> buffers_;
+};
+
+}  // namespace executorch::backends::ascend

@@ -1,0 +1,238 @@
+#include "ascend_backend.h"
+
+#include <emulator_ids.h>
+#include <executorch/runtime/core/event_tracer_hooks_delegate.h>
+#include <executorch/runtime/platform/log.h>
+
+#include <cstring>
+#include <new>
+
+#include "acl_library.h"
+#include "ascend_delegate.h"
+#include "blob_reader.h"
+
+namespace executorch::backends::ascend {
+
+using executorch::runtime::ArrayRef;
+using executorch::runtime::BackendExecutionContext;
+using executorch::runtime::BackendInitContext;
+using executorch::runtime::BackendOption;
+using executorch::runtime::BackendOptionContext;
+using executorch::runtime::CompileSpec;
+using executorch::runtime::DelegateHandle;
+using executorch::runtime::Error;
+using executorch::runtime::EValue;
+using executorch::runtime::FreeableBuffer;
+using executorch::runtime::Result;
+using executorch::runtime::Span;
+
+namespace {
+
+bool has_emulator_magic(const void* om, size_t size) {
+  return size >= EXECUTORCH_ASCEND_EMU_OM_MAGIC_SIZE &&
+         std::memcmp(om, EXECUTORCH_ASCEND_EMU_OM_MAGIC,
+                     EXECUTORCH_ASCEND_EMU_OM_MAGIC_SIZE) == 0;
+}
+
+// The .om and the ACL library must come from the same world: the emulator's
+// .om is a different format that real CANN cannot run, and the reverse.
+Error check_om_matches_library(const DelegateBlob& blob, const void* om,
+                               size_t size, const AclLibrary& library) {
+  const bool emulator_om =
+      blob.om_built_by_emulator() || has_emulator_magic(om, size);
+  if (emulator_om && !library.is_emulator()) {
+    ET_LOG(Error,
+           "AscendBackend: this model's .om was built by the CANN emulator's "
+           "atc (the blob records atc '%s') and cannot run on real CANN (%s); "
+           "re-export the model with CANN's atc",
+           blob.atc.c_str(), library.path().c_str());
+    return Error::DelegateInvalidCompatibility;
+  }
+  if (!emulator_om && library.is_emulator()) {
+    ET_LOG(Error,
+           "AscendBackend: this model's .om was built by CANN's atc (the blob "
+           "records atc '%s'); the CANN emulator (%s) runs only .om files from "
+           "its own atc",
+           blob.atc.c_str(), library.path().c_str());
+    return Error::DelegateInvalidCompatibility;
+  }
+  return Error::Ok;
+}
+
+}  // namespace
+
+bool AscendBackend::is_available() const {
+  return AclLibrary::get().available();
+}
+
+Result<int32_t> AscendBackend::choose_device(const BackendInitContext& context,
+                                             int32_t blob_device) const {
+  int32_t device = blob_device;
+  const char* source = "the delegate blob";
+  const Result<int> runtime_spec =
+      context.get_runtime_spec<int>(kDeviceIdOption);
+  if (runtime_spec.ok()) {
+    device = runtime_spec.get();
+    source = "the load-time backend option";
+  } else if (runtime_spec.error() != Error::NotFound) {
+    ET_LOG(Error, "AscendBackend: load-time option '%s' must be an int",
+           kDeviceIdOption);
+    return Error::InvalidArgument;
+  } else if (const int override_device = device_override_.load();
+             override_device >= 0) {
+    device = override_device;
+    source = "set_option";
+  }
+  const uint32_t count = AclLibrary::get().device_count();
+  if (device < 0 || static_cast<uint32_t>(device) >= count) {
+    ET_LOG(Error,
+           "AscendBackend: device_id %d (from %s) is out of range: %u "
+           "device(s) present",
+           device, source, count);
+    return Error::InvalidArgument;
+  }
+  return device;
+}
+
+Result<DelegateHandle*> AscendBackend::init(
+    BackendInitContext& context, FreeableBuffer* processed,
+    ArrayRef<CompileSpec> /*compile_specs: everything is in the blob*/) const {
+  const AclLibrary& library = AclLibrary::get();
+  if (!library.available()) {
+    ET_LOG(Error, "AscendBackend: ACL is not available: %s",
+           library.unavailable_reason().c_str());
+    return Error::NotFound;
+  }
+  if (processed == nullptr) {
+    ET_LOG(Error, "AscendBackend: no delegate blob");
+    return Error::InvalidArgument;
+  }
+  const Result<const void*> blob_data = processed->data_safe();
+  if (!blob_data.ok()) {
+    return Error::InvalidProgram;
+  }
+  Result<DelegateBlob> blob =
+      read_delegate_blob(blob_data.get(), processed->size());
+  // Everything needed is copied out of the blob: give its memory back now.
+  processed->Free();
+  if (!blob.ok()) {
+    return blob.error();
+  }
+
+  const auto* named_data = context.get_named_data_map();
+  if (named_data == nullptr) {
+    ET_LOG(Error,
+           "AscendBackend: no named data map, so the compiled model '%s' "
+           "cannot be found; if the model was exported with an external "
+           "data tag, load its .ptd file with the .pte",
+           blob->om_key.c_str());
+    return Error::NotFound;
+  }
+  // Zero-copy where the data loader maps the file; held only until ACL has
+  // loaded the model (aclmdlLoadFromMem copies what it needs).
+  Result<FreeableBuffer> om = named_data->get_data(blob->om_key.c_str());
+  if (!om.ok()) {
+    ET_LOG(Error,
+           "AscendBackend: named data '%s' (the compiled model) not found "
+           "(error 0x%x); if the model was exported with an external data "
+           "tag, load its .ptd file with the .pte",
+           blob->om_key.c_str(), static_cast<unsigned>(om.error()));
+    return om.error() == Error::NotFound ? Error::NotFound : om.error();
+  }
+  const Result<const void*> om_data = om->data_safe();
+  if (!om_data.ok() || om_data.get() == nullptr || om->size() == 0) {
+    ET_LOG(Error, "AscendBackend: named data '%s' is empty",
+           blob->om_key.c_str());
+    return Error::InvalidProgram;
+  }
+  Error error =
+      check_om_matches_library(*blob, om_data.get(), om->size(), library);
+  if (error != Error::Ok) {
+    return error;
+  }
+  const Result<int32_t> device = choose_device(context, blob->device_id);
+  if (!device.ok()) {
+    return device.error();
+  }
+
+  // The handle itself lives in the method's runtime allocator, which is freed
+  // with the method; its members (vectors of I/O slots, strings) use the heap
+  // at init only, because their sizes come from the blob and the runtime
+  // allocator cannot free. execute() allocates nothing.
+  auto* allocator = context.get_runtime_allocator();
+  void* memory = allocator == nullptr
+                     ? nullptr
+                     : allocator->allocate(sizeof(AscendDelegate),
+                                           alignof(AscendDelegate));
+  if (memory == nullptr) {
+    ET_LOG(Error,
+           "AscendBackend: the runtime allocator has no room for the "
+           "delegate handle (%zu bytes)",
+           sizeof(AscendDelegate));
+    return Error::MemoryAllocationFailed;
+  }
+  auto* delegate = new (memory) AscendDelegate(library);
+  error = delegate->load(*blob, om_data.get(), om->size(), device.get());
+  om->Free();
+  if (error != Error::Ok) {
+    delegate->~AscendDelegate();
+    return error;
+  }
+  return delegate;
+}
+
+Error AscendBackend::execute(BackendExecutionContext& context,
+                             DelegateHandle* handle, Span<EValue*> args) const {
+  if (handle == nullptr) {
+    ET_LOG(Error, "AscendBackend: execute with a null handle");
+    return Error::DelegateInvalidHandle;
+  }
+  auto entry = executorch::runtime::event_tracer_start_profiling_delegate(
+      context.event_tracer(), "AscendBackend::execute",
+      executorch::runtime::kUnsetDebugHandle);
+  const Error error = static_cast<AscendDelegate*>(handle)->run(args);
+  executorch::runtime::event_tracer_end_profiling_delegate(
+      context.event_tracer(), entry);
+  return error;
+}
+
+void AscendBackend::destroy(DelegateHandle* handle) const {
+  if (handle != nullptr) {
+    // The memory belongs to the runtime allocator; only the destructor runs.
+    static_cast<AscendDelegate*>(handle)->~AscendDelegate();
+  }
+}
+
+Error AscendBackend::set_option(BackendOptionContext& /*context*/,
+                                const Span<BackendOption>& options) {
+  for (const BackendOption& option : options) {
+    if (std::strcmp(option.key, kDeviceIdOption) != 0) {
+      ET_LOG(Error, "AscendBackend: unknown option '%s'", option.key);
+      return Error::InvalidArgument;
+    }
+    const int* value = std::get_if<int>(&option.value);
+    if (value == nullptr || *value < -1) {
+      ET_LOG(Error,
+             "AscendBackend: option '%s' must be an int >= 0 (or -1 to use "
+             "each model's own device)",
+             kDeviceIdOption);
+      return Error::InvalidArgument;
+    }
+    device_override_.store(*value);
+  }
+  return Error::Ok;
+}
+
+Error AscendBackend::get_option(BackendOptionContext& /*context*/,
+                                Span<BackendOption>& options) {
+  for (BackendOption& option : options) {
+    if (std::strcmp(option.key, kDeviceIdOption) != 0) {
+      ET_LOG(Error, "AscendBackend: unknown option '%s'", option.key);
+      return Error::InvalidArgument;
+    }
+    option.value = device_override_.load();
+  }
+  return Error::Ok;
+}
+
+}  // namespace executorch::backends::ascend

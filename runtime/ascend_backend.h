@@ -1,0 +1,55 @@
+// AscendBackend: the ExecuTorch BackendInterface for Huawei Ascend NPUs.
+// It parses the delegate blob, fetches the .om from named data and hands
+// both to an AscendDelegate; ACL itself is reached through AclLibrary.
+#pragma once
+
+#include <executorch/runtime/backend/interface.h>
+
+#include <atomic>
+
+namespace executorch::backends::ascend {
+
+// The name the Python AscendBackend (BackendDetails) writes into the .pte.
+inline constexpr char kAscendBackendName[] = "AscendBackend";
+// Backend option and load-time runtime spec: the device to run on (int).
+inline constexpr char kDeviceIdOption[] = "device_id";
+
+class AscendBackend final : public executorch::runtime::BackendInterface {
+ public:
+  bool is_available() const override;
+
+  executorch::runtime::Result<executorch::runtime::DelegateHandle*> init(
+      executorch::runtime::BackendInitContext& context,
+      executorch::runtime::FreeableBuffer* processed,
+      executorch::runtime::ArrayRef<executorch::runtime::CompileSpec>
+          compile_specs) const override;
+
+  executorch::runtime::Error execute(
+      executorch::runtime::BackendExecutionContext& context,
+      executorch::runtime::DelegateHandle* handle,
+      executorch::runtime::Span<executorch::runtime::EValue*> args)
+      const override;
+
+  void destroy(executorch::runtime::DelegateHandle* handle) const override;
+
+  // "device_id" (int >= 0, or -1 to go back to each blob's own device):
+  // applies to delegates initialised afterwards.
+  executorch::runtime::Error set_option(
+      executorch::runtime::BackendOptionContext& context,
+      const executorch::runtime::Span<executorch::runtime::BackendOption>&
+          options) override;
+  // "device_id": the value set with set_option, -1 when none is set.
+  executorch::runtime::Error get_option(
+      executorch::runtime::BackendOptionContext& context,
+      executorch::runtime::Span<executorch::runtime::BackendOption>& options)
+      override;
+
+ private:
+  executorch::runtime::Result<int32_t> choose_device(
+      const executorch::runtime::BackendInitContext& context,
+      int32_t blob_device) const;
+
+  std::atomic<int> device_override_{-1};
+};
+
+}  // namespace executorch::backends::ascend

@@ -1,0 +1,247 @@
+// AscendBackend against the CANN emulator: happy paths with numbers checked,
+// every execute-time argument error, ACL failures during execute, and
+// concurrent use of one delegate.
+#include <thread>
+
+#include "ascend_delegate.h"
+#include "emulator_fixture.h"
+
+namespace executorch::backends::ascend::testing {
+namespace {
+
+using executorch::aten::ScalarType;
+using executorch::runtime::Error;
+using executorch::runtime::EValue;
+
+class BackendExecute : public AscendEmulatorTest {};
+
+void fill(HostTensor& t, size_t n, float base, float step) {
+  for (size_t i = 0; i < n; ++i) {
+    t.floats()[i] = base + step * static_cast<float>(i);
+  }
+}
+
+TEST_F(BackendExecute, AddRunsTwiceWithRightNumbers) {
+  const aclEmuStats before = hooks_.stats();
+  auto handle = init(add_blob());
+  ASSERT_TRUE(handle.ok());
+  EXPECT_EQ(data_.outstanding(), 0) << "the .om buffer must be freed in init";
+
+  HostTensor x(ScalarType::Float, {2, 3});
+  HostTensor y(ScalarType::Float, {2, 3});
+  HostTensor z(ScalarType::Float, {2, 3});
+  for (int round = 0; round < 2; ++round) {
+    fill(x, 6, 1.0f + round, 1.0f);
+    fill(y, 6, -0.5f * round, 10.0f);
+    ASSERT_EQ(execute(*handle, {x.evalue(), y.evalue(), z.evalue()}),
+              Error::Ok);
+    for (int i = 0; i < 6; ++i) {
+      EXPECT_FLOAT_EQ(z.floats()[i], x.floats()[i] + y.floats()[i])
+          << "round " << round << " element " << i;
+    }
+  }
+  const aclEmuStats after = hooks_.stats();
+  EXPECT_EQ(after.executes - before.executes, 2u);
+  EXPECT_EQ(after.bytes_host_to_device - before.bytes_host_to_device,
+            2u * 2u * 6u * sizeof(float));
+  EXPECT_EQ(after.bytes_device_to_host - before.bytes_device_to_host,
+            2u * 6u * sizeof(float));
+  // Device memory: two inputs and one output of 24 bytes each.
+  EXPECT_EQ(after.live_device_allocs, 3u);
+  EXPECT_EQ(after.live_models, 1u);
+  destroy(*handle);
+  expect_nothing_alive(hooks_.stats());
+}
+
+TEST_F(BackendExecute, MatMulReluRightNumbers) {
+  auto handle = init(matmul_blob());
+  ASSERT_TRUE(handle.ok());
+  HostTensor x(ScalarType::Float, {2, 4});
+  HostTensor y(ScalarType::Float, {2, 3});
+  const float xs[8] = {1, 2, 3, 4, -1, 0.5f, -2, 1};
+  std::copy(xs, xs + 8, x.floats());
+  ASSERT_EQ(execute(*handle, {x.evalue(), y.evalue()}), Error::Ok);
+  for (int r = 0; r < 2; ++r) {
+    for (int c = 0; c < 3; ++c) {
+      float acc = 0;
+      for (int k = 0; k < 4; ++k) {
+        acc += xs[r * 4 + k] * static_cast<float>(k - c);
+      }
+      EXPECT_FLOAT_EQ(y.floats()[r * 3 + c], acc > 0 ? acc : 0.0f)
+          << r << "," << c;
+    }
+  }
+}
+
+TEST_F(BackendExecute, TwoDelegatesOfOneModelAreIndependent) {
+  auto first = init(add_blob());
+  auto second = init(add_blob());
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(hooks_.stats().live_models, 2u);
+  HostTensor x(ScalarType::Float, {2, 3});
+  HostTensor y(ScalarType::Float, {2, 3});
+  HostTensor z(ScalarType::Float, {2, 3});
+  fill(x, 6, 1, 1);
+  fill(y, 6, 2, 0);
+  destroy(*first);
+  ASSERT_EQ(execute(*second, {x.evalue(), y.evalue(), z.evalue()}), Error::Ok);
+  EXPECT_FLOAT_EQ(z.floats()[5], 8.0f);
+}
+
+TEST_F(BackendExecute, WrongNumberOfArgs) {
+  auto handle = init(add_blob());
+  ASSERT_TRUE(handle.ok());
+  HostTensor x(ScalarType::Float, {2, 3});
+  HostTensor z(ScalarType::Float, {2, 3});
+  EXPECT_EQ(execute(*handle, {x.evalue(), z.evalue()}), Error::InvalidArgument);
+  EXPECT_EQ(execute(*handle, {}), Error::InvalidArgument);
+  EXPECT_EQ(execute(*handle, {x.evalue(), x.evalue(), z.evalue(), z.evalue()}),
+            Error::InvalidArgument);
+  EXPECT_EQ(execute(*handle, {x.evalue(), nullptr, z.evalue()}),
+            Error::InvalidArgument);
+  EXPECT_EQ(executes(), 0u);
+}
+
+TEST_F(BackendExecute, NonTensorInput) {
+  auto handle = init(add_blob());
+  ASSERT_TRUE(handle.ok());
+  HostTensor x(ScalarType::Float, {2, 3});
+  HostTensor z(ScalarType::Float, {2, 3});
+  EValue scalar(static_cast<int64_t>(3));
+  EXPECT_EQ(execute(*handle, {x.evalue(), &scalar, z.evalue()}),
+            Error::InvalidArgument);
+  EXPECT_EQ(execute(*handle, {x.evalue(), x.evalue(), &scalar}),
+            Error::InvalidArgument);
+}
+
+TEST_F(BackendExecute, WrongDtype) {
+  auto handle = init(add_blob());
+  ASSERT_TRUE(handle.ok());
+  HostTensor x(ScalarType::Float, {2, 3});
+  HostTensor y_int(ScalarType::Int, {2, 3});
+  HostTensor z(ScalarType::Float, {2, 3});
+  HostTensor z_half(ScalarType::Half, {2, 3});
+  EXPECT_EQ(execute(*handle, {x.evalue(), y_int.evalue(), z.evalue()}),
+            Error::InvalidArgument);
+  EXPECT_EQ(execute(*handle, {x.evalue(), x.evalue(), z_half.evalue()}),
+            Error::InvalidArgument);
+  EXPECT_EQ(executes(), 0u);
+}
+
+TEST_F(BackendExecute, WrongShape) {
+  auto handle = init(add_blob());
+  ASSERT_TRUE(handle.ok());
+  HostTensor x(ScalarType::Float, {2, 3});
+  HostTensor z(ScalarType::Float, {2, 3});
+  HostTensor transposed(ScalarType::Float, {3, 2});
+  HostTensor rank3(ScalarType::Float, {2, 3, 1});
+  HostTensor flat(ScalarType::Float, {6});
+  for (HostTensor* bad : {&transposed, &rank3, &flat}) {
+    EXPECT_EQ(execute(*handle, {x.evalue(), bad->evalue(), z.evalue()}),
+              Error::InvalidArgument);
+  }
+  // An output whose static shape cannot be resized to the model's.
+  EXPECT_EQ(execute(*handle, {x.evalue(), x.evalue(), transposed.evalue()}),
+            Error::InvalidArgument);
+  EXPECT_EQ(executes(), 0u);
+}
+
+TEST_F(BackendExecute, NonContiguousDimOrder) {
+  auto handle = init(add_blob());
+  ASSERT_TRUE(handle.ok());
+  HostTensor x(ScalarType::Float, {2, 3});
+  HostTensor z(ScalarType::Float, {2, 3});
+  HostTensor column_major(ScalarType::Float, {2, 3}, {1, 0});
+  EXPECT_EQ(execute(*handle, {x.evalue(), column_major.evalue(), z.evalue()}),
+            Error::InvalidArgument);
+  EXPECT_EQ(execute(*handle, {x.evalue(), x.evalue(), column_major.evalue()}),
+            Error::InvalidArgument);
+  EXPECT_EQ(executes(), 0u);
+}
+
+TEST_F(BackendExecute, NullHandle) {
+  HostTensor x(ScalarType::Float, {2, 3});
+  EXPECT_EQ(execute(nullptr, {x.evalue()}), Error::DelegateInvalidHandle);
+}
+
+TEST_F(BackendExecute, AclFailuresDuringExecuteAreErrorsAndRecoverable) {
+  auto handle = init(add_blob());
+  ASSERT_TRUE(handle.ok());
+  HostTensor x(ScalarType::Float, {2, 3});
+  HostTensor y(ScalarType::Float, {2, 3});
+  HostTensor z(ScalarType::Float, {2, 3});
+  fill(x, 6, 1, 1);
+  fill(y, 6, 1, 0);
+  struct Case {
+    const char* function;
+    int after;
+    Error expected;
+  };
+  const Case cases[] = {
+      {"aclrtSetCurrentContext", 0, Error::DelegateInvalidHandle},
+      {"aclrtMemcpy", 0, Error::InvalidState},  // first input
+      {"aclrtMemcpy", 1, Error::InvalidState},  // second input
+      {"aclrtMemcpy", 2, Error::InvalidState},  // output
+      {"aclmdlExecute", 0, Error::InvalidState},
+  };
+  for (const Case& c : cases) {
+    hooks_.inject(c.function, c.after, ACL_ERROR_RT_FAILURE);
+    EXPECT_EQ(execute(*handle, {x.evalue(), y.evalue(), z.evalue()}),
+              c.expected)
+        << c.function << " after " << c.after;
+    hooks_.clear();
+    std::fill(z.floats(), z.floats() + 6, 0.0f);
+    ASSERT_EQ(execute(*handle, {x.evalue(), y.evalue(), z.evalue()}), Error::Ok)
+        << "not usable after a failed " << c.function;
+    EXPECT_FLOAT_EQ(z.floats()[5], 7.0f);
+  }
+}
+
+TEST_F(BackendExecute, ConcurrentExecutesOfOneDelegateAreSerialised) {
+  auto handle = init(add_blob());
+  ASSERT_TRUE(handle.ok());
+  constexpr int kThreads = 4;
+  constexpr int kRounds = 50;
+  std::vector<int> failures(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      HostTensor x(ScalarType::Float, {2, 3});
+      HostTensor y(ScalarType::Float, {2, 3});
+      HostTensor z(ScalarType::Float, {2, 3});
+      for (int r = 0; r < kRounds; ++r) {
+        fill(x, 6, static_cast<float>(t * 1000 + r), 1);
+        fill(y, 6, static_cast<float>(t), 0);
+        if (execute(*handle, {x.evalue(), y.evalue(), z.evalue()}) !=
+            Error::Ok) {
+          ++failures[t];
+          continue;
+        }
+        for (int i = 0; i < 6; ++i) {
+          if (z.floats()[i] != x.floats()[i] + y.floats()[i]) {
+            ++failures[t];
+            break;
+          }
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) {
+    thread.join();
+  }
+  for (int t = 0; t < kThreads; ++t) {
+    EXPECT_EQ(failures[t], 0) << "thread " << t;
+  }
+  EXPECT_EQ(executes(), static_cast<uint64_t>(kThreads * kRounds));
+}
+
+TEST_F(BackendExecute, DestroyFromAnotherThread) {
+  auto handle = init(add_blob());
+  ASSERT_TRUE(handle.ok());
+  std::thread([&] { destroy(*handle); }).join();
+  expect_nothing_alive(hooks_.stats());
+}
+
+}  // namespace
+}  // namespace executorch::backends::ascend::testing

@@ -1,0 +1,195 @@
+// Fixture for the AscendBackend tests against the CANN emulator: compiles
+// real emulator .om files once, reaches the emulator's stats and fault
+// injection through dlsym, and checks after every test that nothing ACL
+// holds is left alive (the zero-leak check).
+#pragma once
+
+#include <dlfcn.h>
+#include <emulator_ids.h>
+#include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/backend/options.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "acl_library.h"
+#include "backend_test_support.h"
+#include "blob_writer.h"
+#include "host_tensor.h"
+#include "om_builder.h"
+
+namespace executorch::backends::ascend::testing {
+
+inline constexpr char kAddKey[] = "ascend/om/add";
+inline constexpr char kMatMulKey[] = "ascend/om/matmul_relu";
+
+// The emulator's extras, looked up in the library the backend loaded.
+class EmulatorHooks {
+ public:
+  EmulatorHooks() {
+    handle_ = dlopen(AclLibrary::get().path().c_str(), RTLD_NOW | RTLD_NOLOAD);
+    if (handle_ != nullptr) {
+      stats_ =
+          reinterpret_cast<aclEmuGetStatsFn>(dlsym(handle_, "aclEmuGetStats"));
+      inject_ = reinterpret_cast<aclEmuInjectFaultFn>(
+          dlsym(handle_, "aclEmuInjectFault"));
+    }
+  }
+  ~EmulatorHooks() {
+    if (handle_ != nullptr) {
+      dlclose(handle_);
+    }
+  }
+  bool ok() const { return stats_ != nullptr && inject_ != nullptr; }
+  aclEmuStats stats() const {
+    aclEmuStats s{};
+    EXPECT_EQ(stats_(&s), 0);
+    return s;
+  }
+  void inject(const char* function, int after, int error) const {
+    ASSERT_EQ(inject_(function, after, error), 0) << function;
+  }
+  void clear() const { inject_(nullptr, 0, 0); }
+
+ private:
+  void* handle_ = nullptr;
+  aclEmuGetStatsFn stats_ = nullptr;
+  aclEmuInjectFaultFn inject_ = nullptr;
+};
+
+inline void expect_nothing_alive(const aclEmuStats& s) {
+  EXPECT_EQ(s.live_device_allocs, 0u);
+  EXPECT_EQ(s.live_device_bytes, 0u);
+  EXPECT_EQ(s.live_models, 0u);
+  EXPECT_EQ(s.live_descs, 0u);
+  EXPECT_EQ(s.live_datasets, 0u);
+  EXPECT_EQ(s.live_data_buffers, 0u);
+  EXPECT_EQ(s.live_streams, 0u);
+  EXPECT_EQ(s.live_contexts, 0u);
+}
+
+inline BlobSpec add_blob() {
+  BlobSpec spec;
+  spec.om_key = kAddKey;
+  spec.inputs = {{"x", 6, {2, 3}}, {"y", 6, {2, 3}}};
+  spec.outputs = {{"z", 6, {2, 3}}};
+  return spec;
+}
+
+inline BlobSpec matmul_blob() {
+  BlobSpec spec;
+  spec.om_key = kMatMulKey;
+  spec.inputs = {{"x", 6, {2, 4}}};
+  spec.outputs = {{"y", 6, {2, 3}}};
+  return spec;
+}
+
+class AscendEmulatorTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    std::string error;
+    add_om_ = new std::vector<uint8_t>(
+        compile_with_atc(add_model_onnx(), "add", &error));
+    add_error_ = new std::string(error);
+    matmul_om_ = new std::vector<uint8_t>(
+        compile_with_atc(matmul_relu_model_onnx(), "matmul_relu", &error));
+    matmul_error_ = new std::string(error);
+  }
+  static void TearDownTestSuite() {
+    delete add_om_;
+    delete matmul_om_;
+    delete add_error_;
+    delete matmul_error_;
+  }
+
+  void SetUp() override {
+    const AclLibrary& library = AclLibrary::get();
+    ASSERT_TRUE(library.available()) << library.unavailable_reason();
+    ASSERT_TRUE(library.is_emulator());
+    ASSERT_TRUE(hooks_.ok()) << "emulator extras not found";
+    ASSERT_FALSE(add_om_->empty()) << *add_error_;
+    ASSERT_FALSE(matmul_om_->empty()) << *matmul_error_;
+    backend_ = registered_backend();
+    ASSERT_NE(backend_, nullptr);
+    data_.add(kAddKey, *add_om_);
+    data_.add(kMatMulKey, *matmul_om_);
+    hooks_.clear();
+    baseline_ = hooks_.stats();
+    expect_nothing_alive(baseline_);
+  }
+
+  // aclmdlExecute calls since SetUp (the counter is process-wide).
+  uint64_t executes() const {
+    return hooks_.stats().executes - baseline_.executes;
+  }
+
+  void TearDown() override {
+    hooks_.clear();
+    // set_option state is process-wide: leave no device override behind.
+    executorch::runtime::BackendOptions<1> reset;
+    (void)reset.set_option("device_id", -1);
+    (void)executorch::runtime::set_option(kAscendBackendName, reset.view());
+    for (auto* handle : handles_) {
+      backend_->destroy(handle);
+    }
+    handles_.clear();
+    expect_nothing_alive(hooks_.stats());
+    EXPECT_EQ(data_.outstanding(), 0) << "a named-data buffer was not freed";
+  }
+
+  // init through the registered backend; a handle is destroyed in TearDown.
+  executorch::runtime::Result<executorch::runtime::DelegateHandle*> init(
+      const BlobSpec& spec,
+      executorch::runtime::Span<const executorch::runtime::BackendOption>
+          runtime_specs = {},
+      executorch::runtime::MemoryAllocator* allocator = nullptr,
+      const executorch::runtime::NamedDataMap* data = nullptr,
+      bool use_data = true) {
+    ProcessedBlob processed(write_blob(spec));
+    executorch::runtime::BackendInitContext context(
+        allocator != nullptr ? allocator : arena_.get(), nullptr, "forward",
+        use_data ? (data != nullptr ? data : &data_) : nullptr, runtime_specs);
+    auto handle = backend_->init(context, processed.get(), {});
+    EXPECT_TRUE(processed.freed()) << "processed blob not freed by init";
+    if (handle.ok()) {
+      handles_.push_back(handle.get());
+    }
+    return handle;
+  }
+
+  void destroy(executorch::runtime::DelegateHandle* handle) {
+    for (auto it = handles_.begin(); it != handles_.end(); ++it) {
+      if (*it == handle) {
+        handles_.erase(it);
+        break;
+      }
+    }
+    backend_->destroy(handle);
+  }
+
+  executorch::runtime::Error execute(
+      executorch::runtime::DelegateHandle* handle,
+      std::vector<executorch::runtime::EValue*> args) {
+    executorch::runtime::BackendExecutionContext context;
+    return backend_->execute(
+        context, handle,
+        executorch::runtime::Span<executorch::runtime::EValue*>(args.data(),
+                                                                args.size()));
+  }
+
+  inline static std::vector<uint8_t>* add_om_ = nullptr;
+  inline static std::vector<uint8_t>* matmul_om_ = nullptr;
+  inline static std::string* add_error_ = nullptr;
+  inline static std::string* matmul_error_ = nullptr;
+
+  EmulatorHooks hooks_;
+  aclEmuStats baseline_{};
+  BytesNamedDataMap data_;
+  Arena arena_;
+  executorch::runtime::BackendInterface* backend_ = nullptr;
+  std::vector<executorch::runtime::DelegateHandle*> handles_;
+};
+
+}  // namespace executorch::backends::ascend::testing

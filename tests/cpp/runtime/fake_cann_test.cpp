@@ -1,0 +1,97 @@
+// The backend with a library that looks like real CANN (no aclEmuVersion;
+// tests/cpp/runtime/fake_acl/fake_acl.cpp): an emulator-built .om must be
+// refused before any device resource is created, and a CANN-built .om must
+// get past that check.
+#include <dlfcn.h>
+#include <emulator_ids.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "acl_library.h"
+#include "backend_test_support.h"
+#include "blob_writer.h"
+
+namespace executorch::backends::ascend {
+namespace {
+
+using executorch::runtime::BackendInitContext;
+using executorch::runtime::Error;
+
+int resources_created() {
+  void* lib = dlopen(AclLibrary::get().path().c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (lib == nullptr) {
+    return -1;
+  }
+  auto fn = reinterpret_cast<int (*)()>(dlsym(lib, "fakeAclResourcesCreated"));
+  const int count = fn != nullptr ? fn() : -1;
+  dlclose(lib);
+  return count;
+}
+
+std::vector<uint8_t> om_bytes(bool emulator_magic) {
+  std::vector<uint8_t> om(64, 0x5A);
+  if (emulator_magic) {
+    std::memcpy(om.data(), EXECUTORCH_ASCEND_EMU_OM_MAGIC,
+                EXECUTORCH_ASCEND_EMU_OM_MAGIC_SIZE);
+  }
+  return om;
+}
+
+Error init_with(uint32_t flags, bool emulator_magic) {
+  testing::BlobSpec spec;
+  spec.flags = flags;
+  spec.atc = flags ? "emulator 1" : "cann /opt/atc";
+  spec.inputs = {{"x", 6, {2}}};
+  spec.outputs = {{"y", 6, {2}}};
+  testing::ProcessedBlob processed(testing::write_blob(spec));
+  testing::BytesNamedDataMap data;
+  data.add(spec.om_key, om_bytes(emulator_magic));
+  testing::Arena arena;
+  BackendInitContext context(arena.get(), nullptr, "forward", &data);
+  auto handle =
+      testing::registered_backend()->init(context, processed.get(), {});
+  EXPECT_TRUE(processed.freed());
+  EXPECT_EQ(data.outstanding(), 0);
+  if (handle.ok()) {
+    testing::registered_backend()->destroy(handle.get());
+    return Error::Ok;
+  }
+  return handle.error();
+}
+
+TEST(FakeCann, LooksLikeRealCann) {
+  const AclLibrary& library = AclLibrary::get();
+  ASSERT_TRUE(library.available()) << library.unavailable_reason();
+  EXPECT_FALSE(library.is_emulator());
+  EXPECT_TRUE(testing::registered_backend()->is_available());
+}
+
+TEST(FakeCann, EmulatorFlaggedOmIsRefused) {
+  const int before = resources_created();
+  ASSERT_GE(before, 0);
+  EXPECT_EQ(init_with(/*flags=*/1, /*emulator_magic=*/true),
+            Error::DelegateInvalidCompatibility);
+  EXPECT_EQ(resources_created(), before);
+}
+
+TEST(FakeCann, EmulatorMagicOmIsRefusedEvenWithoutFlag) {
+  const int before = resources_created();
+  EXPECT_EQ(init_with(/*flags=*/0, /*emulator_magic=*/true),
+            Error::DelegateInvalidCompatibility);
+  EXPECT_EQ(resources_created(), before);
+}
+
+TEST(FakeCann, CannOmPassesTheCompatibilityCheck) {
+  // The fake model description has no inputs, so init stops at the
+  // signature check, after loading: proof the .om was not refused as
+  // emulator-built.
+  const int before = resources_created();
+  EXPECT_EQ(init_with(/*flags=*/0, /*emulator_magic=*/false),
+            Error::InvalidProgram);
+  EXPECT_GT(resources_created(), before);
+}
+
+}  // namespace
+}  // namespace executorch::backends::ascend

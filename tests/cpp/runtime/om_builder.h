@@ -1,0 +1,23 @@
+// Builds small ONNX models with the onnx protobuf API and compiles them with
+// the emulator's atc (path in env EXECUTORCH_ASCEND_ATC), giving the tests a
+// real emulator .om.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace executorch::backends::ascend::testing {
+
+// z[2,3] = x[2,3] + y[2,3] (float32).
+std::string add_model_onnx();
+// y[2,3] = Relu(x[2,4] @ W), W a [4,3] initializer with W[i][j] = i - j.
+std::string matmul_relu_model_onnx();
+
+// Compiles serialized ONNX bytes with `atc --framework=5`; returns the .om
+// bytes, or an empty vector with `error` set.
+std::vector<uint8_t> compile_with_atc(const std::string& onnx_bytes,
+                                      const std::string& name,
+                                      std::string* error);
+
+}  // namespace executorch::backends::ascend::testing

@@ -1,0 +1,80 @@
+// ascend_runner's command line parsing.
+#include "runner_options.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace executorch::backends::ascend::runner {
+namespace {
+
+std::optional<RunnerOptions> parse(std::vector<std::string> args,
+                                   std::string* error) {
+  args.insert(args.begin(), "ascend_runner");
+  std::vector<char*> argv;
+  for (auto& a : args) {
+    argv.push_back(a.data());
+  }
+  return parse_options(static_cast<int>(argv.size()), argv.data(), error);
+}
+
+TEST(RunnerOptions, AllOptions) {
+  std::string error;
+  auto o = parse({"--model", "m.pte", "--data=m.ptd", "--method", "decode",
+                  "--inputs", "a.bin,b.bin", "--output-dir", "out",
+                  "--iterations", "5", "--warmup=2", "--device-id", "1"},
+                 &error);
+  ASSERT_TRUE(o.has_value()) << error;
+  EXPECT_EQ(o->model, "m.pte");
+  EXPECT_EQ(o->data, "m.ptd");
+  EXPECT_EQ(o->method, "decode");
+  EXPECT_EQ(o->inputs, (std::vector<std::string>{"a.bin", "b.bin"}));
+  EXPECT_EQ(o->output_dir, "out");
+  EXPECT_EQ(o->iterations, 5);
+  EXPECT_EQ(o->warmup, 2);
+  ASSERT_TRUE(o->device_id.has_value());
+  EXPECT_EQ(*o->device_id, 1);
+}
+
+TEST(RunnerOptions, Defaults) {
+  std::string error;
+  auto o = parse({"--model", "m.pte"}, &error);
+  ASSERT_TRUE(o.has_value()) << error;
+  EXPECT_EQ(o->method, "forward");
+  EXPECT_TRUE(o->inputs.empty());
+  EXPECT_EQ(o->iterations, 1);
+  EXPECT_EQ(o->warmup, 0);
+  EXPECT_FALSE(o->device_id.has_value());
+}
+
+TEST(RunnerOptions, Errors) {
+  const std::vector<std::vector<std::string>> bad = {
+      {},
+      {"--data", "m.ptd"},
+      {"--model"},
+      {"--model", "m.pte", "--iterations", "0"},
+      {"--model", "m.pte", "--iterations", "3x"},
+      {"--model", "m.pte", "--warmup", "-1"},
+      {"--model", "m.pte", "--device-id", "-2"},
+      {"--model", "m.pte", "--inputs", "a.bin,,b.bin"},
+      {"--model", "m.pte", "--frobnicate", "1"},
+      {"--model", "m.pte", "--method", ""},
+  };
+  for (const auto& args : bad) {
+    std::string error;
+    EXPECT_FALSE(parse(args, &error).has_value())
+        << "accepted: " << ::testing::PrintToString(args);
+    EXPECT_FALSE(error.empty());
+  }
+}
+
+TEST(RunnerOptions, Help) {
+  std::string error;
+  auto o = parse({"--help"}, &error);
+  ASSERT_TRUE(o.has_value());
+  EXPECT_TRUE(o->help);
+}
+
+}  // namespace
+}  // namespace executorch::backends::ascend::runner

@@ -1,0 +1,10 @@
+// GoogleTest main for the runtime tests: ExecuTorch's platform layer (used by
+// ET_LOG) must be initialised before anything logs.
+#include <executorch/runtime/platform/runtime.h>
+#include <gtest/gtest.h>
+
+int main(int argc, char** argv) {
+  executorch::runtime::runtime_init();
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
