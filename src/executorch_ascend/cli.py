@@ -1,0 +1,82 @@
+"""The `executorch-ascend` command."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable
+
+import torch
+
+
+def _cmd_ops(args: argparse.Namespace) -> int:
+    """Prints the op table, generated from the converter registry."""
+    from .lowering import all_converters
+
+    print("| edge op | ONNX ops | dtypes | samples |")
+    print("| --- | --- | --- | --- |")
+    for conv in all_converters():
+        dtypes = ", ".join(str(d).replace("torch.", "") for d in conv.dtypes)
+        print(f"| {conv.name} | {', '.join(conv.onnx_ops)} | {dtypes} | {len(conv.samples)} |")
+    return 0
+
+
+def _cmd_info(args: argparse.Namespace) -> int:
+    """Which atc, ACL library, backend library and runner this installation would use."""
+    from . import paths
+    from .compile_spec import AscendCompileSpec
+    from .toolchain import ToolchainError, resolve_atc
+
+    for toolchain in ("cann", "emulator"):
+        try:
+            atc = resolve_atc(AscendCompileSpec(toolchain=toolchain))  # type: ignore[arg-type]
+            print(f"atc ({toolchain}): {atc.description}")
+        except ToolchainError as e:
+            print(f"atc ({toolchain}): not available ({e})")
+    for what, path in (
+        ("backend library", paths.backend_library()),
+        ("emulator libascendcl", paths.bundled_emulator_acl()),
+        ("ascend_runner", paths.runner()),
+    ):
+        print(f"{what}: {path} ({'present' if path.is_file() else 'missing'})")
+    print(f"ACL the backend loads: {paths.acl_library() or 'libascendcl.so from the loader path'}")
+    return 0
+
+
+def _load_factory(spec: str) -> Callable[[], torch.nn.Module]:
+    module_name, _, attr = spec.partition(":")
+    if not attr:
+        raise SystemExit(f"expected MODULE:CALLABLE, got {spec!r}")
+    return getattr(importlib.import_module(module_name), attr)
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    """Says which ops of a model Ascend takes, and why the others stay on the CPU."""
+    from .export import edge_for_analysis
+    from .partitioner import explain, format_explanation
+
+    model = _load_factory(args.model)().eval()
+    shapes = [tuple(int(d) for d in s.split(",")) for s in args.input_shape]
+    inputs = tuple(torch.randn(s) for s in shapes)
+    print(format_explanation(explain(edge_for_analysis(model, inputs))))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="executorch-ascend")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("ops", help=_cmd_ops.__doc__).set_defaults(fn=_cmd_ops)
+    sub.add_parser("info", help=_cmd_info.__doc__).set_defaults(fn=_cmd_info)
+    explain_p = sub.add_parser("explain", help=_cmd_explain.__doc__)
+    explain_p.add_argument("model", help="MODULE:CALLABLE returning an nn.Module")
+    explain_p.add_argument(
+        "--input-shape", action="append", required=True, help="e.g. 1,3,224,224 (once per input)"
+    )
+    explain_p.set_defaults(fn=_cmd_explain)
+    args = parser.parse_args(argv)
+    return int(args.fn(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

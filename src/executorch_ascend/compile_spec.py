@@ -1,0 +1,141 @@
+"""The options of an Ascend lowering, and their round trip through ExecuTorch CompileSpecs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, fields
+from typing import Literal, cast
+
+from executorch.exir.backend.compile_spec_schema import CompileSpec
+
+Toolchain = Literal["auto", "cann", "emulator"]
+TOOLCHAINS: tuple[str, ...] = ("auto", "cann", "emulator")
+
+# atc's --precision_mode values (CANN ATC guide). must_keep_origin_dtype keeps fp32 graphs fp32,
+# which is what an fp32 parity test against eager PyTorch needs; CANN's own default is force_fp16.
+PRECISION_MODES: tuple[str, ...] = (
+    "force_fp32",
+    "force_fp16",
+    "cube_fp16in_fp32out",
+    "allow_fp32_to_fp16",
+    "must_keep_origin_dtype",
+    "allow_mix_precision",
+    "allow_mix_precision_fp16",
+    "allow_mix_precision_bf16",
+    "allow_fp32_to_bf16",
+)
+
+_SOC_PATTERN = re.compile(r"^Ascend[0-9A-Za-z]+$")
+# The tag becomes a file name, "<tag>.ptd", next to the .pte.
+_TAG_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+
+
+class CompileSpecError(ValueError):
+    """An AscendCompileSpec field has a value atc or the runtime cannot use."""
+
+
+@dataclass(frozen=True)
+class AscendCompileSpec:
+    """How AscendBackend compiles a partition.
+
+    soc_version:    atc --soc_version, the chip the .om runs on (an .om runs only on its family).
+    precision_mode: atc --precision_mode.
+    device_id:      default device the runtime uses for this program.
+    toolchain:      "cann" requires CANN's atc, "emulator" uses the bundled emulator's atc,
+                    "auto" uses CANN's when found, else the emulator's (with a warning).
+    atc_path:       explicit CANN atc (toolchain "cann" or "auto").
+    external_tag:   when set, the compiled .om goes to "<external_tag>.ptd" instead of the .pte.
+    """
+
+    soc_version: str = "Ascend910B1"
+    precision_mode: str = "must_keep_origin_dtype"
+    device_id: int = 0
+    toolchain: Toolchain = "auto"
+    atc_path: str | None = None
+    external_tag: str | None = None
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        if not isinstance(self.soc_version, str) or not _SOC_PATTERN.match(self.soc_version):
+            raise CompileSpecError(
+                "soc_version must look like 'Ascend910B1' or 'Ascend310P3', "
+                f"got {self.soc_version!r}"
+            )
+        if self.precision_mode not in PRECISION_MODES:
+            raise CompileSpecError(
+                f"precision_mode {self.precision_mode!r} is not an atc precision mode; "
+                f"use one of {', '.join(PRECISION_MODES)}"
+            )
+        if (
+            isinstance(self.device_id, bool)
+            or not isinstance(self.device_id, int)
+            or not 0 <= self.device_id < 2**31
+        ):
+            raise CompileSpecError(f"device_id must be an int >= 0, got {self.device_id!r}")
+        if self.toolchain not in TOOLCHAINS:
+            raise CompileSpecError(
+                f"toolchain must be one of {', '.join(TOOLCHAINS)}, got {self.toolchain!r}"
+            )
+        if self.atc_path is not None:
+            if not isinstance(self.atc_path, str) or not self.atc_path:
+                raise CompileSpecError("atc_path must be a non-empty path string")
+            if self.toolchain == "emulator":
+                raise CompileSpecError(
+                    "atc_path names CANN's atc and is not used with toolchain='emulator'; "
+                    "set EXECUTORCH_ASCEND_EMULATOR_ATC to choose another emulator atc"
+                )
+        if self.external_tag is not None and (
+            not isinstance(self.external_tag, str) or not _TAG_PATTERN.match(self.external_tag)
+        ):
+            raise CompileSpecError(
+                "external_tag becomes the file name '<tag>.ptd': use letters, digits, '_', '-', "
+                f"'.', not starting with '.' or '-'; got {self.external_tag!r}"
+            )
+
+    def to_compile_specs(self) -> list[CompileSpec]:
+        """One CompileSpec per set field, values UTF-8 encoded."""
+        specs = []
+        for key, value in asdict(self).items():
+            if value is None:
+                continue
+            specs.append(CompileSpec(key, str(value).encode("utf-8")))
+        return specs
+
+    @classmethod
+    def from_compile_specs(cls, specs: Iterable[CompileSpec]) -> AscendCompileSpec:
+        known = {f.name for f in fields(cls)}
+        values: dict[str, object] = {}
+        for spec in specs:
+            if spec.key not in known:
+                raise CompileSpecError(
+                    f"unknown Ascend compile spec key {spec.key!r}; known: {sorted(known)}"
+                )
+            if spec.key in values:
+                raise CompileSpecError(f"compile spec key {spec.key!r} given twice")
+            try:
+                text = bytes(spec.value).decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise CompileSpecError(f"compile spec {spec.key!r} is not UTF-8 text") from e
+            if spec.key == "device_id":
+                try:
+                    values[spec.key] = int(text)
+                except ValueError as e:
+                    raise CompileSpecError(f"device_id must be an integer, got {text!r}") from e
+            else:
+                values[spec.key] = text
+        return cls(**values)  # type: ignore[arg-type]
+
+
+SpecLike = AscendCompileSpec | Sequence[CompileSpec] | None
+
+
+def as_compile_spec(spec: SpecLike) -> AscendCompileSpec:
+    """Accepts an AscendCompileSpec, a list of CompileSpec, or None (defaults)."""
+    if spec is None:
+        return AscendCompileSpec()
+    if isinstance(spec, AscendCompileSpec):
+        return spec
+    return AscendCompileSpec.from_compile_specs(cast(Sequence[CompileSpec], spec))

@@ -1,0 +1,129 @@
+"""One-call export: nn.Module -> .pte (+ .ptd) with Ascend delegates, and what got delegated."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from executorch.exir import (
+    EdgeProgramManager,
+    ExecutorchProgramManager,
+    to_edge_transform_and_lower,
+)
+from executorch.exir.lowered_backend_module import get_lowered_submodules
+from torch.export import ExportedProgram
+
+from .compile_spec import SpecLike, as_compile_spec
+from .partitioner import BACKEND_ID, AscendPartitioner
+
+
+@dataclass(frozen=True)
+class DelegationSummary:
+    partitions: int  # Ascend delegate calls in the program
+    delegated_nodes: int  # compute nodes inside Ascend partitions
+    total_nodes: int  # compute nodes, delegated or not
+
+    def __str__(self) -> str:
+        return (
+            f"{self.partitions} Ascend partition(s), "
+            f"{self.delegated_nodes}/{self.total_nodes} compute nodes delegated"
+        )
+
+
+def _is_compute(node: torch.fx.Node) -> bool:
+    return node.op == "call_function" and node.target is not operator.getitem
+
+
+def delegation_summary(program: EdgeProgramManager | ExportedProgram) -> DelegationSummary:
+    """Counts on the edge program after lowering (before to_executorch rewrites the graph)."""
+    ep = program.exported_program() if isinstance(program, EdgeProgramManager) else program
+    gm = ep.graph_module
+    lowered = get_lowered_submodules(gm)
+    ascend = [(m, call) for _, m, call in lowered if m.backend_id == BACKEND_ID]
+    delegate_calls = {call for _, _, call in lowered}
+    delegated = sum(1 for m, _ in ascend for n in m.original_module.graph.nodes if _is_compute(n))
+    other_delegated = sum(
+        1
+        for _, m, _ in lowered
+        if m.backend_id != BACKEND_ID
+        for n in m.original_module.graph.nodes
+        if _is_compute(n)
+    )
+    cpu = sum(1 for n in gm.graph.nodes if _is_compute(n) and n not in delegate_calls)
+    return DelegationSummary(len(ascend), delegated, delegated + other_delegated + cpu)
+
+
+@dataclass(frozen=True)
+class AscendLowering:
+    edge: EdgeProgramManager
+    program: ExecutorchProgramManager
+    summary: DelegationSummary
+
+
+def lower(
+    model: torch.nn.Module,
+    example_inputs: tuple[torch.Tensor, ...],
+    compile_spec: SpecLike = None,
+) -> AscendLowering:
+    """torch.export -> to_edge_transform_and_lower(AscendPartitioner) -> to_executorch."""
+    spec = as_compile_spec(compile_spec)
+    exported = torch.export.export(model, tuple(example_inputs))
+    edge = to_edge_transform_and_lower(exported, partitioner=[AscendPartitioner(spec)])
+    summary = delegation_summary(edge)
+    return AscendLowering(edge, edge.to_executorch(), summary)
+
+
+def lower_to_ascend(
+    model: torch.nn.Module,
+    example_inputs: tuple[torch.Tensor, ...],
+    compile_spec: SpecLike = None,
+) -> ExecutorchProgramManager:
+    return lower(model, example_inputs, compile_spec).program
+
+
+def save(
+    program: ExecutorchProgramManager, path: str | Path, ptd_dir: str | Path | None = None
+) -> tuple[Path, list[Path]]:
+    """Writes the .pte and, when the program has external data, the <tag>.ptd files.
+
+    Returns the .pte path and the .ptd paths written (to `ptd_dir`, default: beside the .pte).
+    """
+    pte = Path(path)
+    pte.parent.mkdir(parents=True, exist_ok=True)
+    with open(pte, "wb") as f:
+        program.write_to_file(f)
+    data_dir = Path(ptd_dir) if ptd_dir is not None else pte.parent
+    written: list[Path] = []
+    # ExecutorchProgramManager exposes its .ptd contents only through this attribute (1.5.1).
+    data_files = getattr(program, "_tensor_data", None) or {}
+    if data_files:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        program.write_tensor_data_to_file(str(data_dir))
+        written = sorted(
+            data_dir / (name if name.endswith(".ptd") else f"{name}.ptd") for name in data_files
+        )
+    return pte, written
+
+
+def edge_for_analysis(
+    model: torch.nn.Module, example_inputs: tuple[torch.Tensor, ...]
+) -> ExportedProgram:
+    """The edge program AscendPartitioner would see, without lowering (no atc is run).
+
+    Ops the registry keeps whole (linear, matmul, ...) are preserved wherever it can lower them,
+    as to_edge_transform_and_lower does with AscendPartitioner.ops_to_not_decompose.
+    """
+    from executorch.exir import EdgeCompileConfig, to_edge
+
+    from .lowering import ops_kept_whole, why_unsupported
+
+    exported = torch.export.export(model, tuple(example_inputs))
+    kept = {
+        n.target
+        for n in exported.graph.nodes
+        if n.op == "call_function" and n.target in ops_kept_whole() and why_unsupported(n) is None
+    }
+    config = EdgeCompileConfig(preserve_ops=sorted(kept, key=str), _check_ir_validity=False)
+    return to_edge(exported, compile_config=config).exported_program()

@@ -1,0 +1,20 @@
+"""Lowering of edge-dialect programs to ONNX (ai.onnx opset 17, IR version 8)."""
+
+from .context import LoweringError
+from .onnx_graph import IR_VERSION, OPSET
+from .program import LoweredGraph, OnnxValue, to_onnx
+from .registry import Converter, Sample, all_converters, ops_kept_whole, why_unsupported
+
+__all__ = [
+    "IR_VERSION",
+    "OPSET",
+    "Converter",
+    "LoweredGraph",
+    "LoweringError",
+    "OnnxValue",
+    "Sample",
+    "all_converters",
+    "ops_kept_whole",
+    "to_onnx",
+    "why_unsupported",
+]

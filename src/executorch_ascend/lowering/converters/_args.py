@@ -1,0 +1,50 @@
+"""Small helpers for reading op arguments the same way on ATen and edge nodes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+from torch.fx import Node
+
+
+def arg(node: Node, index: int, name: str, default: object = None) -> object:
+    """Positional argument `index`, else keyword `name`, else the schema default given."""
+    if len(node.args) > index:
+        return node.args[index]
+    return node.kwargs.get(name, default)
+
+
+def rank(value: object) -> int:
+    return len(tensor_val(value).shape)
+
+
+def tensor_val(value: object) -> torch.Tensor:
+    if not isinstance(value, Node):
+        raise TypeError(f"expected a graph value, got {value!r}")
+    val = value.meta["val"]
+    if isinstance(val, (list, tuple)):
+        val = val[0]
+    return val
+
+
+def shape(value: object) -> list[int]:
+    return [int(d) for d in tensor_val(value).shape]
+
+
+def ints(value: object, length: int) -> list[int]:
+    """An int or int list argument, expanded to `length` entries (pool/conv style)."""
+    if isinstance(value, int):
+        return [value] * length
+    values = [int(v) for v in value]  # type: ignore[union-attr]
+    if len(values) == 1:
+        return values * length
+    return values
+
+
+def norm_dim(dim: int, rank_: int) -> int:
+    return dim + rank_ if dim < 0 else dim
+
+
+def norm_dims(dims: Sequence[int] | None, rank_: int) -> list[int]:
+    return [norm_dim(int(d), rank_) for d in (dims or [])]

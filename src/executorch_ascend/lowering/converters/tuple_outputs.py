@@ -1,0 +1,55 @@
+"""Ops that return a tuple of which only element 0 is lowered (max_pool2d_with_indices' values,
+batch norm's output). Their converters write straight into the first `getitem(op, 0)` user."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+
+import torch
+from torch.fx import Node
+
+from ..context import LoweringContext
+from ..registry import converter
+from ..targets import aten_target
+
+aten = torch.ops.aten
+
+FIRST_OUTPUT_OPS = (
+    aten.max_pool2d_with_indices.default,
+    aten._native_batch_norm_legit_no_training.default,
+)
+
+
+def only_first_output_used(node: Node) -> bool:
+    return all(u.target is operator.getitem and u.args[1] == 0 for u in node.users)
+
+
+def first_output_name(ctx: LoweringContext, node: Node) -> str:
+    """The name for element 0: the first getitem user's name; the tuple node aliases it."""
+    users = [u for u in node.users if u.target is operator.getitem]
+    name = ctx.out(users[0]) if users else ctx.builder.fresh("unused")
+    ctx.bind(node, name)
+    return name
+
+
+def emit_first_output(
+    ctx: LoweringContext, node: Node, op_type: str, inputs: Sequence[str], **attrs: object
+) -> None:
+    ctx.builder.add_node(op_type, inputs, [first_output_name(ctx, node)], **attrs)
+
+
+def _getitem_supported(node: Node) -> str | None:
+    source = node.args[0]
+    if not isinstance(source, Node) or aten_target(source.target) not in FIRST_OUTPUT_OPS:
+        return "getitem of an op without a lowered multi-output form"
+    if node.args[1] != 0:
+        return "only output 0 of a multi-output op is lowered"
+    return None
+
+
+@converter(operator.getitem, onnx=["Identity"], supports=_getitem_supported)
+def getitem(ctx: LoweringContext, node: Node) -> None:
+    # The tuple op already wrote its first getitem user; any further user aliases that value.
+    if not ctx.has_value(node):
+        ctx.emit("Identity", [ctx.value(node.args[0])], node)

@@ -1,0 +1,97 @@
+"""A small builder around onnx.helper that gives every value and node a stable name.
+
+Graph inputs are "input_<i>", graph outputs "output_<i>", nodes "<OpType>_<n>", intermediate values
+"<hint>_<n>": the same program always yields the same ONNX bytes, so the .om (keyed by its hash)
+is reproducible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+OPSET = 17
+IR_VERSION = 8
+PRODUCER = "executorch-ascend"
+
+
+class OnnxGraphBuilder:
+    def __init__(self, graph_name: str = "ascend_partition") -> None:
+        self._graph_name = graph_name
+        self._nodes: list[onnx.NodeProto] = []
+        self._inputs: list[onnx.ValueInfoProto] = []
+        self._outputs: list[onnx.ValueInfoProto] = []
+        self._initializers: list[onnx.TensorProto] = []
+        self._names: set[str] = set()
+        self._counters: dict[str, int] = {}
+
+    def _next(self, prefix: str) -> str:
+        while True:
+            n = self._counters.get(prefix, 0)
+            self._counters[prefix] = n + 1
+            name = f"{prefix}_{n}"
+            if name not in self._names:
+                return name
+
+    def fresh(self, hint: str = "t") -> str:
+        """A new, unused value name."""
+        name = self._next(hint)
+        self._names.add(name)
+        return name
+
+    def reserve(self, name: str) -> str:
+        if name in self._names:
+            raise ValueError(f"ONNX value name {name!r} used twice")
+        self._names.add(name)
+        return name
+
+    def add_input(self, name: str, elem_type: int, dims: Sequence[int]) -> None:
+        self._inputs.append(helper.make_tensor_value_info(name, elem_type, list(dims)))
+
+    def add_output(self, name: str, elem_type: int, dims: Sequence[int]) -> None:
+        self._outputs.append(helper.make_tensor_value_info(name, elem_type, list(dims)))
+
+    def add_initializer(self, array: np.ndarray, hint: str = "const") -> str:
+        name = self.fresh(hint)
+        self._initializers.append(numpy_helper.from_array(np.ascontiguousarray(array), name))
+        return name
+
+    def add_int64s(self, values: Sequence[int], hint: str = "shape") -> str:
+        return self.add_initializer(np.asarray(list(values), dtype=np.int64), hint)
+
+    def add_node(
+        self,
+        op_type: str,
+        inputs: Sequence[str],
+        outputs: Sequence[str] | None = None,
+        **attributes: Any,
+    ) -> list[str]:
+        """Appends a node; returns its output names (fresh ones when `outputs` is None)."""
+        outs = list(outputs) if outputs is not None else [self.fresh(op_type.lower())]
+        attrs = {k: v for k, v in attributes.items() if v is not None}
+        node = helper.make_node(op_type, list(inputs), outs, name=self._next(op_type), **attrs)
+        self._nodes.append(node)
+        return outs
+
+    def build(self) -> onnx.ModelProto:
+        graph = helper.make_graph(
+            self._nodes,
+            self._graph_name,
+            self._inputs,
+            self._outputs,
+            initializer=self._initializers,
+        )
+        model = helper.make_model(
+            graph,
+            producer_name=PRODUCER,
+            opset_imports=[helper.make_opsetid("", OPSET)],
+        )
+        model.ir_version = IR_VERSION
+        return model
+
+
+__all__ = ["IR_VERSION", "OPSET", "OnnxGraphBuilder", "TensorProto"]

@@ -1,0 +1,124 @@
+"""ExportedProgram (edge dialect, all ops lowerable) -> one ONNX model.
+
+User inputs become graph inputs "input_<i>" in call order; parameters, buffers and lifted constants
+become initializers when an op reads them; user outputs become "output_<i>" in order. The result is
+checked with onnx.checker before it goes to atc.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import onnx
+import torch
+from torch.export import ExportedProgram
+from torch.export.graph_signature import InputKind, OutputKind
+from torch.fx import Node
+
+from ..dtypes import onnx_elem_type
+from .constants import ConstantResolver
+from .context import LoweringContext, LoweringError
+from .onnx_graph import OnnxGraphBuilder
+from .registry import lookup, op_name, why_unsupported
+
+
+@dataclass(frozen=True)
+class OnnxValue:
+    name: str
+    dtype: torch.dtype
+    dims: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class LoweredGraph:
+    model: onnx.ModelProto
+    inputs: list[OnnxValue]
+    outputs: list[OnnxValue]
+
+
+def _tensor_meta(node: Node) -> torch.Tensor:
+    val = node.meta.get("val")
+    if not isinstance(val, torch.Tensor):
+        raise LoweringError(f"{node.name} has no tensor metadata")
+    if not all(isinstance(d, int) for d in val.shape):
+        raise LoweringError(f"{node.name} has a dynamic shape {tuple(val.shape)}")
+    return val
+
+
+def _user_input_nodes(program: ExportedProgram) -> list[Node]:
+    kinds = {s.arg.name: s.kind for s in program.graph_signature.input_specs}
+    return [
+        n
+        for n in program.graph.nodes
+        if n.op == "placeholder" and kinds.get(n.name) == InputKind.USER_INPUT
+    ]
+
+
+def _user_output_nodes(program: ExportedProgram) -> list[Node]:
+    output = program.graph.output_node()
+    specs = program.graph_signature.output_specs
+    values = list(output.args[0])  # type: ignore[arg-type]
+    if len(values) != len(specs):
+        raise LoweringError("output node and graph signature disagree")
+    result = []
+    for spec, value in zip(specs, values, strict=True):
+        if spec.kind != OutputKind.USER_OUTPUT:
+            raise LoweringError(f"output {spec.arg} is a {spec.kind.name}; only user outputs lower")
+        if not isinstance(value, Node):
+            raise LoweringError(f"output {spec.arg} is not a tensor value")
+        result.append(value)
+    return result
+
+
+def to_onnx(program: ExportedProgram) -> LoweredGraph:
+    """Lowers a whole program (a delegated partition, or a fully supported edge program)."""
+    builder = OnnxGraphBuilder()
+    constants = ConstantResolver(program)
+    ctx = LoweringContext(builder, constants)
+
+    inputs: list[OnnxValue] = []
+    for i, node in enumerate(_user_input_nodes(program)):
+        val = _tensor_meta(node)
+        name = builder.reserve(f"input_{i}")
+        builder.add_input(name, onnx_elem_type(val.dtype), list(val.shape))
+        ctx.bind(node, name)
+        inputs.append(OnnxValue(name, val.dtype, tuple(val.shape)))
+
+    output_nodes = _user_output_nodes(program)
+    output_names: list[str] = []
+    for i, node in enumerate(output_nodes):
+        name = f"output_{i}"
+        output_names.append(name)
+        # The first producer of an output writes it under its final name; an output that is an
+        # input, a constant, or repeated gets an Identity below.
+        if node.op == "call_function" and node not in output_nodes[:i]:
+            ctx.plan_output_name(node, name)
+
+    for node in program.graph.nodes:
+        if node.op != "call_function":
+            continue
+        if constants.is_constant(node):
+            continue  # folded into an initializer when something reads it
+        reason = why_unsupported(node)
+        if reason is not None:
+            raise LoweringError(f"cannot lower {node.name} ({op_name(node)}): {reason}")
+        conv = lookup(node)
+        assert conv is not None
+        conv.convert(ctx, node)
+
+    outputs: list[OnnxValue] = []
+    for name, node in zip(output_names, output_nodes, strict=True):
+        val = _tensor_meta(node)
+        produced = ctx.value(node)
+        if produced != name:
+            builder.reserve(name)
+            builder.add_node("Identity", [produced], [name])
+        builder.add_output(name, onnx_elem_type(val.dtype), list(val.shape))
+        outputs.append(OnnxValue(name, val.dtype, tuple(val.shape)))
+
+    model = builder.build()
+    try:
+        onnx.checker.check_model(model, full_check=True)
+    except onnx.checker.ValidationError as e:
+        raise LoweringError(f"emitted ONNX failed onnx.checker: {e}") from e
+    return LoweredGraph(model, inputs, outputs)

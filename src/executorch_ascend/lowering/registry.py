@@ -1,0 +1,162 @@
+"""The converter registry: the single source of truth for what AscendBackend can lower.
+
+Each converter is a small function per ATen/edge op overload, registered with `@converter(...)`,
+together with
+  - `supports(node) -> Optional[str]`: the reason the op cannot be lowered (None = it can),
+  - the dtypes it accepts (float32 unless it says otherwise),
+  - `samples`: small modules with input shapes that exercise it; the per-op tests are generated
+    from them, so what is declared supported is what is tested.
+The partitioner accepts exactly the nodes `why_unsupported` returns None for.
+"""
+
+from __future__ import annotations
+
+import importlib
+import operator
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import torch
+from torch.fx import Node
+
+from .context import LoweringContext
+from .targets import aten_target
+
+ConvertFn = Callable[[LoweringContext, Node], None]
+SupportFn = Callable[[Node], str | None]
+Target = object  # an OpOverload, or operator.getitem
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A small module and input shapes that exercise a converter (float32 inputs)."""
+
+    make_module: Callable[[], torch.nn.Module]
+    shapes: tuple[tuple[int, ...], ...]
+    id: str
+
+    def inputs(self, seed: int = 0) -> tuple[torch.Tensor, ...]:
+        gen = torch.Generator().manual_seed(seed)
+        return tuple(torch.randn(s, generator=gen) for s in self.shapes)
+
+
+@dataclass(frozen=True)
+class Converter:
+    name: str
+    targets: tuple[Target, ...]
+    convert: ConvertFn
+    supports: SupportFn | None
+    dtypes: tuple[torch.dtype, ...]
+    onnx_ops: tuple[str, ...]
+    samples: tuple[Sample, ...]
+    keep_whole: bool  # ask to_edge_transform_and_lower not to decompose it
+
+
+_REGISTRY: dict[Target, Converter] = {}
+_CONVERTERS: list[Converter] = []
+
+
+def converter(
+    *targets: Target,
+    onnx: Sequence[str],
+    supports: SupportFn | None = None,
+    dtypes: Sequence[torch.dtype] = (torch.float32,),
+    samples: Sequence[Sample] = (),
+    keep_whole: bool = False,
+) -> Callable[[ConvertFn], ConvertFn]:
+    def register(fn: ConvertFn) -> ConvertFn:
+        conv = Converter(
+            name=", ".join(_target_name(t) for t in targets),
+            targets=tuple(targets),
+            convert=fn,
+            supports=supports,
+            dtypes=tuple(dtypes),
+            onnx_ops=tuple(onnx),
+            samples=tuple(samples),
+            keep_whole=keep_whole,
+        )
+        for t in targets:
+            if t in _REGISTRY:
+                raise RuntimeError(f"two converters for {_target_name(t)}")
+            _REGISTRY[t] = conv
+        _CONVERTERS.append(conv)
+        return fn
+
+    return register
+
+
+def _target_name(target: object) -> str:
+    if target is operator.getitem:
+        return "getitem"
+    return str(aten_target(target)).replace("::", ".")
+
+
+def all_converters() -> list[Converter]:
+    _load_converters()
+    return list(_CONVERTERS)
+
+
+def lookup(node: Node) -> Converter | None:
+    _load_converters()
+    if node.op != "call_function":
+        return None
+    return _REGISTRY.get(aten_target(node.target))
+
+
+def op_name(node: Node) -> str:
+    return _target_name(node.target) if node.op == "call_function" else node.op
+
+
+def _tensor_vals(val: object) -> list[torch.Tensor]:
+    if isinstance(val, torch.Tensor):
+        return [val]
+    if isinstance(val, (list, tuple)) and val and isinstance(val[0], torch.Tensor):
+        # Multi-output ops: the converter's supports() makes sure only output 0 is used.
+        return [val[0]]
+    return []
+
+
+def _static(t: torch.Tensor) -> bool:
+    return all(isinstance(d, int) for d in t.shape)
+
+
+def why_unsupported(node: Node) -> str | None:
+    """None if the registry can lower `node`, else the reason it cannot."""
+    conv = lookup(node)
+    if conv is None:
+        return f"no Ascend converter for {op_name(node)}"
+    outs = _tensor_vals(node.meta.get("val"))
+    if not outs:
+        return f"{op_name(node)} has no tensor output metadata"
+    ins = [t for n in node.all_input_nodes for t in _tensor_vals(n.meta.get("val"))]
+    for role, tensors in (("input", ins), ("output", outs)):
+        for t in tensors:
+            if not _static(t):
+                return f"dynamic {role} shape {tuple(t.shape)} (atc needs static shapes)"
+            if 0 in t.shape:
+                # ONNX Reshape reads a 0 as "copy this dim"; and ACL has no empty buffers.
+                return f"empty {role} tensor of shape {tuple(t.shape)}"
+            if t.dtype not in conv.dtypes:
+                allowed = ", ".join(str(d).replace("torch.", "") for d in conv.dtypes)
+                return f"{role} dtype {str(t.dtype).replace('torch.', '')} (supported: {allowed})"
+    if conv.supports is not None:
+        return conv.supports(node)
+    return None
+
+
+def ops_kept_whole() -> list[torch._ops.OpOverload]:
+    ops: list[torch._ops.OpOverload] = []
+    for conv in all_converters():
+        if conv.keep_whole:
+            ops.extend(t for t in conv.targets if isinstance(t, torch._ops.OpOverload))
+    return ops
+
+
+_loaded = False
+
+
+def _load_converters() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        importlib.import_module(f"{__package__}.converters")  # registers by import

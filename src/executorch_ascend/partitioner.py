@@ -1,0 +1,127 @@
+"""AscendPartitioner: tags exactly the nodes the converter registry can lower."""
+
+from __future__ import annotations
+
+import logging
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+from executorch.exir.backend.partitioner import DelegationSpec, Partitioner, PartitionResult
+from executorch.exir.backend.utils import tag_constant_data
+from torch.export import ExportedProgram
+from torch.fx import Node
+from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
+from torch.fx.passes.operator_support import OperatorSupportBase
+
+from .compile_spec import SpecLike, as_compile_spec
+from .lowering.constants import ConstantResolver
+from .lowering.registry import op_name, ops_kept_whole, why_unsupported
+
+logger = logging.getLogger(__name__)
+
+BACKEND_ID = "AscendBackend"
+
+
+@dataclass(frozen=True)
+class NodeReport:
+    name: str
+    op: str
+    reason: str | None  # None: the node can be delegated
+
+    @property
+    def supported(self) -> bool:
+        return self.reason is None
+
+
+def analyze(program: ExportedProgram) -> dict[Node, str | None]:
+    """For every call_function node: None if Ascend can take it, else why not.
+
+    Constant computations (folded into ONNX initializers at lowering) are taken only when every
+    user is taken, and a getitem only with its tuple-producing op; neither is worth a delegate call
+    on its own.
+    """
+    constants = ConstantResolver(program)
+    nodes = [n for n in program.graph.nodes if n.op == "call_function"]
+    result: dict[Node, str | None] = {}
+    for node in nodes:
+        if not constants.is_constant(node):
+            result[node] = why_unsupported(node)
+    for node in reversed(nodes):
+        if constants.is_constant(node):
+            users_taken = bool(node.users) and all(result.get(u, "x") is None for u in node.users)
+            result[node] = (
+                None if users_taken else "constant computation used outside Ascend partitions"
+            )
+    for node in nodes:
+        if node.target is operator.getitem and result[node] is None:
+            source = node.args[0]
+            if isinstance(source, Node) and result.get(source) is not None:
+                result[node] = "its tuple-producing op is not delegated"
+    return {n: result[n] for n in nodes}
+
+
+def explain(program: ExportedProgram) -> list[NodeReport]:
+    """One report per call_function node, in graph order."""
+    return [NodeReport(n.name, op_name(n), reason) for n, reason in analyze(program).items()]
+
+
+def format_explanation(reports: list[NodeReport]) -> str:
+    taken = sum(r.supported for r in reports)
+    lines = [f"Ascend can take {taken} of {len(reports)} ops"]
+    for r in reports:
+        status = "ascend" if r.supported else f"cpu: {r.reason}"
+        lines.append(f"  {r.name:<40} {r.op:<40} {status}")
+    return "\n".join(lines)
+
+
+class _RegistrySupport(OperatorSupportBase):
+    def __init__(self, decisions: dict[Node, str | None]) -> None:
+        self._decisions = decisions
+
+    def is_node_supported(self, submodules: object, node: Node) -> bool:
+        return node.op == "call_function" and self._decisions.get(node, "unknown") is None
+
+
+class AscendPartitioner(Partitioner):
+    """Partitions an edge program for AscendBackend.
+
+    `compile_spec` is an AscendCompileSpec, a list of CompileSpec, or None for the defaults.
+    After `partition`, `reasons` maps each node left on the CPU to why.
+    """
+
+    def __init__(self, compile_spec: SpecLike = None) -> None:
+        super().__init__()
+        self.compile_spec = as_compile_spec(compile_spec)
+        self.delegation_spec = DelegationSpec(BACKEND_ID, self.compile_spec.to_compile_specs())
+        self.reasons: dict[str, str] = {}
+
+    def ops_to_not_decompose(
+        self, ep: ExportedProgram
+    ) -> tuple[list[torch._ops.OpOverload], Callable[[Node], bool] | None]:
+        # Keep an op whole only where it will be delegated: a kept op left on the CPU would have
+        # no portable kernel after to_edge.
+        return ops_kept_whole(), lambda node: why_unsupported(node) is None
+
+    def partition(self, exported_program: ExportedProgram) -> PartitionResult:
+        decisions = analyze(exported_program)
+        self.reasons = {n.name: r for n, r in decisions.items() if r is not None}
+        partitions = CapabilityBasedPartitioner(
+            exported_program.graph_module,
+            _RegistrySupport(decisions),
+            allows_single_node_partition=True,
+        ).propose_partitions()
+        tags: dict[str, DelegationSpec] = {}
+        for partition in partitions:
+            tag = f"ascend_{partition.id}"
+            for node in partition.nodes:
+                node.meta["delegation_tag"] = tag
+            tags[tag] = self.delegation_spec
+        tag_constant_data(exported_program)
+        logger.info(
+            "AscendPartitioner: %d partition(s); %d op(s) stay on the CPU",
+            len(tags),
+            len(self.reasons),
+        )
+        return PartitionResult(tagged_exported_program=exported_program, partition_tags=tags)

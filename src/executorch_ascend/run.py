@@ -1,0 +1,93 @@
+"""Running lowered programs: with the C++ ascend_runner (raw files) or the Python runtime."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from . import paths
+
+PathLike = str | Path
+
+
+class RunnerError(RuntimeError):
+    """ascend_runner is missing or failed."""
+
+
+def write_raw(tensor: torch.Tensor, path: PathLike) -> None:
+    """Raw little-endian bytes, the format ascend_runner --inputs reads."""
+    array = tensor.detach().contiguous().numpy()
+    array.astype(array.dtype.newbyteorder("<"), copy=False).tofile(path)
+
+
+def read_raw(path: PathLike, like: torch.Tensor) -> torch.Tensor:
+    dtype = like.detach().numpy().dtype.newbyteorder("<")
+    data = np.fromfile(path, dtype=dtype)
+    if data.size != like.numel():
+        raise RunnerError(f"{path} holds {data.size} values; expected {like.numel()}")
+    return torch.from_numpy(data.astype(dtype.newbyteorder("="))).reshape(like.shape)
+
+
+def run_with_runner(
+    pte: PathLike,
+    inputs: Sequence[torch.Tensor],
+    expected_like: Sequence[torch.Tensor],
+    work_dir: PathLike,
+    ptd: PathLike | None = None,
+    runner: PathLike | None = None,
+    timeout_s: float = 600,
+) -> list[torch.Tensor]:
+    """Runs `forward` with ascend_runner; outputs are read back shaped like `expected_like`."""
+    exe = Path(runner) if runner is not None else paths.runner()
+    if not exe.is_file():
+        raise RunnerError(f"ascend_runner not found at {exe} (set {paths.ENV_RUNNER})")
+    work = Path(work_dir)
+    out_dir = work / "outputs"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    input_files = []
+    for i, t in enumerate(inputs):
+        f = work / f"input{i}.bin"
+        write_raw(t, f)
+        input_files.append(str(f))
+    cmd = [str(exe), "--model", str(pte), "--output-dir", str(out_dir)]
+    if input_files:
+        cmd += ["--inputs", ",".join(input_files)]
+    if ptd is not None:
+        cmd += ["--data", str(ptd)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
+    if done.returncode != 0:
+        raise RunnerError(
+            f"ascend_runner exited with {done.returncode}:\n"
+            f"{done.stderr.strip()}\n{done.stdout.strip()}"
+        )
+    return [read_raw(out_dir / f"out{i}.bin", like) for i, like in enumerate(expected_like)]
+
+
+def run_with_runtime(
+    pte: PathLike | bytes, inputs: Sequence[torch.Tensor], ptd: PathLike | None = None
+) -> list[torch.Tensor]:
+    """Runs `forward` in this process with executorch.runtime (AscendBackend must be loaded)."""
+    from executorch.runtime import Runtime
+
+    program = Runtime.get().load_program(pte, data_path=ptd)
+    outputs = program.load_method("forward").execute(list(inputs))
+    return [o for o in outputs if isinstance(o, torch.Tensor)]
+
+
+def max_abs_error(actual: Sequence[torch.Tensor], expected: Sequence[torch.Tensor]) -> float:
+    if len(actual) != len(expected):
+        raise ValueError(f"{len(actual)} outputs, expected {len(expected)}")
+    return max(
+        (float((a.float() - e.float()).abs().max()) if e.numel() else 0.0)
+        for a, e in zip(actual, expected, strict=True)
+    )
+
+
+def fp32_tolerance(expected: Sequence[torch.Tensor]) -> float:
+    """The project's fp32 tolerance: 1e-4 * max(1, max |expected|)."""
+    peak = max((float(e.abs().max()) for e in expected if e.numel()), default=0.0)
+    return 1e-4 * max(1.0, peak)

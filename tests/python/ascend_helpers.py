@@ -1,0 +1,71 @@
+"""Helpers shared by the Python tests: eager, ONNX Runtime and emulator runs, and the tolerance."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import torch
+
+from executorch_ascend.lowering import LoweredGraph
+from executorch_ascend.run import fp32_tolerance, max_abs_error
+
+# What CANN's ONNX parser registers for opset 17 and the emulator implements (common brief).
+ALLOWED_ONNX_OPS = {
+    "Add", "Sub", "Mul", "Div", "Relu", "MatMul", "Gemm", "Conv", "MaxPool", "AveragePool",
+    "GlobalAveragePool", "Reshape", "Transpose", "Flatten", "Softmax", "ReduceMean", "Concat",
+    "Identity",
+}  # fmt: skip
+
+
+def eager(module: torch.nn.Module, inputs: Sequence[torch.Tensor]) -> list[torch.Tensor]:
+    with torch.no_grad():
+        out = module(*inputs)
+    return list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+def run_onnxruntime(graph: LoweredGraph, inputs: Sequence[torch.Tensor]) -> list[torch.Tensor]:
+    session = ort.InferenceSession(
+        graph.model.SerializeToString(), providers=["CPUExecutionProvider"]
+    )
+    feeds = {v.name: t.detach().numpy() for v, t in zip(graph.inputs, inputs, strict=True)}
+    return [torch.from_numpy(np.asarray(o)) for o in session.run(None, feeds)]
+
+
+def assert_close(
+    actual: Sequence[torch.Tensor], expected: Sequence[torch.Tensor], what: str
+) -> None:
+    assert len(actual) == len(expected), f"{what}: {len(actual)} outputs, expected {len(expected)}"
+    for a, e in zip(actual, expected, strict=True):
+        assert tuple(a.shape) == tuple(e.shape), (
+            f"{what}: shape {tuple(a.shape)} != {tuple(e.shape)}"
+        )
+        assert a.dtype == e.dtype, f"{what}: dtype {a.dtype} != {e.dtype}"
+    err, tol = max_abs_error(actual, expected), fp32_tolerance(expected)
+    assert err <= tol, f"{what}: max abs error {err:.3g} > tolerance {tol:.3g}"
+
+
+def onnx_op_types(model: onnx.ModelProto) -> set[str]:
+    return {n.op_type for n in model.graph.node}
+
+
+def seeded_inputs(*shapes: tuple[int, ...], seed: int = 0) -> tuple[torch.Tensor, ...]:
+    gen = torch.Generator().manual_seed(seed)
+    return tuple(torch.randn(s, generator=gen) for s in shapes)
+
+
+def ascend_lowered_modules(edge_manager) -> list:
+    """The AscendBackend LoweredBackendModules of a lowered EdgeProgramManager, in call order."""
+    from executorch.exir.lowered_backend_module import get_lowered_submodules
+
+    gm = edge_manager.exported_program().graph_module
+    return [m for _, m, _ in get_lowered_submodules(gm) if m.backend_id == "AscendBackend"]
+
+
+def named_data(lowered_module, key: str, tag=None) -> bytes:
+    """The bytes a delegate stored under `key` (in the .pte, or in `<tag>.ptd` when tag is set)."""
+    out = lowered_module.named_data_store_output
+    entries = out.pte_data if tag is None else out.external_data[tag]
+    return bytes(out.buffers[entries[key].buffer_index])

@@ -1,0 +1,73 @@
+"""Shared pytest setup for the Python tests.
+
+1. Dev builds: if EXECUTORCH_ASCEND_DEV_BUILD names a CMake build dir, point the package at the
+   native parts built there (backend library, emulator atc and libascendcl.so, ascend_runner).
+   This must happen before `executorch_ascend` is imported, because importing it loads the backend.
+2. Source tree: make `src/` importable when the package is not pip-installed.
+3. The `emulator` marker: tests that need those native parts (deselect with -m "not emulator").
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+_DEV_BUILD_OUTPUTS = {
+    "EXECUTORCH_ASCEND_BACKEND_LIB": "runtime/libexecutorch_backend_ascend.so",
+    "EXECUTORCH_ASCEND_EMULATOR_ATC": "emulator/atc/atc",
+    "EXECUTORCH_ASCEND_ACL_LIB": "emulator/acl/libascendcl.so",
+    "EXECUTORCH_ASCEND_RUNNER": "tools/runner/ascend_runner",
+}
+
+
+def _wire_dev_build() -> None:
+    build = os.environ.get("EXECUTORCH_ASCEND_DEV_BUILD")
+    if not build:
+        return
+    for env, rel in _DEV_BUILD_OUTPUTS.items():
+        os.environ.setdefault(env, str(Path(build) / rel))
+
+
+def _make_src_importable() -> None:
+    try:
+        import executorch_ascend  # noqa: F401
+    except ModuleNotFoundError:
+        sys.path.insert(0, str(REPO / "src"))
+
+
+_wire_dev_build()
+_make_src_importable()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "emulator: needs the built backend library, emulator atc/libascendcl.so and ascend_runner",
+    )
+
+
+@pytest.fixture(scope="session")
+def native() -> None:
+    """Fails (not skips) when a native part is missing: these tests must run in CI."""
+    from executorch_ascend import paths
+
+    missing = [
+        f"{what}: {path}"
+        for what, path in (
+            ("backend library", paths.backend_library()),
+            ("emulator atc", paths.emulator_atc()),
+            ("ascend_runner", paths.runner()),
+            ("ACL library", paths.acl_library() or Path("<unset>")),
+        )
+        if not path.is_file()
+    ]
+    if missing:
+        pytest.fail(
+            "native parts missing (pip install the package, or set EXECUTORCH_ASCEND_DEV_BUILD "
+            "to a build dir; deselect with -m 'not emulator'):\n  " + "\n  ".join(missing)
+        )

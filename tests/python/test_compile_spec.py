@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+import pytest
+from executorch.exir.backend.compile_spec_schema import CompileSpec
+
+from executorch_ascend import AscendCompileSpec, CompileSpecError
+from executorch_ascend.compile_spec import as_compile_spec
+
+
+def test_defaults() -> None:
+    spec = AscendCompileSpec()
+    assert spec.soc_version == "Ascend910B1"
+    assert spec.precision_mode == "must_keep_origin_dtype"
+    assert spec.device_id == 0
+    assert spec.toolchain == "auto"
+    assert spec.atc_path is None and spec.external_tag is None
+
+
+def test_round_trip_through_compile_specs() -> None:
+    spec = AscendCompileSpec(
+        soc_version="Ascend310P3",
+        precision_mode="force_fp32",
+        device_id=2,
+        toolchain="cann",
+        atc_path="/opt/cann/bin/atc",
+        external_tag="weights",
+    )
+    specs = spec.to_compile_specs()
+    assert all(isinstance(s, CompileSpec) and isinstance(s.value, bytes) for s in specs)
+    assert {s.key: s.value for s in specs}["device_id"] == b"2"
+    assert AscendCompileSpec.from_compile_specs(specs) == spec
+
+
+def test_unset_optionals_are_not_emitted() -> None:
+    keys = {s.key for s in AscendCompileSpec().to_compile_specs()}
+    assert keys == {"soc_version", "precision_mode", "device_id", "toolchain"}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"soc_version": ""}, "soc_version"),
+        ({"soc_version": "910B"}, "soc_version"),
+        ({"soc_version": "Ascend 910"}, "soc_version"),
+        ({"precision_mode": "fast"}, "precision_mode"),
+        ({"device_id": -1}, "device_id"),
+        ({"device_id": True}, "device_id"),
+        ({"device_id": "0"}, "device_id"),
+        ({"toolchain": "gpu"}, "toolchain"),
+        ({"atc_path": ""}, "atc_path"),
+        ({"toolchain": "emulator", "atc_path": "/x/atc"}, "EXECUTORCH_ASCEND_EMULATOR_ATC"),
+        ({"external_tag": "a/b"}, "external_tag"),
+        ({"external_tag": ""}, "external_tag"),
+        ({"external_tag": ".hidden"}, "external_tag"),
+    ],
+)
+def test_invalid_values_raise_clear_errors(kwargs: dict, message: str) -> None:
+    with pytest.raises(CompileSpecError, match=message):
+        AscendCompileSpec(**kwargs)
+
+
+def test_from_compile_specs_rejects_bad_lists() -> None:
+    with pytest.raises(CompileSpecError, match="unknown"):
+        AscendCompileSpec.from_compile_specs([CompileSpec("socversion", b"Ascend910B1")])
+    with pytest.raises(CompileSpecError, match="twice"):
+        AscendCompileSpec.from_compile_specs(
+            [CompileSpec("device_id", b"0"), CompileSpec("device_id", b"1")]
+        )
+    with pytest.raises(CompileSpecError, match="UTF-8"):
+        AscendCompileSpec.from_compile_specs([CompileSpec("soc_version", b"\xff")])
+    with pytest.raises(CompileSpecError, match="integer"):
+        AscendCompileSpec.from_compile_specs([CompileSpec("device_id", b"one")])
+
+
+def test_as_compile_spec_accepts_every_form() -> None:
+    spec = AscendCompileSpec(device_id=1)
+    assert as_compile_spec(None) == AscendCompileSpec()
+    assert as_compile_spec(spec) is spec
+    assert as_compile_spec(spec.to_compile_specs()) == spec

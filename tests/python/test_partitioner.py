@@ -1,0 +1,172 @@
+"""AscendPartitioner tags exactly what the registry can lower, and says why the rest stays."""
+
+from __future__ import annotations
+
+import torch
+from ascend_helpers import seeded_inputs
+from executorch.exir.dialects._ops import ops as exir_ops
+
+from executorch_ascend import AscendCompileSpec, AscendPartitioner, explain
+from executorch_ascend.export import edge_for_analysis
+from executorch_ascend.lowering import why_unsupported
+from executorch_ascend.partitioner import BACKEND_ID, format_explanation
+
+
+class Mlp(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc1, self.fc2 = torch.nn.Linear(8, 16), torch.nn.Linear(16, 4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+class SinInTheMiddle(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc1, self.fc2 = torch.nn.Linear(8, 16), torch.nn.Linear(16, 4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc2(torch.sin(torch.relu(self.fc1(x))) + 1)
+
+
+class Fn(torch.nn.Module):
+    def __init__(self, fn) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *xs: torch.Tensor) -> torch.Tensor:
+        return self.fn(*xs)
+
+
+def _partition(module: torch.nn.Module, *inputs: torch.Tensor):
+    edge = edge_for_analysis(module.eval(), inputs)
+    partitioner = AscendPartitioner(AscendCompileSpec(toolchain="emulator"))
+    result = partitioner.partition(edge)
+    return edge, partitioner, result
+
+
+def _tags(edge) -> dict[str, str | None]:
+    return {n.name: n.meta.get("delegation_tag") for n in edge.graph.nodes}
+
+
+def _compute(edge) -> list:
+    return [n for n in edge.graph.nodes if n.op == "call_function"]
+
+
+def test_mlp_is_one_partition_with_its_weights() -> None:
+    edge, partitioner, result = _partition(Mlp(), *seeded_inputs((2, 8)))
+    assert len(result.partition_tags) == 1
+    (tag,) = result.partition_tags
+    spec = result.partition_tags[tag]
+    assert spec.backend_id == BACKEND_ID == "AscendBackend"
+    assert AscendCompileSpec.from_compile_specs(spec.compile_specs).toolchain == "emulator"
+    assert all(n.meta.get("delegation_tag") == tag for n in _compute(edge))
+    params = [n for n in edge.graph.nodes if n.op == "placeholder" and n.name.startswith("p_")]
+    assert params and all(n.meta.get("delegation_tag") == tag for n in params)
+    assert partitioner.reasons == {}
+    # linear was kept whole (ops_to_not_decompose), so it is lowered as one Gemm.
+    assert any("linear" in str(n.target) for n in _compute(edge))
+
+
+def test_unsupported_op_in_the_middle_gives_two_partitions_and_a_reason() -> None:
+    edge, partitioner, result = _partition(SinInTheMiddle(), *seeded_inputs((2, 8)))
+    assert len(result.partition_tags) == 2
+    (sin,) = [n for n in _compute(edge) if "sin" in str(n.target)]
+    assert "delegation_tag" not in sin.meta
+    assert partitioner.reasons == {sin.name: "no Ascend converter for aten.sin.default"}
+    tags = {n.meta["delegation_tag"] for n in _compute(edge) if n is not sin}
+    assert len(tags) == 2
+
+
+def test_python_scalar_is_folded_into_the_partition() -> None:
+    edge, partitioner, result = _partition(Fn(lambda x: x + 1), *seeded_inputs((3,)))
+    assert partitioner.reasons == {}
+    (tag,) = result.partition_tags
+    # The int64 lifted constant and its cast are constants folded into an initializer.
+    copy = [n for n in _compute(edge) if "_to_dim_order_copy" in str(n.target)]
+    assert copy and copy[0].meta["delegation_tag"] == tag
+    assert why_unsupported(copy[0]) is not None  # not an op Ascend runs: it is folded
+
+
+def test_int64_tensors_stay_on_the_cpu() -> None:
+    x = torch.arange(6).reshape(2, 3)
+    _edge, partitioner, result = _partition(Fn(lambda a, b: a + b), x, x)
+    assert result.partition_tags == {}
+    (reason,) = partitioner.reasons.values()
+    assert "dtype int64" in reason
+
+
+def test_used_maxpool_indices_stay_on_the_cpu() -> None:
+    pool = Fn(lambda x: torch.nn.functional.max_pool2d(x, 2, return_indices=True)[1].float())
+    _edge, partitioner, _ = _partition(pool, *seeded_inputs((1, 2, 4, 4)))
+    assert any("indices" in r for r in partitioner.reasons.values())
+
+
+def test_cann_limits_keep_ops_on_the_cpu() -> None:
+    avg = Fn(lambda x: torch.nn.functional.avg_pool2d(x, 3, 1, padding=1))
+    _, partitioner, result = _partition(avg, *seeded_inputs((1, 2, 5, 5)))
+    assert result.partition_tags == {}
+    assert any("count_include_pad" in r for r in partitioner.reasons.values())
+
+    wide_stride = torch.nn.Conv2d(1, 1, 1, stride=64)
+    _, partitioner, _ = _partition(wide_stride, *seeded_inputs((1, 1, 130, 130)))
+    assert any("stride" in r and "[1, 63]" in r for r in partitioner.reasons.values())
+
+
+def test_dynamic_shapes_stay_on_the_cpu() -> None:
+    batch = torch.export.Dim("batch", min=2, max=8)
+    exported = torch.export.export(
+        torch.nn.ReLU(), seeded_inputs((4, 3)), dynamic_shapes=({0: batch},)
+    )
+    from executorch.exir import EdgeCompileConfig, to_edge
+
+    edge = to_edge(exported, compile_config=EdgeCompileConfig(_check_ir_validity=False))
+    partitioner = AscendPartitioner()
+    result = partitioner.partition(edge.exported_program())
+    assert result.partition_tags == {}
+    assert any("dynamic" in r for r in partitioner.reasons.values())
+
+
+def test_ops_to_not_decompose_keeps_only_what_it_can_lower() -> None:
+    partitioner = AscendPartitioner()
+    ok = torch.export.export(torch.nn.Linear(4, 2), seeded_inputs((3, 4)))
+    too_deep = torch.export.export(torch.nn.Linear(4, 2), seeded_inputs((1,) * 6 + (4,)))
+    ops, keep = partitioner.ops_to_not_decompose(ok)
+    assert torch.ops.aten.linear.default in ops and keep is not None
+    (lin_ok,) = [n for n in ok.graph.nodes if n.target == torch.ops.aten.linear.default]
+    (lin_deep,) = [n for n in too_deep.graph.nodes if n.target == torch.ops.aten.linear.default]
+    assert keep(lin_ok) and not keep(lin_deep)
+
+
+def test_explain_reports_every_op() -> None:
+    edge = edge_for_analysis(SinInTheMiddle().eval(), seeded_inputs((2, 8)))
+    reports = explain(edge)
+    assert len(reports) == len(_compute(edge))
+    (cpu,) = [r for r in reports if not r.supported]
+    assert cpu.op == "aten.sin.default"
+    text = format_explanation(reports)
+    assert f"Ascend can take {len(reports) - 1} of {len(reports)} ops" in text
+    assert "cpu: no Ascend converter for aten.sin.default" in text
+
+
+def test_partitioner_accepts_compile_spec_lists() -> None:
+    spec = AscendCompileSpec(soc_version="Ascend310P3", device_id=1)
+    partitioner = AscendPartitioner(spec.to_compile_specs())
+    assert partitioner.compile_spec == spec
+
+
+def test_registry_sees_edge_and_aten_targets_alike() -> None:
+    exported = torch.export.export(Fn(torch.relu), seeded_inputs((2,)))
+    (aten_relu,) = [n for n in exported.graph.nodes if n.op == "call_function"]
+    assert why_unsupported(aten_relu) is None
+    edge = edge_for_analysis(Fn(torch.relu), seeded_inputs((2,)))
+    (edge_relu,) = _compute(edge)
+    assert edge_relu.target == exir_ops.edge.aten.relu.default
+    assert why_unsupported(edge_relu) is None
+
+
+def test_empty_tensors_stay_on_the_cpu() -> None:
+    _, partitioner, result = _partition(Fn(lambda x: torch.relu(x)), torch.zeros(0, 3))
+    assert result.partition_tags == {}
+    assert any("empty" in r for r in partitioner.reasons.values())

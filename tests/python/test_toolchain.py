@@ -1,0 +1,192 @@
+"""The atc driver: which atc is chosen, what it is told, and how its failures surface."""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+from pathlib import Path
+
+import pytest
+import torch
+from ascend_helpers import ascend_lowered_modules, named_data, seeded_inputs
+
+from executorch_ascend import AscendCompileSpec, blob, paths
+from executorch_ascend.backend import om_key
+from executorch_ascend.export import lower
+from executorch_ascend.toolchain import (
+    Atc,
+    ToolchainError,
+    atc_command,
+    compile_onnx,
+    find_cann_atc,
+    resolve_atc,
+)
+
+# Stands in for CANN's atc (no CANN toolkit can be installed here): it checks the parts of the
+# command line every atc run needs and writes <output>.om recording its arguments and the model.
+FAKE_CANN_ATC = """#!/bin/sh
+out=""; fw=""; model=""; soc=""
+for a in "$@"; do
+  case "$a" in
+    --output=*) out="${a#--output=}";;
+    --framework=*) fw="${a#--framework=}";;
+    --model=*) model="${a#--model=}";;
+    --soc_version=*) soc="${a#--soc_version=}";;
+  esac
+done
+[ "$fw" = 5 ] || { echo "E10001: --framework must be 5 for ONNX" >&2; exit 2; }
+[ -f "$model" ] || { echo "E10001: model file $model not found" >&2; exit 3; }
+[ -n "$soc" ] || { echo "E10001: --soc_version is required" >&2; exit 4; }
+{ echo "FAKE-CANN-OM"; printf '%s\\n' "$@"; cat "$model"; } > "$out.om"
+echo "ATC run success, welcome to the next use."
+"""
+
+
+def _write_script(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return path
+
+
+@pytest.fixture
+def no_cann(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("ASCEND_HOME_PATH", raising=False)
+    monkeypatch.delenv("ASCEND_TOOLKIT_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
+
+
+@pytest.fixture
+def fake_cann(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    home = tmp_path / "Ascend" / "ascend-toolkit" / "latest"
+    atc = _write_script(home / "bin" / "atc", FAKE_CANN_ATC)
+    monkeypatch.setenv("ASCEND_HOME_PATH", str(home))
+    monkeypatch.delenv("ASCEND_TOOLKIT_HOME", raising=False)
+    return atc
+
+
+class _Mlp(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc1, self.fc2 = torch.nn.Linear(6, 8), torch.nn.Linear(8, 3)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+@pytest.mark.emulator
+def test_auto_uses_the_emulator_with_a_warning_when_cann_is_absent(
+    native, no_cann, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="executorch_ascend.toolchain"):
+        atc = resolve_atc(AscendCompileSpec(toolchain="auto"))
+    assert atc.is_emulator and atc.path == paths.emulator_atc()
+    assert atc.description.startswith("emulator ")
+    assert any("No CANN atc found" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.emulator
+def test_emulator_toolchain_does_not_warn(native, no_cann, caplog) -> None:
+    with caplog.at_level(logging.WARNING, logger="executorch_ascend.toolchain"):
+        resolve_atc(AscendCompileSpec(toolchain="emulator"))
+    assert not caplog.records
+
+
+def test_cann_toolchain_without_cann_is_a_clear_error(no_cann) -> None:
+    with pytest.raises(ToolchainError, match="no CANN atc was found"):
+        resolve_atc(AscendCompileSpec(toolchain="cann"))
+
+
+def test_missing_emulator_atc_is_a_clear_error(no_cann, monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv(paths.ENV_EMULATOR_ATC, str(tmp_path / "nope" / "atc"))
+    with pytest.raises(ToolchainError, match="emulator's atc is missing"):
+        resolve_atc(AscendCompileSpec(toolchain="emulator"))
+
+
+def test_explicit_atc_path_must_exist(no_cann, tmp_path) -> None:
+    with pytest.raises(ToolchainError, match="not an executable"):
+        resolve_atc(AscendCompileSpec(toolchain="cann", atc_path=str(tmp_path / "atc")))
+
+
+def test_cann_atc_is_found_in_the_toolkit_and_on_path(fake_cann, monkeypatch, tmp_path) -> None:
+    assert find_cann_atc() == fake_cann
+    auto = resolve_atc(AscendCompileSpec(toolchain="auto"))
+    assert (auto.kind, auto.description) == ("cann", f"cann {fake_cann}")
+
+    monkeypatch.delenv("ASCEND_HOME_PATH")
+    monkeypatch.setenv("ASCEND_TOOLKIT_HOME", str(fake_cann.parent.parent))
+    assert find_cann_atc() == fake_cann
+
+    monkeypatch.delenv("ASCEND_TOOLKIT_HOME")
+    monkeypatch.setenv("PATH", str(fake_cann.parent))
+    assert find_cann_atc() == fake_cann
+
+
+def test_our_emulator_atc_on_path_is_not_mistaken_for_cann(no_cann, monkeypatch, tmp_path) -> None:
+    ours = _write_script(tmp_path / "emu" / "bin" / "atc", "#!/bin/sh\nexit 0\n")
+    monkeypatch.setenv(paths.ENV_EMULATOR_ATC, str(ours))
+    monkeypatch.setenv("PATH", str(ours.parent))
+    assert find_cann_atc() is None
+
+
+def test_command_line() -> None:
+    spec = AscendCompileSpec(soc_version="Ascend310P3", precision_mode="force_fp32")
+    fake = Atc(Path("/opt/atc"), "cann", "cann /opt/atc")
+    nchw = atc_command(fake, spec, ["input_0", "input_1"], [(1, 3, 8, 8), (2, 3, 4, 4)])
+    assert nchw == [
+        "/opt/atc",
+        "--framework=5",
+        "--model=part.onnx",
+        "--output=part",
+        "--input_shape=input_0:1,3,8,8;input_1:2,3,4,4",
+        "--soc_version=Ascend310P3",
+        "--precision_mode=force_fp32",
+        "--input_format=NCHW",
+        "--mode=0",
+    ]
+    nd = atc_command(fake, spec, ["input_0", "input_1"], [(2, 3), ()])
+    assert "--input_format=ND" in nd and "--input_shape=input_0:2,3" in nd
+
+
+@pytest.mark.emulator
+def test_atc_failure_carries_atcs_message(native) -> None:
+    spec = AscendCompileSpec(toolchain="emulator")
+    with pytest.raises(ToolchainError) as info:
+        compile_onnx(b"this is not an onnx model", spec, ["input_0"], [(2, 2)])
+    message = str(info.value)
+    assert "failed with exit code" in message and "ATC run failed" in message
+
+
+def test_atc_that_writes_no_om_is_an_error(no_cann, monkeypatch, tmp_path) -> None:
+    quiet = _write_script(tmp_path / "bin" / "atc", "#!/bin/sh\necho done\n")
+    spec = AscendCompileSpec(toolchain="cann", atc_path=str(quiet))
+    with pytest.raises(ToolchainError, match=r"wrote no part\.om"):
+        compile_onnx(b"x", spec, [], [])
+
+
+def test_fake_cann_atc_path_is_taken_and_recorded_in_the_blob(fake_cann) -> None:
+    spec = AscendCompileSpec(toolchain="cann", soc_version="Ascend310P3", device_id=1)
+    lowering = lower(_Mlp().eval(), seeded_inputs((2, 6)), spec)
+    (module,) = ascend_lowered_modules(lowering.edge)
+    decoded = blob.decode(module.processed_bytes)
+    assert decoded.atc == f"cann {fake_cann}"
+    assert not decoded.emulator_built and decoded.flags == 0
+    assert (decoded.soc_version, decoded.device_id) == ("Ascend310P3", 1)
+    om = named_data(module, decoded.om_key)
+    assert decoded.om_key == om_key(om)
+    assert om.startswith(b"FAKE-CANN-OM\n")
+    assert b"--soc_version=Ascend310P3\n" in om and b"--input_shape=input_0:2,6\n" in om
+
+
+@pytest.mark.emulator
+def test_emulator_build_sets_flag_and_external_tag(native, no_cann) -> None:
+    spec = AscendCompileSpec(toolchain="emulator", external_tag="weights")
+    lowering = lower(_Mlp().eval(), seeded_inputs((2, 6)), spec)
+    (module,) = ascend_lowered_modules(lowering.edge)
+    decoded = blob.decode(module.processed_bytes)
+    assert decoded.emulator_built and decoded.atc.startswith("emulator ")
+    om = named_data(module, decoded.om_key, tag="weights")
+    assert om[:8] == b"AEMU.OM\0"  # acl/emulator_ids.h
+    assert decoded.om_key not in module.named_data_store_output.pte_data
+    assert os.environ.get("ASCEND_HOME_PATH") is None
