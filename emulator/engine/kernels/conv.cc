@@ -1,0 +1,216 @@
+// Conv (1-D and 2-D, ONNX semantics: group, pads, strides, dilations,
+// auto_pad, optional bias), float32. Each (image, group) is one GEMM:
+// W_g [M/g, C/g*kH*kW] x im2col(X_g) [C/g*kH*kW, oH*oW], with the im2col
+// matrix in the scratch buffer Infer sized. 1x1 convolutions with unit
+// stride and no padding skip im2col: X_g already is that matrix.
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "eigen_maps.h"
+#include "kernel_util.h"
+#include "ops.h"
+#include "spatial.h"
+
+namespace ascend_emu {
+namespace kernels {
+namespace {
+
+constexpr const char* kOp = "Conv";
+
+struct ConvGeometry {
+  int64_t n = 0, c = 0, m = 0, group = 1;
+  Window2D w;
+  int64_t cg() const { return c / group; }
+  int64_t mg() const { return m / group; }
+  int64_t col_rows() const { return cg() * w.kernel[0] * w.kernel[1]; }
+  int64_t out_plane() const { return w.out[0] * w.out[1]; }
+  int64_t in_plane() const { return w.in[0] * w.in[1]; }
+  bool direct() const {
+    return w.kernel[0] == 1 && w.kernel[1] == 1 && w.stride[0] == 1 &&
+           w.stride[1] == 1 && w.pad_begin[0] == 0 && w.pad_begin[1] == 0 &&
+           w.pad_end[0] == 0 && w.pad_end[1] == 0;
+  }
+};
+
+// Validates everything and fills `g`; shared by Infer and Run so Run
+// recomputes the same geometry from the same (already validated) inputs.
+std::string GetGeometry(const Attributes& attrs, const TensorRef* inputs,
+                        size_t num_inputs, ConvGeometry* g) {
+  const Shape& x = inputs[0].shape;
+  const Shape& wt = inputs[1].shape;
+  if (x.rank != 3 && x.rank != 4) {
+    return Fail(
+        kOp, "input must be 3-D or 4-D (1-D or 2-D conv), got " + x.ToString());
+  }
+  if (wt.rank != x.rank) {
+    return Fail(kOp, "weight " + wt.ToString() +
+                         " must have the rank of input " + x.ToString());
+  }
+  g->n = x.dims[0];
+  g->c = x.dims[1];
+  g->m = wt.dims[0];
+  g->group = AttrInt(attrs, "group", 1);
+  if (g->group < 1) {
+    return Fail(kOp, "group " + std::to_string(g->group) + " must be >= 1");
+  }
+  if (g->c < 1) return Fail(kOp, "input must have at least one channel");
+  if (g->c % g->group != 0) {
+    return Fail(kOp, "group " + std::to_string(g->group) +
+                         " does not divide input channels " +
+                         std::to_string(g->c));
+  }
+  if (g->m % g->group != 0) {
+    return Fail(kOp, "group " + std::to_string(g->group) +
+                         " does not divide output channels " +
+                         std::to_string(g->m));
+  }
+  if (wt.dims[1] != g->cg()) {
+    return Fail(kOp, "weight " + wt.ToString() + " needs " +
+                         std::to_string(g->cg()) +
+                         " input channels per group, input " + x.ToString() +
+                         " with group " + std::to_string(g->group));
+  }
+  const int32_t spatial = x.rank - 2;
+  const IntsView ks = AttrInts(attrs, "kernel_shape");
+  if (ks.present) {
+    bool same = ks.size == static_cast<size_t>(spatial);
+    for (int32_t i = 0; same && i < spatial; ++i)
+      same = ks[i] == wt.dims[2 + i];
+    if (!same) {
+      return Fail(kOp, "kernel_shape does not match weight " + wt.ToString());
+    }
+  }
+  if (num_inputs == 3 && inputs[2].present()) {
+    const Shape& b = inputs[2].shape;
+    if (b.rank != 1 || b.dims[0] != g->m) {
+      return Fail(kOp, "bias " + b.ToString() + " must be [" +
+                           std::to_string(g->m) + "]");
+    }
+  }
+  WindowOptions opts;
+  opts.allow_dilations = true;
+  return ResolveWindow(kOp, attrs, spatial, &x.dims[2], &wt.dims[2], opts,
+                       &g->w);
+}
+
+// Fills col [cg*kH*kW, oH*oW] (row-major) from the channels of one group of
+// one image; taps that fall in the padding are 0.
+void Im2Col(const float* x, const ConvGeometry& g, float* col) {
+  const Window2D& w = g.w;
+  const int64_t oh_n = w.out[0];
+  const int64_t ow_n = w.out[1];
+  for (int64_t c = 0; c < g.cg(); ++c) {
+    const float* plane = x + c * g.in_plane();
+    for (int64_t kh = 0; kh < w.kernel[0]; ++kh) {
+      for (int64_t kw = 0; kw < w.kernel[1]; ++kw) {
+        float* row = col;
+        col += oh_n * ow_n;
+        const int64_t dh = kh * w.dilation[0] - w.pad_begin[0];
+        const int64_t dw = kw * w.dilation[1] - w.pad_begin[1];
+        for (int64_t oh = 0; oh < oh_n; ++oh) {
+          float* out = row + oh * ow_n;
+          const int64_t ih = oh * w.stride[0] + dh;
+          if (ih < 0 || ih >= w.in[0]) {
+            std::memset(out, 0, static_cast<size_t>(ow_n) * sizeof(float));
+            continue;
+          }
+          const float* in_row = plane + ih * w.in[1];
+          for (int64_t ow = 0; ow < ow_n; ++ow) {
+            const int64_t iw = ow * w.stride[1] + dw;
+            out[ow] = (iw >= 0 && iw < w.in[1]) ? in_row[iw] : 0.0f;
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::string InferConv(InferContext& ctx) {
+  using K = Attribute::Kind;
+  std::string err = CheckInputs(kOp, ctx, 2, 3);
+  if (err.empty()) {
+    err = CheckAttributes(kOp, ctx.attrs,
+                          {{"auto_pad", K::kString},
+                           {"dilations", K::kInts},
+                           {"group", K::kInt},
+                           {"kernel_shape", K::kInts},
+                           {"pads", K::kInts},
+                           {"strides", K::kInts}});
+  }
+  if (err.empty()) err = PrepareOutputs(kOp, ctx, 1);
+  if (!err.empty()) return err;
+  for (size_t i = 0; i < ctx.inputs.size(); ++i) {
+    if (ctx.inputs[i].present() && ctx.inputs[i].dtype != DType::kFloat32) {
+      return Fail(kOp, "input " + std::to_string(i) + " has dtype " +
+                           DTypeName(ctx.inputs[i].dtype) + " (float32 only)");
+    }
+  }
+  ConvGeometry g;
+  err = GetGeometry(ctx.attrs, ctx.inputs.data(), ctx.inputs.size(), &g);
+  if (!err.empty()) return err;
+  Shape out;
+  out.rank = ctx.inputs[0].shape.rank;
+  out.dims[0] = g.n;
+  out.dims[1] = g.m;
+  if (g.w.spatial_rank == 2) {
+    out.dims[2] = g.w.out[0];
+    out.dims[3] = g.w.out[1];
+  } else {
+    out.dims[2] = g.w.out[1];
+  }
+  err = SetOutput(kOp, ctx, 0, DType::kFloat32, out);
+  if (!err.empty()) return err;
+  int64_t col_bytes = 0;
+  if (!g.direct()) {
+    if (!MulBounded(g.col_rows(), g.out_plane(), &col_bytes) ||
+        !MulBounded(col_bytes, sizeof(float), &col_bytes)) {
+      return Fail(kOp, "im2col buffer would be too large");
+    }
+  }
+  ctx.scratch_bytes = static_cast<size_t>(col_bytes);
+  return "";
+}
+
+void RunConv(const RunContext& ctx) {
+  ConvGeometry g;
+  GetGeometry(ctx.attrs, ctx.inputs, ctx.num_inputs, &g);
+  const float* x = ctx.inputs[0].as<const float>();
+  const float* wt = ctx.inputs[1].as<const float>();
+  const float* bias = ctx.num_inputs == 3 && ctx.inputs[2].present()
+                          ? ctx.inputs[2].as<const float>()
+                          : nullptr;
+  float* y = ctx.outputs[0].as<float>();
+  float* col = static_cast<float*>(ctx.scratch);
+  const int64_t plane = g.out_plane();
+  const int64_t rows = g.col_rows();
+  const bool direct = g.direct();
+  for (int64_t n = 0; n < g.n; ++n) {
+    for (int64_t grp = 0; grp < g.group; ++grp) {
+      const float* xg = x + (n * g.c + grp * g.cg()) * g.in_plane();
+      const float* cols = xg;
+      if (!direct) {
+        Im2Col(xg, g, col);
+        cols = col;
+      }
+      float* yg = y + (n * g.m + grp * g.mg()) * plane;
+      Matrix(yg, g.mg(), plane).noalias() =
+          ConstMatrix(wt + grp * g.mg() * rows, g.mg(), rows) *
+          ConstMatrix(cols, rows, plane);
+    }
+    if (bias != nullptr) {
+      float* yn = y + n * g.m * plane;
+      for (int64_t m = 0; m < g.m; ++m) {
+        float* p = yn + m * plane;
+        const float b = bias[m];
+        for (int64_t i = 0; i < plane; ++i) p[i] += b;
+      }
+    }
+  }
+}
+
+}  // namespace kernels
+}  // namespace ascend_emu

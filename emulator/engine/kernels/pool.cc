@@ -1,0 +1,223 @@
+// MaxPool and AveragePool (1-D and 2-D: kernel_shape, strides, pads,
+// auto_pad, ceil_mode; dilations for MaxPool; count_include_pad for
+// AveragePool) and GlobalAveragePool, float32, NCHW.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "kernel_util.h"
+#include "ops.h"
+#include "spatial.h"
+
+namespace ascend_emu {
+namespace kernels {
+namespace {
+
+bool IsMax(const char* op) { return op[0] == 'M'; }
+
+std::string GetWindow(const char* op, const Attributes& attrs, const Shape& x,
+                      Window2D* w) {
+  if (x.rank != 3 && x.rank != 4) {
+    return Fail(op, "input must be 3-D or 4-D (1-D or 2-D pooling), got " +
+                        x.ToString());
+  }
+  const int32_t spatial = x.rank - 2;
+  const IntsView ks = AttrInts(attrs, "kernel_shape");
+  if (!ks.present) return Fail(op, "kernel_shape is required");
+  if (ks.size != static_cast<size_t>(spatial)) {
+    return Fail(op, "kernel_shape must have " + std::to_string(spatial) +
+                        " values for input " + x.ToString());
+  }
+  for (size_t i = 0; i < ks.size; ++i) {
+    const int64_t k = ks[i];
+    if (k < 1 || k > kMaxTensorBytes) {
+      return Fail(
+          op, "kernel_shape value " + std::to_string(k) + " is out of range");
+    }
+  }
+  WindowOptions opts;
+  opts.allow_dilations = IsMax(op);
+  opts.allow_ceil_mode = true;
+  opts.pads_below_kernel = true;
+  return ResolveWindow(op, attrs, spatial, &x.dims[2], ks.data, opts, w);
+}
+
+std::string InferPool(const char* op, InferContext& ctx) {
+  using K = Attribute::Kind;
+  std::string err = CheckInputs(op, ctx, 1, 1);
+  if (err.empty()) {
+    if (IsMax(op)) {
+      err = CheckAttributes(op, ctx.attrs,
+                            {{"auto_pad", K::kString},
+                             {"ceil_mode", K::kInt},
+                             {"dilations", K::kInts},
+                             {"kernel_shape", K::kInts},
+                             {"pads", K::kInts},
+                             {"storage_order", K::kInt},
+                             {"strides", K::kInts}});
+      if (err.empty() && AttrInt(ctx.attrs, "storage_order", 0) != 0) {
+        err = Fail(op, "storage_order must be 0 (row-major)");
+      }
+    } else {
+      err = CheckAttributes(op, ctx.attrs,
+                            {{"auto_pad", K::kString},
+                             {"ceil_mode", K::kInt},
+                             {"count_include_pad", K::kInt},
+                             {"kernel_shape", K::kInts},
+                             {"pads", K::kInts},
+                             {"strides", K::kInts}});
+      const int64_t cip = AttrInt(ctx.attrs, "count_include_pad", 0);
+      if (err.empty() && cip != 0 && cip != 1) {
+        err = Fail(op, "count_include_pad must be 0 or 1");
+      }
+    }
+  }
+  // MaxPool's optional Indices output is refused here.
+  if (err.empty()) err = PrepareOutputs(op, ctx, 1);
+  if (!err.empty()) return err;
+  const TensorRef& x = ctx.inputs[0];
+  if (x.dtype != DType::kFloat32) {
+    return Fail(op, std::string("unsupported dtype ") + DTypeName(x.dtype) +
+                        " (float32 only)");
+  }
+  Window2D w;
+  err = GetWindow(op, ctx.attrs, x.shape, &w);
+  if (!err.empty()) return err;
+  Shape out = x.shape;
+  if (w.spatial_rank == 2) {
+    out.dims[2] = w.out[0];
+    out.dims[3] = w.out[1];
+  } else {
+    out.dims[2] = w.out[1];
+  }
+  return SetOutput(op, ctx, 0, DType::kFloat32, out);
+}
+
+void MaxPoolPlane(const float* x, const Window2D& w, float* y) {
+  for (int64_t oh = 0; oh < w.out[0]; ++oh) {
+    const int64_t h0 = oh * w.stride[0] - w.pad_begin[0];
+    for (int64_t ow = 0; ow < w.out[1]; ++ow) {
+      const int64_t w0 = ow * w.stride[1] - w.pad_begin[1];
+      float m = -std::numeric_limits<float>::infinity();
+      for (int64_t kh = 0; kh < w.kernel[0]; ++kh) {
+        const int64_t ih = h0 + kh * w.dilation[0];
+        if (ih < 0 || ih >= w.in[0]) continue;
+        const float* row = x + ih * w.in[1];
+        for (int64_t kw = 0; kw < w.kernel[1]; ++kw) {
+          const int64_t iw = w0 + kw * w.dilation[1];
+          if (iw < 0 || iw >= w.in[1]) continue;
+          const float v = row[iw];
+          // NaN wins, as in PyTorch.
+          if (v > m || std::isnan(v)) m = v;
+        }
+      }
+      y[oh * w.out[1] + ow] = m;
+    }
+  }
+}
+
+void AvgPoolPlane(const float* x, const Window2D& w, bool count_include_pad,
+                  float* y) {
+  for (int64_t oh = 0; oh < w.out[0]; ++oh) {
+    int64_t h0 = oh * w.stride[0] - w.pad_begin[0];
+    int64_t h1 = std::min(h0 + w.kernel[0], w.in[0] + w.pad_end[0]);
+    const int64_t pad_h = h1 - h0;
+    h0 = std::max<int64_t>(h0, 0);
+    h1 = std::min(h1, w.in[0]);
+    for (int64_t ow = 0; ow < w.out[1]; ++ow) {
+      int64_t w0 = ow * w.stride[1] - w.pad_begin[1];
+      int64_t w1 = std::min(w0 + w.kernel[1], w.in[1] + w.pad_end[1]);
+      const int64_t pad_w = w1 - w0;
+      w0 = std::max<int64_t>(w0, 0);
+      w1 = std::min(w1, w.in[1]);
+      float sum = 0.0f;
+      for (int64_t ih = h0; ih < h1; ++ih) {
+        const float* row = x + ih * w.in[1];
+        for (int64_t iw = w0; iw < w1; ++iw) sum += row[iw];
+      }
+      // Windows clipped by ceil_mode past the end pad count only what is
+      // inside the padded input (PyTorch and ONNX Runtime agree on this).
+      const int64_t count =
+          count_include_pad ? pad_h * pad_w : (h1 - h0) * (w1 - w0);
+      y[oh * w.out[1] + ow] = sum / static_cast<float>(count);
+    }
+  }
+}
+
+void RunPool(const char* op, const RunContext& ctx) {
+  const TensorRef& x = ctx.inputs[0];
+  Window2D w;
+  GetWindow(op, ctx.attrs, x.shape, &w);
+  const int64_t planes = x.shape.dims[0] * x.shape.dims[1];
+  const int64_t in_plane = w.in[0] * w.in[1];
+  const int64_t out_plane = w.out[0] * w.out[1];
+  const float* px = x.as<const float>();
+  float* py = ctx.outputs[0].as<float>();
+  const bool include_pad = AttrInt(ctx.attrs, "count_include_pad", 0) != 0;
+  for (int64_t p = 0; p < planes; ++p) {
+    if (IsMax(op)) {
+      MaxPoolPlane(px + p * in_plane, w, py + p * out_plane);
+    } else {
+      AvgPoolPlane(px + p * in_plane, w, include_pad, py + p * out_plane);
+    }
+  }
+}
+
+}  // namespace
+
+std::string InferMaxPool(InferContext& ctx) {
+  return InferPool("MaxPool", ctx);
+}
+void RunMaxPool(const RunContext& ctx) { RunPool("MaxPool", ctx); }
+std::string InferAveragePool(InferContext& ctx) {
+  return InferPool("AveragePool", ctx);
+}
+void RunAveragePool(const RunContext& ctx) { RunPool("AveragePool", ctx); }
+
+std::string InferGlobalAveragePool(InferContext& ctx) {
+  const char* op = "GlobalAveragePool";
+  std::string err = CheckInputs(op, ctx, 1, 1);
+  if (err.empty()) err = CheckAttributes(op, ctx.attrs, {});
+  if (err.empty()) err = PrepareOutputs(op, ctx, 1);
+  if (!err.empty()) return err;
+  const TensorRef& x = ctx.inputs[0];
+  if (x.dtype != DType::kFloat32) {
+    return Fail(op, std::string("unsupported dtype ") + DTypeName(x.dtype) +
+                        " (float32 only)");
+  }
+  if (x.shape.rank < 3) {
+    return Fail(op,
+                "input must be [N, C, spatial...], got " + x.shape.ToString());
+  }
+  Shape out = x.shape;
+  for (int32_t i = 2; i < out.rank; ++i) {
+    if (out.dims[i] < 1) {
+      return Fail(op, "spatial dims must be >= 1, got " + x.shape.ToString());
+    }
+    out.dims[i] = 1;
+  }
+  return SetOutput(op, ctx, 0, DType::kFloat32, out);
+}
+
+void RunGlobalAveragePool(const RunContext& ctx) {
+  const TensorRef& x = ctx.inputs[0];
+  const int64_t planes = x.shape.dims[0] * x.shape.dims[1];
+  if (planes == 0) return;
+  const int64_t plane = x.shape.numel() / planes;
+  const float* px = x.as<const float>();
+  float* py = ctx.outputs[0].as<float>();
+  for (int64_t p = 0; p < planes; ++p) {
+    // Accumulate in double: planes can be large and the mean should not
+    // depend on summation order more than float32 output precision.
+    double sum = 0.0;
+    const float* src = px + p * plane;
+    for (int64_t i = 0; i < plane; ++i) sum += src[i];
+    py[p] = static_cast<float>(sum / static_cast<double>(plane));
+  }
+}
+
+}  // namespace kernels
+}  // namespace ascend_emu

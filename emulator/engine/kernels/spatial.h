@@ -1,0 +1,43 @@
+// Window geometry shared by Conv and the pooling kernels: strides, dilations,
+// pads and auto_pad resolved into explicit per-axis numbers. 1-D ops (input
+// [N, C, L]) are run as 2-D with a height of 1.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "ascend_emu/kernel.h"
+
+namespace ascend_emu {
+namespace kernels {
+
+struct Window2D {
+  int32_t spatial_rank = 2;  // 1 or 2, as in the op's input
+  // Index 0 is height, 1 is width (height is 1 for 1-D ops).
+  int64_t in[2] = {1, 1};
+  int64_t kernel[2] = {1, 1};
+  int64_t stride[2] = {1, 1};
+  int64_t dilation[2] = {1, 1};
+  int64_t pad_begin[2] = {0, 0};
+  int64_t pad_end[2] = {0, 0};
+  int64_t out[2] = {1, 1};
+};
+
+struct WindowOptions {
+  bool allow_dilations = false;
+  bool allow_ceil_mode = false;
+  // Pools refuse a pad as large as the (dilated) kernel, so every window
+  // overlaps the input and a max or mean over it is defined.
+  bool pads_below_kernel = false;
+};
+
+// Fills `w` from the input's spatial dims (`in`, spatial_rank values), the
+// kernel's spatial dims and the attributes auto_pad, pads, strides and, when
+// allowed, dilations and ceil_mode. Returns "" or an error naming `op`.
+std::string ResolveWindow(const char* op, const Attributes& attrs,
+                          int32_t spatial_rank, const int64_t* in,
+                          const int64_t* kernel, const WindowOptions& options,
+                          Window2D* w);
+
+}  // namespace kernels
+}  // namespace ascend_emu

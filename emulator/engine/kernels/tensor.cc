@@ -1,0 +1,77 @@
+// DType facts and Shape helpers shared by the kernels, the interpreter and atc.
+#include "ascend_emu/tensor.h"
+
+#include <string>
+
+namespace ascend_emu {
+
+size_t DTypeSize(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32:
+    case DType::kInt32:
+      return 4;
+    case DType::kFloat16:
+      return 2;
+    case DType::kInt8:
+    case DType::kUInt8:
+    case DType::kBool:
+      return 1;
+    case DType::kInt64:
+      return 8;
+  }
+  return 0;
+}
+
+const char* DTypeName(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32:
+      return "float32";
+    case DType::kFloat16:
+      return "float16";
+    case DType::kInt8:
+      return "int8";
+    case DType::kInt32:
+      return "int32";
+    case DType::kUInt8:
+      return "uint8";
+    case DType::kInt64:
+      return "int64";
+    case DType::kBool:
+      return "bool";
+  }
+  return "invalid";
+}
+
+bool IsValidDType(int32_t raw) {
+  return DTypeSize(static_cast<DType>(raw)) != 0;
+}
+
+// Callers that take shapes from untrusted data validate dims first (see
+// kernel_util.h); this product is only meaningful for validated shapes.
+int64_t Shape::numel() const {
+  if (rank < 0) return 0;
+  int64_t n = 1;
+  for (int32_t i = 0; i < rank && i < kMaxRank; ++i) n *= dims[i];
+  return n;
+}
+
+bool Shape::operator==(const Shape& other) const {
+  if (rank != other.rank) return false;
+  for (int32_t i = 0; i < rank && i < kMaxRank; ++i) {
+    if (dims[i] != other.dims[i]) return false;
+  }
+  return true;
+}
+
+std::string Shape::ToString() const {
+  if (rank < 0) return "absent";
+  std::string s = "[";
+  for (int32_t i = 0; i < rank && i < kMaxRank; ++i) {
+    if (i != 0) s += ", ";
+    s += std::to_string(dims[i]);
+  }
+  s += "]";
+  return s;
+}
+
+}  // namespace ascend_emu

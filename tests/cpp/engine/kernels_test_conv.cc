@@ -1,0 +1,274 @@
+// Conv against a direct 7-loop convolution: groups, depthwise, strides,
+// dilations, pads, auto_pad, 1-D, bias, 1x1 fast path.
+#include <string>
+#include <vector>
+
+#include "kernels_test_util.h"
+
+namespace ascend_emu {
+namespace testing {
+namespace {
+
+struct ConvParams {
+  int64_t group = 1;
+  int64_t sh = 1, sw = 1, dh = 1, dw = 1;
+  int64_t pt = 0, pl = 0, pb = 0, pr = 0;  // top, left, bottom, right
+};
+
+// x [N, C, H, W], w [M, C/g, KH, KW], bias [M] or null.
+std::vector<float> NaiveConv(const HostTensor& x, const HostTensor& w,
+                             const HostTensor* bias, const ConvParams& p,
+                             Shape* out_shape) {
+  const int64_t n = x.shape.dims[0], c = x.shape.dims[1], h = x.shape.dims[2],
+                wd = x.shape.dims[3];
+  const int64_t m = w.shape.dims[0], kh = w.shape.dims[2], kw = w.shape.dims[3];
+  const int64_t cg = c / p.group, mg = m / p.group;
+  const int64_t oh = (h + p.pt + p.pb - ((kh - 1) * p.dh + 1)) / p.sh + 1;
+  const int64_t ow = (wd + p.pl + p.pr - ((kw - 1) * p.dw + 1)) / p.sw + 1;
+  *out_shape = S({n, m, oh, ow});
+  std::vector<float> fx = x.f32(), fw = w.f32();
+  std::vector<float> fb = bias ? bias->f32() : std::vector<float>();
+  std::vector<float> y(static_cast<size_t>(n * m * oh * ow));
+  for (int64_t in = 0; in < n; ++in)
+    for (int64_t om = 0; om < m; ++om) {
+      const int64_t g = om / mg;
+      for (int64_t i = 0; i < oh; ++i)
+        for (int64_t j = 0; j < ow; ++j) {
+          double s = bias ? fb[om] : 0.0;
+          for (int64_t ic = 0; ic < cg; ++ic)
+            for (int64_t a = 0; a < kh; ++a)
+              for (int64_t b = 0; b < kw; ++b) {
+                const int64_t yy = i * p.sh - p.pt + a * p.dh;
+                const int64_t xx = j * p.sw - p.pl + b * p.dw;
+                if (yy < 0 || yy >= h || xx < 0 || xx >= wd) continue;
+                const int64_t cc = g * cg + ic;
+                s += static_cast<double>(
+                         fx[((in * c + cc) * h + yy) * wd + xx]) *
+                     fw[((om * cg + ic) * kh + a) * kw + b];
+              }
+          y[((in * m + om) * oh + i) * ow + j] = static_cast<float>(s);
+        }
+    }
+  return y;
+}
+
+Attrs ConvAttrs(const ConvParams& p) {
+  Attrs a;
+  if (p.group != 1) a.Int("group", p.group);
+  a.Ints("strides", {p.sh, p.sw}).Ints("dilations", {p.dh, p.dw});
+  a.Ints("pads", {p.pt, p.pl, p.pb, p.pr});
+  return a;
+}
+
+struct ConvCase {
+  std::vector<int64_t> x, w;
+  ConvParams p;
+  bool bias;
+};
+
+TEST(KernelsConv, MatchesDirectConvolution) {
+  ConvParams g2;
+  g2.group = 2;
+  ConvParams dw;  // depthwise 3x3, stride 2, pad 1
+  dw.group = 4;
+  dw.sh = dw.sw = 2;
+  dw.pt = dw.pl = dw.pb = dw.pr = 1;
+  ConvParams dil;
+  dil.dh = 2;
+  dil.dw = 3;
+  dil.pt = 2;
+  dil.pr = 1;
+  ConvParams asym;
+  asym.sh = 3;
+  asym.sw = 1;
+  asym.pt = 0;
+  asym.pl = 2;
+  asym.pb = 1;
+  asym.pr = 0;
+  ConvParams strided_1x1;
+  strided_1x1.sh = strided_1x1.sw = 2;
+  ConvParams big_pad;  // pads larger than the kernel: bias-only borders
+  big_pad.pt = big_pad.pl = big_pad.pb = big_pad.pr = 3;
+  const ConvCase cases[] = {
+      {{1, 1, 5, 5}, {1, 1, 3, 3}, {}, false},
+      {{2, 3, 7, 6}, {4, 3, 3, 3}, {}, true},
+      {{2, 4, 6, 6}, {6, 2, 3, 2}, g2, true},
+      {{1, 4, 9, 8}, {4, 1, 3, 3}, dw, true},
+      {{2, 3, 10, 11}, {2, 3, 3, 2}, dil, false},
+      {{1, 2, 10, 7}, {3, 2, 2, 3}, asym, true},
+      {{2, 8, 5, 4}, {16, 8, 1, 1}, {}, true},  // 1x1: no im2col
+      {{2, 8, 5, 4}, {6, 4, 1, 1}, g2, false},  // grouped 1x1
+      {{1, 3, 5, 5}, {2, 3, 1, 1}, strided_1x1, true},
+      {{1, 2, 4, 4}, {3, 2, 3, 3}, big_pad, true},
+      {{3, 16, 14, 14}, {32, 16, 3, 3}, {}, true},
+      {{0, 3, 5, 5}, {2, 3, 3, 3}, {}, true},
+  };
+  uint32_t seed = 1000;
+  for (const ConvCase& c : cases) {
+    HostTensor x = RandF32(S(c.x), seed++);
+    HostTensor w = RandF32(S(c.w), seed++);
+    HostTensor b = RandF32(S({c.w[0]}), seed++);
+    std::vector<HostTensor> in = {x, w};
+    if (c.bias) in.push_back(b);
+    RunResult r = RunKernel("Conv", ConvAttrs(c.p), in);
+    ASSERT_EQ(r.error, "") << S(c.x).ToString() << " " << S(c.w).ToString();
+    Shape want;
+    std::vector<float> ref = NaiveConv(x, w, c.bias ? &b : nullptr, c.p, &want);
+    ASSERT_EQ(r.outputs[0].shape, want) << S(c.x).ToString();
+    ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
+  }
+}
+
+TEST(KernelsConv, DefaultsKernelShapeAndNoScratchFor1x1) {
+  HostTensor x = RandF32(S({1, 3, 5, 6}), 1);
+  HostTensor w = RandF32(S({2, 3, 2, 2}), 2);
+  Attrs a;
+  a.Ints("kernel_shape", {2, 2});
+  RunResult r = RunKernel("Conv", a, {x, w});
+  ASSERT_EQ(r.error, "");
+  Shape want;
+  ExpectNear(r.outputs[0].f32(), NaiveConv(x, w, nullptr, {}, &want), 1e-5f);
+  EXPECT_EQ(r.outputs[0].shape, want);
+  EXPECT_EQ(r.scratch_bytes, 3u * 2 * 2 * 4 * 5 * sizeof(float));
+  EXPECT_EQ(InferKernel("Conv", Attrs(), {x, RandF32(S({4, 3, 1, 1}), 3)})
+                .scratch_bytes,
+            0u);
+}
+
+// SAME_UPPER puts the odd pad at the end, SAME_LOWER at the start; VALID
+// pads nothing. Each is compared with explicit pads computed here.
+TEST(KernelsConv, AutoPadMatchesExplicitPads) {
+  struct AutoCase {
+    const char* mode;
+    int64_t in_h, in_w, k, stride;
+    ConvParams explicit_pads;
+  };
+  auto pads = [](int64_t t, int64_t l, int64_t b, int64_t r, int64_t s) {
+    ConvParams p;
+    p.pt = t;
+    p.pl = l;
+    p.pb = b;
+    p.pr = r;
+    p.sh = p.sw = s;
+    return p;
+  };
+  const AutoCase cases[] = {
+      // in 5, k 3, s 1: out 5, total 2 -> 1/1
+      {"SAME_UPPER", 5, 5, 3, 1, pads(1, 1, 1, 1, 1)},
+      // in 6x7, k 4, s 2: out 3x4, totals 2 and 3
+      {"SAME_UPPER", 6, 7, 4, 2, pads(1, 1, 1, 2, 2)},
+      {"SAME_LOWER", 6, 7, 4, 2, pads(1, 2, 1, 1, 2)},
+      {"SAME_LOWER", 5, 5, 2, 1, pads(1, 1, 0, 0, 1)},
+      {"VALID", 6, 7, 3, 2, pads(0, 0, 0, 0, 2)},
+  };
+  uint32_t seed = 2000;
+  for (const AutoCase& c : cases) {
+    HostTensor x = RandF32(S({1, 2, c.in_h, c.in_w}), seed++);
+    HostTensor w = RandF32(S({3, 2, c.k, c.k}), seed++);
+    Attrs a;
+    a.Str("auto_pad", c.mode).Ints("strides", {c.stride, c.stride});
+    RunResult r = RunKernel("Conv", a, {x, w});
+    ASSERT_EQ(r.error, "") << c.mode;
+    Shape want;
+    std::vector<float> ref = NaiveConv(x, w, nullptr, c.explicit_pads, &want);
+    ASSERT_EQ(r.outputs[0].shape, want) << c.mode;
+    ExpectNear(r.outputs[0].f32(), ref, 1e-5f);
+  }
+}
+
+TEST(KernelsConv, OneDimensionalConvIsHeightOne) {
+  HostTensor x = RandF32(S({2, 4, 9}), 1);
+  HostTensor w = RandF32(S({6, 2, 3}), 2);
+  HostTensor b = RandF32(S({6}), 3);
+  Attrs a;
+  a.Int("group", 2)
+      .Ints("strides", {2})
+      .Ints("pads", {1, 2})
+      .Ints("dilations", {2});
+  RunResult r = RunKernel("Conv", a, {x, w, b});
+  ASSERT_EQ(r.error, "");
+  HostTensor x2 = x, w2 = w;
+  x2.shape = S({2, 4, 1, 9});
+  w2.shape = S({6, 2, 1, 3});
+  ConvParams p;
+  p.group = 2;
+  p.sw = 2;
+  p.pl = 1;
+  p.pr = 2;
+  p.dw = 2;
+  Shape want4;
+  std::vector<float> ref = NaiveConv(x2, w2, &b, p, &want4);
+  EXPECT_EQ(r.outputs[0].shape, S({2, 6, want4.dims[3]}));
+  ExpectNear(r.outputs[0].f32(), ref, 1e-5f);
+}
+
+TEST(KernelsConv, InferRejections) {
+  HostTensor x = RandF32(S({1, 4, 5, 5}), 1);
+  HostTensor w = RandF32(S({6, 4, 3, 3}), 2);
+  Attrs g3;
+  g3.Int("group", 3);
+  EXPECT_INFER_FAILS(InferKernel("Conv", g3, {x, RandF32(S({6, 1, 3, 3}), 2)}),
+                     "Conv: group 3 does not divide input channels 4");
+  Attrs g2;
+  g2.Int("group", 2);
+  EXPECT_INFER_FAILS(InferKernel("Conv", g2, {x, RandF32(S({5, 2, 3, 3}), 2)}),
+                     "Conv: group 2 does not divide output channels 5");
+  EXPECT_INFER_FAILS(InferKernel("Conv", g2, {x, w}),
+                     "needs 2 input channels per group");
+  Attrs g0;
+  g0.Int("group", 0);
+  EXPECT_INFER_FAILS(InferKernel("Conv", g0, {x, w}), "group 0 must be >= 1");
+  EXPECT_INFER_FAILS(InferKernel("Conv", Attrs(), {x, w, RandF32(S({5}), 3)}),
+                     "bias [5] must be [6]");
+  EXPECT_INFER_FAILS(
+      InferKernel("Conv", Attrs(), {RandF32(S({1, 4, 5, 5, 5}), 1), w}),
+      "3-D or 4-D");
+  EXPECT_INFER_FAILS(
+      InferKernel("Conv", Attrs(), {x, RandF32(S({6, 4, 3}), 2)}),
+      "must have the rank of input");
+  EXPECT_INFER_FAILS(
+      InferKernel("Conv", Attrs(), {x, RandF32(S({6, 4, 7, 3}), 2)}),
+      "kernel extent 7 exceeds padded input size 5");
+  Attrs ks;
+  ks.Ints("kernel_shape", {3, 2});
+  EXPECT_INFER_FAILS(InferKernel("Conv", ks, {x, w}),
+                     "kernel_shape does not match");
+  Attrs strides;
+  strides.Ints("strides", {1, 0});
+  EXPECT_INFER_FAILS(InferKernel("Conv", strides, {x, w}),
+                     "strides value 0 is out of range");
+  Attrs pads3;
+  pads3.Ints("pads", {1, 1, 1});
+  EXPECT_INFER_FAILS(InferKernel("Conv", pads3, {x, w}),
+                     "pads must have 4 values");
+  Attrs neg_pad;
+  neg_pad.Ints("pads", {1, -1, 1, 1});
+  EXPECT_INFER_FAILS(InferKernel("Conv", neg_pad, {x, w}), "out of range");
+  Attrs bad_auto;
+  bad_auto.Str("auto_pad", "SAME");
+  EXPECT_INFER_FAILS(InferKernel("Conv", bad_auto, {x, w}),
+                     "unknown auto_pad 'SAME'");
+  Attrs both;
+  both.Str("auto_pad", "SAME_UPPER").Ints("pads", {1, 1, 1, 1});
+  EXPECT_INFER_FAILS(InferKernel("Conv", both, {x, w}),
+                     "pads cannot be set together with auto_pad");
+  Attrs huge_dil;
+  huge_dil.Ints("dilations", {int64_t{1} << 39, 1});
+  EXPECT_INFER_FAILS(InferKernel("Conv", huge_dil, {x, w}), "Conv:");
+  EXPECT_INFER_FAILS(
+      InferKernel("Conv", Attrs(),
+                  {x, HostTensor::I64(S({1, 4, 1, 1}), {1, 2, 3, 4})}),
+      "float32 only");
+  // A weight big enough that im2col would not fit any machine.
+  HostTensor big_x;
+  big_x.shape = S({1, 1024, 4096, 4096});
+  HostTensor big_w;
+  big_w.shape = S({1, 1024, 64, 64});
+  Attrs same;
+  same.Str("auto_pad", "SAME_UPPER");
+  EXPECT_INFER_FAILS(InferKernel("Conv", same, {big_x, big_w}), "too large");
+}
+
+}  // namespace
+}  // namespace testing
+}  // namespace ascend_emu

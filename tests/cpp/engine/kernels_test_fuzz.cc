@@ -1,0 +1,208 @@
+// Randomized robustness: every kernel gets random shapes, dtypes and
+// attributes (many of them invalid). Infer must either refuse with a message
+// naming the op, or accept, and then Run must stay inside its buffers: inputs
+// are exactly sized heap buffers (AddressSanitizer builds catch over-reads),
+// outputs and scratch carry guard zones that RunKernel checks.
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels_test_util.h"
+
+namespace ascend_emu {
+namespace testing {
+namespace {
+
+class Fuzzer {
+ public:
+  explicit Fuzzer(uint32_t seed) : gen_(seed) {}
+
+  int64_t Int(int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(gen_);
+  }
+  bool Coin(int percent = 50) { return Int(0, 99) < percent; }
+
+  Shape RandomShape(int max_rank) {
+    Shape s;
+    s.rank = static_cast<int32_t>(Int(0, max_rank));
+    for (int32_t i = 0; i < s.rank; ++i) s.dims[i] = Coin(8) ? 0 : Int(1, 5);
+    return s;
+  }
+
+  HostTensor RandomTensor(int max_rank) {
+    const Shape s = RandomShape(max_rank);
+    if (Coin(10)) {
+      std::vector<int64_t> v(static_cast<size_t>(s.numel()));
+      for (int64_t& x : v) x = Int(-3, 5);
+      return HostTensor::I64(s, v);
+    }
+    return RandF32(s, static_cast<uint32_t>(Int(0, 1 << 30)));
+  }
+
+  // A tensor of the same rank as `like` with each dim kept, set to 1 or
+  // changed, so broadcasting and matching checks see near misses.
+  HostTensor Near(const HostTensor& like) {
+    Shape s = like.shape;
+    if (Coin(20) && s.rank > 0) --s.rank;
+    for (int32_t i = 0; i < s.rank; ++i) {
+      if (Coin(25)) s.dims[i] = Coin() ? 1 : Int(0, 5);
+    }
+    return RandF32(s, static_cast<uint32_t>(Int(0, 1 << 30)));
+  }
+
+  std::vector<int64_t> Ints(int max_len, int64_t lo, int64_t hi) {
+    std::vector<int64_t> v(static_cast<size_t>(Int(0, max_len)));
+    for (int64_t& x : v) x = Int(lo, hi);
+    return v;
+  }
+
+  // Random values for the attributes an op knows, plus the odd stranger.
+  Attrs RandomAttrs(const std::string& op, int spatial) {
+    Attrs a;
+    const std::string known = KnownAttrs(op);
+    auto maybe = [&](const char* name, auto fn) {
+      if (known.find(std::string(" ") + name + " ") != std::string::npos &&
+          Coin(40)) {
+        fn(name);
+      }
+    };
+    auto ints_of = [&](int n, int64_t lo, int64_t hi) {
+      std::vector<int64_t> v(static_cast<size_t>(Coin(85) ? n : Int(0, 4)));
+      for (int64_t& x : v) x = Int(lo, hi);
+      return v;
+    };
+    maybe("axis", [&](const char* n) { a.Int(n, Int(-5, 5)); });
+    maybe("axes", [&](const char* n) { a.Ints(n, Ints(3, -4, 4)); });
+    maybe("keepdims", [&](const char* n) { a.Int(n, Int(-1, 2)); });
+    maybe("noop_with_empty_axes", [&](const char* n) { a.Int(n, Int(0, 2)); });
+    maybe("perm", [&](const char* n) { a.Ints(n, Ints(5, -1, 4)); });
+    maybe("allowzero", [&](const char* n) { a.Int(n, Int(0, 2)); });
+    maybe("transA", [&](const char* n) { a.Int(n, Int(0, 2)); });
+    maybe("transB", [&](const char* n) { a.Int(n, Int(0, 2)); });
+    maybe("alpha", [&](const char* n) { a.Float(n, 1.5f); });
+    maybe("beta", [&](const char* n) { a.Float(n, Coin() ? 0.0f : 0.5f); });
+    maybe("group", [&](const char* n) { a.Int(n, Int(0, 3)); });
+    maybe("kernel_shape",
+          [&](const char* n) { a.Ints(n, ints_of(spatial, 0, 4)); });
+    maybe("strides", [&](const char* n) { a.Ints(n, ints_of(spatial, 0, 3)); });
+    maybe("dilations",
+          [&](const char* n) { a.Ints(n, ints_of(spatial, 0, 3)); });
+    maybe("pads",
+          [&](const char* n) { a.Ints(n, ints_of(2 * spatial, -1, 3)); });
+    maybe("ceil_mode", [&](const char* n) { a.Int(n, Int(0, 2)); });
+    maybe("count_include_pad", [&](const char* n) { a.Int(n, Int(0, 1)); });
+    maybe("storage_order", [&](const char* n) { a.Int(n, Int(0, 1)); });
+    maybe("auto_pad", [&](const char* n) {
+      const char* modes[] = {"NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER",
+                             "SAME"};
+      a.Str(n, modes[Int(0, 4)]);
+    });
+    if (Coin(3)) a.Int("bogus", 1);
+    return a;
+  }
+
+ private:
+  static std::string KnownAttrs(const std::string& op) {
+    if (op == "Conv") {
+      return " auto_pad dilations group kernel_shape pads strides ";
+    }
+    if (op == "MaxPool") {
+      return " auto_pad ceil_mode dilations kernel_shape pads storage_order "
+             "strides ";
+    }
+    if (op == "AveragePool") {
+      return " auto_pad ceil_mode count_include_pad kernel_shape pads "
+             "strides ";
+    }
+    if (op == "Gemm") return " alpha beta transA transB ";
+    if (op == "ReduceMean") return " axes keepdims noop_with_empty_axes ";
+    if (op == "Softmax" || op == "Flatten" || op == "Concat") return " axis ";
+    if (op == "Transpose") return " perm ";
+    if (op == "Reshape") return " allowzero ";
+    return " ";
+  }
+
+  std::mt19937 gen_;
+};
+
+std::vector<HostTensor> RandomInputs(Fuzzer& f, const std::string& op) {
+  std::vector<HostTensor> in;
+  if (op == "Conv" || op == "MaxPool" || op == "AveragePool" ||
+      op == "GlobalAveragePool") {
+    Shape s;
+    s.rank = static_cast<int32_t>(f.Coin(85) ? 4 : f.Int(2, 5));
+    for (int32_t i = 0; i < s.rank; ++i) s.dims[i] = f.Int(i < 2 ? 0 : 1, 6);
+    in.push_back(RandF32(s, static_cast<uint32_t>(f.Int(0, 1 << 30))));
+    if (op == "Conv") {
+      Shape w = s;
+      w.dims[0] = f.Int(0, 4);
+      w.dims[1] = f.Coin(70) ? std::max<int64_t>(1, s.dims[1] / f.Int(1, 2))
+                             : f.Int(0, 4);
+      for (int32_t i = 2; i < w.rank; ++i) w.dims[i] = f.Int(f.Coin(90), 3);
+      in.push_back(RandF32(w, 7));
+      if (f.Coin()) in.push_back(RandF32(S({f.Coin(80) ? w.dims[0] : 3}), 8));
+    }
+    return in;
+  }
+  const int n = op == "Gemm"     ? static_cast<int>(f.Int(2, 3))
+                : op == "Concat" ? static_cast<int>(f.Int(1, 4))
+                : op == "Reshape" || op == "ReduceMean" ? 2
+                : op == "Add" || op == "Sub" || op == "Mul" || op == "Div" ||
+                        op == "MatMul"
+                    ? 2
+                    : 1;
+  in.push_back(f.RandomTensor(op == "Gemm" ? 2 : 4));
+  for (int i = 1; i < n; ++i) {
+    if (op == "Reshape" || (op == "ReduceMean" && f.Coin(30))) {
+      std::vector<int64_t> v = f.Ints(4, -2, 5);
+      HostTensor t = HostTensor::I64(S({static_cast<int64_t>(v.size())}), v);
+      in.push_back(f.Coin(90) ? t.Const() : t);
+    } else if (op == "ReduceMean") {
+      break;
+    } else {
+      in.push_back(f.Near(in[0]));
+    }
+  }
+  if (f.Coin(3)) in.push_back(f.RandomTensor(2));  // one input too many
+  return in;
+}
+
+TEST(KernelsFuzz, InferRefusesOrRunStaysInBounds) {
+  Fuzzer f(12345);
+  int accepted = 0;
+  int refused = 0;
+  for (const std::string& op : KernelOpTypes()) {
+    int op_accepted = 0;
+    for (int iter = 0; iter < 1500; ++iter) {
+      std::vector<HostTensor> in = RandomInputs(f, op);
+      const int spatial = in[0].shape.rank >= 3 ? in[0].shape.rank - 2 : 2;
+      Attrs attrs = f.RandomAttrs(op, spatial);
+      const bool failed_before = ::testing::Test::HasFailure();
+      RunResult r = RunKernel(op, attrs, in);
+      if (!r.error.empty()) {
+        ++refused;
+        ASSERT_EQ(r.error.rfind(op + ": ", 0), 0u) << r.error;
+        continue;
+      }
+      ++accepted;
+      ++op_accepted;
+      for (const HostTensor& out : r.outputs) {
+        ASSERT_GE(out.shape.rank, 0) << op;
+        for (int32_t d = 0; d < out.shape.rank; ++d) {
+          ASSERT_GE(out.shape.dims[d], 0) << op;
+        }
+      }
+      if (!failed_before && ::testing::Test::HasFailure()) {
+        FAIL() << op << " failed on iteration " << iter;
+      }
+    }
+    EXPECT_GE(op_accepted, 15) << op << " accepted too few random cases";
+  }
+  // Both branches must actually be exercised for the test to mean anything.
+  EXPECT_GT(accepted, 1000);
+  EXPECT_GT(refused, 1000);
+}
+
+}  // namespace
+}  // namespace testing
+}  // namespace ascend_emu

@@ -1,0 +1,111 @@
+// Run is the interpreter's hot path: it must not allocate. This binary
+// replaces the global operator new to count calls, and runs every kernel on
+// small inputs with the attributes that exercise its attribute reads.
+// (Eigen's blocked GEMM may still take a malloc'd workspace for large
+// products; that is outside operator new and documented.)
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "kernels_test_util.h"
+
+// GCC cannot see that these replacements pair malloc with free.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+
+void* operator new(std::size_t size) {
+  ascend_emu::testing::g_operator_new_calls.fetch_add(1);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace ascend_emu {
+namespace testing {
+namespace {
+
+struct Case {
+  const char* op;
+  Attrs attrs;
+  std::vector<HostTensor> inputs;
+};
+
+std::vector<Case> Cases() {
+  HostTensor x4 = RandF32(S({1, 2, 5, 5}), 1);
+  std::vector<Case> c;
+  c.push_back({"Add", Attrs(), {RandF32(S({2, 3}), 1), RandF32(S({3}), 2)}});
+  c.push_back(
+      {"Div",
+       Attrs(),
+       {HostTensor::I64(S({2}), {4, 6}), HostTensor::I64(S({1}), {2})}});
+  c.push_back({"Relu", Attrs(), {x4}});
+  c.push_back({"MatMul",
+               Attrs(),
+               {RandF32(S({2, 3, 4}), 1), RandF32(S({2, 4, 2}), 2)}});
+  Attrs gemm;
+  gemm.Int("transA", 1)
+      .Int("transB", 1)
+      .Float("alpha", 2.0f)
+      .Float("beta", 0.5f);
+  c.push_back(
+      {"Gemm",
+       gemm,
+       {RandF32(S({4, 3}), 1), RandF32(S({2, 4}), 2), RandF32(S({2}), 3)}});
+  Attrs conv;
+  conv.Ints("kernel_shape", {3, 3})
+      .Ints("pads", {1, 1, 1, 1})
+      .Ints("strides", {2, 2})
+      .Ints("dilations", {1, 1})
+      .Int("group", 2);
+  c.push_back(
+      {"Conv", conv, {x4, RandF32(S({4, 1, 3, 3}), 2), RandF32(S({4}), 3)}});
+  Attrs same;
+  same.Str("auto_pad", "SAME_LOWER").Ints("kernel_shape", {3, 3});
+  c.push_back({"Conv", same, {x4, RandF32(S({2, 2, 3, 3}), 2)}});
+  Attrs pool;
+  pool.Ints("kernel_shape", {3, 3})
+      .Ints("strides", {2, 2})
+      .Ints("pads", {1, 1, 1, 1})
+      .Int("ceil_mode", 1);
+  c.push_back({"MaxPool", pool, {x4}});
+  Attrs avg = pool;
+  avg.Int("count_include_pad", 1);
+  c.push_back({"AveragePool", avg, {x4}});
+  c.push_back({"GlobalAveragePool", Attrs(), {x4}});
+  c.push_back(
+      {"Reshape", Attrs(), {x4, HostTensor::I64(S({2}), {2, -1}).Const()}});
+  Attrs perm;
+  perm.Ints("perm", {0, 2, 3, 1});
+  c.push_back({"Transpose", perm, {x4}});
+  Attrs axis;
+  axis.Int("axis", -1);
+  c.push_back({"Flatten", axis, {x4}});
+  c.push_back({"Concat", axis, {x4, x4}});
+  c.push_back({"Softmax", axis, {x4}});
+  c.push_back({"Identity", Attrs(), {x4}});
+  Attrs reduce;
+  reduce.Ints("axes", {2, 3}).Int("keepdims", 0).Int("noop_with_empty_axes", 0);
+  c.push_back({"ReduceMean", reduce, {x4}});
+  return c;
+}
+
+TEST(KernelsNoAlloc, RunDoesNotCallOperatorNew) {
+  // The counter works: a vector allocation is seen.
+  const long before = g_operator_new_calls.load();
+  std::vector<int>* v = new std::vector<int>(10);
+  delete v;
+  ASSERT_GE(g_operator_new_calls.load() - before, 2);
+
+  for (const Case& c : Cases()) {
+    RunResult r = RunKernel(c.op, c.attrs, c.inputs);
+    ASSERT_EQ(r.error, "") << c.op;
+    EXPECT_EQ(r.run_new_calls, 0) << c.op << " allocated in Run";
+  }
+}
+
+}  // namespace
+}  // namespace testing
+}  // namespace ascend_emu

@@ -1,0 +1,299 @@
+// MaxPool, AveragePool and GlobalAveragePool against naive window loops
+// (output sizes computed by the oracle with PyTorch's ceil_mode rule).
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "kernels_test_util.h"
+
+namespace ascend_emu {
+namespace testing {
+namespace {
+
+struct PoolParams {
+  int64_t kh = 2, kw = 2, sh = 1, sw = 1, dh = 1, dw = 1;
+  int64_t pt = 0, pl = 0, pb = 0, pr = 0;
+  bool ceil = false;
+  bool include_pad = false;
+};
+
+int64_t OutSize(int64_t in, int64_t k, int64_t s, int64_t d, int64_t p0,
+                int64_t p1, bool ceil) {
+  const int64_t ext = (k - 1) * d + 1;
+  const int64_t num = in + p0 + p1 - ext;
+  int64_t out = (ceil ? (num + s - 1) / s : num / s) + 1;
+  if (ceil && (out - 1) * s >= in + p0) --out;
+  return out;
+}
+
+std::vector<float> NaivePool(bool is_max, const HostTensor& x,
+                             const PoolParams& p, Shape* out_shape) {
+  const int64_t n = x.shape.dims[0], c = x.shape.dims[1], h = x.shape.dims[2],
+                w = x.shape.dims[3];
+  const int64_t oh = OutSize(h, p.kh, p.sh, p.dh, p.pt, p.pb, p.ceil);
+  const int64_t ow = OutSize(w, p.kw, p.sw, p.dw, p.pl, p.pr, p.ceil);
+  *out_shape = S({n, c, oh, ow});
+  std::vector<float> fx = x.f32();
+  std::vector<float> y;
+  for (int64_t pl = 0; pl < n * c; ++pl)
+    for (int64_t i = 0; i < oh; ++i)
+      for (int64_t j = 0; j < ow; ++j) {
+        float best = -std::numeric_limits<float>::infinity();
+        double sum = 0;
+        int64_t inside = 0, padded = 0;
+        for (int64_t a = 0; a < p.kh; ++a)
+          for (int64_t b = 0; b < p.kw; ++b) {
+            const int64_t yy = i * p.sh - p.pt + a * p.dh;
+            const int64_t xx = j * p.sw - p.pl + b * p.dw;
+            // Taps in the declared padding count for count_include_pad;
+            // taps past it (ceil_mode overhang) do not.
+            if (yy < h + p.pb && xx < w + p.pr) ++padded;
+            if (yy < 0 || yy >= h || xx < 0 || xx >= w) continue;
+            const float v = fx[(pl * h + yy) * w + xx];
+            best = std::max(best, v);
+            sum += v;
+            ++inside;
+          }
+        y.push_back(is_max ? best
+                           : static_cast<float>(
+                                 sum / (p.include_pad ? padded : inside)));
+      }
+  return y;
+}
+
+Attrs PoolAttrs(bool is_max, const PoolParams& p) {
+  Attrs a;
+  a.Ints("kernel_shape", {p.kh, p.kw}).Ints("strides", {p.sh, p.sw});
+  a.Ints("pads", {p.pt, p.pl, p.pb, p.pr});
+  if (p.ceil) a.Int("ceil_mode", 1);
+  if (is_max && (p.dh != 1 || p.dw != 1)) a.Ints("dilations", {p.dh, p.dw});
+  if (!is_max) a.Int("count_include_pad", p.include_pad ? 1 : 0);
+  return a;
+}
+
+std::vector<PoolParams> PoolCases(bool is_max) {
+  std::vector<PoolParams> v;
+  PoolParams p;
+  v.push_back(p);  // 2x2 stride 1
+  p.sh = p.sw = 2;
+  v.push_back(p);  // 2x2 stride 2
+  p.kh = p.kw = 3;
+  p.pt = p.pl = p.pb = p.pr = 1;
+  v.push_back(p);  // 3x3 s2 p1 (ResNet stem)
+  p.ceil = true;
+  v.push_back(p);
+  p.pt = 0;
+  p.pr = 2;
+  p.kh = 3;
+  p.kw = 4;
+  p.sh = 2;
+  p.sw = 3;
+  v.push_back(p);  // asymmetric
+  PoolParams q;
+  q.kh = 3;
+  q.kw = 2;
+  q.sh = 2;
+  q.sw = 2;
+  q.ceil = true;
+  v.push_back(q);  // ceil_mode without pads: partial last windows
+  if (is_max) {
+    PoolParams d;
+    d.kh = d.kw = 3;
+    d.dh = 2;
+    d.dw = 3;
+    d.pt = d.pl = 1;
+    d.pb = 2;
+    v.push_back(d);
+    d.ceil = true;
+    d.sh = 2;
+    v.push_back(d);
+  } else {
+    for (size_t i = 0, n = v.size(); i < n; ++i) {
+      PoolParams inc = v[i];
+      inc.include_pad = true;
+      v.push_back(inc);
+    }
+  }
+  return v;
+}
+
+void CheckPools(const char* op, bool is_max) {
+  uint32_t seed = is_max ? 3000 : 4000;
+  const std::vector<std::vector<int64_t>> shapes = {
+      {1, 1, 6, 6}, {2, 3, 7, 9}, {1, 2, 8, 5}, {1, 1, 11, 10}};
+  for (const PoolParams& p : PoolCases(is_max)) {
+    for (const auto& dims : shapes) {
+      HostTensor x = RandF32(S(dims), seed++);
+      RunResult r = RunKernel(op, PoolAttrs(is_max, p), {x});
+      if (dims[2] + p.pt + p.pb < (p.kh - 1) * p.dh + 1 ||
+          dims[3] + p.pl + p.pr < (p.kw - 1) * p.dw + 1) {
+        EXPECT_INFER_FAILS(r, "exceeds padded input size");
+        continue;
+      }
+      ASSERT_EQ(r.error, "") << op << " k " << p.kh << "x" << p.kw;
+      Shape want;
+      std::vector<float> ref = NaivePool(is_max, x, p, &want);
+      ASSERT_EQ(r.outputs[0].shape, want)
+          << op << " k " << p.kh << "x" << p.kw << " ceil " << p.ceil;
+      ExpectNear(r.outputs[0].f32(), ref, 1e-5f);
+    }
+  }
+}
+
+TEST(KernelsPool, MaxPoolMatchesNaive) { CheckPools("MaxPool", true); }
+TEST(KernelsPool, AveragePoolMatchesNaive) { CheckPools("AveragePool", false); }
+
+TEST(KernelsPool, CeilModeDropsWindowStartingInEndPad) {
+  // in 4, k 2, s 2, pad 1/1, ceil: floor gives 3, ceil gives 4 but the
+  // 4th window would start at 5 >= 4 + 1, so 3 (as PyTorch).
+  HostTensor x = RandF32(S({1, 1, 4, 4}), 1);
+  Attrs a;
+  a.Ints("kernel_shape", {2, 2})
+      .Ints("strides", {2, 2})
+      .Ints("pads", {1, 1, 1, 1});
+  a.Int("ceil_mode", 1);
+  RunResult r = RunKernel("MaxPool", a, {x});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].shape, S({1, 1, 3, 3}));
+  // in 5, k 2, s 2, no pad: floor 2, ceil 3.
+  Attrs b;
+  b.Ints("kernel_shape", {2, 2}).Ints("strides", {2, 2}).Int("ceil_mode", 1);
+  r = RunKernel("AveragePool", b, {RandF32(S({1, 1, 5, 5}), 2)});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].shape, S({1, 1, 3, 3}));
+}
+
+TEST(KernelsPool, AutoPadAndOneDimensional) {
+  HostTensor x = RandF32(S({1, 2, 7, 6}), 5);
+  Attrs a;
+  a.Ints("kernel_shape", {3, 3})
+      .Ints("strides", {2, 2})
+      .Str("auto_pad", "SAME_UPPER");
+  RunResult r = RunKernel("MaxPool", a, {x});
+  ASSERT_EQ(r.error, "");
+  PoolParams p;
+  p.kh = p.kw = 3;
+  p.sh = p.sw = 2;
+  // in 7: out 4, total 2 -> 1/1; in 6: out 3, total 1 -> 0/1.
+  p.pt = 1;
+  p.pb = 1;
+  p.pl = 0;
+  p.pr = 1;
+  Shape want;
+  std::vector<float> ref = NaivePool(true, x, p, &want);
+  EXPECT_EQ(r.outputs[0].shape, want);
+  ExpectNear(r.outputs[0].f32(), ref, 0);
+
+  a.Str("auto_pad", "SAME_LOWER");
+  r = RunKernel("AveragePool", a, {x});
+  ASSERT_EQ(r.error, "");
+  p.pl = 1;
+  p.pr = 0;
+  ref = NaivePool(false, x, p, &want);
+  EXPECT_EQ(r.outputs[0].shape, want);
+  ExpectNear(r.outputs[0].f32(), ref, 1e-6f);
+
+  HostTensor x1 = RandF32(S({2, 3, 10}), 6);
+  Attrs one;
+  one.Ints("kernel_shape", {3}).Ints("strides", {2}).Ints("pads", {1, 1});
+  r = RunKernel("AveragePool", one, {x1});
+  ASSERT_EQ(r.error, "");
+  HostTensor x4 = x1;
+  x4.shape = S({2, 3, 1, 10});
+  PoolParams p1;
+  p1.kh = 1;
+  p1.kw = 3;
+  p1.sw = 2;
+  p1.pl = p1.pr = 1;
+  ref = NaivePool(false, x4, p1, &want);
+  EXPECT_EQ(r.outputs[0].shape, S({2, 3, want.dims[3]}));
+  ExpectNear(r.outputs[0].f32(), ref, 1e-6f);
+}
+
+TEST(KernelsPool, MaxPoolPropagatesNan) {
+  HostTensor x =
+      HostTensor::F32(S({1, 1, 2, 2}), {1.0f, std::nanf(""), 3.0f, 2.0f});
+  Attrs a;
+  a.Ints("kernel_shape", {2, 2});
+  RunResult r = RunKernel("MaxPool", a, {x});
+  ASSERT_EQ(r.error, "");
+  EXPECT_TRUE(std::isnan(r.outputs[0].f32()[0]));
+}
+
+TEST(KernelsPool, InferRejections) {
+  HostTensor x = RandF32(S({1, 2, 5, 5}), 1);
+  EXPECT_INFER_FAILS(InferKernel("MaxPool", Attrs(), {x}),
+                     "MaxPool: kernel_shape is required");
+  Attrs k1;
+  k1.Ints("kernel_shape", {3});
+  EXPECT_INFER_FAILS(InferKernel("AveragePool", k1, {x}),
+                     "AveragePool: kernel_shape must have 2 values");
+  Attrs big_pad;
+  big_pad.Ints("kernel_shape", {2, 2}).Ints("pads", {2, 0, 0, 0});
+  EXPECT_INFER_FAILS(InferKernel("MaxPool", big_pad, {x}),
+                     "pads must be smaller than the kernel");
+  Attrs too_big;
+  too_big.Ints("kernel_shape", {6, 2});
+  EXPECT_INFER_FAILS(InferKernel("MaxPool", too_big, {x}),
+                     "exceeds padded input");
+  Attrs order;
+  order.Ints("kernel_shape", {2, 2}).Int("storage_order", 1);
+  EXPECT_INFER_FAILS(InferKernel("MaxPool", order, {x}),
+                     "storage_order must be 0");
+  Attrs k2;
+  k2.Ints("kernel_shape", {2, 2});
+  EXPECT_INFER_FAILS(InferKernel("MaxPool", k2, {x}, 2),
+                     "MaxPool: produces 1 output(s), the node asks for 2");
+  Attrs dil;
+  dil.Ints("kernel_shape", {2, 2}).Ints("dilations", {2, 2});
+  EXPECT_INFER_FAILS(InferKernel("AveragePool", dil, {x}),
+                     "unsupported attribute 'dilations'");
+  Attrs ceil_valid;
+  ceil_valid.Ints("kernel_shape", {2, 2})
+      .Int("ceil_mode", 1)
+      .Str("auto_pad", "VALID");
+  EXPECT_INFER_FAILS(InferKernel("MaxPool", ceil_valid, {x}),
+                     "ceil_mode requires auto_pad NOTSET");
+  Attrs cip;
+  cip.Ints("kernel_shape", {2, 2}).Int("count_include_pad", 2);
+  EXPECT_INFER_FAILS(InferKernel("AveragePool", cip, {x}), "count_include_pad");
+  EXPECT_INFER_FAILS(InferKernel("MaxPool", k2, {RandF32(S({2, 5, 5}), 1)}),
+                     "kernel_shape must have 1 values");
+  EXPECT_INFER_FAILS(InferKernel("MaxPool", k2, {RandF32(S({5, 5}), 1)}),
+                     "3-D or 4-D");
+  EXPECT_INFER_FAILS(
+      InferKernel("MaxPool", k2, {HostTensor::I64(S({1, 1, 1, 1}), {1})}),
+      "float32 only");
+}
+
+TEST(KernelsPool, GlobalAveragePool) {
+  for (const auto& dims : std::vector<std::vector<int64_t>>{{2, 3, 4, 5},
+                                                            {1, 1, 1, 1},
+                                                            {2, 4, 7},
+                                                            {1, 2, 2, 3, 4},
+                                                            {0, 3, 2, 2}}) {
+    HostTensor x = RandF32(S(dims), 7);
+    RunResult r = RunKernel("GlobalAveragePool", Attrs(), {x});
+    ASSERT_EQ(r.error, "");
+    Shape want = S(dims);
+    for (int32_t i = 2; i < want.rank; ++i) want.dims[i] = 1;
+    ASSERT_EQ(r.outputs[0].shape, want);
+    const int64_t planes = dims[0] * dims[1];
+    const int64_t plane = planes ? S(dims).numel() / planes : 0;
+    std::vector<float> fx = x.f32(), ref;
+    for (int64_t p = 0; p < planes; ++p) {
+      double s = 0;
+      for (int64_t i = 0; i < plane; ++i) s += fx[p * plane + i];
+      ref.push_back(static_cast<float>(s / plane));
+    }
+    ExpectNear(r.outputs[0].f32(), ref, 1e-6f);
+  }
+  EXPECT_INFER_FAILS(
+      InferKernel("GlobalAveragePool", Attrs(), {RandF32(S({2, 3}), 1)}),
+      "GlobalAveragePool: input must be [N, C, spatial...]");
+}
+
+}  // namespace
+}  // namespace testing
+}  // namespace ascend_emu

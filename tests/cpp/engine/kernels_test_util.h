@@ -1,0 +1,262 @@
+// Test harness for the emulator's reference kernels: host tensors, an
+// attribute builder, and RunKernel, which drives a kernel exactly as the
+// interpreter does (Infer, then Run on buffers of the inferred sizes) and
+// checks that Run wrote nothing past its outputs or scratch.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ascend_emu/kernel.h"
+#include "ascend_emu/tensor.h"
+
+namespace ascend_emu {
+namespace testing {
+
+inline Shape S(std::vector<int64_t> dims) {
+  Shape s;
+  for (int64_t d : dims) s.dims[s.rank++] = d;
+  return s;
+}
+
+struct HostTensor {
+  DType dtype = DType::kFloat32;
+  Shape shape;
+  std::vector<unsigned char> bytes;
+  bool constant = false;  // visible to Infer (an initializer)
+
+  static HostTensor Absent() {
+    HostTensor t;
+    t.shape.rank = -1;
+    return t;
+  }
+  template <typename T>
+  static HostTensor Of(DType dtype, const Shape& shape,
+                       const std::vector<T>& values) {
+    HostTensor t;
+    t.dtype = dtype;
+    t.shape = shape;
+    t.bytes.resize(values.size() * sizeof(T));
+    if (!values.empty())
+      std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
+    return t;
+  }
+  static HostTensor F32(const Shape& shape, const std::vector<float>& v) {
+    return Of(DType::kFloat32, shape, v);
+  }
+  static HostTensor I64(const Shape& shape, const std::vector<int64_t>& v) {
+    return Of(DType::kInt64, shape, v);
+  }
+  HostTensor& Const() {
+    constant = true;
+    return *this;
+  }
+  template <typename T>
+  std::vector<T> values() const {
+    std::vector<T> v(bytes.size() / sizeof(T));
+    if (!v.empty()) std::memcpy(v.data(), bytes.data(), bytes.size());
+    return v;
+  }
+  std::vector<float> f32() const { return values<float>(); }
+};
+
+inline std::vector<float> RandomFloats(int64_t n, uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(static_cast<size_t>(n));
+  for (float& x : v) x = dist(gen);
+  return v;
+}
+
+inline HostTensor RandF32(const Shape& shape, uint32_t seed) {
+  return HostTensor::F32(shape, RandomFloats(shape.numel(), seed));
+}
+
+class Attrs {
+ public:
+  Attrs& Int(const std::string& name, int64_t v) {
+    Attribute& a = attrs_.map()[name];
+    a.kind = Attribute::Kind::kInt;
+    a.i = v;
+    return *this;
+  }
+  Attrs& Float(const std::string& name, float v) {
+    Attribute& a = attrs_.map()[name];
+    a.kind = Attribute::Kind::kFloat;
+    a.f = v;
+    return *this;
+  }
+  Attrs& Str(const std::string& name, const std::string& v) {
+    Attribute& a = attrs_.map()[name];
+    a.kind = Attribute::Kind::kString;
+    a.s = v;
+    return *this;
+  }
+  Attrs& Ints(const std::string& name, std::vector<int64_t> v) {
+    Attribute& a = attrs_.map()[name];
+    a.kind = Attribute::Kind::kInts;
+    a.ints = std::move(v);
+    return *this;
+  }
+  const Attributes& get() const { return attrs_; }
+
+ private:
+  Attributes attrs_;
+};
+
+// Calls of the global operator new; counted only when a test binary
+// replaces operator new (kernels_test_noalloc.cc does).
+inline std::atomic<long> g_operator_new_calls{0};
+
+struct RunResult {
+  std::string error;  // Infer's message, "" when it succeeded
+  std::vector<HostTensor> outputs;
+  size_t scratch_bytes = 0;
+  long run_new_calls = 0;  // operator new calls made by Run itself
+};
+
+// Infer only (no Run): the error, and the output shapes in `result.outputs`.
+inline RunResult InferKernel(const std::string& op, const Attrs& attrs,
+                             const std::vector<HostTensor>& inputs,
+                             size_t num_outputs = 1) {
+  RunResult result;
+  const KernelDef* k = FindKernel(op);
+  if (k == nullptr) {
+    result.error = "no kernel for " + op;
+    return result;
+  }
+  std::vector<TensorRef> in(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    in[i].dtype = inputs[i].dtype;
+    in[i].shape = inputs[i].shape;
+    in[i].data = inputs[i].constant
+                     ? const_cast<unsigned char*>(inputs[i].bytes.data())
+                     : nullptr;
+  }
+  std::vector<TensorRef> out(num_outputs);
+  InferContext ictx{attrs.get(), in, out};
+  result.error = k->infer(ictx);
+  result.scratch_bytes = ictx.scratch_bytes;
+  for (const TensorRef& t : out) {
+    HostTensor h;
+    h.dtype = t.dtype;
+    h.shape = t.shape;
+    result.outputs.push_back(h);
+  }
+  return result;
+}
+
+// Infer then Run. Inputs are copied into buffers of exactly their size;
+// outputs and scratch get a guard zone that must survive Run untouched.
+inline RunResult RunKernel(const std::string& op, const Attrs& attrs,
+                           const std::vector<HostTensor>& inputs,
+                           size_t num_outputs = 1) {
+  RunResult result = InferKernel(op, attrs, inputs, num_outputs);
+  if (!result.error.empty()) return result;
+  const KernelDef* k = FindKernel(op);
+  constexpr size_t kGuard = 64;
+  constexpr unsigned char kPoison = 0xA5;
+
+  std::vector<std::vector<unsigned char>> in_bufs(inputs.size());
+  std::vector<TensorRef> in(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    EXPECT_EQ(inputs[i].bytes.size(),
+              inputs[i].shape.rank < 0
+                  ? 0
+                  : static_cast<size_t>(inputs[i].shape.numel()) *
+                        DTypeSize(inputs[i].dtype))
+        << "test bug: input " << i << " data does not match its shape";
+    in_bufs[i] = inputs[i].bytes;
+    in[i].dtype = inputs[i].dtype;
+    in[i].shape = inputs[i].shape;
+    in[i].data = in_bufs[i].empty() ? nullptr : in_bufs[i].data();
+  }
+  std::vector<std::vector<unsigned char>> out_bufs(result.outputs.size());
+  std::vector<TensorRef> out(result.outputs.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].dtype = result.outputs[i].dtype;
+    out[i].shape = result.outputs[i].shape;
+    out_bufs[i].assign(out[i].nbytes() + kGuard, kPoison);
+    out[i].data = out_bufs[i].data();
+  }
+  const size_t scratch_size = (result.scratch_bytes + kGuard + 63) / 64 * 64;
+  unsigned char* scratch =
+      static_cast<unsigned char*>(std::aligned_alloc(64, scratch_size));
+  std::memset(scratch, kPoison, scratch_size);
+
+  RunContext rctx{attrs.get(), in.data(),  in.size(),
+                  out.data(),  out.size(), scratch};
+  const long before = g_operator_new_calls.load();
+  k->run(rctx);
+  result.run_new_calls = g_operator_new_calls.load() - before;
+
+  for (size_t i = result.scratch_bytes; i < scratch_size; ++i) {
+    if (scratch[i] != kPoison) {
+      ADD_FAILURE() << op << " wrote past its scratch at byte " << i;
+      break;
+    }
+  }
+  std::free(scratch);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const size_t n = out[i].nbytes();
+    for (size_t j = n; j < out_bufs[i].size(); ++j) {
+      if (out_bufs[i][j] != kPoison) {
+        ADD_FAILURE() << op << " wrote past output " << i;
+        break;
+      }
+    }
+    result.outputs[i].bytes.assign(out_bufs[i].begin(),
+                                   out_bufs[i].begin() + n);
+  }
+  return result;
+}
+
+// Row-major strides of a shape.
+inline std::vector<int64_t> Strides(const Shape& s) {
+  std::vector<int64_t> st(static_cast<size_t>(s.rank));
+  int64_t acc = 1;
+  for (int32_t i = s.rank - 1; i >= 0; --i) {
+    st[i] = acc;
+    acc *= s.dims[i];
+  }
+  return st;
+}
+
+// Multi-index of flat index `flat` in `s`.
+inline std::vector<int64_t> Unravel(int64_t flat, const Shape& s) {
+  std::vector<int64_t> idx(static_cast<size_t>(s.rank));
+  for (int32_t i = s.rank - 1; i >= 0; --i) {
+    idx[i] = flat % s.dims[i];
+    flat /= s.dims[i];
+  }
+  return idx;
+}
+
+inline void ExpectNear(const std::vector<float>& got,
+                       const std::vector<float>& want, float tol = 1e-5f) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    const float scale = std::max(1.0f, std::abs(want[i]));
+    ASSERT_NEAR(got[i], want[i], tol * scale) << "at flat index " << i;
+  }
+}
+
+// EXPECTs that Infer fails with a message containing `needle`.
+#define EXPECT_INFER_FAILS(result, needle)                                  \
+  do {                                                                      \
+    const std::string& err_ = (result).error;                               \
+    EXPECT_FALSE(err_.empty()) << "Infer accepted it";                      \
+    EXPECT_NE(err_.find(needle), std::string::npos) << "message: " << err_; \
+  } while (0)
+
+}  // namespace testing
+}  // namespace ascend_emu

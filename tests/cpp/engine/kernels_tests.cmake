@@ -1,0 +1,16 @@
+# Tests of the emulator's reference kernels (emulator/engine/kernels),
+# included by tests/cpp/engine/CMakeLists.txt.
+add_executable(ascend_emu_kernels_test
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_basics.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_elementwise.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_matmul.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_conv.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_pool.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_shape.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_reduce.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_noalloc.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_fuzz.cc
+)
+target_link_libraries(ascend_emu_kernels_test PRIVATE ascend_emu_kernels
+                      GTest::gtest GTest::gtest_main)
+gtest_discover_tests(ascend_emu_kernels_test DISCOVERY_MODE PRE_TEST)
