@@ -1,0 +1,132 @@
+// The atc pipeline. Nothing is written unless every step succeeded, and the
+// .om appears atomically (temp file + rename), so a failed or interrupted
+// run never leaves a half-written model where the toolchain looks for one.
+#include "atc_driver.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "ascend_emu/om_format.h"
+#include "ascend_emu/program_check.h"
+#include "atc_options.h"
+#include "graph_compiler.h"
+#include "onnx_loader.h"
+
+namespace ascend_emu {
+namespace atc {
+namespace {
+
+std::string WriteAtomically(const std::string& path,
+                            const std::vector<uint8_t>& bytes) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (f == nullptr) {
+    return "cannot write '" + path + "': " + std::strerror(errno);
+  }
+  bool ok = bytes.empty() ||
+            std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  ok = std::fflush(f) == 0 && ok;
+  ok = ::fsync(::fileno(f)) == 0 && ok;
+  const int saved = errno;
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string reason = std::strerror(ok ? errno : saved);
+    std::remove(tmp.c_str());
+    return "cannot write '" + path + "': " + reason;
+  }
+  return "";
+}
+
+bool Verbose(const AtcOptions& o) {
+  return o.log == "info" || o.log == "debug";
+}
+
+std::string Compile(const AtcOptions& options, std::ostream& out) {
+  onnx::ModelProto model;
+  int64_t opset = 0;
+  std::string err = LoadOnnxModel(options, &model, &opset);
+  if (!err.empty()) return err;
+
+  Program program;
+  err = CompileGraph(model, opset, options, &program);
+  if (!err.empty()) return err;
+
+  std::vector<uint8_t> image;
+  if (!WriteOm(program, &image, &err)) return err;
+  // The engine must accept what atc writes: check it with the loader's own
+  // reader and validator before anything lands on disk.
+  Program reread;
+  if (!ReadOm(image.data(), image.size(), &reread, &err)) {
+    return "internal error: the .om does not read back: " + err;
+  }
+  err = ValidateProgram(reread, reread.weights.data());
+  if (!err.empty()) return "internal error: the .om does not validate: " + err;
+
+  if (Verbose(options)) {
+    out << "[INFO] ai.onnx opset " << opset << ", " << program.ops.size()
+        << " ops, " << program.tensors.size() << " tensors, arena "
+        << program.arena_size << " bytes, weights " << program.weights.size()
+        << " bytes, .om " << image.size() << " bytes\n";
+  }
+  if (options.mode == 3) {
+    if (Verbose(options))
+      out << "[INFO] --mode=3: pre-check only, nothing written\n";
+    return "";
+  }
+  const std::string path = OmPathFor(options.output);
+  err = WriteAtomically(path, image);
+  if (!err.empty()) return err;
+  if (Verbose(options)) out << "[INFO] wrote " << path << "\n";
+  return "";
+}
+
+}  // namespace
+
+std::string OmPathFor(const std::string& output) {
+  const std::string suffix = ".om";
+  if (output.size() > suffix.size() &&
+      output.compare(output.size() - suffix.size(), suffix.size(), suffix) ==
+          0) {
+    return output;
+  }
+  return output + suffix;
+}
+
+int RunAtc(const std::vector<std::string>& args, std::ostream& out,
+           std::ostream& err) {
+  AtcOptions options;
+  std::string error;
+  switch (ParseAtcOptions(args, &options, &error)) {
+    case ParseStatus::kHelp:
+      out << AtcUsage();
+      return 0;
+    case ParseStatus::kError:
+      err << "ATC run failed: " << error << "\n"
+          << "Try 'atc --help' for more information.\n";
+      return 1;
+    case ParseStatus::kOk:
+      break;
+  }
+  try {
+    error = Compile(options, out);
+  } catch (const std::bad_alloc&) {
+    error = "out of memory";
+  } catch (const std::exception& e) {
+    error = std::string("internal error: ") + e.what();
+  }
+  if (!error.empty()) {
+    err << "ATC run failed: " << error << "\n";
+    return 1;
+  }
+  out << "ATC run success, welcome to the next use.\n";
+  return 0;
+}
+
+}  // namespace atc
+}  // namespace ascend_emu

@@ -1,0 +1,298 @@
+// Command-line parsing for the emulator's atc. Option names, value spellings
+// and defaults follow CANN's atc; what the emulator cannot honour is refused
+// by name rather than silently ignored.
+#include "atc_options.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ascend_emu {
+namespace atc {
+namespace {
+
+const char* const kOptionNames[] = {
+    "framework",   "model",        "output",      "soc_version",
+    "input_shape", "input_format", "output_type", "precision_mode",
+    "mode",        "log",
+};
+
+bool IsOption(const std::string& name) {
+  for (const char* known : kOptionNames) {
+    if (name == known) return true;
+  }
+  return false;
+}
+
+bool ParseInt(const std::string& text, int64_t* value) {
+  if (text.empty() || text.size() > 19) return false;
+  size_t i = text[0] == '-' ? 1 : 0;
+  if (i == text.size()) return false;
+  for (size_t k = i; k < text.size(); ++k) {
+    if (text[k] < '0' || text[k] > '9') return false;
+  }
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (errno != 0 || end != text.c_str() + text.size()) return false;
+  *value = v;
+  return true;
+}
+
+const char* FrameworkName(int64_t f) {
+  switch (f) {
+    case 0:
+      return "Caffe";
+    case 1:
+      return "MindSpore";
+    case 3:
+      return "TensorFlow";
+    case 5:
+      return "ONNX";
+    default:
+      return "unknown";
+  }
+}
+
+std::string CheckFramework(const std::string& value, AtcOptions* o) {
+  int64_t f = 0;
+  if (!ParseInt(value, &f))
+    return "--framework='" + value + "' is not a number";
+  if (f != 5) {
+    return "--framework=" + value + " (" + FrameworkName(f) +
+           ") is not supported by the emulator: only --framework=5 (ONNX)";
+  }
+  o->framework = 5;
+  return "";
+}
+
+std::string CheckMode(const std::string& value, AtcOptions* o) {
+  int64_t m = 0;
+  if (!ParseInt(value, &m)) return "--mode='" + value + "' is not a number";
+  if (m == 0 || m == 3) {
+    o->mode = static_cast<int>(m);
+    return "";
+  }
+  if (m == 1 || m == 6) {
+    return "--mode=" + value +
+           " is not supported by the emulator (supported: 0 build, 3 "
+           "pre-check)";
+  }
+  return "--mode=" + value + " is not a valid atc mode (0, 1, 3 or 6)";
+}
+
+std::string CheckPrecisionMode(const std::string& value, AtcOptions* o) {
+  if (value == "must_keep_origin_dtype" || value == "force_fp32") {
+    o->precision_mode = value;
+    return "";
+  }
+  if (value == "force_fp16" || value == "allow_fp32_to_fp16" ||
+      value == "allow_mix_precision") {
+    return "--precision_mode=" + value +
+           " is not supported by the emulator yet (it computes in the model's "
+           "own dtypes): use --precision_mode=must_keep_origin_dtype";
+  }
+  return "--precision_mode='" + value +
+         "' is not a CANN precision mode (force_fp16, force_fp32, "
+         "allow_fp32_to_fp16, must_keep_origin_dtype, allow_mix_precision)";
+}
+
+std::string CheckValue(const std::string& name, const std::string& value,
+                       AtcOptions* o) {
+  if (name == "framework") return CheckFramework(value, o);
+  if (name == "mode") return CheckMode(value, o);
+  if (name == "precision_mode") return CheckPrecisionMode(value, o);
+  if (name == "model") {
+    if (value.empty()) return "--model is empty";
+    o->model = value;
+  } else if (name == "output") {
+    if (value.empty()) return "--output is empty";
+    o->output = value;
+  } else if (name == "soc_version") {
+    o->soc_version = value;
+  } else if (name == "input_shape") {
+    return ParseInputShapes(value, &o->input_shapes);
+  } else if (name == "input_format") {
+    if (value != "NCHW" && value != "ND" && value != "NCDHW") {
+      return "--input_format=" + value +
+             " is not supported by the emulator (NCHW, ND or NCDHW)";
+    }
+    o->input_format = value;
+  } else if (name == "output_type") {
+    if (value != "FP32") {
+      return "--output_type=" + value +
+             " is not supported by the emulator yet (only FP32)";
+    }
+    o->output_type = value;
+  } else if (name == "log") {
+    if (value != "debug" && value != "info" && value != "warning" &&
+        value != "error" && value != "null") {
+      return "--log=" + value +
+             " is not one of debug, info, warning, error, null";
+    }
+    o->log = value;
+  }
+  return "";
+}
+
+// soc_version names a chip, e.g. Ascend910B1 or Ascend310P3.
+bool ValidSocVersion(const std::string& s) {
+  if (s.size() < 7 || s.size() > 64 || s.compare(0, 6, "Ascend") != 0) {
+    return false;
+  }
+  for (char c : s) {
+    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                    (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string ParseInputShapes(
+    const std::string& text,
+    std::vector<std::pair<std::string, std::vector<int64_t>>>* shapes) {
+  shapes->clear();
+  std::set<std::string> seen;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(';', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(start, end - start);
+    start = end + 1;
+    if (item.empty()) {
+      if (end == text.size()) break;
+      continue;
+    }
+    // Names may contain ':' (e.g. "x:0"); the dims follow the last one.
+    const size_t colon = item.rfind(':');
+    if (colon == std::string::npos || colon == 0) {
+      return "--input_shape item '" + item + "' is not name:dims";
+    }
+    std::string name = item.substr(0, colon);
+    const std::string dims_text = item.substr(colon + 1);
+    std::vector<int64_t> dims;
+    size_t d = 0;
+    while (!dims_text.empty() && d <= dims_text.size()) {
+      size_t comma = dims_text.find(',', d);
+      if (comma == std::string::npos) comma = dims_text.size();
+      int64_t v = 0;
+      const std::string dim = dims_text.substr(d, comma - d);
+      if (!ParseInt(dim, &v) || v < -1) {
+        return "--input_shape: '" + dim + "' in '" + item +
+               "' is not a dimension";
+      }
+      if (v == -1) {
+        return "--input_shape: '" + item +
+               "' has a dynamic dim (-1); the emulator supports static shapes "
+               "only (no --dynamic_batch_size/--dynamic_dims)";
+      }
+      dims.push_back(v);
+      d = comma + 1;
+    }
+    if (!seen.insert(name).second) {
+      return "--input_shape names input '" + name + "' twice";
+    }
+    shapes->emplace_back(std::move(name), std::move(dims));
+  }
+  return "";
+}
+
+ParseStatus ParseAtcOptions(const std::vector<std::string>& args,
+                            AtcOptions* options, std::string* error) {
+  *options = AtcOptions();
+  std::set<std::string> given;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--help" || arg == "-h" || arg == "-help")
+      return ParseStatus::kHelp;
+    if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
+      *error =
+          "unexpected argument '" + arg + "' (options look like --name=value)";
+      return ParseStatus::kError;
+    }
+    std::string name = arg.substr(2);
+    std::string value;
+    const size_t eq = name.find('=');
+    if (eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name.resize(eq);
+    } else if (IsOption(name)) {
+      if (i + 1 >= args.size()) {
+        *error = "--" + name + " needs a value";
+        return ParseStatus::kError;
+      }
+      value = args[++i];
+    }
+    if (!IsOption(name)) {
+      *error = "unknown option --" + name +
+               " (the emulator's atc supports --framework, --model, --output, "
+               "--soc_version, --input_shape, --input_format, --output_type, "
+               "--precision_mode, --mode, --log; see atc --help)";
+      return ParseStatus::kError;
+    }
+    if (!given.insert(name).second) {
+      *error = "--" + name + " is given twice";
+      return ParseStatus::kError;
+    }
+    *error = CheckValue(name, value, options);
+    if (!error->empty()) return ParseStatus::kError;
+  }
+
+  if (options->framework < 0) {
+    *error = "--framework is required (--framework=5 for ONNX)";
+  } else if (options->model.empty()) {
+    *error = "--model is required";
+  } else if (options->output.empty() && options->mode == 0) {
+    *error = "--output is required (the path of the .om, without .om)";
+  } else if (options->soc_version.empty()) {
+    *error = "--soc_version is required (e.g. --soc_version=Ascend910B1)";
+  } else if (!ValidSocVersion(options->soc_version)) {
+    *error = "--soc_version='" + options->soc_version +
+             "' is not a chip name such as Ascend910B1 or Ascend310P3";
+  } else if (options->precision_mode.empty()) {
+    *error =
+        "--precision_mode is not set: CANN's default is force_fp16, which the "
+        "emulator does not support yet; pass "
+        "--precision_mode=must_keep_origin_dtype (or force_fp32) to compile in "
+        "the model's own dtypes";
+  }
+  return error->empty() ? ParseStatus::kOk : ParseStatus::kError;
+}
+
+std::string AtcUsage() {
+  return R"(usage: atc --framework=5 --model=<model.onnx> --output=<path without .om>
+           --soc_version=<chip> --precision_mode=must_keep_origin_dtype [options]
+
+The executorch-ascend CANN emulator's atc: compiles an ONNX model (ai.onnx
+opset 11 to 18, static shapes) into an emulator .om that the emulator's
+libascendcl.so runs on the CPU. Same command line as CANN's atc for the
+options below; anything else is refused.
+
+  --framework=5              ONNX (the only framework the emulator reads)
+  --model=<file>             the .onnx file
+  --output=<path>            writes <path>.om
+  --soc_version=<chip>       target chip, e.g. Ascend910B1, Ascend310P3
+  --precision_mode=<mode>    must_keep_origin_dtype or force_fp32 (fp32 as
+                             written); force_fp16 (CANN's default),
+                             allow_fp32_to_fp16 and allow_mix_precision are
+                             not supported yet, so this option is required
+  --input_shape="x:1,3,224,224;y:2,8"
+                             fixes or checks input dims (no -1: static only)
+  --input_format=NCHW|ND|NCDHW
+                             format reported for 4-D (NCHW) or 5-D (NCDHW)
+                             inputs and outputs; default NCHW
+  --output_type=FP32         only FP32: every output must be float32
+  --mode=0|3                 0 build (default), 3 pre-check only (no file)
+  --log=debug|info|warning|error|null
+  --help, -h                 this text
+
+Options take the form --name=value (or --name value).
+)";
+}
+
+}  // namespace atc
+}  // namespace ascend_emu

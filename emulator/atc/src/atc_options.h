@@ -1,0 +1,43 @@
+// atc's command line: the subset of CANN's atc options the emulator supports
+// (docs/atc.md), parsed and checked before any file is read.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ascend_emu {
+namespace atc {
+
+struct AtcOptions {
+  int framework = -1;
+  std::string model;
+  std::string output;  // path without the .om suffix
+  std::string soc_version;
+  // --input_shape, parsed: (input name, dims) in the order given.
+  std::vector<std::pair<std::string, std::vector<int64_t>>> input_shapes;
+  std::string input_format = "NCHW";
+  std::string output_type;  // empty: outputs keep their ONNX dtype
+  std::string precision_mode;
+  int mode = 0;  // 0 build, 3 pre-check only
+  std::string log = "null";
+};
+
+enum class ParseStatus { kOk, kHelp, kError };
+
+// Parses argv[1..] ("--name=value" or "--name value"; --help / -h) and checks
+// every value. On kError, *error says what is wrong in one sentence.
+ParseStatus ParseAtcOptions(const std::vector<std::string>& args,
+                            AtcOptions* options, std::string* error);
+
+// Parses an --input_shape value ("x:1,3,224,224;y:2"); "" or an error.
+std::string ParseInputShapes(
+    const std::string& text,
+    std::vector<std::pair<std::string, std::vector<int64_t>>>* shapes);
+
+// The text `atc --help` prints.
+std::string AtcUsage();
+
+}  // namespace atc
+}  // namespace ascend_emu

@@ -1,0 +1,28 @@
+// Which ai.onnx op types CANN's ONNX parser registers, per opset
+// (generated from the reference list, see tools/gen_cann_onnx_ops.py).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ascend_emu {
+namespace atc {
+
+struct CannOnnxOp {
+  const char* op_type;
+  const char* opsets;  // as the reference writes them, e.g. "8, 12-18"
+  uint32_t mask;       // bit N set: registered for opset N
+};
+
+// The entry for `op_type`, or nullptr when CANN registers it for no opset.
+const CannOnnxOp* FindCannOnnxOp(const std::string& op_type);
+
+// True when CANN's parser accepts `op_type` in an ai.onnx model of `opset`.
+// Constant is built into the parser, so it is accepted for every opset.
+bool CannRegisters(const std::string& op_type, int64_t opset);
+
+// Number of entries (for tests).
+size_t CannOnnxOpCount();
+
+}  // namespace atc
+}  // namespace ascend_emu

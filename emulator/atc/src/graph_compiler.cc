@@ -1,0 +1,442 @@
+// ONNX graph -> Program. Shapes come from the emulator's kernels (the same
+// Infer that Model::Load re-runs), cross-checked against ONNX's own shape
+// inference wherever that produced a static shape.
+#include "graph_compiler.h"
+
+#include <algorithm>
+#include <exception>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ascend_emu/kernel.h"
+#include "memory_planner.h"
+#include "onnx_loader.h"
+#include "onnx_tensor.h"
+
+namespace ascend_emu {
+namespace atc {
+namespace {
+
+constexpr const char* kProducer = "executorch-ascend atc 1";
+
+struct Value {
+  enum class Kind { kInput, kConst, kOpOutput };
+  Kind kind = Kind::kOpOutput;
+  int index = 0;  // input number, const number or op number
+  DType dtype = DType::kFloat32;
+  Shape shape;
+  int last_use = -1;     // last op reading it
+  int output_slot = -1;  // graph output written straight by its op
+  int tensor = -1;       // Program tensor, once emitted
+};
+
+struct PendingOp {
+  std::string op_type;
+  std::string name;
+  Attributes attrs;
+  std::vector<std::string> inputs;  // "" = absent
+  std::vector<std::string> outputs;
+  size_t scratch_bytes = 0;
+};
+
+std::string JoinOpTypes() {
+  std::string s;
+  for (const std::string& op : KernelOpTypes())
+    s += (s.empty() ? "" : ", ") + op;
+  return s;
+}
+
+std::string ConvertAttributes(const onnx::NodeProto& node, Attributes* attrs) {
+  for (const onnx::AttributeProto& a : node.attribute()) {
+    Attribute out;
+    switch (a.type()) {
+      case onnx::AttributeProto::INT:
+        out.kind = Attribute::Kind::kInt;
+        out.i = a.i();
+        break;
+      case onnx::AttributeProto::FLOAT:
+        out.kind = Attribute::Kind::kFloat;
+        out.f = a.f();
+        break;
+      case onnx::AttributeProto::STRING:
+        out.kind = Attribute::Kind::kString;
+        out.s = a.s();
+        break;
+      case onnx::AttributeProto::INTS:
+        out.kind = Attribute::Kind::kInts;
+        out.ints.assign(a.ints().begin(), a.ints().end());
+        break;
+      case onnx::AttributeProto::FLOATS:
+        out.kind = Attribute::Kind::kFloats;
+        out.floats.assign(a.floats().begin(), a.floats().end());
+        break;
+      default:
+        return "attribute '" + a.name() + "' of type " +
+               onnx::AttributeProto::AttributeType_Name(a.type()) +
+               " is not supported by the emulator";
+    }
+    attrs->map()[a.name()] = std::move(out);
+  }
+  return "";
+}
+
+// Makes opset-dependent defaults explicit, so a kernel (which implements the
+// newest semantics) computes what the model's opset means.
+std::string ResolveOpsetSemantics(const std::string& op_type, int64_t opset,
+                                  const std::vector<TensorRef>& inputs,
+                                  Attributes* attrs) {
+  if (op_type == "Softmax" || op_type == "LogSoftmax" || op_type == "Hardmax") {
+    if (!attrs->Has("axis")) {
+      Attribute axis;
+      axis.i = opset < 13 ? 1 : -1;
+      attrs->map()["axis"] = axis;
+    }
+    // Before opset 13 the op flattened the input to 2-D at `axis`; that equals
+    // the per-axis form only when axis is the last dim.
+    if (opset < 13 && !inputs.empty() && inputs[0].present()) {
+      const int64_t rank = inputs[0].shape.rank;
+      int64_t axis = attrs->GetInt("axis", 1);
+      if (axis < 0) axis += rank;
+      if (axis != rank - 1) {
+        return "at opset " + std::to_string(opset) +
+               " coerces its input to 2-D; the emulator supports only axis = "
+               "the last dim there (export with opset >= 13)";
+      }
+    }
+  }
+  return "";
+}
+
+std::string Describe(DType dtype, const Shape& shape) {
+  return std::string(DTypeName(dtype)) + " " + shape.ToString();
+}
+
+class GraphCompiler {
+ public:
+  GraphCompiler(const onnx::ModelProto& model, int64_t opset,
+                const AtcOptions& options)
+      : graph_(model.graph()), opset_(opset), options_(options) {}
+
+  std::string Compile(Program* program) {
+    std::string err = AddInitializers();
+    if (err.empty()) err = AddInputs();
+    if (err.empty()) CollectOnnxTypes();
+    for (int i = 0; err.empty() && i < graph_.node_size(); ++i) {
+      err = AddNode(graph_.node(i), i);
+    }
+    if (err.empty()) err = CheckOutputs();
+    if (err.empty()) err = Emit(program);
+    return err;
+  }
+
+ private:
+  std::string AddInitializers() {
+    for (const onnx::TensorProto& init : graph_.initializer()) {
+      std::string err = AddConst(init, init.name());
+      if (!err.empty()) return "initializer " + err;
+    }
+    return "";
+  }
+
+  std::string AddConst(const onnx::TensorProto& t, const std::string& name) {
+    Value v;
+    v.kind = Value::Kind::kConst;
+    v.index = static_cast<int>(consts_.size());
+    consts_.emplace_back();
+    std::string err = DecodeTensor(t, &v.dtype, &v.shape, &consts_.back());
+    if (!err.empty()) return err;
+    values_[name] = v;
+    return "";
+  }
+
+  std::string AddInputs() {
+    for (const onnx::ValueInfoProto& in : graph_.input()) {
+      // An input with an initializer of the same name is a constant (the
+      // IR < 4 convention); CANN's parser treats it the same way.
+      if (values_.count(in.name())) continue;
+      Value v;
+      v.kind = Value::Kind::kInput;
+      v.index = static_cast<int>(input_names_.size());
+      if (!StaticTensorType(in.type(), &v.dtype, &v.shape)) {
+        const int32_t elem = in.type().has_tensor_type()
+                                 ? in.type().tensor_type().elem_type()
+                                 : 0;
+        return "input '" + in.name() + "' has dtype " + OnnxTypeName(elem) +
+               " or a shape the emulator does not support";
+      }
+      values_[in.name()] = v;
+      input_names_.push_back(in.name());
+    }
+    return "";
+  }
+
+  void CollectOnnxTypes() {
+    for (const auto& vi : graph_.value_info())
+      onnx_types_[vi.name()] = &vi.type();
+    for (const auto& vi : graph_.output()) onnx_types_[vi.name()] = &vi.type();
+  }
+
+  std::string AddConstantNode(const onnx::NodeProto& node,
+                              const std::string& label) {
+    const onnx::TensorProto* value = nullptr;
+    for (const auto& a : node.attribute()) {
+      if (a.name() == "value" && a.type() == onnx::AttributeProto::TENSOR) {
+        value = &a.t();
+      } else {
+        return label + " uses attribute '" + a.name() +
+               "'; CANN's parser reads only a Constant's 'value'";
+      }
+    }
+    if (value == nullptr || node.output_size() != 1) {
+      return label + " needs a 'value' tensor and one output";
+    }
+    std::string err = AddConst(*value, node.output(0));
+    return err.empty() ? "" : label + ": " + err;
+  }
+
+  std::string AddNode(const onnx::NodeProto& node, int index) {
+    const std::string label = NodeLabel(node, index);
+    if (node.op_type() == "Constant") return AddConstantNode(node, label);
+
+    const KernelDef* kernel = FindKernel(node.op_type());
+    if (kernel == nullptr) {
+      return label +
+             " is accepted by CANN's parser but has no emulator kernel (the "
+             "emulator runs: " +
+             JoinOpTypes() + ")";
+    }
+
+    PendingOp op;
+    op.op_type = node.op_type();
+    op.name = node.name().empty() ? "#" + std::to_string(index) : node.name();
+    std::string err = ConvertAttributes(node, &op.attrs);
+    if (!err.empty()) return label + ": " + err;
+
+    const int op_index = static_cast<int>(ops_.size());
+    std::vector<TensorRef> inputs(node.input_size());
+    for (int k = 0; k < node.input_size(); ++k) {
+      const std::string& name = node.input(k);
+      op.inputs.push_back(name);
+      if (name.empty()) {
+        inputs[k].shape.rank = -1;
+        continue;
+      }
+      auto it = values_.find(name);
+      if (it == values_.end())
+        return label + " reads unknown value '" + name + "'";
+      Value& v = it->second;
+      inputs[k].dtype = v.dtype;
+      inputs[k].shape = v.shape;
+      if (v.kind == Value::Kind::kConst)
+        inputs[k].data = consts_[v.index].data();
+      v.last_use = op_index;
+    }
+    err = ResolveOpsetSemantics(op.op_type, opset_, inputs, &op.attrs);
+    if (!err.empty()) return label + " " + err;
+
+    std::vector<TensorRef> outputs(node.output_size());
+    InferContext ctx{op.attrs, inputs, outputs};
+    try {
+      err = kernel->infer(ctx);
+    } catch (const std::exception& e) {
+      err = std::string("shape inference failed: ") + e.what();
+    }
+    if (!err.empty()) return label + ": " + err;
+    op.scratch_bytes = ctx.scratch_bytes;
+
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      // Outputs the node leaves unnamed (or that the kernel adds) still need
+      // memory to be written to: give them private names.
+      std::string name =
+          static_cast<int>(k) < node.output_size() ? node.output(k) : "";
+      if (name.empty())
+        name = "\x01" + op.name + ":unused_output_" + std::to_string(k);
+      if (values_.count(name)) {
+        return label + " writes '" + name + "', which already has a value";
+      }
+      err = CrossCheck(name, outputs[k]);
+      if (!err.empty()) return label + ": " + err;
+      Value v;
+      v.kind = Value::Kind::kOpOutput;
+      v.index = op_index;
+      v.dtype = outputs[k].dtype;
+      v.shape = outputs[k].shape;
+      values_[name] = v;
+      op.outputs.push_back(name);
+    }
+    ops_.push_back(std::move(op));
+    return "";
+  }
+
+  // ONNX inferred a static type for `name`: the kernel must agree, or one of
+  // the two is wrong and the emulator would compute something else.
+  std::string CrossCheck(const std::string& name, const TensorRef& inferred) {
+    auto it = onnx_types_.find(name);
+    if (it == onnx_types_.end()) return "";
+    DType dtype;
+    Shape shape;
+    if (!StaticTensorType(*it->second, &dtype, &shape)) return "";
+    if (dtype != inferred.dtype || shape != inferred.shape) {
+      return "output '" + name + "' is " +
+             Describe(inferred.dtype, inferred.shape) +
+             " by the emulator's kernel but " + Describe(dtype, shape) +
+             " by ONNX shape inference";
+    }
+    return "";
+  }
+
+  std::string CheckOutputs() {
+    for (int k = 0; k < graph_.output_size(); ++k) {
+      const std::string& name = graph_.output(k).name();
+      auto it = values_.find(name);
+      if (it == values_.end())
+        return "graph output '" + name + "' is never computed";
+      if (options_.output_type == "FP32" &&
+          it->second.dtype != DType::kFloat32) {
+        return "--output_type=FP32, but output '" + name + "' is " +
+               DTypeName(it->second.dtype) +
+               " (the emulator does not convert outputs)";
+      }
+      if (it->second.kind == Value::Kind::kOpOutput &&
+          it->second.output_slot < 0) {
+        it->second.output_slot = k;
+      }
+    }
+    return "";
+  }
+
+  aclFormat FormatFor(const Shape& shape) const {
+    if (options_.input_format == "NCHW" && shape.rank == 4)
+      return ACL_FORMAT_NCHW;
+    if (options_.input_format == "NCDHW" && shape.rank == 5)
+      return ACL_FORMAT_NCDHW;
+    return ACL_FORMAT_ND;
+  }
+
+  int TensorFor(const std::string& name, Program* p) {
+    Value& v = values_.at(name);
+    if (v.tensor >= 0) return v.tensor;
+    TensorInfo t;
+    t.name = !name.empty() && name[0] == '\x01' ? name.substr(1) : name;
+    t.dtype = v.dtype;
+    t.shape = v.shape;
+    switch (v.kind) {
+      case Value::Kind::kInput:
+        t.location = TensorLocation::kInput;
+        t.offset = static_cast<uint64_t>(v.index);
+        break;
+      case Value::Kind::kConst: {
+        const std::vector<uint8_t>& bytes = consts_[v.index];
+        p->weights.resize((p->weights.size() + kOmAlignment - 1) /
+                          kOmAlignment * kOmAlignment);
+        t.location = TensorLocation::kWeight;
+        t.offset = p->weights.size();
+        p->weights.insert(p->weights.end(), bytes.begin(), bytes.end());
+        break;
+      }
+      case Value::Kind::kOpOutput:
+        if (v.output_slot >= 0) {
+          t.location = TensorLocation::kOutput;
+          t.offset = static_cast<uint64_t>(v.output_slot);
+        } else {
+          t.location = TensorLocation::kArena;  // offset planned later
+        }
+        break;
+    }
+    v.tensor = static_cast<int>(p->tensors.size());
+    p->tensors.push_back(std::move(t));
+    return v.tensor;
+  }
+
+  IoInfo MakeIo(const std::string& name, int tensor, const Program& p) const {
+    IoInfo io;
+    io.name = name;
+    io.tensor = static_cast<uint32_t>(tensor);
+    io.dtype = p.tensors[tensor].dtype;
+    io.shape = p.tensors[tensor].shape;
+    io.format = FormatFor(io.shape);
+    return io;
+  }
+
+  std::string Emit(Program* p) {
+    *p = Program();
+    p->soc_version = options_.soc_version;
+    p->producer = kProducer;
+    for (const std::string& name : input_names_) {
+      p->inputs.push_back(MakeIo(name, TensorFor(name, p), *p));
+    }
+
+    std::vector<PlannedBuffer> buffers;
+    std::vector<int> buffer_tensor;  // tensor index, or -1 - op for scratch
+    for (size_t i = 0; i < ops_.size(); ++i) {
+      const PendingOp& pending = ops_[i];
+      OpInfo op;
+      op.op_type = pending.op_type;
+      op.name = pending.name;
+      op.attrs = pending.attrs;
+      for (const std::string& name : pending.inputs) {
+        op.inputs.push_back(name.empty() ? kAbsentTensor : TensorFor(name, p));
+      }
+      for (const std::string& name : pending.outputs) {
+        const int t = TensorFor(name, p);
+        op.outputs.push_back(t);
+        if (p->tensors[t].location == TensorLocation::kArena) {
+          const Value& v = values_.at(name);
+          PlannedBuffer b;
+          b.size = static_cast<uint64_t>(v.shape.numel()) * DTypeSize(v.dtype);
+          b.first_step = static_cast<int>(i);
+          b.last_step = std::max(static_cast<int>(i), v.last_use);
+          buffers.push_back(b);
+          buffer_tensor.push_back(t);
+        }
+      }
+      if (pending.scratch_bytes != 0) {
+        PlannedBuffer b;
+        b.size = pending.scratch_bytes;
+        b.first_step = b.last_step = static_cast<int>(i);
+        buffers.push_back(b);
+        buffer_tensor.push_back(-1 - static_cast<int>(i));
+        op.scratch_size = pending.scratch_bytes;
+      }
+      p->ops.push_back(std::move(op));
+    }
+
+    for (int k = 0; k < graph_.output_size(); ++k) {
+      const std::string& name = graph_.output(k).name();
+      p->outputs.push_back(MakeIo(name, TensorFor(name, p), *p));
+    }
+
+    p->arena_size = PlanArena(&buffers, kOmAlignment);
+    for (size_t b = 0; b < buffers.size(); ++b) {
+      if (buffer_tensor[b] >= 0) {
+        p->tensors[buffer_tensor[b]].offset = buffers[b].offset;
+      } else {
+        p->ops[-1 - buffer_tensor[b]].scratch_offset = buffers[b].offset;
+      }
+    }
+    return "";
+  }
+
+  const onnx::GraphProto& graph_;
+  const int64_t opset_;
+  const AtcOptions& options_;
+  std::unordered_map<std::string, Value> values_;
+  std::vector<std::vector<uint8_t>> consts_;
+  std::vector<std::string> input_names_;
+  std::vector<PendingOp> ops_;
+  std::map<std::string, const onnx::TypeProto*> onnx_types_;
+};
+
+}  // namespace
+
+std::string CompileGraph(const onnx::ModelProto& model, int64_t opset,
+                         const AtcOptions& options, Program* program) {
+  GraphCompiler compiler(model, opset, options);
+  return compiler.Compile(program);
+}
+
+}  // namespace atc
+}  // namespace ascend_emu

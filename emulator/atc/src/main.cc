@@ -1,0 +1,11 @@
+// The emulator's atc executable (docs/atc.md).
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "atc_driver.h"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  return ascend_emu::atc::RunAtc(args, std::cout, std::cerr);
+}

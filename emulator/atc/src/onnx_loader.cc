@@ -1,0 +1,206 @@
+// The ONNX front end of the emulator's atc. The checks run in CANN's order:
+// the parser refuses an unregistered op (or one its plugin rejects) before
+// anything validates the graph, so "Gelu at opset 17" or "Concat without
+// axis" gets CANN's reason, not the ONNX checker's.
+#include "onnx_loader.h"
+
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "cann_onnx_ops.h"
+#include "onnx/checker.h"
+#include "onnx/shape_inference/implementation.h"
+#include "parser_facts.h"
+
+namespace ascend_emu {
+namespace atc {
+namespace {
+
+// Protobuf cannot parse a message over 2 GB.
+constexpr std::streamoff kMaxModelBytes = std::numeric_limits<int32_t>::max();
+
+std::string ReadFile(const std::string& path, std::string* bytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return "cannot read --model '" + path + "': " + std::strerror(errno);
+  }
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0) return "cannot read --model '" + path + "'";
+  if (size > kMaxModelBytes) {
+    return "--model '" + path +
+           "' is larger than 2 GB (ONNX external data is not supported by the "
+           "emulator)";
+  }
+  in.seekg(0, std::ios::beg);
+  bytes->resize(static_cast<size_t>(size));
+  if (size > 0 && !in.read(&(*bytes)[0], size)) {
+    return "cannot read --model '" + path + "'";
+  }
+  return "";
+}
+
+bool IsOnnxDomain(const std::string& domain) {
+  return domain.empty() || domain == "ai.onnx";
+}
+
+std::string CheckOpset(const onnx::ModelProto& model, int64_t* opset) {
+  *opset = -1;
+  for (const auto& imp : model.opset_import()) {
+    if (IsOnnxDomain(imp.domain())) *opset = imp.version();
+  }
+  if (*opset < 0) return "the model imports no ai.onnx opset";
+  if (*opset < kMinOnnxOpset || *opset > kMaxOnnxOpset) {
+    return "ai.onnx opset " + std::to_string(*opset) +
+           " is not supported: CANN's ONNX parser accepts opset " +
+           std::to_string(kMinOnnxOpset) + " to " +
+           std::to_string(kMaxOnnxOpset);
+  }
+  return "";
+}
+
+std::string CheckRegistrations(const onnx::GraphProto& graph, int64_t opset) {
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto& node = graph.node(i);
+    if (!IsOnnxDomain(node.domain())) {
+      return NodeLabel(node, i) + " is in domain '" + node.domain() +
+             "'; the emulator reads only ai.onnx ops";
+    }
+    if (!CannRegisters(node.op_type(), opset)) {
+      std::string message = NodeLabel(node, i) +
+                            " is not registered by CANN's ONNX parser for "
+                            "ai.onnx opset " +
+                            std::to_string(opset);
+      if (const CannOnnxOp* op = FindCannOnnxOp(node.op_type())) {
+        message += std::string(" (registered for opsets ") + op->opsets + ")";
+      }
+      return message;
+    }
+    const std::string refusal = CheckParserFacts(node);
+    if (!refusal.empty()) return NodeLabel(node, i) + " " + refusal;
+  }
+  return "";
+}
+
+std::set<std::string> InitializerNames(const onnx::GraphProto& graph) {
+  std::set<std::string> names;
+  for (const auto& init : graph.initializer()) names.insert(init.name());
+  return names;
+}
+
+std::string ApplyInputShapes(const AtcOptions& options,
+                             onnx::GraphProto* graph) {
+  const std::set<std::string> initializers = InitializerNames(*graph);
+  for (const auto& [name, dims] : options.input_shapes) {
+    onnx::ValueInfoProto* input = nullptr;
+    std::string names;
+    for (auto& in : *graph->mutable_input()) {
+      if (initializers.count(in.name())) continue;
+      if (in.name() == name) input = &in;
+      names += (names.empty() ? "" : ", ") + in.name();
+    }
+    if (input == nullptr) {
+      return "--input_shape names '" + name +
+             "', which is not a model input (inputs: " + names + ")";
+    }
+    if (!input->type().has_tensor_type()) {
+      return "input '" + name + "' is not a tensor";
+    }
+    onnx::TensorShapeProto* shape =
+        input->mutable_type()->mutable_tensor_type()->mutable_shape();
+    if (shape->dim_size() != 0 &&
+        shape->dim_size() != static_cast<int>(dims.size())) {
+      return "--input_shape gives input '" + name + "' " +
+             std::to_string(dims.size()) + " dims, the model has " +
+             std::to_string(shape->dim_size());
+    }
+    if (shape->dim_size() == 0) {
+      for (size_t k = 0; k < dims.size(); ++k) shape->add_dim();
+    }
+    for (int k = 0; k < shape->dim_size(); ++k) {
+      onnx::TensorShapeProto::Dimension* dim = shape->mutable_dim(k);
+      if (dim->has_dim_value() && dim->dim_value() != dims[k]) {
+        return "--input_shape gives input '" + name + "' dim " +
+               std::to_string(k) + " = " + std::to_string(dims[k]) +
+               ", the model fixes it to " + std::to_string(dim->dim_value());
+      }
+      dim->set_dim_value(dims[k]);
+    }
+  }
+  return "";
+}
+
+std::string CheckStaticInputs(const onnx::GraphProto& graph) {
+  const std::set<std::string> initializers = InitializerNames(graph);
+  for (const auto& in : graph.input()) {
+    if (initializers.count(in.name())) continue;
+    if (!in.type().has_tensor_type() || !in.type().tensor_type().has_shape()) {
+      return "input '" + in.name() +
+             "' has no static tensor shape; pass --input_shape (the emulator "
+             "compiles static shapes only)";
+    }
+    const auto& shape = in.type().tensor_type().shape();
+    for (int k = 0; k < shape.dim_size(); ++k) {
+      const auto& dim = shape.dim(k);
+      if (!dim.has_dim_value() || dim.dim_value() < 0) {
+        const std::string sym =
+            dim.has_dim_param() ? " ('" + dim.dim_param() + "')" : "";
+        return "input '" + in.name() + "' dim " + std::to_string(k) + sym +
+               " is dynamic; pass --input_shape=" + in.name() +
+               ":<dims> (the emulator compiles static shapes only)";
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string NodeLabel(const onnx::NodeProto& node, int index) {
+  const std::string who = node.name().empty() ? "#" + std::to_string(index)
+                                              : "'" + node.name() + "'";
+  return "node " + who + " op '" + node.op_type() + "'";
+}
+
+std::string LoadOnnxModel(const AtcOptions& options, onnx::ModelProto* model,
+                          int64_t* opset) {
+  std::string bytes;
+  std::string err = ReadFile(options.model, &bytes);
+  if (!err.empty()) return err;
+  if (!model->ParseFromString(bytes) || !model->has_graph()) {
+    return "--model '" + options.model +
+           "' is not an ONNX model (protobuf parse failed or no graph)";
+  }
+  bytes.clear();
+  bytes.shrink_to_fit();
+
+  err = CheckOpset(*model, opset);
+  if (err.empty()) err = CheckRegistrations(model->graph(), *opset);
+  if (err.empty()) err = ApplyInputShapes(options, model->mutable_graph());
+  if (!err.empty()) return err;
+
+  try {
+    onnx::checker::check_model(*model);
+  } catch (const std::exception& e) {
+    return std::string("the ONNX checker refused the model: ") + e.what();
+  }
+  try {
+    onnx::ShapeInferenceOptions inference(/*check_type=*/true,
+                                          /*strict_mode=*/1,
+                                          /*data_prop=*/true);
+    onnx::shape_inference::InferShapes(
+        *model, onnx::OpSchemaRegistry::Instance(), inference);
+  } catch (const std::exception& e) {
+    return std::string("ONNX shape inference failed: ") + e.what();
+  }
+  return CheckStaticInputs(model->graph());
+}
+
+}  // namespace atc
+}  // namespace ascend_emu

@@ -1,0 +1,31 @@
+// ONNX tensors and types as the engine sees them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ascend_emu/tensor.h"
+#include "onnx/onnx_pb.h"
+
+namespace ascend_emu {
+namespace atc {
+
+// The engine dtype of an ONNX TensorProto.DataType; false when the emulator
+// has none (double, bfloat16, string, ...).
+bool DTypeFromOnnx(int32_t elem_type, DType* dtype);
+
+// ONNX's name for a TensorProto.DataType ("FLOAT", "DOUBLE", ...).
+std::string OnnxTypeName(int32_t elem_type);
+
+// Decodes an initializer or a Constant's value (raw_data or the typed
+// fields) into little-endian bytes. Returns "" or why it cannot.
+std::string DecodeTensor(const onnx::TensorProto& tensor, DType* dtype,
+                         Shape* shape, std::vector<uint8_t>* bytes);
+
+// A fully static tensor type: true and *dtype/*shape set; false when the
+// type is not a tensor, its dtype is not the engine's, or a dim is unknown.
+bool StaticTensorType(const onnx::TypeProto& type, DType* dtype, Shape* shape);
+
+}  // namespace atc
+}  // namespace ascend_emu

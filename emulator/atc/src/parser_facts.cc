@@ -1,0 +1,93 @@
+// The parser facts are keyed by op type; each check mirrors a refusal that a
+// CANN parser plugin makes in code (cann-onnx-ops.md, "(code)" notes). Facts
+// known only from documentation are not enforced: they describe kernels of
+// real chips, not the parser.
+#include "parser_facts.h"
+
+#include <string>
+
+namespace ascend_emu {
+namespace atc {
+namespace {
+
+const onnx::AttributeProto* FindAttr(const onnx::NodeProto& node,
+                                     const char* name) {
+  for (const auto& a : node.attribute()) {
+    if (a.name() == name) return &a;
+  }
+  return nullptr;
+}
+
+int64_t IntAttr(const onnx::NodeProto& node, const char* name,
+                int64_t fallback) {
+  const onnx::AttributeProto* a = FindAttr(node, name);
+  return a != nullptr && a->type() == onnx::AttributeProto::INT ? a->i()
+                                                                : fallback;
+}
+
+float FloatAttr(const onnx::NodeProto& node, const char* name, float fallback) {
+  const onnx::AttributeProto* a = FindAttr(node, name);
+  return a != nullptr && a->type() == onnx::AttributeProto::FLOAT ? a->f()
+                                                                  : fallback;
+}
+
+bool HasInput(const onnx::NodeProto& node, int index) {
+  return node.input_size() > index && !node.input(index).empty();
+}
+
+bool HasOutput(const onnx::NodeProto& node, int index) {
+  return node.output_size() > index && !node.output(index).empty();
+}
+
+}  // namespace
+
+std::string CheckParserFacts(const onnx::NodeProto& node) {
+  const std::string& op = node.op_type();
+  if (op == "Concat" && FindAttr(node, "axis") == nullptr) {
+    return "needs the 'axis' attribute (CANN's Concat parser requires it)";
+  }
+  if (op == "Transpose" && FindAttr(node, "perm") == nullptr) {
+    return "needs the 'perm' attribute (CANN's Transpose parser requires it)";
+  }
+  if (op == "MaxPool") {
+    if (HasOutput(node, 1)) {
+      return "uses the Indices output, which CANN's MaxPool parser does not "
+             "support";
+    }
+    if (IntAttr(node, "storage_order", 0) != 0) {
+      return "has storage_order != 0, which CANN's MaxPool parser refuses";
+    }
+  }
+  if ((op == "ArgMax" || op == "ArgMin") &&
+      IntAttr(node, "select_last_index", 0) != 0) {
+    return "has select_last_index=1, which CANN's parser refuses";
+  }
+  if (op == "Cast" && FindAttr(node, "to") == nullptr) {
+    return "needs the 'to' attribute";
+  }
+  if (op == "Clip" && !HasInput(node, 1) && !HasInput(node, 2)) {
+    return "has neither min nor max, which CANN's Clip parser refuses";
+  }
+  if (op == "Selu" && (FloatAttr(node, "alpha", 1.67326319217681884765625f) !=
+                           1.67326319217681884765625f ||
+                       FloatAttr(node, "gamma", 1.05070102214813232421875f) !=
+                           1.05070102214813232421875f)) {
+    return "has non-default alpha/gamma, which CANN's Selu parser refuses";
+  }
+  if (op == "GatherND" && IntAttr(node, "batch_dims", 0) != 0) {
+    return "has batch_dims != 0, which CANN's GatherND parser refuses";
+  }
+  if (op == "DepthToSpace" && IntAttr(node, "blocksize", 0) < 2) {
+    return "needs blocksize >= 2 (CANN's DepthToSpace parser)";
+  }
+  if (op == "LRN" && IntAttr(node, "size", 1) % 2 == 0) {
+    return "needs an odd size (CANN's LRN parser)";
+  }
+  if (op == "ConvTranspose" && FindAttr(node, "kernel_shape") == nullptr) {
+    return "needs the 'kernel_shape' attribute (CANN's ConvTranspose parser)";
+  }
+  return "";
+}
+
+}  // namespace atc
+}  // namespace ascend_emu

@@ -1,0 +1,52 @@
+// The emulator's .om file: one writer and one bounds-checked reader
+// (docs/om-format.md has the byte layout).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ascend_emu/program.h"
+
+namespace ascend_emu {
+
+constexpr uint32_t kOmFormatVersion = 1;
+
+// Limits the reader enforces, so a corrupted count can neither exhaust memory
+// nor overflow arithmetic. The writer refuses programs beyond them too.
+struct OmLimits {
+  static constexpr uint32_t kMaxStringBytes = 4096;
+  static constexpr uint32_t kMaxIo = 1024;
+  static constexpr uint32_t kMaxTensors = 1u << 20;
+  static constexpr uint32_t kMaxOps = 1u << 20;
+  static constexpr uint32_t kMaxOpInputs = 1024;
+  static constexpr uint32_t kMaxOpOutputs = 1024;
+  static constexpr uint32_t kMaxAttrs = 64;
+  static constexpr uint32_t kMaxAttrElems = 1u << 16;
+  static constexpr uint64_t kMaxArenaBytes = uint64_t{1} << 40;
+  static constexpr uint64_t kMaxWeightBytes = uint64_t{1} << 40;
+  static constexpr uint32_t kMaxSocVersionBytes = 64;
+};
+
+// Serializes `program`. Returns false (and sets *error) when a field is
+// beyond OmLimits; structural validity is ValidateProgram's job.
+bool WriteOm(const Program& program, std::vector<uint8_t>* out,
+             std::string* error);
+
+// Parses an .om image into *program: magic, version, size, checksum, every
+// length, count, enum value and dim. Does not check that indices and offsets
+// point at sensible things (ValidateProgram does). Never reads outside
+// [data, data + size).
+bool ReadOm(const void* data, size_t size, Program* program,
+            std::string* error);
+
+// CRC-32 (IEEE 802.3) of `size` bytes, the .om trailer's checksum.
+uint32_t OmChecksum(const uint8_t* data, size_t size);
+
+// Rewrites the size field and the checksum trailer of an .om image after
+// its bytes were edited. For tests and tools that build deliberately odd
+// files; returns false when `image` is too short to have a header.
+bool ResealOm(std::vector<uint8_t>* image);
+
+}  // namespace ascend_emu

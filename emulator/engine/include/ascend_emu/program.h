@@ -1,0 +1,69 @@
+// The compiled program an .om holds (docs/om-format.md), in memory.
+//
+// atc builds a Program from an ONNX graph and serializes it (om_format.h);
+// Model::Load parses one back, validates it and runs it. Nothing here is
+// trusted until ValidateProgram (program_check.h) accepted it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "acl_api.h"
+#include "ascend_emu/kernel.h"
+#include "ascend_emu/tensor.h"
+
+namespace ascend_emu {
+
+// Where a tensor's bytes live while the program runs.
+enum class TensorLocation : uint32_t {
+  kArena = 0,   // activation: `offset` bytes into the planned work arena
+  kWeight = 1,  // constant: `offset` bytes into the weight section
+  kInput = 2,   // graph input number `offset` (caller's input buffer)
+  kOutput = 3,  // graph output number `offset` (caller's output buffer)
+};
+
+struct TensorInfo {
+  std::string name;  // ONNX value name, for messages
+  DType dtype = DType::kFloat32;
+  Shape shape;
+  TensorLocation location = TensorLocation::kArena;
+  uint64_t offset = 0;  // byte offset, or graph I/O index (see above)
+};
+
+struct IoInfo {
+  std::string name;
+  DType dtype = DType::kFloat32;
+  aclFormat format = ACL_FORMAT_ND;
+  Shape shape;
+  uint32_t tensor = 0;  // index into Program::tensors
+};
+
+// Marks an absent optional input in OpInfo::inputs.
+constexpr int32_t kAbsentTensor = -1;
+
+struct OpInfo {
+  std::string op_type;  // ONNX op type, the kernel's key
+  std::string name;     // ONNX node name, for messages
+  Attributes attrs;     // resolved attributes (defaults made explicit by atc)
+  std::vector<int32_t> inputs;   // tensor indices or kAbsentTensor
+  std::vector<int32_t> outputs;  // tensor indices
+  uint64_t scratch_offset = 0;   // arena offset of the kernel's scratch
+  uint64_t scratch_size = 0;     // bytes reserved there (>= Infer's request)
+};
+
+struct Program {
+  std::string soc_version;  // atc --soc_version
+  std::string producer;     // e.g. "executorch-ascend atc 1"
+  std::vector<IoInfo> inputs;
+  std::vector<IoInfo> outputs;
+  std::vector<TensorInfo> tensors;
+  std::vector<OpInfo> ops;  // in execution order
+  uint64_t arena_size = 0;  // bytes of work memory the plan uses
+  std::vector<uint8_t> weights;
+};
+
+// Alignment of every arena and weight offset, and of the memory behind them.
+constexpr uint64_t kOmAlignment = 64;
+
+}  // namespace ascend_emu

@@ -1,0 +1,28 @@
+// Semantic validation of a Program before anything runs it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "ascend_emu/program.h"
+
+namespace ascend_emu {
+
+// Accepts `program` only if running it cannot touch memory outside the
+// caller's I/O buffers, the arena and the weights:
+//  - every tensor has a valid dtype and shape, and its region lies inside
+//    the arena or the weight section (64-byte aligned), or it names a graph
+//    input/output whose description matches it exactly;
+//  - every op has a kernel, valid tensor indices, reads only tensors that
+//    exist by then (graph inputs, weights, earlier outputs) and writes only
+//    arena or graph-output tensors, each exactly once;
+//  - each kernel's Infer, re-run on the recorded attributes and input
+//    shapes (weights' bytes as constant data), reproduces the recorded output
+//    dtypes and shapes, and its scratch fits the reserved arena region;
+//  - an op's output regions overlap neither each other, its inputs nor its
+//    scratch, and the arena is no larger than the plan needs.
+// `weights` holds program.weights.size() bytes (the weight section, possibly
+// copied to aligned memory). Returns "" or the first problem found.
+std::string ValidateProgram(const Program& program, const uint8_t* weights);
+
+}  // namespace ascend_emu

@@ -1,0 +1,274 @@
+// Model: a validated Program bound to memory, run as a flat loop of steps.
+//
+// Everything a run needs (weights, the default arena, the TensorRefs each
+// kernel sees, the per-tensor pointer table) is allocated at Load; Run only
+// fills pointers and calls kernels, so it never touches the heap.
+#include "ascend_emu/model.h"
+
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "aligned_buffer.h"
+#include "ascend_emu/kernel.h"
+#include "ascend_emu/om_format.h"
+#include "ascend_emu/program_check.h"
+
+namespace ascend_emu {
+namespace {
+
+class LoadedModel final : public Model {
+ public:
+  // Takes a Program ValidateProgram accepted (against weights_ memory).
+  bool Init(Program program, std::string* error);
+
+  size_t work_size() const override {
+    // Slack so caller memory of any alignment can be aligned inside.
+    return arena_size_ == 0 ? 0 : arena_size_ + kOmAlignment;
+  }
+  size_t weight_size() const override { return weights_.size(); }
+  const std::string& soc_version() const override {
+    return program_.soc_version;
+  }
+  const std::vector<IoDesc>& inputs() const override { return input_descs_; }
+  const std::vector<IoDesc>& outputs() const override { return output_descs_; }
+
+  bool Run(const void* const* inputs, void* const* outputs, void* work,
+           std::string* error) override;
+
+ private:
+  struct Step {
+    const KernelDef* kernel;
+    const Attributes* attrs;
+    size_t first_input;  // into refs_
+    size_t num_inputs;
+    size_t first_output;
+    size_t num_outputs;
+    uint64_t scratch_offset;
+    uint64_t scratch_size;
+  };
+  // A graph output whose tensor is not written straight into its buffer
+  // (a graph input, a weight, or another output's tensor): copied last.
+  struct OutputCopy {
+    size_t output;
+    size_t tensor;
+  };
+
+  bool BindTensors(const void* const* inputs, void* const* outputs,
+                   uint8_t* arena, std::string* error);
+
+  Program program_;  // weights moved out into weights_
+  AlignedBuffer weights_;
+  AlignedBuffer own_arena_;
+  size_t arena_size_ = 0;
+  std::vector<IoDesc> input_descs_;
+  std::vector<IoDesc> output_descs_;
+  std::vector<size_t> tensor_bytes_;
+  std::vector<uint8_t*> tensor_data_;  // rebound on every run
+  std::vector<Step> steps_;
+  std::vector<TensorRef> refs_;
+  std::vector<int32_t> ref_tensor_;  // tensor behind refs_[i], or absent
+  std::vector<OutputCopy> copies_;
+};
+
+IoDesc MakeDesc(const IoInfo& io) {
+  IoDesc d;
+  d.name = io.name;
+  d.dtype = io.dtype;
+  d.format = io.format;
+  d.shape = io.shape;
+  d.size_bytes = static_cast<size_t>(io.shape.numel()) * DTypeSize(io.dtype);
+  return d;
+}
+
+bool LoadedModel::Init(Program program, std::string* error) {
+  program_ = std::move(program);
+  if (!weights_.Allocate(program_.weights.size())) {
+    *error = "out of memory for " + std::to_string(program_.weights.size()) +
+             " bytes of weights";
+    return false;
+  }
+  if (!program_.weights.empty()) {
+    std::memcpy(weights_.data(), program_.weights.data(),
+                program_.weights.size());
+  }
+  std::string err = ValidateProgram(program_, weights_.data());
+  if (!err.empty()) {
+    *error = "invalid .om: " + err;
+    return false;
+  }
+  std::vector<uint8_t>().swap(program_.weights);
+
+  arena_size_ = static_cast<size_t>(program_.arena_size);
+  if (!own_arena_.Allocate(arena_size_)) {
+    *error = "out of memory for a " + std::to_string(arena_size_) +
+             "-byte work arena";
+    return false;
+  }
+
+  for (const IoInfo& io : program_.inputs) input_descs_.push_back(MakeDesc(io));
+  for (const IoInfo& io : program_.outputs)
+    output_descs_.push_back(MakeDesc(io));
+
+  const size_t n = program_.tensors.size();
+  tensor_bytes_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const TensorInfo& t = program_.tensors[i];
+    tensor_bytes_[i] =
+        static_cast<size_t>(t.shape.numel()) * DTypeSize(t.dtype);
+  }
+  tensor_data_.assign(n, nullptr);
+
+  for (const OpInfo& op : program_.ops) {
+    Step s;
+    s.kernel = FindKernel(op.op_type);
+    s.attrs = &op.attrs;
+    s.first_input = refs_.size();
+    s.num_inputs = op.inputs.size();
+    for (int32_t t : op.inputs) {
+      TensorRef ref;
+      if (t == kAbsentTensor) {
+        ref.shape.rank = -1;
+      } else {
+        ref.dtype = program_.tensors[t].dtype;
+        ref.shape = program_.tensors[t].shape;
+      }
+      refs_.push_back(ref);
+      ref_tensor_.push_back(t);
+    }
+    s.first_output = refs_.size();
+    s.num_outputs = op.outputs.size();
+    for (int32_t t : op.outputs) {
+      TensorRef ref;
+      ref.dtype = program_.tensors[t].dtype;
+      ref.shape = program_.tensors[t].shape;
+      refs_.push_back(ref);
+      ref_tensor_.push_back(t);
+    }
+    s.scratch_offset = op.scratch_offset;
+    s.scratch_size = op.scratch_size;
+    steps_.push_back(s);
+  }
+
+  for (size_t i = 0; i < program_.outputs.size(); ++i) {
+    const size_t t = program_.outputs[i].tensor;
+    const TensorInfo& info = program_.tensors[t];
+    if (info.location != TensorLocation::kOutput || info.offset != i) {
+      copies_.push_back({i, t});
+    }
+  }
+  return true;
+}
+
+bool LoadedModel::BindTensors(const void* const* inputs, void* const* outputs,
+                              uint8_t* arena, std::string* error) {
+  for (size_t i = 0; i < input_descs_.size(); ++i) {
+    if (inputs[i] == nullptr && input_descs_[i].size_bytes != 0) {
+      *error = "Run: input " + std::to_string(i) + " is null";
+      return false;
+    }
+  }
+  for (size_t i = 0; i < output_descs_.size(); ++i) {
+    if (outputs[i] == nullptr && output_descs_[i].size_bytes != 0) {
+      *error = "Run: output " + std::to_string(i) + " is null";
+      return false;
+    }
+  }
+  for (size_t i = 0; i < program_.tensors.size(); ++i) {
+    const TensorInfo& t = program_.tensors[i];
+    uint8_t* p = nullptr;
+    switch (t.location) {
+      case TensorLocation::kArena:
+        p = arena + t.offset;
+        break;
+      case TensorLocation::kWeight:
+        p = weights_.data() + t.offset;
+        break;
+      case TensorLocation::kInput:
+        p = static_cast<uint8_t*>(const_cast<void*>(inputs[t.offset]));
+        break;
+      case TensorLocation::kOutput:
+        p = static_cast<uint8_t*>(outputs[t.offset]);
+        break;
+    }
+    if (p == nullptr && tensor_bytes_[i] != 0) {
+      *error = "no buffer for tensor '" + t.name + "' (null input or output)";
+      return false;
+    }
+    tensor_data_[i] = p;
+  }
+  return true;
+}
+
+bool LoadedModel::Run(const void* const* inputs, void* const* outputs,
+                      void* work, std::string* error) {
+  if ((inputs == nullptr && !input_descs_.empty()) ||
+      (outputs == nullptr && !output_descs_.empty())) {
+    *error = "Run: null input or output array";
+    return false;
+  }
+  uint8_t* arena = own_arena_.data();
+  if (work != nullptr && arena_size_ != 0) {
+    const uintptr_t raw = reinterpret_cast<uintptr_t>(work);
+    const uintptr_t aligned =
+        (raw + kOmAlignment - 1) & ~uintptr_t{kOmAlignment - 1};
+    arena = reinterpret_cast<uint8_t*>(aligned);
+  }
+  if (!BindTensors(inputs, outputs, arena, error)) return false;
+
+  try {
+    for (const Step& s : steps_) {
+      for (size_t k = 0; k < s.num_inputs + s.num_outputs; ++k) {
+        const size_t r = s.first_input + k;
+        refs_[r].data = ref_tensor_[r] == kAbsentTensor
+                            ? nullptr
+                            : tensor_data_[static_cast<size_t>(ref_tensor_[r])];
+      }
+      const RunContext ctx{
+          *s.attrs,
+          &refs_[s.first_input],
+          s.num_inputs,
+          s.num_outputs == 0 ? nullptr : &refs_[s.first_output],
+          s.num_outputs,
+          s.scratch_size == 0 ? nullptr : arena + s.scratch_offset};
+      s.kernel->run(ctx);
+    }
+  } catch (const std::exception& e) {
+    *error = std::string("Run: a kernel failed: ") + e.what();
+    return false;
+  }
+
+  for (const OutputCopy& c : copies_) {
+    const size_t n = output_descs_[c.output].size_bytes;
+    if (n != 0 && outputs[c.output] != tensor_data_[c.tensor]) {
+      std::memmove(outputs[c.output], tensor_data_[c.tensor], n);
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<Model> Model::Load(const void* data, size_t size,
+                                   std::string* error) {
+  std::string local;
+  if (error == nullptr) error = &local;
+  try {
+    Program program;
+    if (!ReadOm(data, size, &program, error)) return nullptr;
+    auto model = std::make_unique<LoadedModel>();
+    if (!model->Init(std::move(program), error)) return nullptr;
+    return model;
+  } catch (const std::bad_alloc&) {
+    *error = "out of memory while loading the .om";
+  } catch (const std::exception& e) {
+    *error = std::string("failed to load the .om: ") + e.what();
+  }
+  return nullptr;
+}
+
+}  // namespace ascend_emu

@@ -1,0 +1,77 @@
+// The atc executable itself: exit codes and output lines, as the Python
+// toolchain sees them.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+#include "atc_test_util.h"
+
+#ifndef ATC_BINARY
+#error "ATC_BINARY must name the atc executable"
+#endif
+
+namespace ascend_emu {
+namespace {
+
+struct Exec {
+  int code = -1;
+  std::string output;  // stdout and stderr
+};
+
+Exec RunBinary(const std::string& args) {
+  Exec e;
+  const std::string cmd = std::string("'") + ATC_BINARY + "' " + args + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) return e;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof(buf), p)) > 0) e.output.append(buf, n);
+  const int status = ::pclose(p);
+  e.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return e;
+}
+
+TEST(AtcCli, Help) {
+  const Exec e = RunBinary("--help");
+  EXPECT_EQ(e.code, 0);
+  EXPECT_NE(e.output.find("usage: atc --framework=5"), std::string::npos)
+      << e.output;
+  EXPECT_EQ(RunBinary("-h").code, 0);
+}
+
+TEST(AtcCli, UnknownOptionFails) {
+  const Exec e = RunBinary("--framework=5 --weight=x");
+  EXPECT_EQ(e.code, 1);
+  EXPECT_NE(e.output.find("ATC run failed: unknown option --weight"),
+            std::string::npos)
+      << e.output;
+}
+
+class AtcCliCompile : public testing::AtcTest {};
+
+TEST_F(AtcCliCompile, CompilesAModel) {
+  testing::OnnxBuilder b;
+  b.Input("x", {1, 3, 2, 2}).Output("y", {1, 3, 1, 1});
+  b.Node("GlobalAveragePool", {"x"}, {"y"});
+  b.Save(Path("gap.onnx"));
+  const Exec e = RunBinary(
+      "--framework=5 --model=" + Path("gap.onnx") + " --output=" + Path("gap") +
+      " --soc_version=Ascend310P3 --precision_mode=force_fp32 "
+      "--input_format=NCHW --output_type=FP32 --log=error");
+  EXPECT_EQ(e.code, 0) << e.output;
+  EXPECT_EQ(e.output, "ATC run success, welcome to the next use.\n");
+  const auto om = testing::ReadBytes(Path("gap.om"));
+  std::string error;
+  auto model = Model::Load(om.data(), om.size(), &error);
+  ASSERT_NE(model, nullptr) << error;
+  EXPECT_EQ(model->soc_version(), "Ascend310P3");
+  EXPECT_EQ(model->outputs()[0].format, ACL_FORMAT_NCHW);
+  const auto y =
+      testing::RunFloat(*model, {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}});
+  EXPECT_EQ(y[0], (std::vector<float>{2.5f, 6.5f, 10.5f}));
+}
+
+}  // namespace
+}  // namespace ascend_emu

@@ -1,0 +1,158 @@
+// atc's command-line parsing (no files involved).
+#include "atc_options.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace ascend_emu {
+namespace atc {
+namespace {
+
+const std::vector<std::string> kBase = {
+    "--framework=5", "--model=m.onnx", "--output=out",
+    "--soc_version=Ascend310P3", "--precision_mode=must_keep_origin_dtype"};
+
+ParseStatus Parse(std::vector<std::string> extra, AtcOptions* o,
+                  std::string* err, std::vector<std::string> base = kBase) {
+  // An extra option replaces the base one of the same name.
+  for (const std::string& e : extra) {
+    const std::string name = e.substr(0, e.find('='));
+    base.erase(std::remove_if(base.begin(), base.end(),
+                              [&](const std::string& b) {
+                                return b.substr(0, b.find('=')) == name;
+                              }),
+               base.end());
+  }
+  base.insert(base.end(), extra.begin(), extra.end());
+  return ParseAtcOptions(base, o, err);
+}
+
+TEST(AtcOptions, ParsesTheUsualCommandLine) {
+  AtcOptions o;
+  std::string err;
+  ASSERT_EQ(Parse({"--input_shape=x:1,3,224,224;y:2", "--input_format=ND",
+                   "--output_type=FP32", "--log=info", "--mode=0"},
+                  &o, &err),
+            ParseStatus::kOk)
+      << err;
+  EXPECT_EQ(o.framework, 5);
+  EXPECT_EQ(o.model, "m.onnx");
+  EXPECT_EQ(o.output, "out");
+  EXPECT_EQ(o.soc_version, "Ascend310P3");
+  EXPECT_EQ(o.precision_mode, "must_keep_origin_dtype");
+  EXPECT_EQ(o.input_format, "ND");
+  EXPECT_EQ(o.output_type, "FP32");
+  EXPECT_EQ(o.log, "info");
+  ASSERT_EQ(o.input_shapes.size(), 2u);
+  EXPECT_EQ(o.input_shapes[0].first, "x");
+  EXPECT_EQ(o.input_shapes[0].second, (std::vector<int64_t>{1, 3, 224, 224}));
+  EXPECT_EQ(o.input_shapes[1].first, "y");
+  EXPECT_EQ(o.input_shapes[1].second, (std::vector<int64_t>{2}));
+}
+
+TEST(AtcOptions, AcceptsSpaceSeparatedValuesAndDefaults) {
+  AtcOptions o;
+  std::string err;
+  ASSERT_EQ(ParseAtcOptions({"--framework", "5", "--model", "a.onnx",
+                             "--output", "a", "--soc_version", "Ascend910B1",
+                             "--precision_mode", "force_fp32"},
+                            &o, &err),
+            ParseStatus::kOk)
+      << err;
+  EXPECT_EQ(o.precision_mode, "force_fp32");
+  EXPECT_EQ(o.input_format, "NCHW");
+  EXPECT_EQ(o.mode, 0);
+  EXPECT_TRUE(o.output_type.empty());
+}
+
+TEST(AtcOptions, Help) {
+  AtcOptions o;
+  std::string err;
+  EXPECT_EQ(ParseAtcOptions({"--help"}, &o, &err), ParseStatus::kHelp);
+  EXPECT_EQ(ParseAtcOptions({"-h"}, &o, &err), ParseStatus::kHelp);
+  EXPECT_NE(AtcUsage().find("--precision_mode"), std::string::npos);
+}
+
+struct Refusal {
+  std::vector<std::string> args;
+  const char* expected;
+};
+
+TEST(AtcOptions, Refusals) {
+  const Refusal cases[] = {
+      {{"--unknown=1"}, "unknown option --unknown"},
+      {{"--framework=1"}, "--framework=1 (MindSpore) is not supported"},
+      {{"--framework=abc"}, "is not a number"},
+      {{"--mode=1"}, "--mode=1 is not supported by the emulator"},
+      {{"--mode=7"}, "not a valid atc mode"},
+      {{"--precision_mode=force_fp16"}, "not supported by the emulator yet"},
+      {{"--precision_mode=allow_fp32_to_fp16"},
+       "not supported by the emulator yet"},
+      {{"--precision_mode=fast"}, "is not a CANN precision mode"},
+      {{"--input_format=NHWC"}, "--input_format=NHWC is not supported"},
+      {{"--output_type=FP16"}, "only FP32"},
+      {{"--log=loud"}, "--log=loud"},
+      {{"--input_shape=x:1,-1"}, "dynamic dim (-1)"},
+      {{"--input_shape=x:1,a"}, "is not a dimension"},
+      {{"--input_shape=x"}, "is not name:dims"},
+      {{"--input_shape=x:1;x:2"}, "twice"},
+      {{"stray"}, "unexpected argument 'stray'"},
+  };
+  for (const Refusal& c : cases) {
+    AtcOptions o;
+    std::string err;
+    EXPECT_EQ(Parse(c.args, &o, &err), ParseStatus::kError) << c.expected;
+    EXPECT_NE(err.find(c.expected), std::string::npos)
+        << "expected '" << c.expected << "', got '" << err << "'";
+  }
+}
+
+TEST(AtcOptions, RefusesRepeatedOptions) {
+  AtcOptions o;
+  std::string err;
+  std::vector<std::string> args = kBase;
+  args.push_back("--soc_version=Ascend910B1");
+  EXPECT_EQ(ParseAtcOptions(args, &o, &err), ParseStatus::kError);
+  EXPECT_NE(err.find("--soc_version is given twice"), std::string::npos) << err;
+}
+
+TEST(AtcOptions, RequiredOptions) {
+  AtcOptions o;
+  std::string err;
+  EXPECT_EQ(ParseAtcOptions({}, &o, &err), ParseStatus::kError);
+  EXPECT_NE(err.find("--framework is required"), std::string::npos) << err;
+  EXPECT_EQ(ParseAtcOptions({"--framework=5", "--model=m.onnx", "--output=o",
+                             "--precision_mode=force_fp32"},
+                            &o, &err),
+            ParseStatus::kError);
+  EXPECT_NE(err.find("--soc_version is required"), std::string::npos) << err;
+  EXPECT_EQ(ParseAtcOptions({"--framework=5", "--model=m.onnx", "--output=o",
+                             "--soc_version=Ascend910B1"},
+                            &o, &err),
+            ParseStatus::kError);
+  // CANN's default precision is force_fp16: the emulator asks for an explicit
+  // mode.
+  EXPECT_NE(err.find("CANN's default is force_fp16"), std::string::npos) << err;
+  EXPECT_NE(err.find("--precision_mode=must_keep_origin_dtype"),
+            std::string::npos);
+  EXPECT_EQ(ParseAtcOptions(
+                {"--framework=5", "--model=m.onnx", "--output=o",
+                 "--soc_version=Ascend 910", "--precision_mode=force_fp32"},
+                &o, &err),
+            ParseStatus::kError);
+  EXPECT_NE(err.find("is not a chip name"), std::string::npos) << err;
+  // --mode=3 needs no --output.
+  EXPECT_EQ(ParseAtcOptions(
+                {"--framework=5", "--model=m.onnx", "--mode=3",
+                 "--soc_version=Ascend910B1", "--precision_mode=force_fp32"},
+                &o, &err),
+            ParseStatus::kOk)
+      << err;
+}
+
+}  // namespace
+}  // namespace atc
+}  // namespace ascend_emu

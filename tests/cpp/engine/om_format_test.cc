@@ -1,0 +1,224 @@
+// The .om writer and reader: round trip, header checks, and robustness of the
+// reader + loader against truncated and corrupted images.
+#include "ascend_emu/om_format.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ascend_emu/model.h"
+#include "emulator_ids.h"
+#include "om_corruption.h"
+#include "sample_programs.h"
+
+namespace ascend_emu {
+namespace {
+
+using testing::AddReluReshapeProgram;
+
+std::vector<uint8_t> Write(const Program& p) {
+  std::vector<uint8_t> image;
+  std::string error;
+  EXPECT_TRUE(WriteOm(p, &image, &error)) << error;
+  return image;
+}
+
+// A program exercising every attribute kind and an absent input, for the
+// round trip (it is not meant to validate).
+Program EveryFieldProgram() {
+  Program p = AddReluReshapeProgram();
+  OpInfo& op = p.ops[0];
+  Attribute f;
+  f.kind = Attribute::Kind::kFloat;
+  f.f = -2.5f;
+  Attribute s;
+  s.kind = Attribute::Kind::kString;
+  s.s = "NOTSET";
+  Attribute fs;
+  fs.kind = Attribute::Kind::kFloats;
+  fs.floats = {1.0f, 0.25f};
+  op.attrs.map()["f"] = f;
+  op.attrs.map()["s"] = s;
+  op.attrs.map()["fs"] = fs;
+  op.attrs.map()["is"] = testing::IntsAttr({-1, 0, 1LL << 40});
+  op.inputs.push_back(kAbsentTensor);
+  op.scratch_offset = 64;
+  op.scratch_size = 192;
+  p.inputs[0].format = ACL_FORMAT_NCHW;
+  return p;
+}
+
+TEST(OmFormat, RoundTripKeepsEveryField) {
+  const Program p = EveryFieldProgram();
+  const std::vector<uint8_t> image = Write(p);
+  ASSERT_EQ(std::memcmp(image.data(), EXECUTORCH_ASCEND_EMU_OM_MAGIC,
+                        EXECUTORCH_ASCEND_EMU_OM_MAGIC_SIZE),
+            0);
+
+  Program q;
+  std::string error;
+  ASSERT_TRUE(ReadOm(image.data(), image.size(), &q, &error)) << error;
+  EXPECT_EQ(q.soc_version, p.soc_version);
+  EXPECT_EQ(q.producer, p.producer);
+  ASSERT_EQ(q.inputs.size(), p.inputs.size());
+  ASSERT_EQ(q.outputs.size(), p.outputs.size());
+  for (size_t i = 0; i < p.outputs.size(); ++i) {
+    EXPECT_EQ(q.outputs[i].name, p.outputs[i].name);
+    EXPECT_EQ(q.outputs[i].dtype, p.outputs[i].dtype);
+    EXPECT_EQ(q.outputs[i].format, p.outputs[i].format);
+    EXPECT_EQ(q.outputs[i].shape, p.outputs[i].shape);
+    EXPECT_EQ(q.outputs[i].tensor, p.outputs[i].tensor);
+  }
+  EXPECT_EQ(q.inputs[0].format, ACL_FORMAT_NCHW);
+  ASSERT_EQ(q.tensors.size(), p.tensors.size());
+  for (size_t i = 0; i < p.tensors.size(); ++i) {
+    EXPECT_EQ(q.tensors[i].name, p.tensors[i].name);
+    EXPECT_EQ(q.tensors[i].dtype, p.tensors[i].dtype);
+    EXPECT_EQ(q.tensors[i].shape, p.tensors[i].shape);
+    EXPECT_EQ(q.tensors[i].location, p.tensors[i].location);
+    EXPECT_EQ(q.tensors[i].offset, p.tensors[i].offset);
+  }
+  ASSERT_EQ(q.ops.size(), p.ops.size());
+  for (size_t i = 0; i < p.ops.size(); ++i) {
+    EXPECT_EQ(q.ops[i].op_type, p.ops[i].op_type);
+    EXPECT_EQ(q.ops[i].name, p.ops[i].name);
+    EXPECT_EQ(q.ops[i].inputs, p.ops[i].inputs);
+    EXPECT_EQ(q.ops[i].outputs, p.ops[i].outputs);
+    EXPECT_EQ(q.ops[i].scratch_offset, p.ops[i].scratch_offset);
+    EXPECT_EQ(q.ops[i].scratch_size, p.ops[i].scratch_size);
+    ASSERT_EQ(q.ops[i].attrs.map().size(), p.ops[i].attrs.map().size());
+  }
+  const Attributes& a = q.ops[0].attrs;
+  EXPECT_EQ(a.GetFloat("f", 0), -2.5f);
+  EXPECT_EQ(a.GetString("s", ""), "NOTSET");
+  EXPECT_EQ(a.GetFloats("fs"), (std::vector<float>{1.0f, 0.25f}));
+  EXPECT_EQ(a.GetInts("is"), (std::vector<int64_t>{-1, 0, 1LL << 40}));
+  EXPECT_EQ(q.ops[2].attrs.GetInt("allowzero", 7), 0);
+  EXPECT_EQ(q.arena_size, p.arena_size);
+  EXPECT_EQ(q.weights, p.weights);
+
+  // Writing what was read reproduces the bytes exactly.
+  EXPECT_EQ(Write(q), image);
+}
+
+TEST(OmFormat, RejectsWrongMagic) {
+  std::vector<uint8_t> image = Write(AddReluReshapeProgram());
+  image[0] = 'X';
+  ResealOm(&image);
+  std::string error;
+  EXPECT_EQ(Model::Load(image.data(), image.size(), &error), nullptr);
+  EXPECT_NE(error.find("wrong magic"), std::string::npos) << error;
+}
+
+TEST(OmFormat, RejectsOtherVersions) {
+  for (uint8_t version : {0, 2, 255}) {
+    std::vector<uint8_t> image = Write(AddReluReshapeProgram());
+    image[8] = version;
+    ResealOm(&image);
+    std::string error;
+    EXPECT_EQ(Model::Load(image.data(), image.size(), &error), nullptr);
+    EXPECT_NE(
+        error.find("unsupported .om format version " + std::to_string(version)),
+        std::string::npos)
+        << error;
+  }
+}
+
+TEST(OmFormat, RejectsUnknownFlags) {
+  std::vector<uint8_t> image = Write(AddReluReshapeProgram());
+  image[12] = 1;
+  ResealOm(&image);
+  std::string error;
+  EXPECT_EQ(Model::Load(image.data(), image.size(), &error), nullptr);
+  EXPECT_NE(error.find("flags"), std::string::npos) << error;
+}
+
+TEST(OmFormat, DetectsDamageByChecksum) {
+  std::vector<uint8_t> image = Write(AddReluReshapeProgram());
+  image[image.size() / 2] ^= 0x10;
+  std::string error;
+  EXPECT_EQ(Model::Load(image.data(), image.size(), &error), nullptr);
+  EXPECT_NE(error.find("checksum"), std::string::npos) << error;
+}
+
+TEST(OmFormat, DetectsTrailingBytes) {
+  std::vector<uint8_t> image = Write(AddReluReshapeProgram());
+  image.push_back(0);
+  std::string error;
+  EXPECT_EQ(Model::Load(image.data(), image.size(), &error), nullptr);
+  EXPECT_NE(error.find("size mismatch"), std::string::npos) << error;
+  // Even with the size and checksum made consistent, the extra byte is refused.
+  image.insert(image.end() - 5, 0xAB);
+  image.pop_back();
+  ResealOm(&image);
+  EXPECT_EQ(Model::Load(image.data(), image.size(), &error), nullptr);
+  EXPECT_NE(error.find("unexpected bytes"), std::string::npos) << error;
+}
+
+// The soc_version string starts at byte 28 (after its u32 length at 24).
+TEST(OmFormat, SocVersionIsKeptAndValidated) {
+  std::vector<uint8_t> image = Write(AddReluReshapeProgram());
+  ASSERT_EQ(std::string(reinterpret_cast<char*>(&image[28]), 11),
+            "Ascend910B1");
+  std::string error;
+  auto model = Model::Load(image.data(), image.size(), &error);
+  ASSERT_NE(model, nullptr) << error;
+  EXPECT_EQ(model->soc_version(), "Ascend910B1");
+
+  image[28 + 10] = '2';  // another well-formed chip name
+  ResealOm(&image);
+  model = Model::Load(image.data(), image.size(), &error);
+  ASSERT_NE(model, nullptr) << error;
+  EXPECT_EQ(model->soc_version(), "Ascend910B2");
+
+  image[28 + 3] = '\x01';  // not a chip name
+  ResealOm(&image);
+  EXPECT_EQ(Model::Load(image.data(), image.size(), &error), nullptr);
+  EXPECT_NE(error.find("soc_version"), std::string::npos) << error;
+
+  image[24] = 200;  // length beyond the soc_version limit
+  ResealOm(&image);
+  EXPECT_EQ(Model::Load(image.data(), image.size(), &error), nullptr);
+  EXPECT_NE(error.find("soc_version"), std::string::npos) << error;
+}
+
+TEST(OmFormat, RejectsEmptyAndTinyImages) {
+  std::string error;
+  EXPECT_EQ(Model::Load(nullptr, 0, &error), nullptr);
+  EXPECT_FALSE(error.empty());
+  const uint8_t junk[40] = {};
+  EXPECT_EQ(Model::Load(junk, sizeof(junk), &error), nullptr);
+  EXPECT_NE(error.find("wrong magic"), std::string::npos) << error;
+}
+
+TEST(OmFormat, WriterRefusesOutOfLimitFields) {
+  Program p = AddReluReshapeProgram();
+  p.soc_version = std::string(65, 'A');
+  std::vector<uint8_t> image;
+  std::string error;
+  EXPECT_FALSE(WriteOm(p, &image, &error));
+  EXPECT_NE(error.find("soc_version"), std::string::npos);
+  p = AddReluReshapeProgram();
+  p.tensors[0].shape.rank = kMaxRank + 1;
+  EXPECT_FALSE(WriteOm(p, &image, &error));
+}
+
+TEST(OmRobustness, EveryTruncationIsRejected) {
+  testing::CheckAllTruncations(Write(AddReluReshapeProgram()));
+}
+
+TEST(OmRobustness, RandomCorruptionsNeverCrash) {
+  const std::vector<uint8_t> image = Write(AddReluReshapeProgram());
+  const testing::CorruptionStats stats =
+      testing::CheckRandomCorruptions(image, 20000, /*seed=*/1234);
+  EXPECT_EQ(stats.attempts, 20000);
+  // Most edits must be caught; a few (a name's letter, a weight's value) are
+  // harmless and load.
+  EXPECT_GT(stats.rejected, stats.attempts / 2);
+  EXPECT_GT(stats.loaded, 0);
+}
+
+}  // namespace
+}  // namespace ascend_emu

@@ -1,0 +1,134 @@
+// Hand-built Programs for the engine tests, plus a harness that runs a
+// loaded Model on buffers sized from its own descriptions (used by the
+// corruption tests here and in tests/cpp/atc).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ascend_emu/model.h"
+#include "ascend_emu/program.h"
+
+namespace ascend_emu {
+namespace testing {
+
+inline Shape Dims(std::initializer_list<int64_t> dims) {
+  Shape s;
+  for (int64_t d : dims) s.dims[s.rank++] = d;
+  return s;
+}
+
+inline Attribute IntsAttr(std::vector<int64_t> v) {
+  Attribute a;
+  a.kind = Attribute::Kind::kInts;
+  a.ints = std::move(v);
+  return a;
+}
+
+inline void AppendWeights(Program* p, const void* data, size_t n,
+                          uint64_t* offset) {
+  p->weights.resize((p->weights.size() + kOmAlignment - 1) / kOmAlignment *
+                    kOmAlignment);
+  *offset = p->weights.size();
+  const uint8_t* b = static_cast<const uint8_t*>(data);
+  p->weights.insert(p->weights.end(), b, b + n);
+}
+
+// y = Reshape(Relu(x + b), [3, 2]); also returns x and b unchanged as
+// outputs 1 and 2 (a graph output that is a graph input or a constant).
+//   tensors: 0 x (input 0), 1 b (weight), 2 shape (weight, int64),
+//            3 t0 (arena 0), 4 t1 (arena 64), 5 y (output 0)
+inline Program AddReluReshapeProgram() {
+  Program p;
+  p.soc_version = "Ascend910B1";
+  p.producer = "sample_programs.h";
+  const float b[6] = {0.5f, -1.0f, 2.0f, -3.0f, 0.0f, 1.0f};
+  const int64_t shape[2] = {3, 2};
+  uint64_t b_off = 0, shape_off = 0;
+  AppendWeights(&p, b, sizeof(b), &b_off);
+  AppendWeights(&p, shape, sizeof(shape), &shape_off);
+
+  auto tensor = [&](const char* name, DType dtype, Shape s, TensorLocation loc,
+                    uint64_t offset) {
+    TensorInfo t;
+    t.name = name;
+    t.dtype = dtype;
+    t.shape = s;
+    t.location = loc;
+    t.offset = offset;
+    p.tensors.push_back(t);
+  };
+  tensor("x", DType::kFloat32, Dims({2, 3}), TensorLocation::kInput, 0);
+  tensor("b", DType::kFloat32, Dims({2, 3}), TensorLocation::kWeight, b_off);
+  tensor("shape", DType::kInt64, Dims({2}), TensorLocation::kWeight, shape_off);
+  tensor("t0", DType::kFloat32, Dims({2, 3}), TensorLocation::kArena, 0);
+  tensor("t1", DType::kFloat32, Dims({2, 3}), TensorLocation::kArena, 64);
+  tensor("y", DType::kFloat32, Dims({3, 2}), TensorLocation::kOutput, 0);
+  p.arena_size = 128;
+
+  auto io = [](const char* name, DType dtype, Shape s, uint32_t tensor) {
+    IoInfo i;
+    i.name = name;
+    i.dtype = dtype;
+    i.format = ACL_FORMAT_ND;
+    i.shape = s;
+    i.tensor = tensor;
+    return i;
+  };
+  p.inputs.push_back(io("x", DType::kFloat32, Dims({2, 3}), 0));
+  p.outputs.push_back(io("y", DType::kFloat32, Dims({3, 2}), 5));
+  p.outputs.push_back(io("x_again", DType::kFloat32, Dims({2, 3}), 0));
+  p.outputs.push_back(io("b_out", DType::kFloat32, Dims({2, 3}), 1));
+
+  OpInfo add;
+  add.op_type = "Add";
+  add.name = "add";
+  add.inputs = {0, 1};
+  add.outputs = {3};
+  OpInfo relu;
+  relu.op_type = "Relu";
+  relu.name = "relu";
+  relu.inputs = {3};
+  relu.outputs = {4};
+  OpInfo reshape;
+  reshape.op_type = "Reshape";
+  reshape.name = "reshape";
+  reshape.inputs = {4, 2};
+  reshape.outputs = {5};
+  Attribute allowzero;
+  allowzero.kind = Attribute::Kind::kInt;
+  allowzero.i = 0;
+  reshape.attrs.map()["allowzero"] = allowzero;
+  p.ops = {add, relu, reshape};
+  return p;
+}
+
+// Runs `model` on zero-filled inputs except for a ramp in float inputs.
+// Returns Run's result; the point is that it returns at all.
+inline bool RunWithOwnBuffers(Model& model, std::string* error) {
+  std::vector<std::vector<uint8_t>> in(model.inputs().size());
+  std::vector<std::vector<uint8_t>> out(model.outputs().size());
+  std::vector<const void*> in_ptrs;
+  std::vector<void*> out_ptrs;
+  for (size_t i = 0; i < in.size(); ++i) {
+    in[i].assign(model.inputs()[i].size_bytes + 1, 0);
+    if (model.inputs()[i].dtype == DType::kFloat32) {
+      for (size_t k = 0; k + 4 <= model.inputs()[i].size_bytes; k += 4) {
+        const float v = static_cast<float>(k % 17) * 0.25f - 1.0f;
+        std::memcpy(&in[i][k], &v, 4);
+      }
+    }
+    in_ptrs.push_back(in[i].data());
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].assign(model.outputs()[i].size_bytes + 1, 0);
+    out_ptrs.push_back(out[i].data());
+  }
+  return model.Run(in_ptrs.data(), out_ptrs.data(), nullptr, error);
+}
+
+}  // namespace testing
+}  // namespace ascend_emu
