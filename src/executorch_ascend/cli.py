@@ -63,6 +63,22 @@ def _cmd_explain(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_runner(runner_args: list[str]) -> int:
+    """Runs a .pte (and its .ptd) with the C++ ascend_runner; arguments go to the runner."""
+    import subprocess
+
+    from . import paths
+    from .native import point_acl_at_bundled_emulator
+
+    # Same ACL choice as `import executorch_ascend`: CANN if configured, else the emulator.
+    point_acl_at_bundled_emulator()
+    runner = paths.runner()
+    if not runner.is_file():
+        print(f"ascend_runner not found at {runner} (set {paths.ENV_RUNNER})", file=sys.stderr)
+        return 2
+    return subprocess.call([str(runner), *runner_args])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="executorch-ascend")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -74,6 +90,11 @@ def main(argv: list[str] | None = None) -> int:
         "--input-shape", action="append", required=True, help="e.g. 1,3,224,224 (once per input)"
     )
     explain_p.set_defaults(fn=_cmd_explain)
+    # `run` hands every argument to ascend_runner untouched (see `run --help`).
+    sub.add_parser("run", help=_run_runner.__doc__, add_help=False)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["run"]:
+        return _run_runner(argv[1:])
     args = parser.parse_args(argv)
     return int(args.fn(args))
 

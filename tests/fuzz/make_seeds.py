@@ -1,0 +1,149 @@
+"""Writes the fuzzers' seed inputs: small ONNX models (opset 17, IR 8, the
+ops the Python lowering emits) and delegate blobs (docs/blob-format.md).
+
+The .om seeds are compiled from the ONNX files by make_seeds.sh with atc.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F32 = TensorProto.FLOAT
+
+
+def _model(
+    nodes: list[onnx.NodeProto],
+    inputs: list[tuple[str, list[int]]],
+    outputs: list[tuple[str, list[int]]],
+    initializers: dict[str, np.ndarray] | None = None,
+) -> onnx.ModelProto:
+    graph = helper.make_graph(
+        nodes,
+        "seed",
+        [helper.make_tensor_value_info(n, F32, s) for n, s in inputs],
+        [helper.make_tensor_value_info(n, F32, s) for n, s in outputs],
+        [numpy_helper.from_array(v, k) for k, v in (initializers or {}).items()],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    return model
+
+
+def onnx_seeds() -> dict[str, onnx.ModelProto]:
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal((4, 3)).astype(np.float32)
+    b = rng.standard_normal((4,)).astype(np.float32)
+    conv_w = rng.standard_normal((2, 1, 3, 3)).astype(np.float32)
+    mk = helper.make_node
+    return {
+        "add_relu": _model(
+            [mk("Add", ["x", "y"], ["s"]), mk("Relu", ["s"], ["z"])],
+            [("x", [2, 3]), ("y", [2, 3])],
+            [("z", [2, 3])],
+        ),
+        "sub_mul_div": _model(
+            [
+                mk("Sub", ["x", "c"], ["a"]),
+                mk("Mul", ["a", "x"], ["m"]),
+                mk("Div", ["m", "c"], ["z"]),
+            ],
+            [("x", [3])],
+            [("z", [3])],
+            {"c": np.array([1.0, 2.0, 4.0], np.float32)},
+        ),
+        "gemm": _model(
+            [mk("Gemm", ["x", "w", "b"], ["z"], transB=1)],
+            [("x", [2, 3])],
+            [("z", [2, 4])],
+            {"w": w, "b": b},
+        ),
+        "matmul_softmax": _model(
+            [
+                mk("MatMul", ["x", "wt"], ["m"]),
+                mk("Softmax", ["m"], ["z"], axis=-1),
+            ],
+            [("x", [2, 3])],
+            [("z", [2, 4])],
+            {"wt": w.T.copy()},
+        ),
+        "conv_pool": _model(
+            [
+                mk("Conv", ["x", "cw"], ["c"], pads=[1, 1, 1, 1]),
+                mk("MaxPool", ["c"], ["p"], kernel_shape=[2, 2], strides=[2, 2]),
+                mk("AveragePool", ["p"], ["a"], kernel_shape=[2, 2]),
+                mk("GlobalAveragePool", ["a"], ["g"]),
+                mk("Flatten", ["g"], ["z"], axis=1),
+            ],
+            [("x", [1, 1, 6, 6])],
+            [("z", [1, 2])],
+            {"cw": conv_w},
+        ),
+        "shape_ops": _model(
+            [
+                mk("Reshape", ["x", "shape"], ["r"]),
+                mk("Transpose", ["r"], ["t"], perm=[1, 0]),
+                mk("Concat", ["t", "t"], ["c"], axis=0),
+                mk("ReduceMean", ["c"], ["z"], axes=[1], keepdims=0),
+            ],
+            [("x", [2, 3])],
+            [("z", [4])],
+            {"shape": np.array([3, 2], np.int64)},
+        ),
+    }
+
+
+def _string(text: str) -> bytes:
+    raw = text.encode()
+    return struct.pack("<I", len(raw)) + raw
+
+
+def _tensor(name: str, scalar_type: int, dims: list[int]) -> bytes:
+    return (
+        _string(name)
+        + struct.pack("<iI", scalar_type, len(dims))
+        + b"".join(struct.pack("<q", d) for d in dims)
+    )
+
+
+def blob(
+    flags: int,
+    inputs: list[tuple[str, int, list[int]]],
+    outputs: list[tuple[str, int, list[int]]],
+) -> bytes:
+    out = b"ASCB" + struct.pack("<IIi", 1, flags, 0)
+    out += _string("ascend/om/" + "ab" * 32)
+    out += _string("Ascend910B1") + _string("emulator 0.1.0")
+    out += _string("must_keep_origin_dtype")
+    for tensors in (inputs, outputs):
+        out += struct.pack("<I", len(tensors))
+        out += b"".join(_tensor(*t) for t in tensors)
+    return out
+
+
+def blob_seeds() -> dict[str, bytes]:
+    return {
+        "one_in_one_out": blob(1, [("x", 6, [2, 3])], [("z", 6, [2, 3])]),
+        "two_in": blob(1, [("x", 6, [1, 3, 8, 8]), ("y", 4, [2])], [("z", 6, [])]),
+        "cann_no_io": blob(0, [], []),
+    }
+
+
+def main(out_dir: str) -> None:
+    root = Path(out_dir)
+    for sub in ("onnx", "blob"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+    for name, model in onnx_seeds().items():
+        onnx.save(model, str(root / "onnx" / f"{name}.onnx"))
+    for name, data in blob_seeds().items():
+        (root / "blob" / f"{name}.bin").write_bytes(data)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

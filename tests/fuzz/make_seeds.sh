@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Writes the fuzzers' seed corpora into <out_dir>:
+#   onnx/  small ONNX models (make_seeds.py)         -> fuzz_atc_onnx
+#   om/    those models compiled by the emulator atc -> fuzz_om_*, fuzz_acl_load
+#   blob/  delegate blobs (docs/blob-format.md)      -> fuzz_blob_reader
+# Usage: make_seeds.sh <atc> <out_dir>   (python: $PYTHON, else the repo venv)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+atc="${1:?usage: make_seeds.sh <atc> <out_dir>}"
+out="${2:?usage: make_seeds.sh <atc> <out_dir>}"
+python="${PYTHON:-$here/../../.venv/bin/python}"
+
+rm -rf "$out/onnx" "$out/om" "$out/blob"
+"$python" "$here/make_seeds.py" "$out"
+mkdir -p "$out/om"
+for model in "$out"/onnx/*.onnx; do
+  name="$(basename "$model" .onnx)"
+  # The ASan-built atc of the fuzz build leaks nothing, but keep its own
+  # diagnostics from failing seed generation.
+  ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" "$atc" --framework=5 \
+    --model="$model" --output="$out/om/$name" --soc_version=Ascend910B1 \
+    --precision_mode=must_keep_origin_dtype >/dev/null
+done
+echo "seeds: $(ls "$out/onnx" | wc -l) onnx, $(ls "$out/om" | wc -l) om," \
+  "$(ls "$out/blob" | wc -l) blob in $out"
