@@ -11,14 +11,10 @@ import torch
 
 
 def _cmd_ops(args: argparse.Namespace) -> int:
-    """Prints the op table, generated from the converter registry."""
-    from .lowering import all_converters
+    """Prints the op-support table, generated from the converter registry."""
+    from .lowering.op_table import render_op_table
 
-    print("| edge op | ONNX ops | dtypes | samples |")
-    print("| --- | --- | --- | --- |")
-    for conv in all_converters():
-        dtypes = ", ".join(str(d).replace("torch.", "") for d in conv.dtypes)
-        print(f"| {conv.name} | {', '.join(conv.onnx_ops)} | {dtypes} | {len(conv.samples)} |")
+    print(render_op_table(), end="")
     return 0
 
 

@@ -62,6 +62,8 @@ def _cann_window_limits(
 
 # convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
 def _conv_supported(node: Node) -> str | None:
+    """4-D NCHW input, not transposed; CANN limits: kernel 1..255, stride 1..63,
+    dilation 1..255, pad 0..255, W <= 4096."""
     if rank(node.args[0]) != 4:
         return "only 2-D convolution (4-D NCHW input) is lowered"
     if node.args[6]:
@@ -126,6 +128,8 @@ def _pool_window(node: Node) -> tuple[list[int], list[int], list[int]]:
 
 # max_pool2d_with_indices(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False)
 def _max_pool_supported(node: Node) -> str | None:
+    """4-D NCHW, indices unused, no dilation; CANN window limits; output size as
+    PyTorch computes it."""
     if rank(node.args[0]) != 4:
         return "only 4-D NCHW max pooling is lowered"
     if not only_first_output_used(node):
@@ -170,6 +174,7 @@ def max_pool2d(ctx: LoweringContext, node: Node) -> None:
 # avg_pool2d(self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True,
 #            divisor_override=None)
 def _avg_pool_supported(node: Node) -> str | None:
+    """4-D NCHW, no divisor_override, count_include_pad only without padding; CANN window limits."""
     if rank(node.args[0]) != 4:
         return "only 4-D NCHW average pooling is lowered"
     if arg(node, 6, "divisor_override") is not None:
@@ -217,6 +222,7 @@ def avg_pool2d(ctx: LoweringContext, node: Node) -> None:
 
 
 def _adaptive_supported(node: Node) -> str | None:
+    """4-D NCHW, output size 1x1 only (GlobalAveragePool)."""
     if rank(node.args[0]) != 4:
         return "only 4-D NCHW adaptive pooling is lowered"
     if ints(node.args[1], 2) != [1, 1]:

@@ -16,6 +16,7 @@ aten = torch.ops.aten
 
 
 def _alpha_supported(node: Node) -> str | None:
+    """alpha is a number."""
     alpha = arg(node, 2, "alpha", 1)
     if not isinstance(alpha, (int, float)) or isinstance(alpha, bool):
         return f"alpha must be a number, got {alpha!r}"
@@ -79,6 +80,7 @@ def mul(ctx: LoweringContext, node: Node) -> None:
 
 
 def _true_division(node: Node) -> str | None:
+    """true division only (no rounding_mode)."""
     mode = node.kwargs.get("rounding_mode")
     return None if mode is None else f"rounding_mode={mode!r} is not lowered"
 

@@ -21,6 +21,7 @@ _MAX_MATMUL_RANK = 6
 
 
 def _linear_supported(node: Node) -> str | None:
+    """2-D weight, 1-D bias, input rank 1..6."""
     if rank(node.args[1]) != 2:
         return "linear weight must be 2-D"
     bias = arg(node, 2, "bias")
@@ -69,6 +70,7 @@ def _number(node: Node, index: int, name: str) -> str | None:
 
 
 def _addmm_supported(node: Node) -> str | None:
+    """alpha and beta are numbers."""
     return _number(node, 3, "beta") or _number(node, 4, "alpha")
 
 
@@ -109,6 +111,7 @@ def mm(ctx: LoweringContext, node: Node) -> None:
 
 
 def _matmul_supported(node: Node) -> str | None:
+    """operand ranks 1..6 (CANN BatchMatMulV2)."""
     for operand in node.args[:2]:
         if not 1 <= rank(operand) <= _MAX_MATMUL_RANK:
             return f"matmul operand rank must be 1..{_MAX_MATMUL_RANK} (CANN BatchMatMulV2)"

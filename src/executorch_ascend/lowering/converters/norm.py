@@ -19,6 +19,7 @@ aten = torch.ops.aten
 
 
 def _bn_supported(node: Node) -> str | None:
+    """inference form, saved statistics unused, input has a channel dim."""
     if not only_first_output_used(node):
         return "batch norm's saved statistics are used"
     if rank(node.args[0]) < 2:

@@ -65,6 +65,7 @@ def cat(ctx: LoweringContext, node: Node) -> None:
 
 
 def _softmax_supported(node: Node) -> str | None:
+    """no half_to_float."""
     return "half_to_float softmax is not lowered" if node.args[2] else None
 
 
@@ -84,6 +85,7 @@ def softmax(ctx: LoweringContext, node: Node) -> None:
 
 
 def _mean_supported(node: Node) -> str | None:
+    """no dtype argument."""
     if node.kwargs.get("dtype") is not None:
         return "mean with a dtype argument is not lowered"
     return None
@@ -114,6 +116,7 @@ def mean(ctx: LoweringContext, node: Node) -> None:
 
 
 def _identity_copy_supported(node: Node) -> str | None:
+    """same dtype, contiguous dim order."""
     src = tensor_val(node.args[0])
     dtype = node.kwargs.get("dtype")
     if dtype is not None and dtype != src.dtype:

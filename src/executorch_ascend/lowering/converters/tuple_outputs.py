@@ -40,6 +40,7 @@ def emit_first_output(
 
 
 def _getitem_supported(node: Node) -> str | None:
+    """first output of a lowered multi-output op."""
     source = node.args[0]
     if not isinstance(source, Node) or aten_target(source.target) not in FIRST_OUTPUT_OPS:
         return "getitem of an op without a lowered multi-output form"
