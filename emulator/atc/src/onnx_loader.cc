@@ -14,6 +14,7 @@
 #include <string>
 
 #include "cann_onnx_ops.h"
+#include "conv_pool_guard.h"
 #include "onnx/checker.h"
 #include "onnx/shape_inference/implementation.h"
 #include "parser_facts.h"
@@ -183,6 +184,8 @@ std::string LoadOnnxModel(const AtcOptions& options, onnx::ModelProto* model,
   err = CheckOpset(*model, opset);
   if (err.empty()) err = CheckRegistrations(model->graph(), *opset);
   if (err.empty()) err = ApplyInputShapes(options, model->mutable_graph());
+  // libonnx 1.12 crashes on some malformed window ops instead of refusing.
+  if (err.empty()) err = GuardConvPoolNodes(model->mutable_graph());
   if (!err.empty()) return err;
 
   try {
