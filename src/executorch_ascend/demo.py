@@ -16,34 +16,9 @@ from pathlib import Path
 import torch
 
 from .compile_spec import TOOLCHAINS, AscendCompileSpec
+from .example_models import small_resnet
 from .export import lower, save
 from .run import fp32_tolerance, max_abs_error, run_with_runner, run_with_runtime
-
-
-class _Logits(torch.nn.Module):
-    """ResNetForImageClassification returns a ModelOutput; export the logits tensor."""
-
-    def __init__(self, model: torch.nn.Module) -> None:
-        super().__init__()
-        self.model = model
-
-    def forward(self, pixel_values: torch.Tensor) -> torch.Tensor:
-        return self.model(pixel_values=pixel_values).logits
-
-
-def small_resnet(num_labels: int = 10, seed: int = 0) -> torch.nn.Module:
-    from transformers import ResNetConfig, ResNetForImageClassification
-
-    torch.manual_seed(seed)
-    config = ResNetConfig(
-        num_channels=3,
-        embedding_size=16,
-        hidden_sizes=[16, 32, 64, 128],
-        depths=[1, 1, 1, 1],
-        layer_type="basic",
-        num_labels=num_labels,
-    )
-    return _Logits(ResNetForImageClassification(config)).eval()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,38 +10,11 @@ import torch
 from ascend_helpers import ascend_lowered_modules, assert_close, eager, seeded_inputs
 
 from executorch_ascend import AscendCompileSpec, blob
-from executorch_ascend.demo import small_resnet
+from executorch_ascend.example_models import Mlp, small_cnn, small_resnet
 from executorch_ascend.export import lower, save
 from executorch_ascend.run import run_with_runner, run_with_runtime
 
 pytestmark = pytest.mark.emulator
-
-
-class Mlp(torch.nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.net = torch.nn.Sequential(
-            torch.nn.Linear(32, 64), torch.nn.ReLU(), torch.nn.Linear(64, 64), torch.nn.ReLU(),
-            torch.nn.Linear(64, 10),
-        )  # fmt: skip
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.softmax(self.net(x), dim=-1)
-
-
-class SmallCnn(torch.nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.features = torch.nn.Sequential(
-            torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
-            torch.nn.MaxPool2d(2),
-            torch.nn.Conv2d(8, 16, 3, padding=1, groups=2), torch.nn.ReLU(),
-            torch.nn.AvgPool2d(2),
-        )  # fmt: skip
-        self.head = torch.nn.Linear(16 * 4 * 4, 5)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(torch.flatten(self.features(x), 1))
 
 
 class SinInTheMiddle(torch.nn.Module):
@@ -57,19 +30,10 @@ class SinInTheMiddle(torch.nn.Module):
         return z, h.mean(-1)
 
 
-def _randomize_bn(model: torch.nn.Module) -> torch.nn.Module:
-    gen = torch.Generator().manual_seed(3)
-    for m in model.modules():
-        if isinstance(m, torch.nn.BatchNorm2d):
-            m.running_mean.copy_(torch.randn(m.running_mean.shape, generator=gen) * 0.1)
-            m.running_var.copy_(torch.rand(m.running_var.shape, generator=gen) + 0.5)
-    return model.eval()
-
-
 MODELS = {
     # name: (factory, input shapes, external tag for the .ptd or None, expected partitions)
     "mlp": (lambda: Mlp(), [(4, 32)], None, 1),
-    "small_cnn": (lambda: _randomize_bn(SmallCnn()), [(2, 3, 16, 16)], "cnn_weights", 1),
+    "small_cnn": (small_cnn, [(2, 3, 16, 16)], "cnn_weights", 1),
     "resnet": (lambda: small_resnet(), [(1, 3, 64, 64)], "model", 1),
     "sin_in_the_middle": (lambda: SinInTheMiddle(), [(3, 12), (3, 24)], None, 2),
 }
