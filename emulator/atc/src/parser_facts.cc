@@ -83,6 +83,16 @@ std::string CheckParserFacts(const onnx::NodeProto& node) {
   if (op == "LRN" && IntAttr(node, "size", 1) % 2 == 0) {
     return "needs an odd size (CANN's LRN parser)";
   }
+  if (op == "Split") {
+    // The split operand itself is an input from opset 13 on; the kernel's
+    // Infer compares its length with the output count.
+    const int64_t n = IntAttr(node, "num_outputs", -1);
+    if (FindAttr(node, "num_outputs") != nullptr && n != node.output_size()) {
+      return "has num_outputs=" + std::to_string(n) + " but " +
+             std::to_string(node.output_size()) +
+             " outputs (CANN's Split parser requires them to match)";
+    }
+  }
   if (op == "ConvTranspose" && FindAttr(node, "kernel_shape") == nullptr) {
     return "needs the 'kernel_shape' attribute (CANN's ConvTranspose parser)";
   }

@@ -1,14 +1,16 @@
 // Conv (1-D and 2-D, ONNX semantics: group, pads, strides, dilations,
-// auto_pad, optional bias), float32. Each (image, group) is one GEMM:
-// W_g [M/g, C/g*kH*kW] x im2col(X_g) [C/g*kH*kW, oH*oW], with the im2col
-// matrix in the scratch buffer Infer sized. 1x1 convolutions with unit
-// stride and no padding skip im2col: X_g already is that matrix.
+// auto_pad, optional bias), float32 (float16 via half_via_float.h). Each
+// (image, group) is one GEMM: W_g [M/g, C/g*kH*kW] x im2col(X_g) [C/g*kH*kW,
+// oH*oW], with the im2col matrix in the scratch buffer Infer sized. 1x1
+// convolutions with unit stride and no padding skip im2col: X_g already is that
+// matrix.
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "eigen_maps.h"
+#include "half_via_float.h"
 #include "kernel_util.h"
 #include "ops.h"
 #include "spatial.h"
@@ -129,7 +131,7 @@ void Im2Col(const float* x, const ConvGeometry& g, float* col) {
 
 }  // namespace
 
-std::string InferConv(InferContext& ctx) {
+std::string InferConvFloat(InferContext& ctx) {
   using K = Attribute::Kind;
   std::string err = CheckInputs(kOp, ctx, 2, 3);
   if (err.empty()) {
@@ -175,7 +177,7 @@ std::string InferConv(InferContext& ctx) {
   return "";
 }
 
-void RunConv(const RunContext& ctx) {
+void RunConvFloat(const RunContext& ctx) {
   ConvGeometry g;
   GetGeometry(ctx.attrs, ctx.inputs, ctx.num_inputs, &g);
   const float* x = ctx.inputs[0].as<const float>();
@@ -211,6 +213,9 @@ void RunConv(const RunContext& ctx) {
     }
   }
 }
+
+// float16: widened into float scratch, float kernel, rounded on store.
+ASCEND_EMU_HALF_VIA_FLOAT(Conv)
 
 }  // namespace kernels
 }  // namespace ascend_emu

@@ -1,10 +1,11 @@
 // MatMul (numpy semantics: 1-D promotion, broadcast batch dims) and Gemm
 // (transA/transB, alpha, beta, optional C broadcast to [M, N]), float32, on
-// Eigen GEMM.
+// Eigen GEMM; float16 through float scratch (half_via_float.h).
 #include <cstdint>
 #include <string>
 
 #include "eigen_maps.h"
+#include "half_via_float.h"
 #include "kernel_util.h"
 #include "ops.h"
 
@@ -44,7 +45,7 @@ bool GetMatMulDims(const Shape& a, const Shape& b, MatMulDims* d) {
 
 }  // namespace
 
-std::string InferMatMul(InferContext& ctx) {
+std::string InferMatMulFloat(InferContext& ctx) {
   const char* op = "MatMul";
   std::string err = CheckInputs(op, ctx, 2, 2);
   if (err.empty()) err = CheckAttributes(op, ctx.attrs, {});
@@ -71,7 +72,7 @@ std::string InferMatMul(InferContext& ctx) {
   return SetOutput(op, ctx, 0, DType::kFloat32, out);
 }
 
-void RunMatMul(const RunContext& ctx) {
+void RunMatMulFloat(const RunContext& ctx) {
   const TensorRef& a = ctx.inputs[0];
   const TensorRef& b = ctx.inputs[1];
   MatMulDims d;
@@ -114,7 +115,7 @@ void RunMatMul(const RunContext& ctx) {
   }
 }
 
-std::string InferGemm(InferContext& ctx) {
+std::string InferGemmFloat(InferContext& ctx) {
   const char* op = "Gemm";
   using K = Attribute::Kind;
   std::string err = CheckInputs(op, ctx, 2, 3);
@@ -184,7 +185,7 @@ void GemmProduct(MatrixMap& y, const AView& a, const BView& b, float alpha,
 
 }  // namespace
 
-void RunGemm(const RunContext& ctx) {
+void RunGemmFloat(const RunContext& ctx) {
   const TensorRef& ta = ctx.inputs[0];
   const TensorRef& tb = ctx.inputs[1];
   TensorRef& ty = ctx.outputs[0];
@@ -234,6 +235,10 @@ void RunGemm(const RunContext& ctx) {
     GemmProduct(y, a, b, alpha, has_c);
   }
 }
+
+// float16: widened into float scratch, float kernel, rounded on store.
+ASCEND_EMU_HALF_VIA_FLOAT(MatMul)
+ASCEND_EMU_HALF_VIA_FLOAT(Gemm)
 
 }  // namespace kernels
 }  // namespace ascend_emu

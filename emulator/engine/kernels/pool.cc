@@ -1,6 +1,7 @@
 // MaxPool and AveragePool (1-D and 2-D: kernel_shape, strides, pads,
 // auto_pad, ceil_mode; dilations for MaxPool; count_include_pad for
-// AveragePool) and GlobalAveragePool, float32, NCHW.
+// AveragePool) and GlobalAveragePool, float32 (float16 via
+// half_via_float.h), NCHW.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "half_via_float.h"
 #include "kernel_util.h"
 #include "ops.h"
 #include "spatial.h"
@@ -168,16 +170,16 @@ void RunPool(const char* op, const RunContext& ctx) {
 
 }  // namespace
 
-std::string InferMaxPool(InferContext& ctx) {
+std::string InferMaxPoolFloat(InferContext& ctx) {
   return InferPool("MaxPool", ctx);
 }
-void RunMaxPool(const RunContext& ctx) { RunPool("MaxPool", ctx); }
-std::string InferAveragePool(InferContext& ctx) {
+void RunMaxPoolFloat(const RunContext& ctx) { RunPool("MaxPool", ctx); }
+std::string InferAveragePoolFloat(InferContext& ctx) {
   return InferPool("AveragePool", ctx);
 }
-void RunAveragePool(const RunContext& ctx) { RunPool("AveragePool", ctx); }
+void RunAveragePoolFloat(const RunContext& ctx) { RunPool("AveragePool", ctx); }
 
-std::string InferGlobalAveragePool(InferContext& ctx) {
+std::string InferGlobalAveragePoolFloat(InferContext& ctx) {
   const char* op = "GlobalAveragePool";
   std::string err = CheckInputs(op, ctx, 1, 1);
   if (err.empty()) err = CheckAttributes(op, ctx.attrs, {});
@@ -202,7 +204,7 @@ std::string InferGlobalAveragePool(InferContext& ctx) {
   return SetOutput(op, ctx, 0, DType::kFloat32, out);
 }
 
-void RunGlobalAveragePool(const RunContext& ctx) {
+void RunGlobalAveragePoolFloat(const RunContext& ctx) {
   const TensorRef& x = ctx.inputs[0];
   const int64_t planes = x.shape.dims[0] * x.shape.dims[1];
   if (planes == 0) return;
@@ -218,6 +220,11 @@ void RunGlobalAveragePool(const RunContext& ctx) {
     py[p] = static_cast<float>(sum / static_cast<double>(plane));
   }
 }
+
+// float16: widened into float scratch, float kernel, rounded on store.
+ASCEND_EMU_HALF_VIA_FLOAT(MaxPool)
+ASCEND_EMU_HALF_VIA_FLOAT(AveragePool)
+ASCEND_EMU_HALF_VIA_FLOAT(GlobalAveragePool)
 
 }  // namespace kernels
 }  // namespace ascend_emu

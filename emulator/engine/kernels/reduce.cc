@@ -1,6 +1,7 @@
 // Reductions over axes: ReduceMean (axes as attribute, opset 13-17, or as a
 // constant input, opset 18; keepdims; noop_with_empty_axes) and Softmax
-// (opset 13+: one axis, default -1, max-subtracted), float32.
+// (opset 13+: one axis, default -1, max-subtracted), float32 (float16 via
+// half_via_float.h).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -9,17 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "half_via_float.h"
 #include "kernel_util.h"
 #include "ops.h"
+#include "reduce_plan.h"
 
 namespace ascend_emu {
 namespace kernels {
-namespace {
-
-struct ReducePlan {
-  bool reduce[kMaxRank] = {};  // per input dim
-  bool noop = false;           // empty axes with noop_with_empty_axes=1
-};
 
 std::string GetReducePlan(const char* op, const Attributes& attrs,
                           const TensorRef* inputs, size_t num_inputs,
@@ -71,9 +68,7 @@ std::string GetReducePlan(const char* op, const Attributes& attrs,
   return "";
 }
 
-}  // namespace
-
-std::string InferReduceMean(InferContext& ctx) {
+std::string InferReduceMeanFloat(InferContext& ctx) {
   const char* op = "ReduceMean";
   using K = Attribute::Kind;
   std::string err = CheckInputs(op, ctx, 1, 2);
@@ -111,7 +106,7 @@ std::string InferReduceMean(InferContext& ctx) {
   return "";
 }
 
-void RunReduceMean(const RunContext& ctx) {
+void RunReduceMeanFloat(const RunContext& ctx) {
   const TensorRef& x = ctx.inputs[0];
   const TensorRef& y = ctx.outputs[0];
   ReducePlan plan;
@@ -171,7 +166,7 @@ void RunReduceMean(const RunContext& ctx) {
   }
 }
 
-std::string InferSoftmax(InferContext& ctx) {
+std::string InferSoftmaxFloat(InferContext& ctx) {
   const char* op = "Softmax";
   std::string err = CheckInputs(op, ctx, 1, 1);
   if (err.empty()) {
@@ -200,7 +195,7 @@ std::string InferSoftmax(InferContext& ctx) {
   return "";
 }
 
-void RunSoftmax(const RunContext& ctx) {
+void RunSoftmaxFloat(const RunContext& ctx) {
   const TensorRef& x = ctx.inputs[0];
   const Shape& s = x.shape;
   int32_t axis = 0;
@@ -254,6 +249,10 @@ void RunSoftmax(const RunContext& ctx) {
     }
   }
 }
+
+// float16: widened into float scratch, float kernel, rounded on store.
+ASCEND_EMU_HALF_VIA_FLOAT(ReduceMean)
+ASCEND_EMU_HALF_VIA_FLOAT(Softmax)
 
 }  // namespace kernels
 }  // namespace ascend_emu

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "kernels_fuzz_math.h"
+#include "kernels_fuzz_movement.h"
 #include "kernels_test_util.h"
 
 namespace ascend_emu {
@@ -97,6 +99,26 @@ class Fuzzer {
                              "SAME"};
       a.Str(n, modes[Int(0, 4)]);
     });
+    maybe("output_padding",
+          [&](const char* n) { a.Ints(n, ints_of(spatial, 0, 2)); });
+    maybe("epsilon", [&](const char* n) { a.Float(n, Coin() ? 1e-5f : 0.0f); });
+    maybe("mode", [&](const char* n) {
+      const char* modes[] = {"constant", "reflect", "edge",
+                             "nearest",  "linear",  "cubic"};
+      a.Str(n, modes[Int(0, 5)]);
+    });
+    maybe("coordinate_transformation_mode", [&](const char* n) {
+      const char* modes[] = {"half_pixel", "pytorch_half_pixel",
+                             "align_corners", "asymmetric",
+                             "tf_crop_and_resize"};
+      a.Str(n, modes[Int(0, 4)]);
+    });
+    maybe("nearest_mode", [&](const char* n) {
+      const char* modes[] = {"floor", "ceil", "round_prefer_floor",
+                             "round_prefer_ceil", "bogus"};
+      a.Str(n, modes[Int(0, 4)]);
+    });
+    MathFuzzAttrs(*this, op, &a);
     if (Coin(3)) a.Int("bogus", 1);
     return a;
   }
@@ -115,6 +137,19 @@ class Fuzzer {
              "strides ";
     }
     if (op == "Gemm") return " alpha beta transA transB ";
+    if (op == "ConvTranspose") {
+      return " auto_pad dilations group kernel_shape output_padding pads "
+             "strides ";
+    }
+    if (op == "Gather" || op == "GatherElements" || op == "Split") {
+      return " axis ";
+    }
+    if (op == "LayerNormalization") return " axis epsilon ";
+    if (op == "BatchNormalization") return " epsilon ";
+    if (op == "Pad") return " mode ";
+    if (op == "Resize") {
+      return " coordinate_transformation_mode mode nearest_mode ";
+    }
     if (op == "ReduceMean") return " axes keepdims noop_with_empty_axes ";
     if (op == "Softmax" || op == "Flatten" || op == "Concat") return " axis ";
     if (op == "Transpose") return " perm ";
@@ -127,6 +162,8 @@ class Fuzzer {
 
 std::vector<HostTensor> RandomInputs(Fuzzer& f, const std::string& op) {
   std::vector<HostTensor> in;
+  if (MovementFuzzInputs(f, op, &in)) return in;
+  if (MathFuzzInputs(f, op, &in)) return in;
   if (op == "Conv" || op == "MaxPool" || op == "AveragePool" ||
       op == "GlobalAveragePool") {
     Shape s;

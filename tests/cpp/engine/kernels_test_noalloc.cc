@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels_noalloc_movement.h"
 #include "kernels_test_util.h"
 
 // GCC cannot see that these replacements pair malloc with free.
@@ -89,6 +90,30 @@ std::vector<Case> Cases() {
   Attrs reduce;
   reduce.Ints("axes", {2, 3}).Int("keepdims", 0).Int("noop_with_empty_axes", 0);
   c.push_back({"ReduceMean", reduce, {x4}});
+  // float16 through float scratch, and the natively typed math kernels.
+  HostTensor h4 = HostTensor::Of<uint16_t>(DType::kFloat16, S({1, 2, 5, 5}),
+                                           std::vector<uint16_t>(50, 0x3c00));
+  c.push_back(
+      {"Conv",
+       conv,
+       {h4, HostTensor::Of<uint16_t>(DType::kFloat16, S({4, 1, 3, 3}),
+                                     std::vector<uint16_t>(36, 0x3c00))}});
+  c.push_back({"Softmax", axis, {h4}});
+  c.push_back({"Add", Attrs(), {h4, h4}});
+  c.push_back({"Sigmoid", Attrs(), {h4}});
+  c.push_back(
+      {"ReduceSum", Attrs(), {x4, HostTensor::I64(S({1}), {1}).Const()}});
+  Attrs argmax;
+  argmax.Int("axis", 1);
+  c.push_back({"ArgMax", argmax, {x4}});
+  c.push_back({"Where",
+               Attrs(),
+               {HostTensor::Of<uint8_t>(DType::kBool, S({5}), {1, 0, 1, 0, 1}),
+                x4, RandF32(S({}), 3)}});
+  Attrs to_half;
+  to_half.Int("to", 10);
+  c.push_back({"Cast", to_half, {x4}});
+  AppendMovementNoAllocCases(&c);
   return c;
 }
 

@@ -1,0 +1,112 @@
+// Numpy/ONNX broadcasting loops shared by the elementwise kernels. The
+// innermost output dim is a tight loop; the outer dims advance an odometer
+// of input offsets, so there is no index arithmetic per element and no heap.
+#pragma once
+
+#include <cstdint>
+
+#include "ascend_emu/tensor.h"
+#include "kernel_util.h"
+
+namespace ascend_emu {
+namespace kernels {
+
+// y[i] = f(a[..], b[..]) over the broadcast output shape of y. `y` may alias
+// `a` when a has y's shape (each element is read before it is written).
+template <typename TA, typename TB, typename TY, typename F>
+void BinaryBroadcast(const TensorRef& a, const TensorRef& b, const TensorRef& y,
+                     F f) {
+  const TA* pa = a.as<const TA>();
+  const TB* pb = b.as<const TB>();
+  TY* py = y.as<TY>();
+  const int64_t n = y.shape.numel();
+  if (n == 0) return;
+  const int64_t na = a.shape.numel();
+  const int64_t nb = b.shape.numel();
+  if (na == n && nb == n) {
+    for (int64_t i = 0; i < n; ++i) py[i] = f(pa[i], pb[i]);
+    return;
+  }
+  if (na == n && nb == 1) {
+    const TB s = pb[0];
+    for (int64_t i = 0; i < n; ++i) py[i] = f(pa[i], s);
+    return;
+  }
+  if (na == 1 && nb == n) {
+    const TA s = pa[0];
+    for (int64_t i = 0; i < n; ++i) py[i] = f(s, pb[i]);
+    return;
+  }
+  const int32_t r = y.shape.rank;  // >= 1 here: rank 0 has n == na == nb == 1
+  int64_t sa[kMaxRank];
+  int64_t sb[kMaxRank];
+  BroadcastStrides(a.shape, r, sa);
+  BroadcastStrides(b.shape, r, sb);
+  const int64_t inner = y.shape.dims[r - 1];
+  const int64_t ia = sa[r - 1];
+  const int64_t ib = sb[r - 1];
+  int64_t idx[kMaxRank] = {};
+  int64_t oa = 0;
+  int64_t ob = 0;
+  for (int64_t o = 0; o < n; o += inner) {
+    TY* row = py + o;
+    for (int64_t j = 0; j < inner; ++j)
+      row[j] = f(pa[oa + j * ia], pb[ob + j * ib]);
+    for (int32_t d = r - 2; d >= 0; --d) {
+      oa += sa[d];
+      ob += sb[d];
+      if (++idx[d] < y.shape.dims[d]) break;
+      oa -= sa[d] * y.shape.dims[d];
+      ob -= sb[d] * y.shape.dims[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+// y[i] = f(a[..], b[..], c[..]) over the broadcast output shape of y.
+template <typename TA, typename TB, typename TC, typename TY, typename F>
+void TernaryBroadcast(const TensorRef& a, const TensorRef& b,
+                      const TensorRef& c, const TensorRef& y, F f) {
+  const TA* pa = a.as<const TA>();
+  const TB* pb = b.as<const TB>();
+  const TC* pc = c.as<const TC>();
+  TY* py = y.as<TY>();
+  const int64_t n = y.shape.numel();
+  if (n == 0) return;
+  const int32_t r = y.shape.rank;
+  if (r == 0) {
+    py[0] = f(pa[0], pb[0], pc[0]);
+    return;
+  }
+  int64_t sa[kMaxRank];
+  int64_t sb[kMaxRank];
+  int64_t sc[kMaxRank];
+  BroadcastStrides(a.shape, r, sa);
+  BroadcastStrides(b.shape, r, sb);
+  BroadcastStrides(c.shape, r, sc);
+  const int64_t inner = y.shape.dims[r - 1];
+  int64_t idx[kMaxRank] = {};
+  int64_t oa = 0;
+  int64_t ob = 0;
+  int64_t oc = 0;
+  for (int64_t o = 0; o < n; o += inner) {
+    TY* row = py + o;
+    for (int64_t j = 0; j < inner; ++j) {
+      row[j] = f(pa[oa + j * sa[r - 1]], pb[ob + j * sb[r - 1]],
+                 pc[oc + j * sc[r - 1]]);
+    }
+    for (int32_t d = r - 2; d >= 0; --d) {
+      oa += sa[d];
+      ob += sb[d];
+      oc += sc[d];
+      if (++idx[d] < y.shape.dims[d]) break;
+      oa -= sa[d] * y.shape.dims[d];
+      ob -= sb[d] * y.shape.dims[d];
+      oc -= sc[d] * y.shape.dims[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+}  // namespace kernels
+}  // namespace ascend_emu

@@ -1,0 +1,123 @@
+// Cast between float32, float16, int32, int64 and bool with ONNX semantics:
+// float -> int truncates toward zero, anything -> bool is `!= 0` (NaN is
+// true), bool -> number is 0 or 1, int64 -> int32 wraps (two's complement, as
+// numpy and ONNX Runtime). Where ONNX leaves a result undefined (NaN or an
+// out-of-range float to an integer), the emulator saturates and maps NaN to 0
+// instead of invoking C++ undefined behaviour.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include "kernel_util.h"
+#include "numeric.h"
+#include "ops.h"
+
+namespace ascend_emu {
+namespace kernels {
+namespace {
+
+// ONNX TensorProto.DataType values the kernel converts between.
+bool DTypeFromOnnx(int64_t to, DType* out) {
+  switch (to) {
+    case 1:
+      *out = DType::kFloat32;
+      return true;
+    case 6:
+      *out = DType::kInt32;
+      return true;
+    case 7:
+      *out = DType::kInt64;
+      return true;
+    case 9:
+      *out = DType::kBool;
+      return true;
+    case 10:
+      *out = DType::kFloat16;
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool Castable(DType d) { return IsFloat(d) || IsInt(d) || d == DType::kBool; }
+
+template <typename To>
+To FloatToInt(float v) {
+  if (std::isnan(v)) return 0;
+  const float t = std::trunc(v);
+  // 2^31 and 2^63 are exact floats; anything at or past them saturates.
+  constexpr float kHi = -static_cast<float>(std::numeric_limits<To>::min());
+  if (t >= kHi) return std::numeric_limits<To>::max();
+  if (t < -kHi) return std::numeric_limits<To>::min();
+  return static_cast<To>(t);
+}
+
+template <typename From, typename To>
+To Convert(From v) {
+  if constexpr (std::is_same_v<To, Bool>) {
+    return Load(v) != 0 ? 1 : 0;
+  } else if constexpr (std::is_same_v<From, Bool>) {
+    return Store<To>(v != 0 ? 1 : 0);
+  } else if constexpr (std::is_same_v<From, float> ||
+                       std::is_same_v<From, Half>) {
+    if constexpr (std::is_integral_v<To>) {
+      return FloatToInt<To>(Load(v));
+    } else {
+      return Store<To>(Load(v));
+    }
+  } else if constexpr (std::is_integral_v<To>) {
+    return static_cast<To>(v);  // integer narrowing wraps (C++17: modular)
+  } else {
+    return Store<To>(static_cast<float>(v));
+  }
+}
+
+template <typename From, typename To>
+void CastTyped(const TensorRef& x, const TensorRef& y) {
+  const From* px = x.as<const From>();
+  To* py = y.as<To>();
+  const int64_t n = x.shape.numel();
+  for (int64_t i = 0; i < n; ++i) py[i] = Convert<From, To>(px[i]);
+}
+
+}  // namespace
+
+std::string InferCast(InferContext& ctx) {
+  const char* op = "Cast";
+  std::string err = CheckInputs(op, ctx, 1, 1);
+  if (err.empty()) {
+    err = CheckAttributes(op, ctx.attrs, {{"to", Attribute::Kind::kInt}});
+  }
+  if (err.empty()) err = PrepareOutputs(op, ctx, 1);
+  if (!err.empty()) return err;
+  if (!HasAttr(ctx.attrs, "to", Attribute::Kind::kInt)) {
+    return Fail(op, "attribute 'to' is required");
+  }
+  const int64_t to = AttrInt(ctx.attrs, "to", 0);
+  DType out;
+  if (!DTypeFromOnnx(to, &out)) {
+    return Fail(op, "unsupported target type " + std::to_string(to) +
+                        " (FLOAT, FLOAT16, INT32, INT64 or BOOL)");
+  }
+  const TensorRef& x = ctx.inputs[0];
+  if (!Castable(x.dtype)) {
+    return Fail(
+        op, DTypeRefusal(x.dtype, "float32, float16, int32, int64 or bool"));
+  }
+  return SetOutput(op, ctx, 0, out, x.shape);
+}
+
+void RunCast(const RunContext& ctx) {
+  const TensorRef& x = ctx.inputs[0];
+  const TensorRef& y = ctx.outputs[0];
+  DispatchDType(x.dtype, [&](auto from) {
+    DispatchDType(y.dtype, [&](auto to) {
+      CastTyped<decltype(from), decltype(to)>(x, y);
+    });
+  });
+}
+
+}  // namespace kernels
+}  // namespace ascend_emu

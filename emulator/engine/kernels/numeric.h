@@ -1,0 +1,81 @@
+// Element types as kernels compute with them. fp16 tensors are stored as IEEE
+// half (Eigen::half, 2 bytes) and computed in float: load widens, store rounds
+// to nearest even once. bool tensors are one byte; any non-zero byte reads as
+// true and kernels that compute a bool store exactly 0 or 1.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <string>
+
+#include "ascend_emu/tensor.h"
+
+namespace ascend_emu {
+namespace kernels {
+
+using Half = Eigen::half;
+using Bool = uint8_t;  // never `bool`: a stray byte value would be UB
+
+static_assert(sizeof(Half) == 2, "fp16 storage must be 2 bytes");
+
+// The type arithmetic on a stored element uses.
+template <typename T>
+struct Compute {
+  using type = T;
+};
+template <>
+struct Compute<Half> {
+  using type = float;
+};
+template <typename T>
+using ComputeT = typename Compute<T>::type;
+
+template <typename T>
+inline ComputeT<T> Load(T v) {
+  return v;
+}
+inline float Load(Half v) { return static_cast<float>(v); }
+
+template <typename T>
+inline T Store(ComputeT<T> v) {
+  return static_cast<T>(v);
+}
+
+inline bool IsFloat(DType d) {
+  return d == DType::kFloat32 || d == DType::kFloat16;
+}
+inline bool IsInt(DType d) { return d == DType::kInt32 || d == DType::kInt64; }
+
+// "unsupported dtype int8 (float32 or float16)" style refusal text.
+inline std::string DTypeRefusal(DType got, const char* allowed) {
+  return std::string("unsupported dtype ") + DTypeName(got) + " (" + allowed +
+         ")";
+}
+
+// Calls f(T{}) with T the storage type of `d` (float, Half, int32_t,
+// int64_t, Bool); returns false for a dtype outside that set.
+template <typename F>
+bool DispatchDType(DType d, F&& f) {
+  switch (d) {
+    case DType::kFloat32:
+      f(float{});
+      return true;
+    case DType::kFloat16:
+      f(Half{});
+      return true;
+    case DType::kInt32:
+      f(int32_t{});
+      return true;
+    case DType::kInt64:
+      f(int64_t{});
+      return true;
+    case DType::kBool:
+      f(Bool{});
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace kernels
+}  // namespace ascend_emu

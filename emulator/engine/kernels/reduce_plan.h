@@ -1,0 +1,27 @@
+// Which dims a Reduce* node reduces, shared by the reduction kernels
+// (reduce.cc, reduce2.cc). Axes come from the `axes` attribute (opset
+// 13-17 for most Reduce ops) or from a constant int64 input (ReduceSum 13+,
+// the others 18+); keepdims and noop_with_empty_axes are validated here.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "ascend_emu/kernel.h"
+
+namespace ascend_emu {
+namespace kernels {
+
+struct ReducePlan {
+  bool reduce[kMaxRank] = {};  // per input dim
+  bool noop = false;           // empty axes with noop_with_empty_axes=1
+};
+
+// Fills `plan` for inputs[0]; "" or an Infer-style refusal. Allocation-free:
+// Run calls it again.
+std::string GetReducePlan(const char* op, const Attributes& attrs,
+                          const TensorRef* inputs, size_t num_inputs,
+                          ReducePlan* plan);
+
+}  // namespace kernels
+}  // namespace ascend_emu

@@ -1,0 +1,230 @@
+// Unary kernels against std:: math oracles: float32 exactly (same formula),
+// float16 within half rounding, integer Abs/Neg/Sign, bool Not, attribute
+// defaults and values, Clip bounds, and refusals.
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "kernels_test_dtypes.h"
+#include "kernels_test_util.h"
+
+namespace ascend_emu {
+namespace testing {
+namespace {
+
+using FloatFn = std::function<float(float)>;
+
+float RefSigmoid(float v) { return 1.0f / (1.0f + std::exp(-v)); }
+float RefHardSigmoid(float v, float a, float b) {
+  return std::fmax(0.0f, std::fmin(1.0f, a * v + b));
+}
+
+struct UnaryCase {
+  const char* op;
+  FloatFn ref;
+  bool positive_only;  // Log, Sqrt: inputs in (0, 4]
+};
+
+std::vector<UnaryCase> FloatCases() {
+  return {
+      {"Abs", [](float v) { return std::fabs(v); }, false},
+      {"Neg", [](float v) { return -v; }, false},
+      {"Exp", [](float v) { return std::exp(v); }, false},
+      {"Log", [](float v) { return std::log(v); }, true},
+      {"Sqrt", [](float v) { return std::sqrt(v); }, true},
+      {"Reciprocal", [](float v) { return 1.0f / v; }, true},
+      {"Sigmoid", RefSigmoid, false},
+      {"Tanh", [](float v) { return std::tanh(v); }, false},
+      {"Erf", [](float v) { return std::erf(v); }, false},
+      {"Sin", [](float v) { return std::sin(v); }, false},
+      {"Cos", [](float v) { return std::cos(v); }, false},
+      {"Floor", [](float v) { return std::floor(v); }, false},
+      {"Ceil", [](float v) { return std::ceil(v); }, false},
+      {"Round", [](float v) { return std::nearbyint(v); }, false},
+      {"Sign", [](float v) { return v > 0 ? 1.0f : (v < 0 ? -1.0f : 0.0f); },
+       false},
+      {"HardSwish",
+       [](float v) { return v * RefHardSigmoid(v, 1.0f / 6.0f, 0.5f); }, false},
+      {"LeakyRelu", [](float v) { return v < 0 ? 0.01f * v : v; }, false},
+      {"Elu", [](float v) { return v < 0 ? std::exp(v) - 1.0f : v; }, false},
+      {"HardSigmoid", [](float v) { return RefHardSigmoid(v, 0.2f, 0.5f); },
+       false},
+  };
+}
+
+std::vector<float> Inputs(int64_t n, bool positive_only, uint32_t seed) {
+  std::vector<float> v = RandomFloats(n, seed);
+  for (float& x : v) x = positive_only ? 2.0f * x + 2.01f : 5.0f * x;
+  return v;
+}
+
+std::vector<float> Apply(const std::vector<float>& x, const FloatFn& f) {
+  std::vector<float> y(x.size());
+  for (size_t i = 0; i < x.size(); ++i) y[i] = f(x[i]);
+  return y;
+}
+
+TEST(KernelsUnary, Float32MatchesOracleOverShapes) {
+  uint32_t seed = 1;
+  for (const UnaryCase& c : FloatCases()) {
+    for (const Shape& s : {S({}), S({7}), S({2, 3, 4}), S({2, 0, 3})}) {
+      std::vector<float> x = Inputs(s.numel(), c.positive_only, seed++);
+      RunResult r = RunKernel(c.op, Attrs(), {HostTensor::F32(s, x)});
+      ASSERT_EQ(r.error, "") << c.op;
+      ASSERT_EQ(r.outputs[0].shape, s) << c.op;
+      ASSERT_EQ(r.outputs[0].dtype, DType::kFloat32) << c.op;
+      // Elu uses expm1 and Sigmoid a stable form: not bit-identical.
+      ExpectNear(r.outputs[0].f32(), Apply(x, c.ref), 1e-6f);
+    }
+  }
+}
+
+TEST(KernelsUnary, Float16ComputesInFloatAndRoundsOnce) {
+  uint32_t seed = 100;
+  for (const UnaryCase& c : FloatCases()) {
+    const Shape s = S({3, 5});
+    std::vector<float> x = RoundToHalf(Inputs(15, c.positive_only, seed++));
+    RunResult r = RunKernel(c.op, Attrs(), {F16(s, x)});
+    ASSERT_EQ(r.error, "") << c.op;
+    ASSERT_EQ(r.outputs[0].dtype, DType::kFloat16) << c.op;
+    SCOPED_TRACE(c.op);
+    ExpectHalfNear(HalfValues(r.outputs[0]), Apply(x, c.ref), 1.0f, 1e-7f);
+  }
+}
+
+TEST(KernelsUnary, RoundHalvesToEvenAndSpecialValues) {
+  const float inf = std::numeric_limits<float>::infinity();
+  RunResult r = RunKernel("Round", Attrs(),
+                          {HostTensor::F32(S({8}), {0.5f, 1.5f, 2.5f, -0.5f,
+                                                    -1.5f, 2.4f, -2.6f, inf})});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].f32(),
+            (std::vector<float>{0, 2, 2, -0.0f, -2, 2, -3, inf}));
+  r = RunKernel("Sigmoid", Attrs(),
+                {HostTensor::F32(S({3}), {-100.0f, 100.0f, -inf})});
+  ASSERT_EQ(r.error, "");
+  // The stable form keeps the tiny tail the naive 1 / (1 + e^100) loses.
+  EXPECT_GT(r.outputs[0].f32()[0], 0.0f);
+  EXPECT_LT(r.outputs[0].f32()[0], 1e-40f);
+  EXPECT_EQ(r.outputs[0].f32()[1], 1.0f);
+  EXPECT_EQ(r.outputs[0].f32()[2], 0.0f);
+  r = RunKernel("Sign", Attrs(), {HostTensor::F32(S({1}), {std::nanf("")})});
+  EXPECT_TRUE(std::isnan(r.outputs[0].f32()[0]));
+}
+
+TEST(KernelsUnary, IntegerAbsNegSignWrapAtMinimum) {
+  const int64_t lo = std::numeric_limits<int64_t>::min();
+  HostTensor x = HostTensor::I64(S({4}), {-3, 0, 7, lo});
+  RunResult r = RunKernel("Abs", Attrs(), {x});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].values<int64_t>(),
+            (std::vector<int64_t>{3, 0, 7, lo}));
+  r = RunKernel("Neg", Attrs(), {x});
+  EXPECT_EQ(r.outputs[0].values<int64_t>(),
+            (std::vector<int64_t>{3, 0, -7, lo}));
+  r = RunKernel("Sign", Attrs(), {x});
+  EXPECT_EQ(r.outputs[0].values<int64_t>(),
+            (std::vector<int64_t>{-1, 0, 1, -1}));
+  r = RunKernel("Neg", Attrs(), {I32(S({2, 1}), {5, -9})});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].dtype, DType::kInt32);
+  EXPECT_EQ(r.outputs[0].values<int32_t>(), (std::vector<int32_t>{-5, 9}));
+}
+
+TEST(KernelsUnary, NotReadsAnyNonZeroByteAsTrue) {
+  RunResult r = RunKernel("Not", Attrs(), {BoolT(S({4}), {0, 1, 2, 255})});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].dtype, DType::kBool);
+  EXPECT_EQ(r.outputs[0].values<uint8_t>(), (std::vector<uint8_t>{1, 0, 0, 0}));
+}
+
+TEST(KernelsUnary, AttributesChangeTheFunction) {
+  std::vector<float> x = Inputs(20, false, 7);
+  Attrs leaky;
+  leaky.Float("alpha", 0.3f);
+  RunResult r = RunKernel("LeakyRelu", leaky, {HostTensor::F32(S({20}), x)});
+  ASSERT_EQ(r.error, "");
+  ExpectNear(r.outputs[0].f32(),
+             Apply(x, [](float v) { return v < 0 ? 0.3f * v : v; }), 0);
+  Attrs elu;
+  elu.Float("alpha", 2.0f);
+  r = RunKernel("Elu", elu, {HostTensor::F32(S({20}), x)});
+  ExpectNear(r.outputs[0].f32(),
+             Apply(x, [](float v) { return v < 0 ? 2 * std::expm1(v) : v; }),
+             0);
+  Attrs hs;
+  hs.Float("alpha", 0.5f).Float("beta", 0.25f);
+  r = RunKernel("HardSigmoid", hs, {HostTensor::F32(S({20}), x)});
+  ExpectNear(r.outputs[0].f32(),
+             Apply(x, [](float v) { return RefHardSigmoid(v, 0.5f, 0.25f); }),
+             0);
+}
+
+TEST(KernelsUnary, ClipWithEitherOrBothBounds) {
+  const std::vector<float> x = {-3, -1, 0, 0.5f, 2, 9};
+  const Shape s = S({2, 3});
+  auto scalar = [](float v) { return HostTensor::F32(S({}), {v}); };
+  RunResult r = RunKernel("Clip", Attrs(),
+                          {HostTensor::F32(s, x), scalar(-1.5f), scalar(1)});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].f32(), (std::vector<float>{-1.5f, -1, 0, 0.5f, 1, 1}));
+  r = RunKernel("Clip", Attrs(),
+                {HostTensor::F32(s, x), HostTensor::Absent(), scalar(0)});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].f32(), (std::vector<float>{-3, -1, 0, 0, 0, 0}));
+  r = RunKernel("Clip", Attrs(), {HostTensor::F32(s, x), scalar(0.5f)});
+  EXPECT_EQ(r.outputs[0].f32(),
+            (std::vector<float>{0.5f, 0.5f, 0.5f, 0.5f, 2, 9}));
+  r = RunKernel("Clip", Attrs(), {HostTensor::F32(s, x)});
+  EXPECT_EQ(r.outputs[0].f32(), x);
+  // relu6 in half precision
+  r = RunKernel("Clip", Attrs(),
+                {F16(s, x), F16(S({}), {0}), F16(S({1}), {6})});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(HalfValues(r.outputs[0]),
+            (std::vector<float>{0, 0, 0, 0.5f, 2, 6}));
+  r = RunKernel("Clip", Attrs(),
+                {HostTensor::I64(S({3}), {-5, 3, 10}),
+                 HostTensor::I64(S({}), {0}), HostTensor::I64(S({}), {4})});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].values<int64_t>(), (std::vector<int64_t>{0, 3, 4}));
+}
+
+TEST(KernelsUnary, Refusals) {
+  HostTensor i64 = HostTensor::I64(S({2}), {1, 2});
+  EXPECT_INFER_FAILS(InferKernel("Exp", Attrs(), {i64}), "unsupported dtype");
+  EXPECT_INFER_FAILS(InferKernel("Not", Attrs(), {RandF32(S({2}), 1)}),
+                     "unsupported dtype float32 (bool)");
+  EXPECT_INFER_FAILS(InferKernel("Abs", Attrs(), {BoolT(S({1}), {1})}),
+                     "unsupported dtype");
+  EXPECT_INFER_FAILS(InferKernel("Sqrt", Attrs(), {}), "expects 1 inputs");
+  EXPECT_INFER_FAILS(
+      InferKernel("Tanh", Attrs(), {RandF32(S({2}), 1), RandF32(S({2}), 1)}),
+      "expects 1 inputs");
+  Attrs alpha_int;
+  alpha_int.Int("alpha", 1);
+  EXPECT_INFER_FAILS(InferKernel("LeakyRelu", alpha_int, {RandF32(S({2}), 1)}),
+                     "attribute 'alpha' must be of kind float");
+  Attrs alpha;
+  alpha.Float("alpha", 1);
+  EXPECT_INFER_FAILS(InferKernel("Sigmoid", alpha, {RandF32(S({2}), 1)}),
+                     "unsupported attribute 'alpha'");
+  HostTensor x = RandF32(S({2, 2}), 2);
+  EXPECT_INFER_FAILS(InferKernel("Clip", Attrs(), {x, RandF32(S({2}), 3)}),
+                     "min must be a scalar");
+  EXPECT_INFER_FAILS(
+      InferKernel("Clip", Attrs(), {x, HostTensor::Absent(), F16(S({}), {1})}),
+      "max dtype float16 differs");
+  Attrs old_clip;
+  old_clip.Float("min", 0);
+  EXPECT_INFER_FAILS(InferKernel("Clip", old_clip, {x}),
+                     "unsupported attribute 'min'");
+  EXPECT_INFER_FAILS(InferKernel("Clip", Attrs(), {BoolT(S({1}), {1})}),
+                     "unsupported dtype");
+}
+
+}  // namespace
+}  // namespace testing
+}  // namespace ascend_emu
