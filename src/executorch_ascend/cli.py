@@ -48,7 +48,19 @@ def _load_factory(spec: str) -> Callable[[], torch.nn.Module]:
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
-    """Says which ops of a model Ascend takes, and why the others stay on the CPU."""
+    """Says which ops of a model Ascend takes and why the others stay on the CPU; for a .pte,
+    which calls are Ascend delegates and which CPU kernels."""
+    if args.model.endswith(".pte"):
+        from .pte_report import format_pte_report, report_pte
+
+        try:
+            print(format_pte_report(report_pte(args.model)))
+        except (OSError, ValueError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        return 0
+    if not args.input_shape:
+        raise SystemExit("explain MODULE:CALLABLE needs --input-shape")
     from .export import edge_for_analysis
     from .partitioner import explain, format_explanation
 
@@ -81,9 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("ops", help=_cmd_ops.__doc__).set_defaults(fn=_cmd_ops)
     sub.add_parser("info", help=_cmd_info.__doc__).set_defaults(fn=_cmd_info)
     explain_p = sub.add_parser("explain", help=_cmd_explain.__doc__)
-    explain_p.add_argument("model", help="MODULE:CALLABLE returning an nn.Module")
+    explain_p.add_argument("model", help="MODULE:CALLABLE returning an nn.Module, or a .pte file")
     explain_p.add_argument(
-        "--input-shape", action="append", required=True, help="e.g. 1,3,224,224 (once per input)"
+        "--input-shape", action="append", help="e.g. 1,3,224,224 (once per input; not for a .pte)"
     )
     explain_p.set_defaults(fn=_cmd_explain)
     # `run` hands every argument to ascend_runner untouched (see `run --help`).

@@ -55,6 +55,12 @@ def analyze(program: ExportedProgram) -> dict[Node, str | None]:
                 None if users_taken else "constant computation used outside Ascend partitions"
             )
     for node in nodes:
+        # A tuple-producing op writes its outputs through its getitem users, so it goes only
+        # with all of them.
+        getitems = [u for u in node.users if u.target is operator.getitem]
+        if result[node] is None and any(result.get(u) is not None for u in getitems):
+            result[node] = "an output of this op cannot be delegated"
+    for node in nodes:
         if node.target is operator.getitem and result[node] is None:
             source = node.args[0]
             if isinstance(source, Node) and result.get(source) is not None:

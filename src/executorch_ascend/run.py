@@ -89,5 +89,5 @@ def max_abs_error(actual: Sequence[torch.Tensor], expected: Sequence[torch.Tenso
 
 def fp32_tolerance(expected: Sequence[torch.Tensor]) -> float:
     """The project's fp32 tolerance: 1e-4 * max(1, max |expected|)."""
-    peak = max((float(e.abs().max()) for e in expected if e.numel()), default=0.0)
+    peak = max((float(e.float().abs().max()) for e in expected if e.numel()), default=0.0)
     return 1e-4 * max(1.0, peak)

@@ -18,6 +18,7 @@ from torch.export import ExportedProgram
 from executorch_ascend import AscendCompileSpec
 from executorch_ascend.export import edge_for_analysis, lower
 from executorch_ascend.lowering import IR_VERSION, OPSET, Sample, all_converters, to_onnx
+from executorch_ascend.lowering.registry import lookup
 from executorch_ascend.lowering.targets import aten_target
 from executorch_ascend.partitioner import explain
 from executorch_ascend.run import run_with_runtime
@@ -40,6 +41,16 @@ def _edge(sample: Sample) -> ExportedProgram:
 
 def test_sample_ids_are_unique() -> None:
     assert len(IDS) == len(set(IDS))
+
+
+def test_converters_emit_only_ops_with_emulator_kernels() -> None:
+    # A converter is registered only once every ONNX op it may emit has an emulator kernel.
+    missing = {
+        conv.name: sorted(set(conv.onnx_ops) - ALLOWED_ONNX_OPS)
+        for conv in all_converters()
+        if not set(conv.onnx_ops) <= ALLOWED_ONNX_OPS
+    }
+    assert not missing, f"converters emitting ops without emulator kernels: {missing}"
 
 
 def test_every_registered_op_is_exercised_by_a_sample() -> None:
@@ -69,6 +80,9 @@ def test_onnxruntime_matches_eager(conv, sample) -> None:
     assert graph.model.ir_version == IR_VERSION == 8
     assert [(o.domain, o.version) for o in graph.model.opset_import] == [("", OPSET)] == [("", 17)]
     assert onnx_op_types(graph.model) <= ALLOWED_ONNX_OPS
+    declared = {op for n in edge.graph.nodes if (c := lookup(n)) for op in c.onnx_ops}
+    undeclared = onnx_op_types(graph.model) - declared - {"Identity"}
+    assert not undeclared, f"{sample.id} emits ONNX ops no converter declares: {undeclared}"
     assert [v.name for v in graph.inputs] == [f"input_{i}" for i in range(len(inputs))]
     onnx.checker.check_model(graph.model, full_check=True)
 
@@ -86,6 +100,42 @@ def test_emulator_matches_eager(native, conv, sample) -> None:
 
     outputs = run_with_runtime(lowering.program.buffer, inputs)
     assert_close(outputs, eager(module, inputs), f"emulator {sample.id}")
+
+
+# One sample per fp16-capable converter: the fp16 leg checks storage and kernels, the fp32 leg
+# already covers the shapes and attributes.
+HALF_CASES = [
+    (c, c.samples[0]) for c in all_converters() if torch.float16 in c.dtypes and c.samples
+]
+
+
+def _half(t: torch.Tensor) -> torch.Tensor:
+    return t.half() if t.dtype == torch.float32 else t
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize(("conv", "sample"), HALF_CASES, ids=[s.id for _, s in HALF_CASES])
+def test_emulator_matches_eager_in_float16(native, conv, sample) -> None:
+    # model.half(): fp16 storage end to end. The reference is the fp32 module on the same
+    # fp16-rounded inputs (the emulator accumulates in fp32); tolerance 1e-2 of the output scale.
+    module, inputs = sample.make_module().eval(), sample.inputs()
+    half_inputs = tuple(_half(t) for t in inputs)
+    expected = [
+        _half(e)
+        for e in eager(
+            module, tuple(t.float() if t.is_floating_point() else t for t in half_inputs)
+        )
+    ]
+    half_module = sample.make_module().eval()
+    half_module.load_state_dict(module.state_dict())
+    half_module = half_module.half()
+    lowering = lower(half_module, half_inputs, AscendCompileSpec(toolchain="emulator"))
+    summary = lowering.summary
+    assert summary.partitions == 1, f"{sample.id} fp16: {summary}"
+    assert summary.delegated_nodes == summary.total_nodes, f"{sample.id} fp16: {summary}"
+
+    outputs = run_with_runtime(lowering.program.buffer, half_inputs)
+    assert_close(outputs, expected, f"emulator fp16 {sample.id}", rel=1e-2)
 
 
 @pytest.mark.parametrize("seed", [1, 2])

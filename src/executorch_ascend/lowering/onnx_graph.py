@@ -57,7 +57,8 @@ class OnnxGraphBuilder:
 
     def add_initializer(self, array: np.ndarray, hint: str = "const") -> str:
         name = self.fresh(hint)
-        self._initializers.append(numpy_helper.from_array(np.ascontiguousarray(array), name))
+        # np.ascontiguousarray would turn a 0-d array into 1-d.
+        self._initializers.append(numpy_helper.from_array(np.asarray(array, order="C"), name))
         return name
 
     def add_int64s(self, values: Sequence[int], hint: str = "shape") -> str:

@@ -27,17 +27,26 @@ SupportFn = Callable[[Node], str | None]
 Target = object  # an OpOverload, or operator.getitem
 
 
+InputFn = Callable[[tuple[int, ...], torch.Generator], torch.Tensor]
+
+
 @dataclass(frozen=True)
 class Sample:
-    """A small module and input shapes that exercise a converter (float32 inputs)."""
+    """A small module and input shapes that exercise a converter.
+
+    Inputs are standard-normal float32 unless `make_input` says otherwise (positive values for
+    log/sqrt, bool masks, int64 indices): it builds one input from its shape and a generator.
+    """
 
     make_module: Callable[[], torch.nn.Module]
     shapes: tuple[tuple[int, ...], ...]
     id: str
+    make_input: InputFn | None = None
 
     def inputs(self, seed: int = 0) -> tuple[torch.Tensor, ...]:
         gen = torch.Generator().manual_seed(seed)
-        return tuple(torch.randn(s, generator=gen) for s in self.shapes)
+        make = self.make_input or (lambda s, g: torch.randn(s, generator=g))
+        return tuple(make(s, gen) for s in self.shapes)
 
 
 @dataclass(frozen=True)

@@ -1,3 +1,15 @@
 """Importing this package registers every converter family with the registry."""
 
-from . import conv, elementwise, matmul, norm, shape, tuple_outputs  # noqa: F401
+from . import (  # noqa: F401
+    binary,
+    conv,
+    elementwise,
+    matmul,
+    movement,
+    norm,
+    reduce,
+    resample,
+    shape,
+    tuple_outputs,
+    unary,
+)

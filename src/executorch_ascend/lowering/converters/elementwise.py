@@ -10,7 +10,9 @@ from torch.fx import Node
 from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample
-from ._args import arg
+from ._args import arg, tensor_val
+
+FLOATS = (torch.float32, torch.float16)
 
 aten = torch.ops.aten
 
@@ -28,7 +30,7 @@ def _scaled_other(ctx: LoweringContext, node: Node) -> str:
     alpha = arg(node, 2, "alpha", 1)
     if alpha == 1:
         return other
-    return ctx.tmp("Mul", [other, ctx.scalar(float(alpha))])  # type: ignore[arg-type]
+    return ctx.tmp("Mul", [other, ctx.scalar(float(alpha), tensor_val(node.args[0]).dtype)])  # type: ignore[arg-type]
 
 
 _BINARY_SHAPES = (
@@ -41,6 +43,7 @@ _BINARY_SHAPES = (
 @converter(
     aten.add.Tensor,
     onnx=["Add", "Mul"],
+    dtypes=FLOATS,
     supports=_alpha_supported,
     samples=[
         *(fn_sample(f"add_{n}", lambda x, y: x + y, a, b) for n, a, b in _BINARY_SHAPES),
@@ -56,6 +59,7 @@ def add(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.sub.Tensor,
     onnx=["Sub", "Mul"],
+    dtypes=FLOATS,
     supports=_alpha_supported,
     samples=[
         *(fn_sample(f"sub_{n}", lambda x, y: x - y, a, b) for n, a, b in _BINARY_SHAPES),
@@ -70,6 +74,7 @@ def sub(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.mul.Tensor,
     onnx=["Mul"],
+    dtypes=FLOATS,
     samples=[
         *(fn_sample(f"mul_{n}", lambda x, y: x * y, a, b) for n, a, b in _BINARY_SHAPES),
         fn_sample("mul_scalar", lambda x: x * 0.5, (2, 5)),
@@ -88,6 +93,7 @@ def _true_division(node: Node) -> str | None:
 @converter(
     aten.div.Tensor,
     onnx=["Div"],
+    dtypes=FLOATS,
     supports=_true_division,
     samples=[
         fn_sample("div_same", lambda x, y: x / (y * y + 1), (2, 3), (2, 3)),
@@ -102,6 +108,7 @@ def div(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.relu.default,
     onnx=["Relu"],
+    dtypes=FLOATS,
     samples=[
         fn_sample("relu_1d", torch.relu, (7,)),
         fn_sample("relu_4d", torch.relu, (2, 3, 4, 5)),

@@ -77,6 +77,7 @@ def _addmm_supported(node: Node) -> str | None:
 @converter(
     aten.addmm.default,
     onnx=["Gemm"],
+    dtypes=(torch.float32, torch.float16),
     supports=_addmm_supported,
     samples=[
         fn_sample("addmm_row_bias", lambda b, x, y: torch.addmm(b, x, y), (5,), (3, 4), (4, 5)),
@@ -100,6 +101,7 @@ def addmm(ctx: LoweringContext, node: Node) -> None:
     aten.mm.default,
     aten.bmm.default,
     onnx=["MatMul"],
+    dtypes=(torch.float32, torch.float16),
     samples=[
         fn_sample("mm", torch.mm, (3, 4), (4, 5)),
         fn_sample("mm_vector_like", torch.mm, (1, 6), (6, 1)),
@@ -121,6 +123,7 @@ def _matmul_supported(node: Node) -> str | None:
 @converter(
     aten.matmul.default,
     onnx=["MatMul"],
+    dtypes=(torch.float32, torch.float16),
     supports=_matmul_supported,
     keep_whole=True,
     samples=[

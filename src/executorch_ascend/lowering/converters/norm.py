@@ -12,7 +12,7 @@ from torch.fx import Node
 from ..context import LoweringContext, LoweringError
 from ..registry import converter
 from ..samples import module_sample
-from ._args import rank
+from ._args import rank, shape, tensor_val
 from .tuple_outputs import first_output_name, only_first_output_used
 
 aten = torch.ops.aten
@@ -80,3 +80,116 @@ def _bn(module: torch.nn.Module) -> torch.nn.Module:
             module.weight.copy_(torch.rand(module.weight.shape, generator=gen) + 0.5)
             module.bias.copy_(torch.randn(module.bias.shape, generator=gen))
     return module.eval()
+
+
+def _norm_affine_supported(node: Node, weight_index: int) -> str | None:
+    if not only_first_output_used(node):
+        return "the saved mean/rstd outputs are used"
+    for i in (weight_index, weight_index + 1):
+        operand = node.args[i]
+        if operand is not None and not isinstance(operand, Node):
+            return "weight/bias is not a tensor"
+    return None
+
+
+def _layer_norm_supported(node: Node) -> str | None:
+    """mean/rstd outputs unused."""
+    return _norm_affine_supported(node, 2)
+
+
+@converter(
+    aten.native_layer_norm.default,
+    onnx=["LayerNormalization"],
+    dtypes=(torch.float32, torch.float16),
+    supports=_layer_norm_supported,
+    samples=[
+        module_sample("layer_norm_last", lambda: _affine(torch.nn.LayerNorm(8)), (2, 3, 8)),
+        module_sample(
+            "layer_norm_two_dims", lambda: _affine(torch.nn.LayerNorm((3, 4))), (2, 3, 4)
+        ),
+        module_sample(
+            "layer_norm_no_affine",
+            lambda: torch.nn.LayerNorm(5, elementwise_affine=False, eps=1e-3),
+            (1, 5),
+        ),
+        module_sample(
+            "layer_norm_no_bias", lambda: _affine(torch.nn.LayerNorm(6, bias=False)), (4, 6)
+        ),
+    ],
+)
+def layer_norm(ctx: LoweringContext, node: Node) -> None:
+    x, normalized_shape, weight, bias, eps = node.args[:5]
+    r = rank(x)
+    axis = r - len(normalized_shape)  # type: ignore[arg-type]
+    dtype = tensor_val(x).dtype
+    # ONNX LayerNormalization requires Scale; a missing weight is ones.
+    scale = (
+        ctx.value(weight)
+        if weight is not None
+        else ctx.builder.add_initializer(
+            torch.ones(list(normalized_shape), dtype=dtype).numpy(),  # type: ignore[arg-type]
+            "ln_scale",
+        )
+    )
+    inputs = [ctx.value(x), scale] + ([ctx.value(bias)] if bias is not None else [])
+    ctx.builder.add_node(
+        "LayerNormalization",
+        inputs,
+        [first_output_name(ctx, node)],
+        axis=axis,
+        epsilon=float(eps),  # type: ignore[arg-type]
+    )
+
+
+def _group_norm_supported(node: Node) -> str | None:
+    """mean/rstd outputs unused; input rank >= 2."""
+    if rank(node.args[0]) < 2:
+        return "group norm input must have a channel dimension"
+    return _norm_affine_supported(node, 1)
+
+
+@converter(
+    aten.native_group_norm.default,
+    onnx=["Reshape", "ReduceMean", "Sub", "Mul", "Add", "Sqrt", "Div"],
+    supports=_group_norm_supported,
+    samples=[
+        module_sample("group_norm_4d", lambda: _affine(torch.nn.GroupNorm(2, 4)), (2, 4, 3, 3)),
+        module_sample("group_norm_3d", lambda: _affine(torch.nn.GroupNorm(3, 6)), (1, 6, 5)),
+        module_sample(
+            "group_norm_no_affine", lambda: torch.nn.GroupNorm(1, 3, affine=False), (2, 3, 2, 2)
+        ),
+        module_sample(
+            "group_norm_per_channel", lambda: _affine(torch.nn.GroupNorm(4, 4)), (1, 4, 1, 5)
+        ),
+    ],
+)
+def group_norm(ctx: LoweringContext, node: Node) -> None:
+    # GroupNormalization is not in CANN's parser table: normalize (N, G, C/G * HxW) over its last
+    # axis, then restore the shape and apply the per-channel affine.
+    x, weight, bias = node.args[:3]
+    groups, eps = int(node.args[6]), float(node.args[7])  # type: ignore[arg-type]
+    dims = shape(x)
+    dtype = tensor_val(x).dtype
+    grouped = ctx.tmp("Reshape", [ctx.value(x), ctx.int64s([dims[0], groups, -1])])
+    mean = ctx.tmp("ReduceMean", [grouped], axes=[2], keepdims=1)
+    centered = ctx.tmp("Sub", [grouped, mean])
+    var = ctx.tmp("ReduceMean", [ctx.tmp("Mul", [centered, centered])], axes=[2], keepdims=1)
+    std = ctx.tmp("Sqrt", [ctx.tmp("Add", [var, ctx.scalar(eps, dtype)])])
+    out = ctx.tmp("Reshape", [ctx.tmp("Div", [centered, std]), ctx.int64s(dims)])
+    channel_shape = [dims[1]] + [1] * (len(dims) - 2)
+    if weight is not None:
+        w = ctx.tmp("Reshape", [ctx.value(weight), ctx.int64s(channel_shape)])
+        out = ctx.tmp("Mul", [out, w])
+    if bias is not None:
+        b = ctx.tmp("Reshape", [ctx.value(bias), ctx.int64s(channel_shape)])
+        out = ctx.tmp("Add", [out, b])
+    ctx.builder.add_node("Identity", [out], [first_output_name(ctx, node)])
+
+
+def _affine(module: torch.nn.Module) -> torch.nn.Module:
+    # Non-trivial affine parameters, so a dropped weight or bias shows.
+    gen = torch.Generator().manual_seed(2)
+    with torch.no_grad():
+        for p in module.parameters():
+            p.copy_(torch.randn(p.shape, generator=gen))
+    return module

@@ -22,12 +22,15 @@ dim_order_ops = torch.ops.dim_order_ops
     aten.unsqueeze_copy.default,
     aten.squeeze_copy.dims,
     onnx=["Reshape"],
+    # Reshape moves bytes, so index tensors (a GPT-2 input_ids view) stay on the device too.
+    dtypes=(torch.float32, torch.float16, torch.int64, torch.int32, torch.bool),
     samples=[
         fn_sample("view_flatten", lambda x: torch.flatten(x, 1), (2, 3, 4, 5)),
         fn_sample("view_infer", lambda x: x.reshape(-1, 6), (2, 3, 4)),
         fn_sample("view_after_add", lambda x: (x + 1).view(4, 3, 2), (2, 3, 4)),
         fn_sample("unsqueeze", lambda x: (x * 2).unsqueeze(1), (3, 4)),
         fn_sample("squeeze_dim", lambda x: (x * 2).squeeze(1), (3, 1, 4)),
+        fn_sample("view_int64", lambda x: (x * 4).long().view(-1), (2, 3)),
     ],
 )
 def reshape(ctx: LoweringContext, node: Node) -> None:
@@ -37,6 +40,7 @@ def reshape(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.permute_copy.default,
     onnx=["Transpose"],
+    dtypes=(torch.float32, torch.float16),
     samples=[
         fn_sample("permute_nchw_nhwc", lambda x: x.permute(0, 2, 3, 1), (1, 3, 4, 5)),
         fn_sample("transpose_2d", lambda x: x.t() * 1.5, (3, 5)),
@@ -51,6 +55,7 @@ def permute(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.cat.default,
     onnx=["Concat"],
+    dtypes=(torch.float32, torch.float16),
     samples=[
         fn_sample("cat_dim1", lambda x, y: torch.cat([x, y], 1), (2, 3), (2, 5)),
         fn_sample(
@@ -72,6 +77,7 @@ def _softmax_supported(node: Node) -> str | None:
 @converter(
     aten._softmax.default,
     onnx=["Softmax"],
+    dtypes=(torch.float32, torch.float16),
     supports=_softmax_supported,
     samples=[
         fn_sample("softmax_last", lambda x: torch.softmax(x, -1), (3, 7)),
@@ -94,6 +100,7 @@ def _mean_supported(node: Node) -> str | None:
 @converter(
     aten.mean.dim,
     onnx=["ReduceMean", "GlobalAveragePool"],
+    dtypes=(torch.float32, torch.float16),
     supports=_mean_supported,
     samples=[
         fn_sample("mean_last_keep", lambda x: x.mean(-1, keepdim=True), (3, 4)),
@@ -130,6 +137,7 @@ def _identity_copy_supported(node: Node) -> str | None:
 @converter(
     dim_order_ops._clone_dim_order.default,
     onnx=["Identity"],
+    dtypes=(torch.float32, torch.float16),
     supports=_identity_copy_supported,
     samples=[
         fn_sample("clone", lambda x: (x + 1).clone() * 2, (2, 3)),

@@ -1,5 +1,6 @@
 """Ops that return a tuple of which only element 0 is lowered (max_pool2d_with_indices' values,
-batch norm's output). Their converters write straight into the first `getitem(op, 0)` user."""
+batch/layer/group norm's output). Their converters write straight into the first
+`getitem(op, 0)` user."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ aten = torch.ops.aten
 FIRST_OUTPUT_OPS = (
     aten.max_pool2d_with_indices.default,
     aten._native_batch_norm_legit_no_training.default,
+    aten.native_layer_norm.default,
+    aten.native_group_norm.default,
 )
 
 
@@ -39,9 +42,15 @@ def emit_first_output(
     ctx.builder.add_node(op_type, inputs, [first_output_name(ctx, node)], **attrs)
 
 
+# Ops whose every output is lowered (each getitem user gets its own ONNX output).
+ALL_OUTPUT_OPS = (aten.split_with_sizes_copy.default,)
+
+
 def _getitem_supported(node: Node) -> str | None:
-    """first output of a lowered multi-output op."""
+    """an output of a lowered multi-output op (only output 0 of those with saved statistics)."""
     source = node.args[0]
+    if isinstance(source, Node) and aten_target(source.target) in ALL_OUTPUT_OPS:
+        return None
     if not isinstance(source, Node) or aten_target(source.target) not in FIRST_OUTPUT_OPS:
         return "getitem of an op without a lowered multi-output form"
     if node.args[1] != 0:
@@ -49,7 +58,12 @@ def _getitem_supported(node: Node) -> str | None:
     return None
 
 
-@converter(operator.getitem, onnx=["Identity"], supports=_getitem_supported)
+@converter(
+    operator.getitem,
+    onnx=["Identity"],
+    supports=_getitem_supported,
+    dtypes=(torch.float32, torch.float16),
+)
 def getitem(ctx: LoweringContext, node: Node) -> None:
     # The tuple op already wrote its first getitem user; any further user aliases that value.
     if not ctx.has_value(node):

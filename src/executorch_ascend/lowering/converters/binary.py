@@ -1,0 +1,222 @@
+"""Binary math, comparisons and logic -> Pow, Max, Min, Equal, Less, ..., And, Or, Where.
+
+ONNX needs both operands in one dtype where PyTorch promotes, so a node is lowered only when its
+tensor operands already agree; Python-scalar operands become initializers in the tensor's dtype.
+ne is Not(Equal). remainder (Python-style, sign of the divisor) is a - floor(a / b) * b, because
+ONNX Mod's float form is C fmod and CANN's parser ignores the fmod attribute anyway.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..context import LoweringContext
+from ..registry import converter
+from ..samples import fn_sample, positive
+from ._args import arg, tensor_val
+from .unary import FLOATS
+
+aten = torch.ops.aten
+
+_SHAPES = (
+    ("same", (2, 3), (2, 3)),
+    ("broadcast", (2, 3, 4), (4,)),
+    ("broadcast_both", (1, 3, 1, 5), (2, 1, 4, 1)),
+)
+
+
+def _operand(ctx: LoweringContext, node: Node, index: int, name: str) -> str:
+    """Tensor operand, or a Python scalar as a 0-d initializer in operand 0's dtype."""
+    value = arg(node, index, name)
+    if isinstance(value, Node):
+        return ctx.value(value)
+    return ctx.scalar(float(value), tensor_val(node.args[0]).dtype)  # type: ignore[arg-type]
+
+
+def _same_dtypes(node: Node) -> str | None:
+    """tensor operands share one dtype; scalar operands are numbers."""
+    dtypes = set()
+    for a in node.args:
+        if isinstance(a, Node):
+            dtypes.add(tensor_val(a).dtype)
+        elif isinstance(a, bool) or (a is not None and not isinstance(a, (int, float))):
+            return f"operand {a!r} is not a number"
+    if len(dtypes) > 1:
+        return f"operands of different dtypes {sorted(map(str, dtypes))} (needs a Cast)"
+    return None
+
+
+def _float_operands(node: Node) -> str | None:
+    """float operands of one dtype (scalar operands are numbers)."""
+    reason = _same_dtypes(node)
+    if reason is None and tensor_val(node.args[0]).dtype not in FLOATS:
+        reason = f"{tensor_val(node.args[0]).dtype} operands are not lowered"
+    return reason
+
+
+@converter(
+    aten.pow.Tensor_Scalar,
+    aten.pow.Tensor_Tensor,
+    onnx=["Pow"],
+    supports=_float_operands,
+    dtypes=FLOATS,
+    samples=[
+        fn_sample("pow_square", lambda x: x**2, (3, 4)),
+        fn_sample("pow_cube_4d", lambda x: torch.pow(x, 3), (1, 2, 3, 1)),
+        fn_sample("pow_fraction", lambda x: x**0.5, (5,), inputs=positive),
+        fn_sample("pow_tensor", lambda x, y: torch.pow(x, y), (2, 3), (3,), inputs=positive),
+    ],
+)
+def pow_(ctx: LoweringContext, node: Node) -> None:
+    ctx.emit("Pow", [ctx.value(node.args[0]), _operand(ctx, node, 1, "exponent")], node)
+
+
+def _binary(onnx_op: str, target: object, fn: object, id: str) -> None:
+    samples = [fn_sample(f"{id}_{n}", fn, a, b) for n, a, b in _SHAPES]  # type: ignore[arg-type]
+
+    @converter(target, onnx=[onnx_op], supports=_float_operands, dtypes=FLOATS, samples=samples)
+    def convert(ctx: LoweringContext, node: Node) -> None:
+        ctx.emit(onnx_op, [ctx.value(node.args[0]), ctx.value(node.args[1])], node)
+
+
+_binary("Max", aten.maximum.default, torch.maximum, "maximum")
+_binary("Min", aten.minimum.default, torch.minimum, "minimum")
+
+
+# Comparisons: float operands in, bool out.
+_COMPARE_DTYPES = (*FLOATS, torch.bool)
+
+
+def _comparison(onnx_op: str, name: str, fn: object, negate: bool = False) -> None:
+    tensor_target = getattr(aten, name).Tensor
+    scalar_target = getattr(aten, name).Scalar
+    samples = [
+        *(fn_sample(f"{name}_{n}", fn, a, b) for n, a, b in _SHAPES),  # type: ignore[arg-type]
+        fn_sample(f"{name}_scalar", lambda x: fn(x, 0.25), (3, 1, 4)),  # type: ignore[operator]
+    ]
+
+    def supported(node: Node) -> str | None:
+        """float operands of one dtype."""
+        return _float_operands(node)
+
+    @converter(
+        tensor_target,
+        scalar_target,
+        onnx=[onnx_op, "Not"] if negate else [onnx_op],
+        supports=supported,
+        dtypes=_COMPARE_DTYPES,
+        samples=samples,
+    )
+    def convert(ctx: LoweringContext, node: Node) -> None:
+        inputs = [ctx.value(node.args[0]), _operand(ctx, node, 1, "other")]
+        if negate:
+            ctx.emit("Not", [ctx.tmp(onnx_op, inputs)], node)
+        else:
+            ctx.emit(onnx_op, inputs, node)
+
+
+_comparison("Equal", "eq", torch.eq)
+_comparison("Equal", "ne", torch.ne, negate=True)
+_comparison("Less", "lt", torch.lt)
+_comparison("LessOrEqual", "le", torch.le)
+_comparison("Greater", "gt", torch.gt)
+_comparison("GreaterOrEqual", "ge", torch.ge)
+
+
+def _logical(onnx_op: str, target: object, fn: object, id: str) -> None:
+    samples = [
+        fn_sample(f"{id}_{n}", lambda x, y: fn(x > 0, y < 0.5), a, b)  # type: ignore[operator]
+        for n, a, b in _SHAPES
+    ]
+
+    @converter(target, onnx=[onnx_op], dtypes=(torch.bool,), samples=samples)
+    def convert(ctx: LoweringContext, node: Node) -> None:
+        ctx.emit(onnx_op, [ctx.value(node.args[0]), ctx.value(node.args[1])], node)
+
+
+_logical("And", aten.logical_and.default, torch.logical_and, "logical_and")
+_logical("Or", aten.logical_or.default, torch.logical_or, "logical_or")
+
+
+def _where_supported(node: Node) -> str | None:
+    """bool condition, value operands of one dtype."""
+    if tensor_val(node.args[0]).dtype != torch.bool:
+        return "where condition must be bool"
+    a, b = (tensor_val(v).dtype for v in node.args[1:3])
+    return None if a == b else f"where operands of different dtypes {a}, {b}"
+
+
+@converter(
+    aten.where.self,
+    onnx=["Where"],
+    supports=_where_supported,
+    dtypes=_COMPARE_DTYPES,
+    samples=[
+        fn_sample("where_same", lambda x, y: torch.where(x > 0, x, y), (2, 3), (2, 3)),
+        fn_sample("where_broadcast", lambda x, y: torch.where(y > 0, x, -x), (2, 3, 4), (4,)),
+        fn_sample("masked_fill", lambda x: x.masked_fill(x > 0.3, -1.5), (3, 1, 5)),
+        fn_sample(
+            "masked_fill_mask",
+            lambda x, m: x.masked_fill(m < 0, -1e4) * 2,
+            (2, 4, 4),
+            (1, 4, 4),
+        ),
+    ],
+)
+def where(ctx: LoweringContext, node: Node) -> None:
+    ctx.emit("Where", [ctx.value(a) for a in node.args[:3]], node)
+
+
+def _floor_div(ctx: LoweringContext, a: str, b: str) -> str:
+    return ctx.tmp("Floor", [ctx.tmp("Div", [a, b])])
+
+
+@converter(
+    aten.remainder.Scalar,
+    aten.remainder.Tensor,
+    onnx=["Div", "Floor", "Mul", "Sub"],
+    supports=_float_operands,
+    dtypes=FLOATS,
+    samples=[
+        fn_sample("remainder_scalar", lambda x: torch.remainder(x, 0.7), (3, 4)),
+        fn_sample("remainder_neg_scalar", lambda x: x % -1.3, (2, 1, 5)),
+        fn_sample("remainder_tensor", lambda x, y: torch.remainder(x, y + 3), (2, 3, 4), (4,)),
+    ],
+)
+def remainder(ctx: LoweringContext, node: Node) -> None:
+    a, b = ctx.value(node.args[0]), _operand(ctx, node, 1, "other")
+    ctx.emit("Sub", [a, ctx.tmp("Mul", [_floor_div(ctx, a, b), b])], node)
+
+
+def _div_mode_supported(node: Node) -> str | None:
+    """float operands of one dtype; rounding_mode floor or trunc."""
+    mode = node.kwargs.get("rounding_mode")
+    if mode not in ("floor", "trunc"):
+        return f"rounding_mode={mode!r}"
+    return _float_operands(node)
+
+
+@converter(
+    aten.div.Tensor_mode,
+    onnx=["Div", "Floor", "Abs", "Sign", "Mul"],
+    supports=_div_mode_supported,
+    dtypes=FLOATS,
+    samples=[
+        fn_sample("floor_divide_scalar", lambda x: torch.floor_divide(x * 3, 0.7), (3, 4)),
+        fn_sample(
+            "floor_divide_tensor", lambda x, y: torch.floor_divide(x, y + 3), (2, 3, 4), (1, 4)
+        ),
+        fn_sample(
+            "div_trunc", lambda x, y: torch.div(x * 3, y + 3, rounding_mode="trunc"), (5,), (5,)
+        ),
+    ],
+)
+def div_mode(ctx: LoweringContext, node: Node) -> None:
+    a, b = ctx.value(node.args[0]), ctx.value(node.args[1])
+    if node.kwargs.get("rounding_mode") == "floor":
+        ctx.emit("Floor", [ctx.tmp("Div", [a, b])], node)
+        return
+    # No Trunc in ONNX: trunc(q) = sign(q) * floor(|q|).
+    q = ctx.tmp("Div", [a, b])
+    ctx.emit("Mul", [ctx.tmp("Sign", [q]), ctx.tmp("Floor", [ctx.tmp("Abs", [q])])], node)

@@ -1,0 +1,295 @@
+"""Data movement -> Expand, Tile, Slice, Gather, GatherElements, Split.
+
+Shapes are static, so every shape/repeat/start/end operand is an int64 initializer computed
+here. CANN's Slice (StridedSliceV2) does not take rank-1 input and needs step 1 on the last axis;
+rank-1 slices run as rank 2 through a Reshape, last-axis steps other than 1 stay on the CPU.
+CANN's Gather does not take negative indices, so constant indices are normalized here.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import torch
+from torch.fx import Node
+
+from ..context import LoweringContext
+from ..registry import converter
+from ..samples import fn_sample, module_sample
+from ._args import arg, norm_dim, rank, shape, tensor_val
+from .unary import FLOATS
+
+aten = torch.ops.aten
+
+_INT_MAX = 2**63 - 1
+
+
+@converter(
+    aten.expand_copy.default,
+    onnx=["Expand"],
+    dtypes=FLOATS,
+    samples=[
+        fn_sample("expand_size1", lambda x: x.expand(3, 4), (1, 4)),
+        fn_sample("expand_new_dims", lambda x: x.expand(2, 3, 5), (5,)),
+        fn_sample("expand_keep", lambda x: x.expand(-1, 2, -1), (3, 1, 2)),
+    ],
+)
+def expand(ctx: LoweringContext, node: Node) -> None:
+    ctx.emit("Expand", [ctx.value(node.args[0]), ctx.int64s(shape(node))], node)
+
+
+@converter(
+    aten.repeat.default,
+    onnx=["Tile", "Reshape"],
+    dtypes=FLOATS,
+    samples=[
+        fn_sample("repeat_same_rank", lambda x: x.repeat(2, 1, 3), (2, 3, 1)),
+        fn_sample("repeat_more_dims", lambda x: x.repeat(2, 1, 2), (3, 4)),
+        fn_sample("repeat_ones", lambda x: x.repeat(1, 1) * 2, (3, 2)),
+    ],
+)
+def repeat(ctx: LoweringContext, node: Node) -> None:
+    x = node.args[0]
+    repeats = [int(r) for r in node.args[1]]  # type: ignore[union-attr]
+    xv = ctx.value(x)
+    extra = len(repeats) - rank(x)
+    if extra > 0:
+        # PyTorch treats missing leading dims as size 1; Tile needs equal ranks.
+        xv = ctx.tmp("Reshape", [xv, ctx.int64s([1] * extra + shape(x))])
+    ctx.emit("Tile", [xv, ctx.int64s(repeats)], node)
+
+
+def _slice_bounds(node: Node) -> tuple[int, int, int, int]:
+    x = node.args[0]
+    dims = shape(x)
+    dim = norm_dim(int(arg(node, 1, "dim", 0)), len(dims))  # type: ignore[arg-type]
+    size = dims[dim]
+    start = arg(node, 2, "start")
+    end = arg(node, 3, "end")
+    step = int(arg(node, 4, "step", 1))  # type: ignore[arg-type]
+    start = 0 if start is None else int(start)  # type: ignore[arg-type]
+    end = size if end is None or int(end) >= _INT_MAX else int(end)  # type: ignore[arg-type]
+    start = min(max(start + size if start < 0 else start, 0), size)
+    end = min(max(end + size if end < 0 else end, 0), size)
+    return dim, start, end, step
+
+
+def _slice_supported(node: Node) -> str | None:
+    """int bounds; step 1 on the last axis (CANN StridedSliceV2)."""
+    for i, name in ((2, "start"), (3, "end"), (4, "step")):
+        v = arg(node, i, name)
+        if v is not None and not isinstance(v, int):
+            return f"slice {name} {v!r} is not a constant int"
+    dim, _, _, step = _slice_bounds(node)
+    if step != 1 and dim == rank(node.args[0]) - 1 and rank(node.args[0]) > 1:
+        return "CANN's Slice needs step 1 on the last axis"
+    return None
+
+
+@converter(
+    aten.slice_copy.Tensor,
+    onnx=["Slice", "Reshape"],
+    supports=_slice_supported,
+    dtypes=FLOATS,
+    samples=[
+        fn_sample("slice_middle", lambda x: x[:, 1:3], (2, 5, 3)),
+        fn_sample("slice_step", lambda x: x[1::2], (7, 3)),
+        fn_sample("slice_negative", lambda x: x[:, -3:-1, :], (2, 4, 3)),
+        fn_sample("slice_1d", lambda x: x[2:] * 2, (6,)),
+        fn_sample("slice_last_axis", lambda x: x[..., :2], (1, 3, 4)),
+    ],
+)
+def slice_(ctx: LoweringContext, node: Node) -> None:
+    x = node.args[0]
+    dim, start, end, step = _slice_bounds(node)
+    xv = ctx.value(x)
+    if rank(x) == 1:
+        flat = ctx.tmp("Reshape", [xv, ctx.int64s([1, shape(x)[0]])])
+        sliced = ctx.tmp(
+            "Slice",
+            [flat, ctx.int64s([start]), ctx.int64s([end]), ctx.int64s([1]), ctx.int64s([step])],
+        )
+        ctx.emit("Reshape", [sliced, ctx.int64s(shape(node))], node)
+        return
+    ctx.emit(
+        "Slice",
+        [xv, ctx.int64s([start]), ctx.int64s([end]), ctx.int64s([dim]), ctx.int64s([step])],
+        node,
+    )
+
+
+@converter(
+    aten.select_copy.int,
+    onnx=["Gather"],
+    dtypes=FLOATS,
+    samples=[
+        fn_sample("select_dim1", lambda x: x[:, 1], (2, 3, 4)),
+        fn_sample("select_negative", lambda x: x[..., -1], (3, 5)),
+        fn_sample("select_1d", lambda x: x[2] * x, (4,)),
+    ],
+)
+def select(ctx: LoweringContext, node: Node) -> None:
+    x = node.args[0]
+    dims = shape(x)
+    dim = norm_dim(int(node.args[1]), len(dims))  # type: ignore[arg-type]
+    index = int(node.args[2])  # type: ignore[arg-type]
+    index = index + dims[dim] if index < 0 else index
+    idx = ctx.builder.add_initializer(torch.tensor(index, dtype=torch.int64).numpy(), "index")
+    ctx.emit("Gather", [ctx.value(x), idx], node, axis=dim)
+
+
+def _split_supported(node: Node) -> str | None:
+    """every split size >= 1 (CANN)."""
+    sizes = [int(s) for s in node.args[1]]  # type: ignore[union-attr]
+    if any(s < 1 for s in sizes):
+        return f"split sizes {sizes} include an empty part"
+    return None
+
+
+@converter(
+    aten.split_with_sizes_copy.default,
+    onnx=["Split"],
+    supports=_split_supported,
+    dtypes=FLOATS,
+    samples=[
+        fn_sample("split_equal", lambda x: torch.split(x, 2, 1)[1] * 2, (2, 4, 3)),
+        fn_sample("chunk_last", lambda x: sum(x.chunk(3, -1)), (2, 6)),
+        fn_sample("split_sizes", lambda x: torch.cat(torch.split(x, [1, 3], 0)[::-1], 0), (4, 3)),
+    ],
+)
+def split(ctx: LoweringContext, node: Node) -> None:
+    sizes = [int(s) for s in node.args[1]]  # type: ignore[union-attr]
+    axis = norm_dim(int(arg(node, 2, "dim", 0)), rank(node.args[0]))  # type: ignore[arg-type]
+    # Each part is written straight into its getitem user (fresh names for unused parts).
+    users = {int(u.args[1]): u for u in node.users if u.target is operator.getitem}  # type: ignore[arg-type]
+    outs = [
+        ctx.out(users[i]) if i in users else ctx.builder.fresh("unused") for i in range(len(sizes))
+    ]
+    ctx.builder.add_node("Split", [ctx.value(node.args[0]), ctx.int64s(sizes)], outs, axis=axis)
+    ctx.bind(node, outs[0])
+
+
+def _index_supported(node: Node, index_arg: int) -> str | None:
+    index = node.args[index_arg]
+    if not isinstance(index, Node) or tensor_val(index).dtype not in (torch.int64, torch.int32):
+        return "indices must be an int64/int32 tensor"
+    return None
+
+
+def _index_select_supported(node: Node) -> str | None:
+    """int64/int32 indices."""
+    return _index_supported(node, 2)
+
+
+class _IndexSelect(torch.nn.Module):
+    def __init__(self, dim: int, index: list[int]) -> None:
+        super().__init__()
+        self.dim = dim
+        self.register_buffer("index", torch.tensor(index))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x.index_select(self.dim, self.index)
+
+
+def _ids(high: int):
+    return lambda s, g: torch.randint(0, high, s, generator=g)
+
+
+def _constant_index(ctx: LoweringContext, index: Node, size: int) -> str:
+    values = ctx.constant(index)
+    if values is None:
+        return ctx.value(index)
+    # Negative indices are legal in PyTorch but not in CANN's Gather.
+    fixed = torch.where(values < 0, values + size, values).to(torch.int64)
+    return ctx.builder.add_initializer(fixed.numpy(), "indices")
+
+
+@converter(
+    aten.index_select.default,
+    onnx=["Gather"],
+    supports=_index_select_supported,
+    dtypes=(*FLOATS, torch.int64, torch.int32),
+    samples=[
+        module_sample("index_select_dim1", lambda: _IndexSelect(1, [0, 2, 2]), (2, 3, 4)),
+        module_sample("index_select_dim0", lambda: _IndexSelect(0, [3, 0]), (4, 5)),
+        module_sample("index_select_last", lambda: _IndexSelect(-1, [2, 0]), (2, 1, 3)),
+    ],
+)
+def index_select(ctx: LoweringContext, node: Node) -> None:
+    x = node.args[0]
+    dim = norm_dim(int(node.args[1]), rank(x))  # type: ignore[arg-type]
+    idx = _constant_index(ctx, node.args[2], shape(x)[dim])  # type: ignore[arg-type]
+    ctx.emit("Gather", [ctx.value(x), idx], node, axis=dim)
+
+
+def _embedding_supported(node: Node) -> str | None:
+    """int64/int32 indices; padding_idx and scale_grad_by_freq only affect training."""
+    return _index_supported(node, 1)
+
+
+@converter(
+    aten.embedding.default,
+    onnx=["Gather"],
+    supports=_embedding_supported,
+    dtypes=(*FLOATS, torch.int64, torch.int32),
+    samples=[
+        module_sample(
+            "embedding_2d_ids", lambda: torch.nn.Embedding(10, 4), (2, 5), inputs=_ids(10)
+        ),
+        module_sample("embedding_1d_ids", lambda: torch.nn.Embedding(7, 3), (6,), inputs=_ids(7)),
+        module_sample(
+            "embedding_padding_idx",
+            lambda: torch.nn.Embedding(5, 2, padding_idx=0),
+            (1, 8),
+            inputs=_ids(5),
+        ),
+    ],
+)
+def embedding(ctx: LoweringContext, node: Node) -> None:
+    weight = node.args[0]
+    idx = _constant_index(ctx, node.args[1], shape(weight)[0])  # type: ignore[arg-type]
+    ctx.emit("Gather", [ctx.value(weight), idx], node, axis=0)
+
+
+def _gather_supported(node: Node) -> str | None:
+    """int64 index of the input's rank; no sparse_grad."""
+    if arg(node, 3, "sparse_grad", False):
+        return "sparse_grad gather"
+    reason = _index_supported(node, 2)
+    if reason is None and rank(node.args[2]) != rank(node.args[0]):
+        return "gather index rank differs from the input's"
+    return reason
+
+
+class _Gather(torch.nn.Module):
+    def __init__(self, dim: int, index: torch.Tensor) -> None:
+        super().__init__()
+        self.dim = dim
+        self.register_buffer("index", index)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.gather(x, self.dim, self.index)
+
+
+def _gather_sample(id: str, dim: int, x_shape: tuple[int, ...], idx_shape: tuple[int, ...]):
+    gen = torch.Generator().manual_seed(3)
+    index = torch.randint(0, x_shape[dim], idx_shape, generator=gen)
+    return module_sample(id, lambda: _Gather(dim, index), x_shape)
+
+
+@converter(
+    aten.gather.default,
+    onnx=["GatherElements"],
+    supports=_gather_supported,
+    dtypes=(*FLOATS, torch.int64),
+    samples=[
+        _gather_sample("gather_dim1", 1, (2, 4, 3), (2, 2, 3)),
+        _gather_sample("gather_last", -1, (3, 5), (3, 5)),
+        _gather_sample("gather_dim0_smaller", 0, (4, 3, 2), (1, 3, 1)),
+    ],
+)
+def gather(ctx: LoweringContext, node: Node) -> None:
+    x = node.args[0]
+    axis = norm_dim(int(node.args[1]), rank(x))  # type: ignore[arg-type]
+    idx = _constant_index(ctx, node.args[2], shape(x)[axis])  # type: ignore[arg-type]
+    ctx.emit("GatherElements", [ctx.value(x), idx], node, axis=axis)

@@ -1,0 +1,202 @@
+"""Reductions -> ReduceSum, ReduceMax, ReduceMin, ArgMax, ArgMin, CumSum; log_softmax
+through ReduceMax/Exp/ReduceSum/Log; var as
+mean((x - mean(x))^2) * n / (n - correction).
+
+Opset 17 takes ReduceSum's axes as an int64 input but ReduceMax/ReduceMin's as an attribute (they
+move to inputs only in opset 18). CANN refuses ArgMax/ArgMin with select_last_index=1; PyTorch
+returns the first extreme index, which is select_last_index=0.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch.fx import Node
+
+from ..context import LoweringContext
+from ..registry import converter
+from ..samples import fn_sample
+from ._args import arg, norm_dim, norm_dims, rank, shape
+from .unary import FLOATS, const_like
+
+aten = torch.ops.aten
+
+
+def _axes(node: Node, index: int, name: str) -> list[int]:
+    """The reduced dims; none given (or an empty list) means all of them."""
+    r = rank(node.args[0])
+    dims = arg(node, index, name)
+    if isinstance(dims, int):
+        dims = [dims]
+    return sorted(set(norm_dims(dims, r))) or list(range(r))  # type: ignore[arg-type]
+
+
+def _no_dtype(node: Node) -> str | None:
+    """no dtype argument; rank >= 1."""
+    if node.kwargs.get("dtype") is not None:
+        return "reduction with a dtype argument is not lowered"
+    if rank(node.args[0]) == 0:
+        return "reduction of a 0-d tensor"
+    return None
+
+
+@converter(
+    aten.sum.dim_IntList,
+    onnx=["ReduceSum"],
+    supports=_no_dtype,
+    dtypes=FLOATS,
+    samples=[
+        fn_sample("sum_last", lambda x: x.sum(-1), (3, 4)),
+        fn_sample("sum_keep_two", lambda x: x.sum((0, 2), keepdim=True), (2, 3, 4)),
+        fn_sample("sum_all", lambda x: x.sum() * 1.0, (2, 1, 3)),
+        fn_sample("sum_size1", lambda x: x.sum(1), (4, 1, 5)),
+    ],
+)
+def sum_(ctx: LoweringContext, node: Node) -> None:
+    keep = int(bool(arg(node, 2, "keepdim", False)))
+    axes = ctx.int64s(_axes(node, 1, "dim"))
+    ctx.emit("ReduceSum", [ctx.value(node.args[0]), axes], node, keepdims=keep)
+
+
+def _minmax(onnx_op: str, target: object, fn: object, id: str) -> None:
+    samples = [
+        fn_sample(f"{id}_last", lambda x: fn(x, -1), (3, 5)),  # type: ignore[operator]
+        fn_sample(f"{id}_keep", lambda x: fn(x, (1, 3), keepdim=True), (2, 3, 1, 4)),  # type: ignore[operator]
+        fn_sample(f"{id}_dim0", lambda x: fn(x, 0), (4, 2)),  # type: ignore[operator]
+    ]
+
+    @converter(target, onnx=[onnx_op], supports=_no_dtype, dtypes=FLOATS, samples=samples)
+    def convert(ctx: LoweringContext, node: Node) -> None:
+        keep = int(bool(arg(node, 2, "keepdim", False)))
+        axes = _axes(node, 1, "dim")
+        ctx.emit(onnx_op, [ctx.value(node.args[0])], node, axes=axes, keepdims=keep)
+
+
+_minmax("ReduceMax", aten.amax.default, torch.amax, "amax")
+_minmax("ReduceMin", aten.amin.default, torch.amin, "amin")
+
+
+def _arg_supported(node: Node) -> str | None:
+    """a dim is given (no flattening argmax)."""
+    if arg(node, 1, "dim") is None:
+        return "argmax/argmin over the flattened tensor is not lowered"
+    return None
+
+
+def _argminmax(onnx_op: str, target: object, fn: object, id: str) -> None:
+    samples = [
+        fn_sample(f"{id}_last", lambda x: fn(x, -1), (3, 5)),  # type: ignore[operator]
+        fn_sample(f"{id}_keep", lambda x: fn(x, 1, keepdim=True), (2, 4, 3)),  # type: ignore[operator]
+        fn_sample(f"{id}_dim0", lambda x: fn(x, 0), (6,)),  # type: ignore[operator]
+    ]
+
+    @converter(
+        target,
+        onnx=[onnx_op],
+        supports=_arg_supported,
+        dtypes=(*FLOATS, torch.int64),
+        samples=samples,
+    )
+    def convert(ctx: LoweringContext, node: Node) -> None:
+        axis = norm_dim(int(arg(node, 1, "dim")), rank(node.args[0]))  # type: ignore[arg-type]
+        keep = int(bool(arg(node, 2, "keepdim", False)))
+        ctx.emit(
+            onnx_op, [ctx.value(node.args[0])], node, axis=axis, keepdims=keep, select_last_index=0
+        )
+
+
+_argminmax("ArgMax", aten.argmax.default, torch.argmax, "argmax")
+_argminmax("ArgMin", aten.argmin.default, torch.argmin, "argmin")
+
+
+def _var_supported(node: Node) -> str | None:
+    """numeric correction smaller than the reduced count."""
+    correction = node.kwargs.get("correction", 1)
+    correction = 1 if correction is None else correction
+    if isinstance(correction, bool) or not isinstance(correction, (int, float)):
+        return f"correction {correction!r} is not a number"
+    dims = shape(node.args[0])
+    n = math.prod(dims[a] for a in _axes(node, 1, "dim"))
+    if n - correction <= 0:
+        return f"correction {correction} leaves no degrees of freedom over {n} values"
+    return None
+
+
+@converter(
+    aten.var.correction,
+    onnx=["ReduceMean", "Sub", "Mul"],
+    supports=_var_supported,
+    dtypes=FLOATS,
+    samples=[
+        fn_sample("var_last", lambda x: x.var(-1), (3, 6)),
+        fn_sample(
+            "var_keep_biased", lambda x: x.var((1, 2), unbiased=False, keepdim=True), (2, 3, 4)
+        ),
+        fn_sample("std_last", lambda x: x.std(-1, keepdim=True), (2, 1, 5)),
+        fn_sample("var_all", lambda x: x.var() * 1.0, (4, 3)),
+    ],
+)
+def var(ctx: LoweringContext, node: Node) -> None:
+    x = node.args[0]
+    xv = ctx.value(x)
+    axes = _axes(node, 1, "dim")
+    keep = int(bool(node.kwargs.get("keepdim", False)))
+    correction = node.kwargs.get("correction", 1)
+    correction = 1 if correction is None else float(correction)  # type: ignore[arg-type]
+    n = math.prod(shape(x)[a] for a in axes)
+    centered = ctx.tmp("Sub", [xv, ctx.tmp("ReduceMean", [xv], axes=axes, keepdims=1)])
+    sq_mean = ctx.tmp(
+        "ReduceMean", [ctx.tmp("Mul", [centered, centered])], axes=axes, keepdims=keep
+    )
+    ctx.emit("Mul", [sq_mean, const_like(ctx, x, n / (n - correction))], node)
+
+
+def _cumsum_supported(node: Node) -> str | None:
+    """no dtype argument."""
+    if node.kwargs.get("dtype") is not None:
+        return "cumsum with a dtype argument is not lowered"
+    return None
+
+
+@converter(
+    aten.cumsum.default,
+    onnx=["CumSum"],
+    supports=_cumsum_supported,
+    dtypes=FLOATS,
+    samples=[
+        fn_sample("cumsum_last", lambda x: x.cumsum(-1), (3, 5)),
+        fn_sample("cumsum_dim0", lambda x: torch.cumsum(x, 0), (4, 1, 2)),
+        fn_sample("cumsum_1d", lambda x: x.cumsum(0), (7,)),
+    ],
+)
+def cumsum(ctx: LoweringContext, node: Node) -> None:
+    axis = norm_dim(int(arg(node, 1, "dim")), rank(node.args[0]))  # type: ignore[arg-type]
+    axis_name = ctx.builder.add_initializer(torch.tensor(axis, dtype=torch.int64).numpy(), "axis")
+    ctx.emit("CumSum", [ctx.value(node.args[0]), axis_name], node)
+
+
+def _log_softmax_supported(node: Node) -> str | None:
+    """no half_to_float."""
+    return "half_to_float log_softmax is not lowered" if node.args[2] else None
+
+
+@converter(
+    aten._log_softmax.default,
+    onnx=["ReduceMax", "Sub", "Exp", "ReduceSum", "Log"],
+    supports=_log_softmax_supported,
+    dtypes=FLOATS,
+    samples=[
+        fn_sample("log_softmax_last", lambda x: torch.log_softmax(x * 3, -1), (3, 7)),
+        fn_sample("log_softmax_dim1", lambda x: torch.log_softmax(x, 1), (2, 5, 3)),
+        fn_sample("log_softmax_size1", lambda x: torch.log_softmax(x, 0), (1, 4)),
+        fn_sample("log_softmax_large", lambda x: torch.log_softmax(x * 50, -1), (2, 6)),
+    ],
+)
+def log_softmax(ctx: LoweringContext, node: Node) -> None:
+    # The emulator has no LogSoftmax kernel: x - m - log(sum(exp(x - m))), m = max(x) for range.
+    axis = norm_dim(int(node.args[1]), rank(node.args[0]))  # type: ignore[arg-type]
+    xv = ctx.value(node.args[0])
+    shifted = ctx.tmp("Sub", [xv, ctx.tmp("ReduceMax", [xv], axes=[axis], keepdims=1)])
+    total = ctx.tmp("ReduceSum", [ctx.tmp("Exp", [shifted]), ctx.int64s([axis])], keepdims=1)
+    ctx.emit("Sub", [shifted, ctx.tmp("Log", [total])], node)
