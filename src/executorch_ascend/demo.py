@@ -10,15 +10,26 @@ from __future__ import annotations
 
 import argparse
 import logging
+import subprocess
 import sys
 from pathlib import Path
 
 import torch
 
+from . import paths
 from .compile_spec import TOOLCHAINS, AscendCompileSpec
 from .example_models import small_resnet
 from .export import lower, save
 from .run import fp32_tolerance, max_abs_error, run_with_runner, run_with_runtime
+
+
+def _runner_latency(pte: Path, ptd: Path | None, iterations: int = 20) -> str:
+    """ascend_runner's own load and latency report (emulator speed: CPU reference kernels)."""
+    cmd = [str(paths.runner()), "--model", str(pte), "--iterations", str(iterations)]
+    cmd += ["--data", str(ptd)] if ptd else []
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    lines = [ln for ln in done.stdout.splitlines() if ln.startswith(("load:", "latency"))]
+    return "; ".join(lines) if done.returncode == 0 else f"latency run failed ({done.returncode})"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     err = max_abs_error(runner_out, expected)
     ok &= err <= tolerance
     print(f"ascend_runner:     max abs error {err:.3g}  {'OK' if err <= tolerance else 'MISMATCH'}")
+    print(f"ascend_runner:     {_runner_latency(pte, ptd)}")
 
     import executorch_ascend  # noqa: F401  (registers AscendBackend with the Python runtime)
 
