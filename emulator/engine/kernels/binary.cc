@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "broadcast.h"
 #include "kernel_util.h"
@@ -18,25 +19,10 @@ namespace {
 
 constexpr const char* kNumeric = "float32, float16, int32 or int64";
 
-// Calls f(T{}) for the numeric storage types; false for others.
+// Calls f(T{}) for the numeric storage types; false for others (bool).
 template <typename F>
 bool DispatchNumeric(DType d, F&& f) {
-  switch (d) {
-    case DType::kFloat32:
-      f(float{});
-      return true;
-    case DType::kFloat16:
-      f(Half{});
-      return true;
-    case DType::kInt32:
-      f(int32_t{});
-      return true;
-    case DType::kInt64:
-      f(int64_t{});
-      return true;
-    default:
-      return false;
-  }
+  return d != DType::kBool && DispatchDType(d, std::forward<F>(f));
 }
 
 // Checks `count` inputs of one dtype accepted by `ok`, and sets output 0 to
