@@ -1,89 +1,63 @@
-// Reductions over axes: ReduceMean (axes as attribute, opset 13-17, or as a
-// constant input, opset 18; keepdims; noop_with_empty_axes) and Softmax
-// (opset 13+: one axis, default -1, max-subtracted), float32 (float16 via
-// half_via_float.h).
-#include <algorithm>
+// Reductions: ReduceSum (axes as an optional constant int64 input, opset
+// 13+), ReduceMean/ReduceMax/ReduceMin (axes attribute, opset 13-17, or
+// input, 18), ArgMax/ArgMin (-> int64; select_last_index=0 only) and CumSum
+// (constant axis input; exclusive, reverse). float32/float16/int32/int64
+// (ReduceMean: floats only). One index walk serves every Reduce*: floats
+// accumulate in double and round once on store, a mean divides that sum
+// (a mean over zero elements is NaN, as in PyTorch); integer sums wrap
+// instead of UB. Max/Min/ArgMax/ArgMin treat NaN as the extreme value, as
+// PyTorch does.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
-#include <vector>
+#include <type_traits>
+#include <utility>
 
-#include "half_via_float.h"
 #include "kernel_util.h"
+#include "numeric.h"
 #include "ops.h"
 #include "reduce_plan.h"
 
 namespace ascend_emu {
 namespace kernels {
+namespace {
 
-std::string GetReducePlan(const char* op, const Attributes& attrs,
-                          const TensorRef* inputs, size_t num_inputs,
-                          ReducePlan* plan) {
-  const Shape& x = inputs[0].shape;
-  IntsView axes;  // never copied: this also runs in Run
-  const bool axes_input = num_inputs == 2 && inputs[1].present();
-  if (axes_input) {
-    if (HasAttr(attrs, "axes", Attribute::Kind::kInts)) {
-      return Fail(op, "axes given both as attribute and as input");
-    }
-    const TensorRef& a = inputs[1];
-    if (a.dtype != DType::kInt64 || a.shape.rank != 1) {
-      return Fail(op, "axes input must be a 1-D int64 tensor");
-    }
-    if (a.shape.dims[0] > kMaxRank) return Fail(op, "too many axes");
-    // An empty axes tensor needs no data (its shape alone says "no axes").
-    if (a.data == nullptr && a.shape.dims[0] != 0) {
-      return Fail(op, "axes input must be a constant");
-    }
-    axes.size = static_cast<size_t>(a.shape.dims[0]);
-    axes.data = a.as<const int64_t>();
-  } else {
-    axes = AttrInts(attrs, "axes");
-  }
-  const int64_t keepdims = AttrInt(attrs, "keepdims", 1);
-  const int64_t noop = AttrInt(attrs, "noop_with_empty_axes", 0);
-  if ((keepdims != 0 && keepdims != 1) || (noop != 0 && noop != 1)) {
-    return Fail(op, "keepdims and noop_with_empty_axes must be 0 or 1");
-  }
-  *plan = ReducePlan();
-  if (axes.size == 0) {
-    plan->noop = noop == 1;
-    for (int32_t i = 0; i < x.rank; ++i) plan->reduce[i] = !plan->noop;
-    return "";
-  }
-  for (size_t i = 0; i < axes.size; ++i) {
-    const int64_t a = axes[i];
-    int32_t axis = 0;
-    if (!NormalizeAxis(a, x.rank, 0, &axis)) {
-      return Fail(op, "axis " + std::to_string(a) + " is out of range for " +
-                          x.ToString());
-    }
-    if (plan->reduce[axis]) {
-      return Fail(op, "axis " + std::to_string(a) + " is repeated");
-    }
-    plan->reduce[axis] = true;
-  }
-  return "";
+constexpr const char* kNumeric = "float32, float16, int32 or int64";
+bool IsNumeric(DType d) { return IsFloat(d) || IsInt(d); }
+
+enum class ReduceKind { kSum, kMean, kMax, kMin };
+
+// Infer has refused every dtype outside kNumeric before Run dispatches.
+template <typename F>
+void DispatchNumeric(DType d, F&& f) {
+  DispatchDType(d, std::forward<F>(f));
 }
 
-std::string InferReduceMeanFloat(InferContext& ctx) {
-  const char* op = "ReduceMean";
+// Accumulator type: double for floats, int64 for integers (both 8 bytes).
+template <typename T>
+using Acc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
+
+std::string InferReduce(const char* op, InferContext& ctx, bool axes_attr,
+                        bool floats_only = false) {
   using K = Attribute::Kind;
   std::string err = CheckInputs(op, ctx, 1, 2);
   if (err.empty()) {
-    err = CheckAttributes(op, ctx.attrs,
-                          {{"axes", K::kInts},
-                           {"keepdims", K::kInt},
-                           {"noop_with_empty_axes", K::kInt}});
+    err = axes_attr ? CheckAttributes(op, ctx.attrs,
+                                      {{"axes", K::kInts},
+                                       {"keepdims", K::kInt},
+                                       {"noop_with_empty_axes", K::kInt}})
+                    : CheckAttributes(op, ctx.attrs,
+                                      {{"keepdims", K::kInt},
+                                       {"noop_with_empty_axes", K::kInt}});
   }
   if (err.empty()) err = PrepareOutputs(op, ctx, 1);
   if (!err.empty()) return err;
   const TensorRef& x = ctx.inputs[0];
-  if (x.dtype != DType::kFloat32) {
-    return Fail(op, std::string("unsupported dtype ") + DTypeName(x.dtype) +
-                        " (float32 only)");
+  if (floats_only ? !IsFloat(x.dtype) : !IsNumeric(x.dtype)) {
+    return Fail(op, DTypeRefusal(x.dtype, floats_only ? "float32 or float16"
+                                                      : kNumeric));
   }
   ReducePlan plan;
   err =
@@ -98,161 +72,320 @@ std::string InferReduceMeanFloat(InferContext& ctx) {
       out.dims[out.rank++] = 1;
     }
   }
-  err = SetOutput(op, ctx, 0, DType::kFloat32, out);
+  err = SetOutput(op, ctx, 0, x.dtype, out);
   if (!err.empty()) return err;
-  // Sums accumulate in double, one per output element.
-  ctx.scratch_bytes =
-      plan.noop ? 0 : static_cast<size_t>(out.numel()) * sizeof(double);
+  ctx.scratch_bytes = plan.noop ? 0 : static_cast<size_t>(out.numel()) * 8;
   return "";
 }
 
-void RunReduceMeanFloat(const RunContext& ctx) {
+template <typename A>
+A Combine(ReduceKind kind, A acc, A v) {
+  if constexpr (std::is_floating_point_v<A>) {
+    if (kind != ReduceKind::kSum) {
+      if (std::isnan(acc)) return acc;
+      if (std::isnan(v)) return v;
+    }
+  }
+  switch (kind) {
+    case ReduceKind::kSum:
+    case ReduceKind::kMean:
+      if constexpr (std::is_integral_v<A>) {
+        return static_cast<A>(static_cast<uint64_t>(acc) +
+                              static_cast<uint64_t>(v));
+      } else {
+        return acc + v;
+      }
+    case ReduceKind::kMax:
+      return v > acc ? v : acc;
+    case ReduceKind::kMin:
+      return v < acc ? v : acc;
+  }
+  return acc;
+}
+
+template <typename A>
+A Identity(ReduceKind kind) {
+  constexpr bool kFloat = std::is_floating_point_v<A>;
+  switch (kind) {
+    case ReduceKind::kMax:
+      return kFloat ? -std::numeric_limits<A>::infinity()
+                    : std::numeric_limits<A>::lowest();
+    case ReduceKind::kMin:
+      return kFloat ? std::numeric_limits<A>::infinity()
+                    : std::numeric_limits<A>::max();
+    default:
+      return A(0);
+  }
+}
+
+template <typename T>
+void ReduceTyped(const RunContext& ctx, const ReducePlan& plan,
+                 ReduceKind kind) {
+  using A = Acc<T>;
   const TensorRef& x = ctx.inputs[0];
   const TensorRef& y = ctx.outputs[0];
-  ReducePlan plan;
-  GetReducePlan("ReduceMean", ctx.attrs, ctx.inputs, ctx.num_inputs, &plan);
+  const Shape& s = x.shape;
+  const int32_t r = s.rank;
   const int64_t n_out = y.shape.numel();
+  // Output strides expressed per input dim (0 on reduced dims).
+  int64_t ost[kMaxRank] = {};
+  int64_t stride = 1;
+  for (int32_t i = r - 1; i >= 0; --i) {
+    if (!plan.reduce[i]) {
+      ost[i] = stride;
+      stride *= s.dims[i];
+    }
+  }
+  A* acc = static_cast<A*>(ctx.scratch);
+  const A init = Identity<A>(kind);
+  for (int64_t i = 0; i < n_out; ++i) acc[i] = init;
+  const T* px = x.as<const T>();
+  const int64_t n_in = s.numel();
+  if (n_in != 0 && r == 0) {
+    acc[0] = static_cast<A>(Load(px[0]));
+  } else if (n_in != 0) {
+    const int64_t inner = s.dims[r - 1];
+    const int64_t inner_stride = ost[r - 1];
+    int64_t idx[kMaxRank] = {};
+    int64_t off = 0;
+    for (int64_t o = 0; o < n_in; o += inner) {
+      const T* row = px + o;
+      for (int64_t j = 0; j < inner; ++j) {
+        A& a = acc[off + j * inner_stride];
+        a = Combine<A>(kind, a, static_cast<A>(Load(row[j])));
+      }
+      for (int32_t d = r - 2; d >= 0; --d) {
+        off += ost[d];
+        if (++idx[d] < s.dims[d]) break;
+        off -= ost[d] * s.dims[d];
+        idx[d] = 0;
+      }
+    }
+  }
+  T* py = y.as<T>();
+  if constexpr (std::is_floating_point_v<A>) {
+    if (kind == ReduceKind::kMean) {
+      // Every output element reduces the same number of inputs.
+      const int64_t count = n_out == 0 ? 0 : n_in / n_out;
+      for (int64_t i = 0; i < n_out; ++i) {
+        acc[i] = count == 0 ? std::numeric_limits<A>::quiet_NaN()
+                            : acc[i] / static_cast<A>(count);
+      }
+    }
+  }
+  for (int64_t i = 0; i < n_out; ++i) {
+    py[i] = Store<T>(static_cast<ComputeT<T>>(acc[i]));
+  }
+}
+
+void RunReduce(const char* op, const RunContext& ctx, ReduceKind kind) {
+  ReducePlan plan;
+  GetReducePlan(op, ctx.attrs, ctx.inputs, ctx.num_inputs, &plan);
+  const TensorRef& x = ctx.inputs[0];
+  const TensorRef& y = ctx.outputs[0];
   if (plan.noop) {
-    if (n_out != 0 && x.data != y.data) {
+    if (y.nbytes() != 0 && x.data != y.data) {
       std::memmove(y.data, x.data, y.nbytes());
     }
     return;
   }
-  const Shape& s = x.shape;
-  const int32_t r = s.rank;
-  // Output strides expressed per input dim (0 on reduced dims).
-  int64_t ost[kMaxRank] = {};
-  int64_t acc = 1;
-  int64_t count = 1;
-  for (int32_t i = r - 1; i >= 0; --i) {
-    if (plan.reduce[i]) {
-      count *= s.dims[i];
-    } else {
-      ost[i] = acc;
-      acc *= s.dims[i];
-    }
-  }
-  double* sums = static_cast<double*>(ctx.scratch);
-  for (int64_t i = 0; i < n_out; ++i) sums[i] = 0.0;
-  const float* px = x.as<const float>();
-  const int64_t n_in = s.numel();
-  if (n_in != 0) {
-    if (r == 0) {
-      sums[0] = px[0];
-    } else {
-      const int64_t inner = s.dims[r - 1];
-      const int64_t inner_stride = ost[r - 1];
-      int64_t idx[kMaxRank] = {};
-      int64_t off = 0;
-      for (int64_t o = 0; o < n_in; o += inner) {
-        const float* row = px + o;
-        for (int64_t j = 0; j < inner; ++j)
-          sums[off + j * inner_stride] += row[j];
-        for (int32_t d = r - 2; d >= 0; --d) {
-          off += ost[d];
-          if (++idx[d] < s.dims[d]) break;
-          off -= ost[d] * s.dims[d];
-          idx[d] = 0;
-        }
-      }
-    }
-  }
-  float* py = y.as<float>();
-  // A mean over zero elements is NaN, as in numpy and PyTorch.
-  for (int64_t i = 0; i < n_out; ++i) {
-    py[i] = count == 0
-                ? std::numeric_limits<float>::quiet_NaN()
-                : static_cast<float>(sums[i] / static_cast<double>(count));
-  }
+  DispatchNumeric(
+      x.dtype, [&](auto tag) { ReduceTyped<decltype(tag)>(ctx, plan, kind); });
 }
 
-std::string InferSoftmaxFloat(InferContext& ctx) {
-  const char* op = "Softmax";
+// ArgMax/ArgMin geometry: [outer, len, inner] around the axis.
+struct AxisSplit {
+  int64_t outer = 1, len = 1, inner = 1;
+};
+AxisSplit SplitAt(const Shape& s, int32_t axis) {
+  AxisSplit a;
+  for (int32_t i = 0; i < axis; ++i) a.outer *= s.dims[i];
+  a.len = s.dims[axis];
+  for (int32_t i = axis + 1; i < s.rank; ++i) a.inner *= s.dims[i];
+  return a;
+}
+
+std::string InferArg(const char* op, InferContext& ctx) {
+  using K = Attribute::Kind;
   std::string err = CheckInputs(op, ctx, 1, 1);
   if (err.empty()) {
-    err = CheckAttributes(op, ctx.attrs, {{"axis", Attribute::Kind::kInt}});
+    err = CheckAttributes(op, ctx.attrs,
+                          {{"axis", K::kInt},
+                           {"keepdims", K::kInt},
+                           {"select_last_index", K::kInt}});
   }
   if (err.empty()) err = PrepareOutputs(op, ctx, 1);
   if (!err.empty()) return err;
   const TensorRef& x = ctx.inputs[0];
-  if (x.dtype != DType::kFloat32) {
-    return Fail(op, std::string("unsupported dtype ") + DTypeName(x.dtype) +
-                        " (float32 only)");
+  if (!IsNumeric(x.dtype)) return Fail(op, DTypeRefusal(x.dtype, kNumeric));
+  const int64_t keepdims = AttrInt(ctx.attrs, "keepdims", 1);
+  if (keepdims != 0 && keepdims != 1) {
+    return Fail(op, "keepdims must be 0 or 1");
   }
+  if (AttrInt(ctx.attrs, "select_last_index", 0) != 0) {
+    return Fail(op, "select_last_index=1 is not supported");
+  }
+  const int64_t raw = AttrInt(ctx.attrs, "axis", 0);
   int32_t axis = 0;
-  const int64_t raw = AttrInt(ctx.attrs, "axis", -1);
   if (x.shape.rank < 1 || !NormalizeAxis(raw, x.shape.rank, 0, &axis)) {
     return Fail(op, "axis " + std::to_string(raw) + " is out of range for " +
                         x.shape.ToString());
   }
-  err = SetOutput(op, ctx, 0, DType::kFloat32, x.shape);
-  if (!err.empty()) return err;
-  int64_t inner = 1;
-  for (int32_t i = axis + 1; i < x.shape.rank; ++i) inner *= x.shape.dims[i];
-  // Running max and sum per inner position when the axis is not innermost.
-  ctx.scratch_bytes =
-      inner > 1 ? static_cast<size_t>(inner) * 2 * sizeof(float) : 0;
+  if (x.shape.dims[axis] == 0) {
+    return Fail(op, "cannot take an index over an empty axis");
+  }
+  Shape out;
+  for (int32_t i = 0; i < x.shape.rank; ++i) {
+    if (i != axis) {
+      out.dims[out.rank++] = x.shape.dims[i];
+    } else if (keepdims == 1) {
+      out.dims[out.rank++] = 1;
+    }
+  }
+  return SetOutput(op, ctx, 0, DType::kInt64, out);
+}
+
+template <typename T>
+void ArgTyped(const RunContext& ctx, bool is_max) {
+  const TensorRef& x = ctx.inputs[0];
+  int32_t axis = 0;
+  NormalizeAxis(AttrInt(ctx.attrs, "axis", 0), x.shape.rank, 0, &axis);
+  const AxisSplit a = SplitAt(x.shape, axis);
+  const T* px = x.as<const T>();
+  int64_t* py = ctx.outputs[0].as<int64_t>();
+  for (int64_t o = 0; o < a.outer; ++o) {
+    for (int64_t j = 0; j < a.inner; ++j) {
+      const T* col = px + o * a.len * a.inner + j;
+      auto best = Load(col[0]);
+      int64_t best_k = 0;
+      for (int64_t k = 1; k < a.len; ++k) {
+        const auto v = Load(col[k * a.inner]);
+        bool take = is_max ? v > best : v < best;
+        if constexpr (std::is_floating_point_v<decltype(v)>) {
+          // The first NaN wins and stays.
+          take = !std::isnan(best) && (take || std::isnan(v));
+        }
+        if (take) {
+          best = v;
+          best_k = k;
+        }
+      }
+      py[o * a.inner + j] = best_k;
+    }
+  }
+}
+
+// CumSum's axis: a constant scalar (or 1-element) int32/int64 input.
+std::string GetCumSumAxis(const TensorRef& x, const TensorRef& axis_in,
+                          int32_t* axis) {
+  const char* op = "CumSum";
+  if ((axis_in.dtype != DType::kInt64 && axis_in.dtype != DType::kInt32) ||
+      axis_in.shape.rank > 1 || axis_in.shape.numel() != 1) {
+    return Fail(op, "axis must be a scalar int32 or int64 tensor");
+  }
+  if (axis_in.data == nullptr) return Fail(op, "axis must be a constant");
+  const int64_t raw = axis_in.dtype == DType::kInt64
+                          ? axis_in.as<const int64_t>()[0]
+                          : axis_in.as<const int32_t>()[0];
+  if (x.shape.rank < 1 || !NormalizeAxis(raw, x.shape.rank, 0, axis)) {
+    return Fail(op, "axis " + std::to_string(raw) + " is out of range for " +
+                        x.shape.ToString());
+  }
   return "";
 }
 
-void RunSoftmaxFloat(const RunContext& ctx) {
+template <typename T>
+void CumSumTyped(const RunContext& ctx, int32_t axis) {
+  using A = Acc<T>;
   const TensorRef& x = ctx.inputs[0];
-  const Shape& s = x.shape;
-  int32_t axis = 0;
-  NormalizeAxis(AttrInt(ctx.attrs, "axis", -1), s.rank, 0, &axis);
-  int64_t outer = 1;
-  for (int32_t i = 0; i < axis; ++i) outer *= s.dims[i];
-  const int64_t len = s.dims[axis];
-  int64_t inner = 1;
-  for (int32_t i = axis + 1; i < s.rank; ++i) inner *= s.dims[i];
-  const float* px = x.as<const float>();
-  float* py = ctx.outputs[0].as<float>();
-  if (len == 0 || inner == 0) return;
-  if (inner == 1) {
-    for (int64_t o = 0; o < outer; ++o) {
-      const float* in = px + o * len;
-      float* out = py + o * len;
-      const float m = *std::max_element(in, in + len);
-      float sum = 0.0f;
-      for (int64_t k = 0; k < len; ++k) {
-        out[k] = std::exp(in[k] - m);
-        sum += out[k];
+  const bool exclusive = AttrInt(ctx.attrs, "exclusive", 0) == 1;
+  const bool reverse = AttrInt(ctx.attrs, "reverse", 0) == 1;
+  const AxisSplit a = SplitAt(x.shape, axis);
+  const T* px = x.as<const T>();
+  T* py = ctx.outputs[0].as<T>();
+  for (int64_t o = 0; o < a.outer; ++o) {
+    for (int64_t j = 0; j < a.inner; ++j) {
+      const int64_t base = o * a.len * a.inner + j;
+      A sum = 0;
+      for (int64_t step = 0; step < a.len; ++step) {
+        const int64_t k = reverse ? a.len - 1 - step : step;
+        const int64_t at = base + k * a.inner;
+        const A v = static_cast<A>(Load(px[at]));
+        if (!exclusive) sum = Combine<A>(ReduceKind::kSum, sum, v);
+        py[at] = Store<T>(static_cast<ComputeT<T>>(sum));
+        if (exclusive) sum = Combine<A>(ReduceKind::kSum, sum, v);
       }
-      const float inv = 1.0f / sum;
-      for (int64_t k = 0; k < len; ++k) out[k] *= inv;
-    }
-    return;
-  }
-  float* maxs = static_cast<float*>(ctx.scratch);
-  float* sums = maxs + inner;
-  for (int64_t o = 0; o < outer; ++o) {
-    const float* in = px + o * len * inner;
-    float* out = py + o * len * inner;
-    std::copy(in, in + inner, maxs);
-    for (int64_t k = 1; k < len; ++k) {
-      const float* row = in + k * inner;
-      for (int64_t j = 0; j < inner; ++j) maxs[j] = std::max(maxs[j], row[j]);
-    }
-    std::fill(sums, sums + inner, 0.0f);
-    for (int64_t k = 0; k < len; ++k) {
-      const float* row = in + k * inner;
-      float* orow = out + k * inner;
-      for (int64_t j = 0; j < inner; ++j) {
-        orow[j] = std::exp(row[j] - maxs[j]);
-        sums[j] += orow[j];
-      }
-    }
-    for (int64_t j = 0; j < inner; ++j) sums[j] = 1.0f / sums[j];
-    for (int64_t k = 0; k < len; ++k) {
-      float* orow = out + k * inner;
-      for (int64_t j = 0; j < inner; ++j) orow[j] *= sums[j];
     }
   }
 }
 
-// float16: widened into float scratch, float kernel, rounded on store.
-ASCEND_EMU_HALF_VIA_FLOAT(ReduceMean)
-ASCEND_EMU_HALF_VIA_FLOAT(Softmax)
+}  // namespace
+
+std::string InferReduceSum(InferContext& ctx) {
+  return InferReduce("ReduceSum", ctx, false);
+}
+void RunReduceSum(const RunContext& ctx) {
+  RunReduce("ReduceSum", ctx, ReduceKind::kSum);
+}
+std::string InferReduceMean(InferContext& ctx) {
+  return InferReduce("ReduceMean", ctx, true, /*floats_only=*/true);
+}
+void RunReduceMean(const RunContext& ctx) {
+  RunReduce("ReduceMean", ctx, ReduceKind::kMean);
+}
+std::string InferReduceMax(InferContext& ctx) {
+  return InferReduce("ReduceMax", ctx, true);
+}
+void RunReduceMax(const RunContext& ctx) {
+  RunReduce("ReduceMax", ctx, ReduceKind::kMax);
+}
+std::string InferReduceMin(InferContext& ctx) {
+  return InferReduce("ReduceMin", ctx, true);
+}
+void RunReduceMin(const RunContext& ctx) {
+  RunReduce("ReduceMin", ctx, ReduceKind::kMin);
+}
+
+std::string InferArgMax(InferContext& ctx) { return InferArg("ArgMax", ctx); }
+void RunArgMax(const RunContext& ctx) {
+  DispatchNumeric(ctx.inputs[0].dtype,
+                  [&](auto tag) { ArgTyped<decltype(tag)>(ctx, true); });
+}
+std::string InferArgMin(InferContext& ctx) { return InferArg("ArgMin", ctx); }
+void RunArgMin(const RunContext& ctx) {
+  DispatchNumeric(ctx.inputs[0].dtype,
+                  [&](auto tag) { ArgTyped<decltype(tag)>(ctx, false); });
+}
+
+std::string InferCumSum(InferContext& ctx) {
+  const char* op = "CumSum";
+  using K = Attribute::Kind;
+  std::string err = CheckInputs(op, ctx, 2, 2);
+  if (err.empty()) {
+    err = CheckAttributes(op, ctx.attrs,
+                          {{"exclusive", K::kInt}, {"reverse", K::kInt}});
+  }
+  if (err.empty()) err = PrepareOutputs(op, ctx, 1);
+  if (!err.empty()) return err;
+  const TensorRef& x = ctx.inputs[0];
+  if (!IsNumeric(x.dtype)) return Fail(op, DTypeRefusal(x.dtype, kNumeric));
+  for (const char* name : {"exclusive", "reverse"}) {
+    const int64_t v = AttrInt(ctx.attrs, name, 0);
+    if (v != 0 && v != 1)
+      return Fail(op, std::string(name) + " must be 0 or 1");
+  }
+  int32_t axis = 0;
+  err = GetCumSumAxis(x, ctx.inputs[1], &axis);
+  if (!err.empty()) return err;
+  return SetOutput(op, ctx, 0, x.dtype, x.shape);
+}
+
+void RunCumSum(const RunContext& ctx) {
+  int32_t axis = 0;
+  GetCumSumAxis(ctx.inputs[0], ctx.inputs[1], &axis);
+  DispatchNumeric(ctx.inputs[0].dtype,
+                  [&](auto tag) { CumSumTyped<decltype(tag)>(ctx, axis); });
+}
 
 }  // namespace kernels
 }  // namespace ascend_emu

@@ -1,5 +1,5 @@
 // Which dims a Reduce* node reduces, shared by the reduction kernels
-// (reduce.cc, reduce2.cc). Axes come from the `axes` attribute (opset
+// (reduce.cc). Axes come from the `axes` attribute (opset
 // 13-17 for most Reduce ops) or from a constant int64 input (ReduceSum 13+,
 // the others 18+); keepdims and noop_with_empty_axes are validated here.
 #pragma once

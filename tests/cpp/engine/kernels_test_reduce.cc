@@ -1,9 +1,14 @@
-// ReduceMean (axes attribute or constant input, keepdims,
-// noop_with_empty_axes, negative axes) and Softmax (every axis, stability).
+// Reductions: ReduceMean (axes attribute or constant input, keepdims,
+// noop_with_empty_axes, negative axes), ReduceSum/Max/Min, ArgMax/ArgMin and
+// CumSum against naive oracles that walk every input element, across dtypes,
+// axes, keepdims, and refusals.
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include "kernels_test_dtypes.h"
 #include "kernels_test_util.h"
 
 namespace ascend_emu {
@@ -130,86 +135,233 @@ TEST(KernelsReduce, ReduceMeanRejections) {
   EXPECT_INFER_FAILS(InferKernel("ReduceMean", keep, {x}), "keepdims");
   EXPECT_INFER_FAILS(
       InferKernel("ReduceMean", Attrs(), {HostTensor::I64(S({2}), {1, 2})}),
-      "float32 only");
+      "float32 or float16");
 }
 
-std::vector<float> NaiveSoftmax(const HostTensor& x, int32_t axis) {
-  const Shape& s = x.shape;
-  std::vector<float> fx = x.f32(), y(fx.size());
-  const std::vector<int64_t> st = Strides(s);
+HostTensor Axes(const std::vector<int64_t>& a) {
+  return HostTensor::I64(S({static_cast<int64_t>(a.size())}), a).Const();
+}
+
+// Naive reduction: output index of each input element, then fold.
+std::vector<double> OracleReduce(const std::vector<double>& x, const Shape& s,
+                                 const std::vector<bool>& reduced,
+                                 const std::string& op) {
+  Shape out;
+  for (int32_t i = 0; i < s.rank; ++i) {
+    if (!reduced[i]) out.dims[out.rank++] = s.dims[i];
+  }
+  const double init = op == "ReduceSum"   ? 0.0
+                      : op == "ReduceMax" ? -INFINITY
+                                          : INFINITY;
+  std::vector<double> y(static_cast<size_t>(out.numel()), init);
   for (int64_t f = 0; f < s.numel(); ++f) {
     std::vector<int64_t> idx = Unravel(f, s);
-    if (idx[axis] != 0) continue;
-    double m = -INFINITY, sum = 0;
-    for (int64_t k = 0; k < s.dims[axis]; ++k) {
-      m = std::max<double>(m, fx[f + k * st[axis]]);
+    int64_t o = 0;
+    for (int32_t i = 0; i < s.rank; ++i) {
+      if (!reduced[i]) o = o * s.dims[i] + idx[i];
     }
-    for (int64_t k = 0; k < s.dims[axis]; ++k) {
-      sum += std::exp(fx[f + k * st[axis]] - m);
-    }
-    for (int64_t k = 0; k < s.dims[axis]; ++k) {
-      y[f + k * st[axis]] =
-          static_cast<float>(std::exp(fx[f + k * st[axis]] - m) / sum);
-    }
+    if (op == "ReduceSum") y[o] += x[f];
+    if (op == "ReduceMax") y[o] = std::fmax(y[o], x[f]);
+    if (op == "ReduceMin") y[o] = std::fmin(y[o], x[f]);
   }
   return y;
 }
 
-TEST(KernelsReduce, SoftmaxEveryAxis) {
-  const std::vector<std::vector<int64_t>> shapes = {
-      {7}, {3, 5}, {2, 3, 4}, {2, 1, 3, 5}};
-  uint32_t seed = 70;
-  for (const auto& dims : shapes) {
-    const int32_t rank = static_cast<int32_t>(dims.size());
-    for (int64_t axis = -rank; axis < rank; ++axis) {
-      HostTensor x = RandF32(S(dims), seed++);
-      Attrs a;
-      a.Int("axis", axis);
-      RunResult r = RunKernel("Softmax", a, {x});
-      ASSERT_EQ(r.error, "");
-      ASSERT_EQ(r.outputs[0].shape, S(dims));
-      ExpectNear(
-          r.outputs[0].f32(),
-          NaiveSoftmax(x, static_cast<int32_t>(axis < 0 ? axis + rank : axis)),
-          1e-6f);
+TEST(KernelsReduce, SumMaxMinOverAxesAndDtypes) {
+  const Shape s = S({2, 3, 4});
+  std::vector<float> xf = RandomFloats(24, 3);
+  for (float& v : xf) v = std::round(v * 8);  // exact in every dtype
+  std::vector<double> xd(xf.begin(), xf.end());
+  const std::vector<std::vector<int64_t>> axes_cases = {
+      {}, {0}, {-1}, {1, 2}, {0, 2}, {0, 1, 2}};
+  for (const char* op : {"ReduceSum", "ReduceMax", "ReduceMin"}) {
+    for (const auto& axes : axes_cases) {
+      for (int keepdims : {0, 1}) {
+        std::vector<bool> reduced(3, axes.empty());
+        for (int64_t a : axes) reduced[(a + 3) % 3] = true;
+        const std::vector<double> want = OracleReduce(xd, s, reduced, op);
+        Attrs attrs;
+        attrs.Int("keepdims", keepdims);
+        std::vector<HostTensor> extra;
+        if (std::string(op) == "ReduceSum") {
+          if (!axes.empty() || keepdims) extra.push_back(Axes(axes));
+        } else {
+          attrs.Ints("axes", axes);
+        }
+        for (DType d :
+             {DType::kFloat32, DType::kFloat16, DType::kInt32, DType::kInt64}) {
+          HostTensor x =
+              d == DType::kFloat32   ? HostTensor::F32(s, xf)
+              : d == DType::kFloat16 ? F16(s, xf)
+              : d == DType::kInt32
+                  ? I32(s, std::vector<int32_t>(xf.begin(), xf.end()))
+                  : HostTensor::I64(s,
+                                    std::vector<int64_t>(xf.begin(), xf.end()));
+          std::vector<HostTensor> in = {x};
+          in.insert(in.end(), extra.begin(), extra.end());
+          RunResult r = RunKernel(op, attrs, in);
+          ASSERT_EQ(r.error, "") << op;
+          ASSERT_EQ(r.outputs[0].dtype, d);
+          ASSERT_EQ(r.outputs[0].shape.numel(),
+                    static_cast<int64_t>(want.size()));
+          ASSERT_EQ(
+              r.outputs[0].shape.rank, keepdims ? 3 : 3 - [&] {
+                int n = 0;
+                for (bool b : reduced) n += b;
+                return n;
+              }());
+          std::vector<double> got;
+          if (d == DType::kFloat32) {
+            for (float v : r.outputs[0].f32()) got.push_back(v);
+          } else if (d == DType::kFloat16) {
+            for (float v : HalfValues(r.outputs[0])) got.push_back(v);
+          } else if (d == DType::kInt32) {
+            for (int32_t v : r.outputs[0].values<int32_t>()) got.push_back(v);
+          } else {
+            for (int64_t v : r.outputs[0].values<int64_t>()) got.push_back(v);
+          }
+          EXPECT_EQ(got, want) << op << " " << DTypeName(d);
+        }
+      }
     }
   }
-  HostTensor x = RandF32(S({2, 3, 4}), 99);
-  RunResult r = RunKernel("Softmax", Attrs(), {x});  // default axis -1
-  ASSERT_EQ(r.error, "");
-  ExpectNear(r.outputs[0].f32(), NaiveSoftmax(x, 2), 1e-6f);
 }
 
-TEST(KernelsReduce, SoftmaxIsStableForLargeInputs) {
-  HostTensor x = HostTensor::F32(
-      S({2, 3}), {1000.0f, 1001.0f, 1002.0f, -1000.0f, -1000.0f, -1000.0f});
-  RunResult r = RunKernel("Softmax", Attrs(), {x});
+TEST(KernelsReduce, NoopEmptyAndNaN) {
+  HostTensor x = RandF32(S({2, 3}), 5);
+  Attrs noop;
+  noop.Int("noop_with_empty_axes", 1);
+  RunResult r = RunKernel("ReduceSum", noop, {x, Axes({})});
   ASSERT_EQ(r.error, "");
-  std::vector<float> y = r.outputs[0].f32();
-  ExpectNear(
-      y, {0.09003057f, 0.24472847f, 0.66524096f, 1.0f / 3, 1.0f / 3, 1.0f / 3},
-      1e-6f);
-  // Axis 0 (non-innermost path) with large values too.
+  EXPECT_EQ(r.outputs[0].f32(), x.f32());
+  r = RunKernel("ReduceSum", Attrs(),
+                {HostTensor::F32(S({0, 3}), {}), Axes({0})});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].f32(), (std::vector<float>{0, 0, 0}));
+  Attrs ax;
+  ax.Ints("axes", {1});
+  r = RunKernel("ReduceMax", ax,
+                {HostTensor::F32(S({2, 2}), {1, std::nanf(""), 3, 2})});
+  ASSERT_EQ(r.error, "");
+  EXPECT_TRUE(std::isnan(r.outputs[0].f32()[0]));
+  EXPECT_EQ(r.outputs[0].f32()[1], 3.0f);
+}
+
+TEST(KernelsReduce, ArgMaxArgMinFirstIndex) {
+  HostTensor x = HostTensor::F32(S({2, 3}), {1, 5, 5, -2, -2, 0});
+  Attrs a1;
+  a1.Int("axis", 1);
+  RunResult r = RunKernel("ArgMax", a1, {x});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].shape, S({2, 1}));
+  EXPECT_EQ(r.outputs[0].dtype, DType::kInt64);
+  EXPECT_EQ(r.outputs[0].values<int64_t>(), (std::vector<int64_t>{1, 2}));
+  r = RunKernel("ArgMin", a1, {x});
+  EXPECT_EQ(r.outputs[0].values<int64_t>(), (std::vector<int64_t>{0, 0}));
   Attrs a0;
-  a0.Int("axis", 0);
-  r = RunKernel("Softmax", a0, {x});
+  a0.Int("axis", -2).Int("keepdims", 0);
+  r = RunKernel("ArgMax", a0, {F16(S({2, 3}), {1, 5, 5, -2, 7, 5})});
   ASSERT_EQ(r.error, "");
-  for (float v : r.outputs[0].f32()) EXPECT_TRUE(std::isfinite(v));
+  EXPECT_EQ(r.outputs[0].shape, S({3}));
+  EXPECT_EQ(r.outputs[0].values<int64_t>(), (std::vector<int64_t>{0, 1, 0}));
+  r = RunKernel("ArgMin", Attrs(), {I32(S({3}), {4, -1, -1})});
+  EXPECT_EQ(r.outputs[0].values<int64_t>(), (std::vector<int64_t>{1}));
+  r = RunKernel("ArgMax", Attrs(),
+                {HostTensor::F32(S({3}), {1, std::nanf(""), 9})});
+  EXPECT_EQ(r.outputs[0].values<int64_t>(), (std::vector<int64_t>{1}));
+  // Oracle over a 3-D tensor, middle axis.
+  const Shape s = S({3, 4, 5});
+  HostTensor big = RandF32(s, 8);
+  Attrs mid;
+  mid.Int("axis", 1).Int("keepdims", 0);
+  r = RunKernel("ArgMax", mid, {big});
+  ASSERT_EQ(r.error, "");
+  std::vector<float> v = big.f32();
+  for (int64_t o = 0; o < 3; ++o) {
+    for (int64_t j = 0; j < 5; ++j) {
+      int64_t best = 0;
+      for (int64_t k = 1; k < 4; ++k) {
+        if (v[(o * 4 + k) * 5 + j] > v[(o * 4 + best) * 5 + j]) best = k;
+      }
+      EXPECT_EQ(r.outputs[0].values<int64_t>()[o * 5 + j], best);
+    }
+  }
 }
 
-TEST(KernelsReduce, SoftmaxRejections) {
-  Attrs a;
-  a.Int("axis", 2);
-  EXPECT_INFER_FAILS(InferKernel("Softmax", a, {RandF32(S({2, 3}), 1)}),
-                     "Softmax: axis 2 is out of range for [2, 3]");
-  a.Int("axis", -3);
-  EXPECT_INFER_FAILS(InferKernel("Softmax", a, {RandF32(S({2, 3}), 1)}),
-                     "out of range");
-  EXPECT_INFER_FAILS(InferKernel("Softmax", Attrs(), {RandF32(S({}), 1)}),
-                     "out of range");
+TEST(KernelsReduce, CumSumExclusiveReverse) {
+  const Shape s = S({2, 3});
+  HostTensor x = HostTensor::F32(s, {1, 2, 3, 4, 5, 6});
+  auto axis = [](int64_t a) { return HostTensor::I64(S({}), {a}).Const(); };
+  struct Case {
+    int64_t axis, exclusive, reverse;
+    std::vector<float> want;
+  };
+  const Case cases[] = {
+      {1, 0, 0, {1, 3, 6, 4, 9, 15}},  {1, 1, 0, {0, 1, 3, 0, 4, 9}},
+      {1, 0, 1, {6, 5, 3, 15, 11, 6}}, {1, 1, 1, {5, 3, 0, 11, 6, 0}},
+      {0, 0, 0, {1, 2, 3, 5, 7, 9}},   {-2, 1, 1, {4, 5, 6, 0, 0, 0}},
+  };
+  for (const Case& c : cases) {
+    Attrs a;
+    a.Int("exclusive", c.exclusive).Int("reverse", c.reverse);
+    RunResult r = RunKernel("CumSum", a, {x, axis(c.axis)});
+    ASSERT_EQ(r.error, "");
+    EXPECT_EQ(r.outputs[0].f32(), c.want)
+        << c.axis << " " << c.exclusive << " " << c.reverse;
+    r = RunKernel("CumSum", a,
+                  {HostTensor::I64(s, {1, 2, 3, 4, 5, 6}),
+                   I32(S({1}), {static_cast<int32_t>(c.axis)}).Const()});
+    ASSERT_EQ(r.error, "");
+    EXPECT_EQ(r.outputs[0].values<int64_t>(),
+              std::vector<int64_t>(c.want.begin(), c.want.end()));
+    r = RunKernel("CumSum", a, {F16(s, {1, 2, 3, 4, 5, 6}), axis(c.axis)});
+    EXPECT_EQ(HalfValues(r.outputs[0]), c.want);
+  }
+}
+
+TEST(KernelsReduce, Refusals) {
+  HostTensor x = RandF32(S({2, 3}), 1);
+  Attrs axes_attr;
+  axes_attr.Ints("axes", {0});
+  EXPECT_INFER_FAILS(InferKernel("ReduceSum", axes_attr, {x}),
+                     "unsupported attribute 'axes'");
   EXPECT_INFER_FAILS(
-      InferKernel("Softmax", Attrs(), {HostTensor::I64(S({2}), {1, 2})}),
-      "float32 only");
+      InferKernel("ReduceSum", Attrs(), {x, HostTensor::I64(S({1}), {0})}),
+      "axes input must be a constant");
+  EXPECT_INFER_FAILS(InferKernel("ReduceMax", axes_attr, {x, Axes({1})}),
+                     "both as attribute and as input");
+  Attrs bad_axis;
+  bad_axis.Ints("axes", {2});
+  EXPECT_INFER_FAILS(InferKernel("ReduceMin", bad_axis, {x}), "out of range");
+  EXPECT_INFER_FAILS(InferKernel("ReduceSum", Attrs(), {BoolT(S({1}), {1})}),
+                     "unsupported dtype bool");
+  Attrs last;
+  last.Int("select_last_index", 1);
+  EXPECT_INFER_FAILS(InferKernel("ArgMax", last, {x}),
+                     "select_last_index=1 is not supported");
+  Attrs ax5;
+  ax5.Int("axis", 5);
+  EXPECT_INFER_FAILS(InferKernel("ArgMin", ax5, {x}), "out of range");
+  EXPECT_INFER_FAILS(
+      InferKernel("ArgMax", Attrs(), {HostTensor::F32(S({0, 2}), {})}),
+      "empty axis");
+  EXPECT_INFER_FAILS(
+      InferKernel("ArgMax", Attrs(), {HostTensor::F32(S({}), {1})}),
+      "out of range");
+  EXPECT_INFER_FAILS(
+      InferKernel("CumSum", Attrs(), {x, HostTensor::I64(S({}), {0})}),
+      "axis must be a constant");
+  EXPECT_INFER_FAILS(
+      InferKernel("CumSum", Attrs(), {x, HostTensor::I64(S({}), {2}).Const()}),
+      "out of range");
+  EXPECT_INFER_FAILS(InferKernel("CumSum", Attrs(),
+                                 {x, HostTensor::I64(S({2}), {0, 1}).Const()}),
+                     "scalar");
+  Attrs excl;
+  excl.Int("exclusive", 2);
+  EXPECT_INFER_FAILS(
+      InferKernel("CumSum", excl, {x, HostTensor::I64(S({}), {0}).Const()}),
+      "exclusive must be 0 or 1");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@ add_executable(ascend_emu_kernels_test
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_pool.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_shape.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_reduce.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_softmax.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_gather.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_slice.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_norm.cc
@@ -19,7 +20,6 @@ add_executable(ascend_emu_kernels_test
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_unary.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_binary.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_cast.cc
-  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_reduce2.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_fp16.cc
 )
 target_link_libraries(ascend_emu_kernels_test PRIVATE ascend_emu_kernels
