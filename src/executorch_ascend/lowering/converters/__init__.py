@@ -1,6 +1,7 @@
 """Importing this package registers every converter family with the registry."""
 
 from . import (  # noqa: F401
+    attention,
     binary,
     conv,
     elementwise,
