@@ -13,6 +13,7 @@ from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample, module_sample
 from ._args import arg, rank
+from .unary import FLOATS
 
 aten = torch.ops.aten
 
@@ -35,11 +36,13 @@ def _linear_supported(node: Node) -> str | None:
 @converter(
     aten.linear.default,
     onnx=["Gemm", "MatMul", "Transpose", "Add"],
+    dtypes=FLOATS,
     supports=_linear_supported,
     keep_whole=True,
     samples=[
-        module_sample("linear_2d", lambda: torch.nn.Linear(8, 4), (3, 8)),
+        # First, so the fp16 leg covers the transposed-weight initializer (fp16 Gemm: addmm's).
         module_sample("linear_3d", lambda: torch.nn.Linear(5, 6), (2, 3, 5)),
+        module_sample("linear_2d", lambda: torch.nn.Linear(8, 4), (3, 8)),
         module_sample("linear_no_bias", lambda: torch.nn.Linear(6, 2, bias=False), (4, 6)),
         module_sample("linear_1d", lambda: torch.nn.Linear(3, 5), (3,)),
     ],
@@ -53,6 +56,7 @@ def linear(ctx: LoweringContext, node: Node) -> None:
         return
     weight = ctx.constant(w)
     if weight is not None:
+        # The folded transpose keeps the weight's own dtype (fp16 under model.half()).
         w_t = ctx.builder.add_initializer(weight.t().contiguous().numpy(), "weight_t")
     else:
         w_t = ctx.tmp("Transpose", [ctx.value(w)], perm=[1, 0])
@@ -77,7 +81,7 @@ def _addmm_supported(node: Node) -> str | None:
 @converter(
     aten.addmm.default,
     onnx=["Gemm"],
-    dtypes=(torch.float32, torch.float16),
+    dtypes=FLOATS,
     supports=_addmm_supported,
     samples=[
         fn_sample("addmm_row_bias", lambda b, x, y: torch.addmm(b, x, y), (5,), (3, 4), (4, 5)),
@@ -101,7 +105,7 @@ def addmm(ctx: LoweringContext, node: Node) -> None:
     aten.mm.default,
     aten.bmm.default,
     onnx=["MatMul"],
-    dtypes=(torch.float32, torch.float16),
+    dtypes=FLOATS,
     samples=[
         fn_sample("mm", torch.mm, (3, 4), (4, 5)),
         fn_sample("mm_vector_like", torch.mm, (1, 6), (6, 1)),
@@ -123,7 +127,7 @@ def _matmul_supported(node: Node) -> str | None:
 @converter(
     aten.matmul.default,
     onnx=["MatMul"],
-    dtypes=(torch.float32, torch.float16),
+    dtypes=FLOATS,
     supports=_matmul_supported,
     keep_whole=True,
     samples=[

@@ -14,6 +14,7 @@ from ..registry import converter
 from ..samples import module_sample
 from ._args import rank, shape, tensor_val
 from .tuple_outputs import first_output_name, only_first_output_used
+from .unary import FLOATS
 
 aten = torch.ops.aten
 
@@ -34,6 +35,7 @@ def _bn_supported(node: Node) -> str | None:
 @converter(
     aten._native_batch_norm_legit_no_training.default,
     onnx=["Mul", "Add"],
+    dtypes=FLOATS,
     supports=_bn_supported,
     samples=[
         module_sample("batchnorm_2d", lambda: _bn(torch.nn.BatchNorm2d(4)), (2, 4, 5, 5)),
@@ -58,12 +60,15 @@ def batch_norm(ctx: LoweringContext, node: Node) -> None:
     b = values["bias"].double() if values["bias"] is not None else torch.zeros_like(inv_std)
     scale = w * inv_std
     shift = b - mean_t.double() * scale
+    # Folded in float64, stored in x's dtype: Mul/Add need both operands of one dtype, and under
+    # model.half() that is fp16 (one rounding of the exact fold, not of each statistic).
+    dtype = tensor_val(x).dtype
     trailing = (1,) * (rank(x) - 2)
     scale_name = ctx.builder.add_initializer(
-        scale.float().reshape(-1, *trailing).numpy(), "bn_scale"
+        scale.to(dtype).reshape(-1, *trailing).numpy(), "bn_scale"
     )
     shift_name = ctx.builder.add_initializer(
-        shift.float().reshape(-1, *trailing).numpy(), "bn_shift"
+        shift.to(dtype).reshape(-1, *trailing).numpy(), "bn_shift"
     )
     scaled = ctx.tmp("Mul", [ctx.value(x), scale_name])
     ctx.builder.add_node("Add", [scaled, shift_name], [first_output_name(ctx, node)])
@@ -100,7 +105,7 @@ def _layer_norm_supported(node: Node) -> str | None:
 @converter(
     aten.native_layer_norm.default,
     onnx=["LayerNormalization"],
-    dtypes=(torch.float32, torch.float16),
+    dtypes=FLOATS,
     supports=_layer_norm_supported,
     samples=[
         module_sample("layer_norm_last", lambda: _affine(torch.nn.LayerNorm(8)), (2, 3, 8)),
@@ -151,6 +156,7 @@ def _group_norm_supported(node: Node) -> str | None:
 @converter(
     aten.native_group_norm.default,
     onnx=["Reshape", "ReduceMean", "Sub", "Mul", "Add", "Sqrt", "Div"],
+    dtypes=FLOATS,
     supports=_group_norm_supported,
     samples=[
         module_sample("group_norm_4d", lambda: _affine(torch.nn.GroupNorm(2, 4)), (2, 4, 3, 3)),
@@ -165,7 +171,8 @@ def _group_norm_supported(node: Node) -> str | None:
 )
 def group_norm(ctx: LoweringContext, node: Node) -> None:
     # GroupNormalization is not in CANN's parser table: normalize (N, G, C/G * HxW) over its last
-    # axis, then restore the shape and apply the per-channel affine.
+    # axis, then restore the shape and apply the per-channel affine. Constants take x's dtype (the
+    # binary ops need one dtype); in fp16 the emulator's ReduceMean still accumulates in fp32.
     x, weight, bias = node.args[:3]
     groups, eps = int(node.args[6]), float(node.args[7])  # type: ignore[arg-type]
     dims = shape(x)
