@@ -8,6 +8,7 @@ from . import (  # noqa: F401
     matmul,
     movement,
     norm,
+    pool,
     reduce,
     resample,
     shape,

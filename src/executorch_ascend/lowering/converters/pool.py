@@ -1,0 +1,262 @@
+"""2-D pooling -> MaxPool, AveragePool, GlobalAveragePool (1-D pooling included).
+
+torch.nn.MaxPool1d / AvgPool1d / AdaptiveAvgPool1d reach the edge graph as unsqueeze + the 2-D
+op on (N, C, 1, L) + squeeze, so only 4-D NCHW pools are lowered. Adaptive average pooling is
+lowered where it is a plain pooling: 1x1 (GlobalAveragePool) or every input size divisible by the
+output size (AveragePool with kernel = stride = in / out). Limits quoted are CANN's documented ones
+for its ONNX parser (cann-onnx-ops reference): a node outside them would fail in atc or fall back
+to AI CPU, so it stays on ExecuTorch's CPU kernels.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch.fx import Node
+
+from ..context import LoweringContext
+from ..registry import converter
+from ..samples import fn_sample, module_sample
+from ._args import arg, ints, rank, shape
+from .conv import cann_window_limits, onnx_pads
+from .tuple_outputs import emit_first_output, only_first_output_used
+from .unary import FLOATS
+
+aten = torch.ops.aten
+
+# CANN's AveragePool runs kernels with more elements on AI CPU.
+_AVG_KERNEL_ELEMENTS = 256
+
+
+def _onnx_pool_out(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
+    # The ONNX spec's output size, without PyTorch's rule that drops a last window starting in the
+    # padding. A node is only lowered when both agree, so either implementation gives torch's shape.
+    span = size + 2 * p - d * (k - 1) - 1
+    return (math.ceil if ceil_mode else math.floor)(span / s) + 1
+
+
+def _shape_matches(
+    node: Node, k: list[int], s: list[int], p: list[int], d: list[int], ceil: bool
+) -> str | None:
+    in_hw = shape(node.args[0])[2:]
+    out_hw = shape(node)[2:]
+    expect = [_onnx_pool_out(in_hw[i], k[i], s[i], p[i], d[i], ceil) for i in range(2)]
+    if expect != out_hw:
+        return f"ceil_mode window rule differs between PyTorch ({out_hw}) and ONNX ({expect})"
+    return None
+
+
+def _avg_kernel_limit(k: list[int]) -> str | None:
+    if k[0] * k[1] > _AVG_KERNEL_ELEMENTS:
+        return f"kernel {k} has more than {_AVG_KERNEL_ELEMENTS} elements (CANN AveragePool)"
+    return None
+
+
+def _pool_window(node: Node) -> tuple[list[int], list[int], list[int]]:
+    k = ints(node.args[1], 2)
+    stride = arg(node, 2, "stride", [])
+    s = ints(stride, 2) if stride else list(k)
+    p = ints(arg(node, 3, "padding", 0), 2)
+    return k, s, p
+
+
+# max_pool2d_with_indices(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False)
+def _max_pool_supported(node: Node) -> str | None:
+    """4-D NCHW (MaxPool1d arrives with H = 1), indices unused, no dilation; CANN: kernel 1..255,
+    stride 1..63, pad 0..255, W <= 4096; ONNX output size equal to PyTorch's (ceil_mode)."""
+    if rank(node.args[0]) != 4:
+        return "only 4-D NCHW max pooling is lowered"
+    if not only_first_output_used(node):
+        return "the indices output of max_pool2d_with_indices is used (ONNX/CANN MaxPool has none)"
+    d = ints(arg(node, 4, "dilation", 1), 2)
+    if d != [1, 1]:
+        return "CANN's MaxPool has no dilation for 2-D input"
+    k, s, p = _pool_window(node)
+    ceil = bool(arg(node, 5, "ceil_mode", False))
+    return cann_window_limits(k, s, d, p, shape(node.args[0])[3]) or _shape_matches(
+        node, k, s, p, d, ceil
+    )
+
+
+@converter(
+    aten.max_pool2d_with_indices.default,
+    dtypes=FLOATS,
+    onnx=["MaxPool"],
+    supports=_max_pool_supported,
+    samples=[
+        module_sample("maxpool_2x2", lambda: torch.nn.MaxPool2d(2), (1, 3, 8, 8)),
+        module_sample(
+            "maxpool_3x3_s2_pad", lambda: torch.nn.MaxPool2d(3, 2, padding=1), (2, 4, 9, 9)
+        ),
+        module_sample("maxpool_ceil", lambda: torch.nn.MaxPool2d(2, ceil_mode=True), (1, 2, 7, 5)),
+        module_sample("maxpool_rect", lambda: torch.nn.MaxPool2d((2, 3), (1, 2)), (1, 1, 6, 8)),
+        module_sample("maxpool1d_2", lambda: torch.nn.MaxPool1d(2), (2, 3, 8)),
+        module_sample("maxpool1d_3_s2_pad", lambda: torch.nn.MaxPool1d(3, 2, padding=1), (1, 4, 9)),
+        module_sample(
+            "maxpool1d_ceil_len1_ch", lambda: torch.nn.MaxPool1d(2, ceil_mode=True), (1, 1, 7)
+        ),
+    ],
+)
+def max_pool2d(ctx: LoweringContext, node: Node) -> None:
+    k, s, p = _pool_window(node)
+    emit_first_output(
+        ctx,
+        node,
+        "MaxPool",
+        [ctx.value(node.args[0])],
+        kernel_shape=k,
+        strides=s,
+        pads=onnx_pads(p),
+        ceil_mode=int(bool(arg(node, 5, "ceil_mode", False))),
+    )
+
+
+# avg_pool2d(self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True,
+#            divisor_override=None)
+def _avg_pool_supported(node: Node) -> str | None:
+    """4-D NCHW (AvgPool1d arrives with H = 1), no divisor_override, padding only with
+    count_include_pad=False; CANN: kernel 1..255, kH*kW <= 256, stride 1..63, pad 0..255,
+    W <= 4096; ONNX output size equal to PyTorch's (ceil_mode)."""
+    if rank(node.args[0]) != 4:
+        return "only 4-D NCHW average pooling is lowered"
+    if arg(node, 6, "divisor_override") is not None:
+        return "divisor_override is not lowered"
+    k, s, p = _pool_window(node)
+    if any(p) and arg(node, 5, "count_include_pad", True):
+        return (
+            "count_include_pad with padding: CANN's AveragePool does not support count_include_pad"
+        )
+    ceil = bool(arg(node, 4, "ceil_mode", False))
+    return (
+        cann_window_limits(k, s, [1, 1], p, shape(node.args[0])[3])
+        or _avg_kernel_limit(k)
+        or _shape_matches(node, k, s, p, [1, 1], ceil)
+    )
+
+
+@converter(
+    aten.avg_pool2d.default,
+    dtypes=FLOATS,
+    onnx=["AveragePool"],
+    supports=_avg_pool_supported,
+    samples=[
+        module_sample("avgpool_2x2", lambda: torch.nn.AvgPool2d(2), (1, 3, 8, 8)),
+        module_sample(
+            "avgpool_pad_exclude",
+            lambda: torch.nn.AvgPool2d(3, 2, padding=1, count_include_pad=False),
+            (2, 2, 7, 9),
+        ),
+        module_sample("avgpool_ceil", lambda: torch.nn.AvgPool2d(2, ceil_mode=True), (1, 2, 5, 7)),
+        module_sample("avgpool_rect", lambda: torch.nn.AvgPool2d((3, 2), (2, 1)), (1, 3, 7, 6)),
+        module_sample("avgpool1d_3", lambda: torch.nn.AvgPool1d(3), (2, 3, 9)),
+        module_sample(
+            "avgpool1d_pad_exclude",
+            lambda: torch.nn.AvgPool1d(3, 2, padding=1, count_include_pad=False),
+            (1, 4, 10),
+        ),
+        module_sample(
+            "avgpool1d_ceil_s1", lambda: torch.nn.AvgPool1d(4, 3, ceil_mode=True), (1, 1, 11)
+        ),
+    ],
+)
+def avg_pool2d(ctx: LoweringContext, node: Node) -> None:
+    k, s, p = _pool_window(node)
+    # Without padding, PyTorch's divisor is always the in-bounds window, which is ONNX's
+    # count_include_pad=0, the only mode CANN's AveragePool documents.
+    ctx.emit(
+        "AveragePool",
+        [ctx.value(node.args[0])],
+        node,
+        kernel_shape=k,
+        strides=s,
+        pads=onnx_pads(p),
+        ceil_mode=int(bool(arg(node, 4, "ceil_mode", False))),
+        count_include_pad=0,
+    )
+
+
+# (_)adaptive_avg_pool2d(self, output_size)
+def _adaptive_kernel(node: Node) -> list[int] | None:
+    """The AveragePool kernel (= stride) equal to this adaptive pool, None if there is none."""
+    in_hw, out_hw = shape(node.args[0])[2:], ints(node.args[1], 2)
+    if any(o < 1 or i % o for i, o in zip(in_hw, out_hw, strict=True)):
+        return None
+    return [i // o for i, o in zip(in_hw, out_hw, strict=True)]
+
+
+def _adaptive_supported(node: Node) -> str | None:
+    """4-D NCHW (AdaptiveAvgPool1d arrives with H = 1); output 1x1 (GlobalAveragePool), or H and
+    W divisible by the output size (AveragePool, kernel = stride = in/out; CANN: kernel 1..255,
+    kH*kW <= 256, stride 1..63, W <= 4096)."""
+    if rank(node.args[0]) != 4:
+        return "only 4-D NCHW adaptive pooling is lowered"
+    if ints(node.args[1], 2) == [1, 1]:
+        return None
+    k = _adaptive_kernel(node)
+    if k is None:
+        return (
+            f"input size {shape(node.args[0])[2:]} is not divisible by output size "
+            f"{ints(node.args[1], 2)}: PyTorch's windows vary, no single AveragePool matches"
+        )
+    return cann_window_limits(k, k, [1, 1], [0, 0], shape(node.args[0])[3]) or _avg_kernel_limit(k)
+
+
+def _emit_adaptive(ctx: LoweringContext, node: Node) -> None:
+    x = ctx.value(node.args[0])
+    if ints(node.args[1], 2) == [1, 1]:
+        ctx.emit("GlobalAveragePool", [x], node)
+        return
+    k = _adaptive_kernel(node)
+    ctx.emit(
+        "AveragePool", [x], node, kernel_shape=k, strides=k, pads=[0, 0, 0, 0], count_include_pad=0
+    )
+
+
+# Kept whole (where supported) so 1x1 becomes one GlobalAveragePool: decomposed, 1x1 is mean.dim
+# (-> ReduceMean) and other sizes are _adaptive_avg_pool2d, lowered the same way below.
+@converter(
+    aten.adaptive_avg_pool2d.default,
+    dtypes=FLOATS,
+    onnx=["GlobalAveragePool", "AveragePool"],
+    supports=_adaptive_supported,
+    keep_whole=True,
+    samples=[
+        module_sample("adaptive_1x1", lambda: torch.nn.AdaptiveAvgPool2d(1), (2, 3, 5, 7)),
+        module_sample(
+            "adaptive_1x1_tuple", lambda: torch.nn.AdaptiveAvgPool2d((1, 1)), (1, 8, 4, 4)
+        ),
+        module_sample("adaptive_2x3", lambda: torch.nn.AdaptiveAvgPool2d((2, 3)), (1, 3, 4, 6)),
+        module_sample(
+            "adaptive_none_h", lambda: torch.nn.AdaptiveAvgPool2d((None, 2)), (2, 2, 3, 8)
+        ),
+        module_sample("adaptive_same_size", lambda: torch.nn.AdaptiveAvgPool2d(5), (1, 2, 5, 5)),
+    ],
+)
+def adaptive_avg_pool2d(ctx: LoweringContext, node: Node) -> None:
+    _emit_adaptive(ctx, node)
+
+
+# What adaptive_avg_pool2d decomposes to where it is not kept whole: AdaptiveAvgPool1d (export
+# already replaced adaptive_avg_pool1d by unsqueeze + adaptive_avg_pool2d + squeeze, which to_edge
+# decomposes), to_edge without the partitioner's ops_to_not_decompose, or a direct call.
+@converter(
+    aten._adaptive_avg_pool2d.default,
+    dtypes=FLOATS,
+    onnx=["GlobalAveragePool", "AveragePool"],
+    supports=_adaptive_supported,
+    samples=[
+        module_sample("adaptive1d_3", lambda: torch.nn.AdaptiveAvgPool1d(3), (2, 4, 9)),
+        fn_sample(
+            "adaptive_core_2x3", lambda x: aten._adaptive_avg_pool2d(x, [2, 3]), (1, 3, 4, 6)
+        ),
+        fn_sample(
+            "adaptive_core_1x1", lambda x: aten._adaptive_avg_pool2d(x, [1, 1]), (2, 5, 3, 3)
+        ),
+        fn_sample(
+            "adaptive_core_1x4", lambda x: aten._adaptive_avg_pool2d(x, [1, 4]), (1, 2, 1, 8)
+        ),
+    ],
+)
+def adaptive_avg_pool2d_core(ctx: LoweringContext, node: Node) -> None:
+    _emit_adaptive(ctx, node)
