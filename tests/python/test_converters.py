@@ -102,10 +102,14 @@ def test_emulator_matches_eager(native, conv, sample) -> None:
     assert_close(outputs, eager(module, inputs), f"emulator {sample.id}")
 
 
-# One sample per fp16-capable converter: the fp16 leg checks storage and kernels, the fp32 leg
-# already covers the shapes and attributes.
+# The first sample of each fp16-capable converter, and any sample that asks (Sample.half): the
+# fp16 leg checks storage and kernels; the fp32 leg already covers the shapes and attributes.
 HALF_CASES = [
-    (c, c.samples[0]) for c in all_converters() if torch.float16 in c.dtypes and c.samples
+    (c, sample)
+    for c in all_converters()
+    if torch.float16 in c.dtypes
+    for i, sample in enumerate(c.samples)
+    if i == 0 or sample.half
 ]
 
 

@@ -36,12 +36,15 @@ class Sample:
 
     Inputs are standard-normal float32 unless `make_input` says otherwise (positive values for
     log/sqrt, bool masks, int64 indices): it builds one input from its shape and a generator.
+    A float16-capable converter's first sample also runs in float16; `half` asks the same of a
+    later sample that takes another path through the converter (1-D or transposed conv, ...).
     """
 
     make_module: Callable[[], torch.nn.Module]
     shapes: tuple[tuple[int, ...], ...]
     id: str
     make_input: InputFn | None = None
+    half: bool = False
 
     def inputs(self, seed: int = 0) -> tuple[torch.Tensor, ...]:
         gen = torch.Generator().manual_seed(seed)

@@ -21,9 +21,13 @@ class Fn(torch.nn.Module):
 
 
 def fn_sample(
-    id: str, fn: Callable[..., torch.Tensor], *shapes: Sequence[int], inputs: InputFn | None = None
+    id: str,
+    fn: Callable[..., torch.Tensor],
+    *shapes: Sequence[int],
+    inputs: InputFn | None = None,
+    half: bool = False,
 ) -> Sample:
-    return Sample(lambda: Fn(fn), _shapes(shapes), id, inputs)
+    return Sample(lambda: Fn(fn), _shapes(shapes), id, inputs, half)
 
 
 def module_sample(
@@ -31,8 +35,9 @@ def module_sample(
     make: Callable[[], torch.nn.Module],
     *shapes: Sequence[int],
     inputs: InputFn | None = None,
+    half: bool = False,
 ) -> Sample:
-    return Sample(make, _shapes(shapes), id, inputs)
+    return Sample(make, _shapes(shapes), id, inputs, half)
 
 
 def positive(shape: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:

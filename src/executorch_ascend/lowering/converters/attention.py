@@ -175,6 +175,7 @@ _SAMPLES = [
         (2, 5, 4),
         (3, 5),
         inputs=_float_mask,
+        half=True,
     ),
     module_sample(
         "sdpa_const_bool_mask",
@@ -189,6 +190,7 @@ _SAMPLES = [
         (1, 2, 5, 4),
         (1, 2, 5, 4),
         (1, 2, 5, 4),
+        half=True,
     ),
     fn_sample(
         "sdpa_causal_l_gt_s",

@@ -113,7 +113,9 @@ def _conv_supported(node: Node) -> str | None:
         module_sample(
             "conv_1x1_asym_pad", lambda: torch.nn.Conv2d(3, 5, 1, padding=(0, 1)), (1, 3, 4, 6)
         ),
-        module_sample("conv1d_k3_pad", lambda: torch.nn.Conv1d(3, 8, 3, padding=1), (2, 3, 10)),
+        module_sample(
+            "conv1d_k3_pad", lambda: torch.nn.Conv1d(3, 8, 3, padding=1), (2, 3, 10), half=True
+        ),
         module_sample(
             "conv1d_stride_dilation_no_bias",
             lambda: torch.nn.Conv1d(4, 6, 3, stride=2, padding=2, dilation=2, bias=False),
@@ -133,6 +135,7 @@ def _conv_supported(node: Node) -> str | None:
             "convT2d_k3_s2_outpad",
             lambda: torch.nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1),
             (1, 4, 5, 5),
+            half=True,
         ),
         module_sample(
             "convT2d_groups_dilation_no_bias",
@@ -150,6 +153,7 @@ def _conv_supported(node: Node) -> str | None:
             "convT1d_k3_s2_outpad",
             lambda: torch.nn.ConvTranspose1d(4, 6, 3, stride=2, padding=1, output_padding=1),
             (2, 4, 7),
+            half=True,
         ),
         module_sample(
             "convT1d_depthwise_dilation",

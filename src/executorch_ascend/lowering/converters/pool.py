@@ -91,7 +91,7 @@ def _max_pool_supported(node: Node) -> str | None:
         ),
         module_sample("maxpool_ceil", lambda: torch.nn.MaxPool2d(2, ceil_mode=True), (1, 2, 7, 5)),
         module_sample("maxpool_rect", lambda: torch.nn.MaxPool2d((2, 3), (1, 2)), (1, 1, 6, 8)),
-        module_sample("maxpool1d_2", lambda: torch.nn.MaxPool1d(2), (2, 3, 8)),
+        module_sample("maxpool1d_2", lambda: torch.nn.MaxPool1d(2), (2, 3, 8), half=True),
         module_sample("maxpool1d_3_s2_pad", lambda: torch.nn.MaxPool1d(3, 2, padding=1), (1, 4, 9)),
         module_sample(
             "maxpool1d_ceil_len1_ch", lambda: torch.nn.MaxPool1d(2, ceil_mode=True), (1, 1, 7)
@@ -149,7 +149,7 @@ def _avg_pool_supported(node: Node) -> str | None:
         ),
         module_sample("avgpool_ceil", lambda: torch.nn.AvgPool2d(2, ceil_mode=True), (1, 2, 5, 7)),
         module_sample("avgpool_rect", lambda: torch.nn.AvgPool2d((3, 2), (2, 1)), (1, 3, 7, 6)),
-        module_sample("avgpool1d_3", lambda: torch.nn.AvgPool1d(3), (2, 3, 9)),
+        module_sample("avgpool1d_3", lambda: torch.nn.AvgPool1d(3), (2, 3, 9), half=True),
         module_sample(
             "avgpool1d_pad_exclude",
             lambda: torch.nn.AvgPool1d(3, 2, padding=1, count_include_pad=False),
@@ -226,7 +226,9 @@ def _emit_adaptive(ctx: LoweringContext, node: Node) -> None:
         module_sample(
             "adaptive_1x1_tuple", lambda: torch.nn.AdaptiveAvgPool2d((1, 1)), (1, 8, 4, 4)
         ),
-        module_sample("adaptive_2x3", lambda: torch.nn.AdaptiveAvgPool2d((2, 3)), (1, 3, 4, 6)),
+        module_sample(
+            "adaptive_2x3", lambda: torch.nn.AdaptiveAvgPool2d((2, 3)), (1, 3, 4, 6), half=True
+        ),
         module_sample(
             "adaptive_none_h", lambda: torch.nn.AdaptiveAvgPool2d((None, 2)), (2, 2, 3, 8)
         ),
