@@ -1,9 +1,12 @@
-"""Binary math, comparisons and logic -> Pow, Max, Min, Equal, Less, ..., And, Or, Where.
+"""Binary math, comparisons and logic -> Pow, Max, Min, Equal, Less, ..., And, Or, Where
+(max/min and comparisons also for int32/int64).
 
 ONNX needs both operands in one dtype where PyTorch promotes, so a node is lowered only when its
 tensor operands already agree; Python-scalar operands become initializers in the tensor's dtype.
 ne is Not(Equal). remainder (Python-style, sign of the divisor) is a - floor(a / b) * b, because
-ONNX Mod's float form is C fmod and CANN's parser ignores the fmod attribute anyway.
+ONNX Mod's float form is C fmod and CANN's parser ignores the fmod attribute anyway. Integer
+floor division corrects the integer Div's quotient by the remainder's sign, so it does not depend on
+whether the device's integer Div truncates or floors.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import torch
 from torch.fx import Node
 
+from ...dtypes import onnx_elem_type
 from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample, positive
@@ -31,7 +35,9 @@ def _operand(ctx: LoweringContext, node: Node, index: int, name: str) -> str:
     value = arg(node, index, name)
     if isinstance(value, Node):
         return ctx.value(value)
-    return ctx.scalar(float(value), tensor_val(node.args[0]).dtype)  # type: ignore[arg-type]
+    dtype = tensor_val(node.args[0]).dtype
+    number = float(value) if dtype.is_floating_point else int(value)  # type: ignore[arg-type]
+    return ctx.scalar(number, dtype)
 
 
 def _same_dtypes(node: Node) -> str | None:
@@ -44,6 +50,31 @@ def _same_dtypes(node: Node) -> str | None:
             return f"operand {a!r} is not a number"
     if len(dtypes) > 1:
         return f"operands of different dtypes {sorted(map(str, dtypes))} (needs a Cast)"
+    return None
+
+
+_INTS = (torch.int32, torch.int64)
+
+
+def _ints(shape: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
+    """int64 values in [-5, 5): small, so equal elements (ties) occur."""
+    return torch.randint(-5, 5, shape, generator=gen)
+
+
+def _numeric_operands(node: Node) -> str | None:
+    """float or int32/int64 operands of one dtype; integral scalars with int tensors."""
+    reason = _same_dtypes(node)
+    if reason is not None:
+        return reason
+    dtype = tensor_val(node.args[0]).dtype
+    if dtype in FLOATS:
+        return None
+    if dtype not in _INTS:
+        return f"{dtype} operands are not lowered"
+    for a in node.args[1:]:
+        if isinstance(a, float) and not a.is_integer():
+            # PyTorch compares an int tensor with 2.5 in floating point; no Cast here.
+            return f"int tensor with the non-integral scalar {a!r}"
     return None
 
 
@@ -73,9 +104,18 @@ def pow_(ctx: LoweringContext, node: Node) -> None:
 
 
 def _binary(onnx_op: str, target: object, fn: object, id: str) -> None:
-    samples = [fn_sample(f"{id}_{n}", fn, a, b) for n, a, b in _SHAPES]  # type: ignore[arg-type]
+    samples = [
+        *(fn_sample(f"{id}_{n}", fn, a, b) for n, a, b in _SHAPES),  # type: ignore[arg-type]
+        fn_sample(f"{id}_int64", fn, (2, 3, 4), (3, 1), inputs=_ints),  # type: ignore[arg-type]
+    ]
 
-    @converter(target, onnx=[onnx_op], supports=_float_operands, dtypes=FLOATS, samples=samples)
+    @converter(
+        target,
+        onnx=[onnx_op],
+        supports=_numeric_operands,
+        dtypes=(*FLOATS, *_INTS),
+        samples=samples,
+    )
     def convert(ctx: LoweringContext, node: Node) -> None:
         ctx.emit(onnx_op, [ctx.value(node.args[0]), ctx.value(node.args[1])], node)
 
@@ -84,8 +124,9 @@ _binary("Max", aten.maximum.default, torch.maximum, "maximum")
 _binary("Min", aten.minimum.default, torch.minimum, "minimum")
 
 
-# Comparisons: float operands in, bool out.
+# Comparisons: float or int operands in, bool out.
 _COMPARE_DTYPES = (*FLOATS, torch.bool)
+_NUMERIC_COMPARE_DTYPES = (*_COMPARE_DTYPES, *_INTS)
 
 
 def _comparison(onnx_op: str, name: str, fn: object, negate: bool = False) -> None:
@@ -94,18 +135,20 @@ def _comparison(onnx_op: str, name: str, fn: object, negate: bool = False) -> No
     samples = [
         *(fn_sample(f"{name}_{n}", fn, a, b) for n, a, b in _SHAPES),  # type: ignore[arg-type]
         fn_sample(f"{name}_scalar", lambda x: fn(x, 0.25), (3, 1, 4)),  # type: ignore[operator]
+        fn_sample(f"{name}_int64", fn, (2, 3), (1, 3), inputs=_ints),  # type: ignore[arg-type]
+        fn_sample(f"{name}_int_scalar", lambda x: fn(x.int(), 2), (4, 1, 2), inputs=_ints),  # type: ignore[operator]
     ]
 
     def supported(node: Node) -> str | None:
-        """float operands of one dtype."""
-        return _float_operands(node)
+        """float or int32/int64 operands of one dtype; integral scalars with int tensors."""
+        return _numeric_operands(node)
 
     @converter(
         tensor_target,
         scalar_target,
         onnx=[onnx_op, "Not"] if negate else [onnx_op],
         supports=supported,
-        dtypes=_COMPARE_DTYPES,
+        dtypes=_NUMERIC_COMPARE_DTYPES,
         samples=samples,
     )
     def convert(ctx: LoweringContext, node: Node) -> None:
@@ -190,18 +233,37 @@ def remainder(ctx: LoweringContext, node: Node) -> None:
 
 
 def _div_mode_supported(node: Node) -> str | None:
-    """float operands of one dtype; rounding_mode floor or trunc."""
+    """operands of one dtype; rounding_mode floor or trunc."""
     mode = node.kwargs.get("rounding_mode")
     if mode not in ("floor", "trunc"):
         return f"rounding_mode={mode!r}"
-    return _float_operands(node)
+    return _same_dtypes(node)
+
+
+def _nonzero_ints(shape: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
+    """int64 values in [-40, 40] without 0 (valid divisors; PyTorch raises on integer x // 0)."""
+    magnitude = torch.randint(1, 41, shape, generator=gen)
+    return torch.where(torch.rand(shape, generator=gen) < 0.5, -magnitude, magnitude)
+
+
+def _int_floor_div(ctx: LoweringContext, node: Node, a: str, b: str) -> None:
+    # q = a / b rounded either way; where the remainder a - q*b is nonzero with the divisor's
+    # opposite sign, q is one too large (the truncated quotient of a negative result).
+    dtype = tensor_val(node.args[0]).dtype
+    q = ctx.tmp("Div", [a, b])
+    r = ctx.tmp("Sub", [a, ctx.tmp("Mul", [q, b])])
+    # sign(r) * sign(b) < 0, without r * b (which could overflow).
+    signs = ctx.tmp("Mul", [ctx.tmp("Sign", [r]), ctx.tmp("Sign", [b])])
+    wrong = ctx.tmp("Less", [signs, ctx.scalar(0, dtype)])
+    # q - (0 or 1) through a Cast rather than Where: CANN's documented Where dtypes lack int64.
+    ctx.emit("Sub", [q, ctx.tmp("Cast", [wrong], to=onnx_elem_type(dtype))], node)
 
 
 @converter(
     aten.div.Tensor_mode,
-    onnx=["Div", "Floor", "Abs", "Sign", "Mul"],
+    onnx=["Div", "Floor", "Abs", "Sign", "Mul", "Sub", "Less", "Cast"],
     supports=_div_mode_supported,
-    dtypes=FLOATS,
+    dtypes=(*FLOATS, torch.int32, torch.int64),
     samples=[
         fn_sample("floor_divide_scalar", lambda x: torch.floor_divide(x * 3, 0.7), (3, 4)),
         fn_sample(
@@ -210,11 +272,46 @@ def _div_mode_supported(node: Node) -> str | None:
         fn_sample(
             "div_trunc", lambda x, y: torch.div(x * 3, y + 3, rounding_mode="trunc"), (5,), (5,)
         ),
+        fn_sample(
+            "floor_divide_int64",
+            torch.floor_divide,
+            (10, 10),
+            (10, 10),
+            inputs=_nonzero_ints,
+        ),
+        fn_sample(
+            "floor_divide_int64_broadcast",
+            lambda x, y: torch.floor_divide(x * 3, y),
+            (1,),
+            (4,),
+            inputs=_nonzero_ints,
+        ),
+        fn_sample(
+            "floor_divide_int32_scalar",
+            lambda x: torch.floor_divide(x.int(), -3),
+            (2, 1, 5),
+            inputs=_nonzero_ints,
+        ),
+        fn_sample(
+            "div_trunc_int64",
+            lambda x, y: torch.div(x, y, rounding_mode="trunc"),
+            (3, 4),
+            (4,),
+            inputs=_nonzero_ints,
+        ),
     ],
 )
 def div_mode(ctx: LoweringContext, node: Node) -> None:
     a, b = ctx.value(node.args[0]), ctx.value(node.args[1])
-    if node.kwargs.get("rounding_mode") == "floor":
+    floor = node.kwargs.get("rounding_mode") == "floor"
+    if not tensor_val(node.args[0]).dtype.is_floating_point:
+        if floor:
+            _int_floor_div(ctx, node, a, b)
+        else:
+            # Integer Div truncates in ONNX (ORT), like C.
+            ctx.emit("Div", [a, b], node)
+        return
+    if floor:
         ctx.emit("Floor", [ctx.tmp("Div", [a, b])], node)
         return
     # No Trunc in ONNX: trunc(q) = sign(q) * floor(|q|).

@@ -1,4 +1,6 @@
-"""Data movement -> Expand, Tile, Slice, Gather, GatherElements, Split.
+"""Data movement -> Expand, Tile, Slice, Gather, GatherElements, Split (float, int32/int64 and
+bool alike); full_like as an Expand of a 0-d initializer (its value depends only on the static
+shape, never on the input's data).
 
 Shapes are static, so every shape/repeat/start/end operand is an int64 initializer computed
 here. CANN's Slice (StridedSliceV2) does not take rank-1 input and needs step 1 on the last axis;
@@ -23,15 +25,54 @@ aten = torch.ops.aten
 
 _INT_MAX = 2**63 - 1
 
+# Expand, Tile, Slice, Gather and Split move elements by size: every dtype the emulator stores.
+MOVABLE = (*FLOATS, torch.int64, torch.int32, torch.bool)
+
+
+def _ints(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
+    """int64 values in [-100, 100): samples of the integer forms."""
+    return torch.randint(-100, 100, shape_, generator=gen)
+
+
+def _full_like_supported(node: Node) -> str | None:
+    """a number (or bool) fill value; float32/float16/int32/int64/bool result."""
+    value = arg(node, 1, "fill_value")
+    if not isinstance(value, (int, float, bool)):
+        return f"fill value {value!r} is not a number"
+    return None
+
+
+@converter(
+    aten.full_like.default,
+    onnx=["Expand"],
+    supports=_full_like_supported,
+    dtypes=MOVABLE,
+    samples=[
+        fn_sample("full_like", lambda x: torch.full_like(x, 2.5) * x, (2, 3)),
+        fn_sample("zeros_like", lambda x: torch.zeros_like(x) + x, (1, 4, 1)),
+        fn_sample("ones_like_4d", lambda x: x - torch.ones_like(x), (2, 1, 3, 2)),
+        fn_sample("full_like_int64", lambda x: torch.full_like(x, 7, dtype=torch.int64), (3, 1, 2)),
+        fn_sample("full_like_bool", lambda x: torch.full_like(x, True, dtype=torch.bool), (4,)),
+        fn_sample("full_like_neg_inf", lambda x: torch.maximum(x, torch.full_like(x, -1e4)), (5,)),
+    ],
+)
+def full_like(ctx: LoweringContext, node: Node) -> None:
+    dtype = tensor_val(node).dtype
+    value = arg(node, 1, "fill_value")
+    value = float(value) if dtype.is_floating_point else int(value)  # type: ignore[arg-type]
+    ctx.emit("Expand", [ctx.scalar(value, dtype), ctx.int64s(shape(node))], node)
+
 
 @converter(
     aten.expand_copy.default,
     onnx=["Expand"],
-    dtypes=FLOATS,
+    dtypes=MOVABLE,
     samples=[
         fn_sample("expand_size1", lambda x: x.expand(3, 4), (1, 4)),
         fn_sample("expand_new_dims", lambda x: x.expand(2, 3, 5), (5,)),
         fn_sample("expand_keep", lambda x: x.expand(-1, 2, -1), (3, 1, 2)),
+        fn_sample("expand_int64", lambda x: x.expand(2, 3, 4), (3, 1), inputs=_ints),
+        fn_sample("expand_bool", lambda x: (x > 0).expand(4, 2, 3), (1, 3)),
     ],
 )
 def expand(ctx: LoweringContext, node: Node) -> None:
@@ -41,11 +82,12 @@ def expand(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.repeat.default,
     onnx=["Tile", "Reshape"],
-    dtypes=FLOATS,
+    dtypes=MOVABLE,
     samples=[
         fn_sample("repeat_same_rank", lambda x: x.repeat(2, 1, 3), (2, 3, 1)),
         fn_sample("repeat_more_dims", lambda x: x.repeat(2, 1, 2), (3, 4)),
         fn_sample("repeat_ones", lambda x: x.repeat(1, 1) * 2, (3, 2)),
+        fn_sample("repeat_int64", lambda x: x.repeat(1, 3), (2, 2), inputs=_ints),
     ],
 )
 def repeat(ctx: LoweringContext, node: Node) -> None:
@@ -90,13 +132,16 @@ def _slice_supported(node: Node) -> str | None:
     aten.slice_copy.Tensor,
     onnx=["Slice", "Reshape"],
     supports=_slice_supported,
-    dtypes=FLOATS,
+    dtypes=MOVABLE,
     samples=[
         fn_sample("slice_middle", lambda x: x[:, 1:3], (2, 5, 3)),
         fn_sample("slice_step", lambda x: x[1::2], (7, 3)),
         fn_sample("slice_negative", lambda x: x[:, -3:-1, :], (2, 4, 3)),
         fn_sample("slice_1d", lambda x: x[2:] * 2, (6,)),
         fn_sample("slice_last_axis", lambda x: x[..., :2], (1, 3, 4)),
+        fn_sample("slice_int64", lambda x: x[1:3], (4, 1, 3), inputs=_ints),
+        fn_sample("slice_int32_1d", lambda x: x.int()[1:], (5,), inputs=_ints),
+        fn_sample("slice_bool", lambda x: (x > 0)[:, 2:], (2, 5)),
     ],
 )
 def slice_(ctx: LoweringContext, node: Node) -> None:
@@ -121,11 +166,12 @@ def slice_(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.select_copy.int,
     onnx=["Gather"],
-    dtypes=FLOATS,
+    dtypes=MOVABLE,
     samples=[
         fn_sample("select_dim1", lambda x: x[:, 1], (2, 3, 4)),
         fn_sample("select_negative", lambda x: x[..., -1], (3, 5)),
         fn_sample("select_1d", lambda x: x[2] * x, (4,)),
+        fn_sample("select_int64", lambda x: x[:, 0], (3, 2, 1), inputs=_ints),
     ],
 )
 def select(ctx: LoweringContext, node: Node) -> None:
@@ -150,11 +196,12 @@ def _split_supported(node: Node) -> str | None:
     aten.split_with_sizes_copy.default,
     onnx=["Split"],
     supports=_split_supported,
-    dtypes=FLOATS,
+    dtypes=MOVABLE,
     samples=[
         fn_sample("split_equal", lambda x: torch.split(x, 2, 1)[1] * 2, (2, 4, 3)),
         fn_sample("chunk_last", lambda x: sum(x.chunk(3, -1)), (2, 6)),
         fn_sample("split_sizes", lambda x: torch.cat(torch.split(x, [1, 3], 0)[::-1], 0), (4, 3)),
+        fn_sample("split_int64", lambda x: torch.split(x, [2, 1], 1)[0], (2, 3), inputs=_ints),
     ],
 )
 def split(ctx: LoweringContext, node: Node) -> None:

@@ -1,6 +1,7 @@
 """Reductions -> ReduceSum, ReduceMax, ReduceMin, ArgMax, ArgMin, CumSum; log_softmax
 through ReduceMax/Exp/ReduceSum/Log; var as
-mean((x - mean(x))^2) * n / (n - correction).
+mean((x - mean(x))^2) * n / (n - correction); any (and all, which PyTorch decomposes to
+not(any(not x))) as a ReduceMax over the mask cast to int32, since ReduceMax takes no bool.
 
 Opset 17 takes ReduceSum's axes as an int64 input but ReduceMax/ReduceMin's as an attribute (they
 move to inputs only in opset 18). CANN refuses ArgMax/ArgMin with select_last_index=1; PyTorch
@@ -12,12 +13,14 @@ from __future__ import annotations
 import math
 
 import torch
+from onnx import TensorProto
 from torch.fx import Node
 
+from ...dtypes import onnx_elem_type
 from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample
-from ._args import arg, norm_dim, norm_dims, rank, shape
+from ._args import arg, norm_dim, norm_dims, rank, shape, tensor_val
 from .unary import FLOATS, const_like
 
 aten = torch.ops.aten
@@ -33,30 +36,59 @@ def _axes(node: Node, index: int, name: str) -> list[int]:
 
 
 def _no_dtype(node: Node) -> str | None:
-    """no dtype argument; rank >= 1."""
-    if node.kwargs.get("dtype") is not None:
-        return "reduction with a dtype argument is not lowered"
+    """no dtype conversion (a dtype argument equal to the input's is fine); rank >= 1."""
+    dtype = node.kwargs.get("dtype")
+    if dtype is not None and dtype != tensor_val(node.args[0]).dtype:
+        return f"reduction with dtype={dtype} (a conversion) is not lowered"
     if rank(node.args[0]) == 0:
         return "reduction of a 0-d tensor"
     return None
 
 
+def _sum_supported(node: Node) -> str | None:
+    """rank >= 1; float result from float input, int64 result from int/bool input or dtype=."""
+    if rank(node.args[0]) == 0:
+        return "reduction of a 0-d tensor"
+    src, dst = tensor_val(node.args[0]).dtype, tensor_val(node).dtype
+    if src.is_floating_point != dst.is_floating_point and node.kwargs.get("dtype") is None:
+        return f"sum {src} -> {dst}"
+    return None
+
+
+def _small_ints(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
+    return torch.randint(-20, 20, shape_, generator=gen)
+
+
 @converter(
     aten.sum.dim_IntList,
-    onnx=["ReduceSum"],
-    supports=_no_dtype,
-    dtypes=FLOATS,
+    onnx=["ReduceSum", "Cast"],
+    supports=_sum_supported,
+    dtypes=(*FLOATS, torch.int32, torch.int64, torch.bool),
     samples=[
         fn_sample("sum_last", lambda x: x.sum(-1), (3, 4)),
         fn_sample("sum_keep_two", lambda x: x.sum((0, 2), keepdim=True), (2, 3, 4)),
         fn_sample("sum_all", lambda x: x.sum() * 1.0, (2, 1, 3)),
         fn_sample("sum_size1", lambda x: x.sum(1), (4, 1, 5)),
+        fn_sample("sum_same_dtype", lambda x: x.sum(0, dtype=torch.float32), (3, 2)),
+        fn_sample("sum_int64", lambda x: x.sum(1), (3, 5), inputs=_small_ints),
+        fn_sample(
+            "sum_int32_to_int64", lambda x: x.int().sum((0, 2)), (2, 3, 2), inputs=_small_ints
+        ),
+        fn_sample("sum_bool_count", lambda x: (x > 0).sum(-1, keepdim=True), (4, 6)),
+        fn_sample(
+            "sum_int_to_float", lambda x: x.sum(0, dtype=torch.float32), (5, 2), inputs=_small_ints
+        ),
     ],
 )
 def sum_(ctx: LoweringContext, node: Node) -> None:
     keep = int(bool(arg(node, 2, "keepdim", False)))
     axes = ctx.int64s(_axes(node, 1, "dim"))
-    ctx.emit("ReduceSum", [ctx.value(node.args[0]), axes], node, keepdims=keep)
+    xv = ctx.value(node.args[0])
+    dst = tensor_val(node).dtype
+    if tensor_val(node.args[0]).dtype != dst:
+        # PyTorch converts first (int32/bool sums accumulate in int64, dtype= casts the input).
+        xv = ctx.tmp("Cast", [xv], to=onnx_elem_type(dst))
+    ctx.emit("ReduceSum", [xv, axes], node, keepdims=keep)
 
 
 def _minmax(onnx_op: str, target: object, fn: object, id: str) -> None:
@@ -78,9 +110,9 @@ _minmax("ReduceMin", aten.amin.default, torch.amin, "amin")
 
 
 def _arg_supported(node: Node) -> str | None:
-    """a dim is given (no flattening argmax)."""
-    if arg(node, 1, "dim") is None:
-        return "argmax/argmin over the flattened tensor is not lowered"
+    """rank >= 1 (dim=None runs over the flattened tensor)."""
+    if rank(node.args[0]) == 0:
+        return "argmax/argmin of a 0-d tensor"
     return None
 
 
@@ -89,21 +121,38 @@ def _argminmax(onnx_op: str, target: object, fn: object, id: str) -> None:
         fn_sample(f"{id}_last", lambda x: fn(x, -1), (3, 5)),  # type: ignore[operator]
         fn_sample(f"{id}_keep", lambda x: fn(x, 1, keepdim=True), (2, 4, 3)),  # type: ignore[operator]
         fn_sample(f"{id}_dim0", lambda x: fn(x, 0), (6,)),  # type: ignore[operator]
+        fn_sample(f"{id}_flat", lambda x: fn(x), (3, 1, 4)),  # type: ignore[operator]
+        fn_sample(f"{id}_flat_keep", lambda x: fn(x, keepdim=True), (2, 5)),  # type: ignore[operator]
+        fn_sample(f"{id}_int64", lambda x: fn(x, 1), (4, 6), inputs=_distinct_ints),  # type: ignore[operator]
     ]
 
     @converter(
         target,
-        onnx=[onnx_op],
+        onnx=[onnx_op, "Reshape"],
         supports=_arg_supported,
         dtypes=(*FLOATS, torch.int64),
         samples=samples,
     )
     def convert(ctx: LoweringContext, node: Node) -> None:
-        axis = norm_dim(int(arg(node, 1, "dim")), rank(node.args[0]))  # type: ignore[arg-type]
+        x = node.args[0]
+        dim = arg(node, 1, "dim")
         keep = int(bool(arg(node, 2, "keepdim", False)))
-        ctx.emit(
-            onnx_op, [ctx.value(node.args[0])], node, axis=axis, keepdims=keep, select_last_index=0
-        )
+        xv = ctx.value(x)
+        if dim is None:
+            # Over the flattened tensor: a rank-1 view, then the result's shape ([] or all ones).
+            flat = ctx.tmp("Reshape", [xv, ctx.int64s([math.prod(shape(x))])])
+            index = ctx.tmp(onnx_op, [flat], axis=0, keepdims=1, select_last_index=0)
+            ctx.emit("Reshape", [index, ctx.int64s(shape(node))], node)
+            return
+        axis = norm_dim(int(dim), rank(x))  # type: ignore[arg-type]
+        ctx.emit(onnx_op, [xv], node, axis=axis, keepdims=keep, select_last_index=0)
+
+
+def _distinct_ints(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
+    """A permutation of 0..n-1 minus n/2 (int64): no ties, so the first-index rule is not tested
+    against a kernel's tie order, and negative values are included."""
+    n = math.prod(shape_)
+    return (torch.randperm(n, generator=gen) - n // 2).reshape(shape_)
 
 
 _argminmax("ArgMax", aten.argmax.default, torch.argmax, "argmax")
@@ -200,3 +249,47 @@ def log_softmax(ctx: LoweringContext, node: Node) -> None:
     shifted = ctx.tmp("Sub", [xv, ctx.tmp("ReduceMax", [xv], axes=[axis], keepdims=1)])
     total = ctx.tmp("ReduceSum", [ctx.tmp("Exp", [shifted]), ctx.int64s([axis])], keepdims=1)
     ctx.emit("Sub", [shifted, ctx.tmp("Log", [total])], node)
+
+
+def _any_supported(node: Node) -> str | None:
+    """rank >= 1; bool, float32 or float16 input."""
+    if rank(node.args[0]) == 0:
+        return "any of a 0-d tensor"
+    return None
+
+
+def _mask(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
+    """Mostly-false float input (about 1 in 6 elements nonzero), so any() differs across rows."""
+    values = torch.randn(shape_, generator=gen)
+    return torch.where(torch.rand(shape_, generator=gen) < 0.17, values, torch.zeros(shape_))
+
+
+@converter(
+    aten.any.dim,
+    aten.any.dims,
+    aten.any.default,
+    onnx=["Cast", "ReduceMax"],
+    supports=_any_supported,
+    dtypes=(torch.bool, *FLOATS),
+    samples=[
+        fn_sample("any_dim", lambda x: (x != 0).any(-1), (3, 5), inputs=_mask),
+        fn_sample("any_dim_keep", lambda x: (x != 0).any(1, keepdim=True), (2, 4, 3), inputs=_mask),
+        fn_sample("any_dims", lambda x: (x != 0).any(dim=(0, 2)), (2, 3, 4), inputs=_mask),
+        fn_sample("any_all_elements", lambda x: (x > 2.0).any(), (3, 4)),
+        fn_sample("any_float", lambda x: x.any(0), (4, 1, 3), inputs=_mask),
+        fn_sample("all_dim", lambda x: (x > -1.5).all(1), (3, 6)),
+        fn_sample("all_dims_keep", lambda x: (x > -2).all(dim=(0, 2), keepdim=True), (2, 3, 4)),
+        fn_sample("all_elements", lambda x: (x > -3).all(), (2, 2)),
+    ],
+)
+def any_(ctx: LoweringContext, node: Node) -> None:
+    x = node.args[0]
+    xv = ctx.value(x)
+    if tensor_val(x).dtype != torch.bool:
+        xv = ctx.tmp("Cast", [xv], to=TensorProto.BOOL)  # nonzero (and NaN) -> true
+    # ReduceMax has no bool kernel (emulator, CANN): reduce 0/1 as int32, then back to bool.
+    as_int = ctx.tmp("Cast", [xv], to=TensorProto.INT32)
+    keep = int(bool(arg(node, 2, "keepdim", False)))
+    axes = _axes(node, 1, "dim")
+    reduced = ctx.tmp("ReduceMax", [as_int], axes=axes, keepdims=keep)
+    ctx.emit("Cast", [reduced], node, to=TensorProto.BOOL)

@@ -62,7 +62,8 @@ def _getitem_supported(node: Node) -> str | None:
     operator.getitem,
     onnx=["Identity"],
     supports=_getitem_supported,
-    dtypes=(torch.float32, torch.float16),
+    # Split's parts may be integer or bool; the FIRST_OUTPUT_OPS' own converters take floats only.
+    dtypes=(torch.float32, torch.float16, torch.int64, torch.int32, torch.bool),
 )
 def getitem(ctx: LoweringContext, node: Node) -> None:
     # The tuple op already wrote its first getitem user; any further user aliases that value.
