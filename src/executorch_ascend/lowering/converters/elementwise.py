@@ -83,6 +83,17 @@ _BINARY_SHAPES = (
         fn_sample("add_int_scalar", lambda x: x + 1, (3, 4)),
         fn_sample("add_float_scalar", lambda x: x + 2.5, (2, 2, 3)),
         fn_sample("add_alpha", lambda x, y: torch.add(x, y, alpha=2), (2, 3), (3,)),
+        # full/zeros/ones/arange have no converters: constant folding makes them initializers.
+        fn_sample(
+            "add_constants",
+            lambda x: (
+                x * torch.ones(3, 4)
+                + torch.zeros(4)
+                + torch.full((3, 1), 2.0)
+                + torch.arange(4, dtype=torch.float32)
+            ),
+            (3, 4),
+        ),
         fn_sample("add_int64", lambda x, y: x + y, (2, 3, 4), (1, 4), inputs=_int_input),
         fn_sample(
             "add_int32_alpha",

@@ -110,6 +110,14 @@ def addmm(ctx: LoweringContext, node: Node) -> None:
         fn_sample("mm", torch.mm, (3, 4), (4, 5)),
         fn_sample("mm_vector_like", torch.mm, (1, 6), (6, 1)),
         fn_sample("bmm", torch.bmm, (2, 3, 4), (2, 4, 5)),
+        # baddbmm has no converter of its own: to_edge decomposes it into bmm, mul and add.
+        fn_sample(
+            "baddbmm_scaled",
+            lambda b, x, y: torch.baddbmm(b, x, y, beta=0.5, alpha=2.0),
+            (2, 1, 5),
+            (2, 3, 4),
+            (2, 4, 5),
+        ),
     ],
 )
 def mm(ctx: LoweringContext, node: Node) -> None:
