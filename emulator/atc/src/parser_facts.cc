@@ -74,6 +74,13 @@ std::string CheckParserFacts(const onnx::NodeProto& node) {
                            1.05070102214813232421875f)) {
     return "has non-default alpha/gamma, which CANN's Selu parser refuses";
   }
+  if (op == "ScatterND") {
+    const onnx::AttributeProto* r = FindAttr(node, "reduction");
+    if (r != nullptr && r->type() == onnx::AttributeProto::STRING &&
+        r->s() == "mul") {
+      return "has reduction=\"mul\", which CANN's ScatterND parser refuses";
+    }
+  }
   if (op == "GatherND" && IntAttr(node, "batch_dims", 0) != 0) {
     return "has batch_dims != 0, which CANN's GatherND parser refuses";
   }

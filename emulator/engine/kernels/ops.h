@@ -68,6 +68,7 @@ ASCEND_EMU_DECLARE_KERNEL(Tanh);
 // gather.cc
 ASCEND_EMU_DECLARE_KERNEL(Gather);
 ASCEND_EMU_DECLARE_KERNEL(GatherElements);
+ASCEND_EMU_DECLARE_KERNEL(ScatterND);  // scatter.cc
 
 // slice.cc
 ASCEND_EMU_DECLARE_KERNEL(Slice);

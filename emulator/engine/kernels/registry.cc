@@ -74,6 +74,7 @@ constexpr KernelDef kKernels[] = {
     ASCEND_EMU_KERNEL(Reshape),
     ASCEND_EMU_KERNEL(Resize),
     ASCEND_EMU_KERNEL(Round),
+    ASCEND_EMU_KERNEL(ScatterND),
     ASCEND_EMU_KERNEL(Sigmoid),
     ASCEND_EMU_KERNEL(Sign),
     ASCEND_EMU_KERNEL(Sin),

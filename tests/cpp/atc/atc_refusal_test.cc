@@ -98,6 +98,28 @@ TEST_F(AtcTest, RefusesWhatCannsParserRefuses) {
     b.Node("Concat", {"x", "x"}, {"y"}, "cat");
     ExpectRefused(Compile(b, "concat"), "needs the 'axis' attribute");
   }
+  {
+    // ScatterND's reduction="mul" is refused in CANN's parser code; "add"
+    // with the same graph compiles (the kernel exists).
+    for (const std::string reduction : {"mul", "add"}) {
+      OnnxBuilder b;
+      b.Input("x", {3, 2}).Input("u", {2, 2}).OutputNoShape("y");
+      b.InitI64("i", {2, 1}, {0, 2});
+      onnx::NodeProto& n = b.Node("ScatterND", {"x", "i", "u"}, {"y"}, "sc");
+      onnx::AttributeProto* a = n.add_attribute();
+      a->set_name("reduction");
+      a->set_type(onnx::AttributeProto::STRING);
+      a->set_s(reduction);
+      const AtcResult r = Compile(b, "scatter_" + reduction);
+      if (reduction == "mul") {
+        ExpectRefused(r,
+                      "node 'sc' op 'ScatterND' has reduction=\"mul\", which "
+                      "CANN's ScatterND parser refuses");
+      } else {
+        EXPECT_EQ(r.code, 0) << r.err;
+      }
+    }
+  }
 }
 
 TEST_F(AtcTest, RefusesNonDefaultDomains) {

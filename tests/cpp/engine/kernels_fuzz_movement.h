@@ -127,6 +127,22 @@ bool MovementFuzzInputs(F& f, const std::string& op,
     for (int i = 0; i < 4; ++i) {
       in->push_back(RandF32(S({f.Coin(95) ? c : f.Int(0, 4)}), seed()));
     }
+  } else if (op == "ScatterND") {
+    // indices [batch..., k] with k mostly in [1, rank]; index values partly
+    // out of range; updates mostly of the shape ONNX requires.
+    Shape is = shape(1, 3, 3);
+    is.dims[is.rank - 1] = f.Coin(90)
+                               ? f.Int(1, r > 0 ? static_cast<int64_t>(r) : 1)
+                               : f.Int(0, 5);
+    std::vector<int64_t> v(static_cast<size_t>(is.numel()));
+    for (int64_t& k : v) k = f.Int(-7, 7);
+    Shape us;
+    for (int32_t i = 0; i + 1 < is.rank; ++i) us.dims[us.rank++] = is.dims[i];
+    for (int64_t i = is.dims[is.rank - 1]; i < x.shape.rank; ++i) {
+      if (us.rank < kMaxRank) us.dims[us.rank++] = x.shape.dims[i];
+    }
+    if (f.Coin(10) && us.rank > 0) us.dims[0] = f.Int(0, 4);
+    *in = {x, HostTensor::I64(is, v), RandF32(us, seed())};
   } else {
     return false;
   }

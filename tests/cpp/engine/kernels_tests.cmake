@@ -10,6 +10,7 @@ add_executable(ascend_emu_kernels_test
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_reduce.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_softmax.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_gather.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_scatter.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_slice.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_norm.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_pad.cc

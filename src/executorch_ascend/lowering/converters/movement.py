@@ -1,11 +1,15 @@
 """Data movement -> Expand, Tile, Slice, Gather, GatherElements, Split (float, int32/int64 and
 bool alike); full_like as an Expand of a 0-d initializer (its value depends only on the static
-shape, never on the input's data).
+shape, never on the input's data); index_put -> ScatterND (float and int32/int64, no bool).
 
 Shapes are static, so every shape/repeat/start/end operand is an int64 initializer computed
 here. CANN's Slice (StridedSliceV2) does not take rank-1 input and needs step 1 on the last axis;
 rank-1 slices run as rank 2 through a Reshape, last-axis steps other than 1 stay on the CPU.
 CANN's Gather does not take negative indices, so constant indices are normalized here.
+index_put's index tensors broadcast to one grid and stack into ScatterND's [..., k] indices (one
+initializer when constant, else Unsqueeze + Concat); values Expand to the update shape;
+accumulate is reduction "add". Duplicate indices without accumulate: the last write wins in the
+emulator (PyTorch leaves the winner unspecified).
 """
 
 from __future__ import annotations
@@ -340,3 +344,190 @@ def gather(ctx: LoweringContext, node: Node) -> None:
     axis = norm_dim(int(node.args[1]), rank(x))  # type: ignore[arg-type]
     idx = _constant_index(ctx, node.args[2], shape(x)[axis])  # type: ignore[arg-type]
     ctx.emit("GatherElements", [ctx.value(x), idx], node, axis=axis)
+
+
+def _index_put_supported(node: Node) -> str | None:
+    """int64/int32 index tensors on leading dims (no None, no bool mask); values broadcast."""
+    x, indices, values = node.args[0], node.args[1], node.args[2]
+    if not isinstance(indices, (list, tuple)) or not indices:
+        return "index_put needs a non-empty tuple of index tensors"
+    if any(i is None for i in indices):
+        return (
+            "None entries in the indices (a slice before an index) are not expressible as ScatterND"
+        )
+    for i in indices:
+        if not isinstance(i, Node):
+            return f"index {i!r} is not a tensor"
+        if tensor_val(i).dtype == torch.bool:
+            return "bool-mask indices (data-dependent shape) are not expressible as ScatterND"
+        if tensor_val(i).dtype not in (torch.int64, torch.int32):
+            return f"indices of dtype {tensor_val(i).dtype} (int64/int32 only)"
+    if len(indices) > rank(x):
+        return f"{len(indices)} index tensors for a rank-{rank(x)} input"
+    try:
+        grid = torch.broadcast_shapes(*(tuple(shape(i)) for i in indices))
+    except RuntimeError:
+        return "index tensors do not broadcast to one index grid"
+    update = [*grid, *shape(x)[len(indices) :]]
+    if not isinstance(values, Node):
+        return f"values {values!r} is not a tensor"
+    if tensor_val(values).dtype != tensor_val(x).dtype:
+        return "values dtype differs from the input's"
+    try:
+        if list(torch.broadcast_shapes(tuple(shape(values)), tuple(update))) != update:
+            return f"values {shape(values)} do not broadcast to the update shape {update}"
+    except RuntimeError:
+        return f"values {shape(values)} do not broadcast to the update shape {update}"
+    return None
+
+
+def _index_grid(ctx: LoweringContext, node: Node) -> tuple[str, list[int]]:
+    """ScatterND's [*grid, k] int64 indices from the k index tensors, and the grid shape."""
+    x, indices = node.args[0], node.args[1]
+    dims = shape(x)
+    grid = list(torch.broadcast_shapes(*(tuple(shape(i)) for i in indices)))  # type: ignore[union-attr]
+    consts = [ctx.constant(i) for i in indices]  # type: ignore[union-attr]
+    if all(c is not None for c in consts):
+        # Constant indices become one initializer; negatives are normalized here (ScatterND in
+        # the emulator wraps them too, but CANN's kernels need not).
+        cols = [
+            torch.where(c < 0, c + dims[j], c).to(torch.int64).expand(grid)  # type: ignore[union-attr]
+            for j, c in enumerate(consts)
+        ]
+        stacked = torch.stack(cols, dim=-1).contiguous()
+        return ctx.builder.add_initializer(stacked.numpy(), "indices"), grid
+    axis = ctx.int64s([len(grid)])
+    cols = []
+    for i in indices:  # type: ignore[union-attr]
+        v = ctx.value(i)
+        if tensor_val(i).dtype != torch.int64:
+            v = ctx.tmp("Cast", [v], to=7)  # TensorProto.INT64
+        if shape(i) != grid:
+            v = ctx.tmp("Expand", [v, ctx.int64s(grid)])
+        cols.append(ctx.tmp("Unsqueeze", [v, axis]))
+    if len(cols) == 1:
+        return cols[0], grid
+    return ctx.tmp("Concat", cols, axis=-1), grid
+
+
+class _IndexPut(torch.nn.Module):
+    """index_put with constant (buffer) indices: x[indices] = v, or += with accumulate."""
+
+    def __init__(self, indices: list[list[int]], accumulate: bool, in_place: bool = True) -> None:
+        super().__init__()
+        self.n = len(indices)
+        self.accumulate = accumulate
+        self.in_place = in_place
+        for j, idx in enumerate(indices):
+            self.register_buffer(f"i{j}", torch.tensor(idx))
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        idx = tuple(getattr(self, f"i{j}") for j in range(self.n))
+        if self.in_place:
+            return x.clone().index_put_(idx, v, self.accumulate) * 2
+        return torch.index_put(x, idx, v, self.accumulate)
+
+
+class _IndexPutInput(torch.nn.Module):
+    """index_put whose indices are a graph input (the last one)."""
+
+    def __init__(self, accumulate: bool, int32: bool = False) -> None:
+        super().__init__()
+        self.accumulate = accumulate
+        self.int32 = int32
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor, i: torch.Tensor) -> torch.Tensor:
+        if self.int32:
+            i = i.int()
+        return torch.index_put(x, (i, i), v, self.accumulate)
+
+
+def _index_input(index_shape: tuple[int, ...], high: int):
+    """float inputs, except the (distinctly shaped) index input: ints in [-high, high)."""
+
+    def make(s: tuple[int, ...], g: torch.Generator) -> torch.Tensor:
+        if s == index_shape:
+            return torch.randint(-high, high, s, generator=g)
+        return torch.randn(s, generator=g)
+
+    return make
+
+
+@converter(
+    aten.index_put.default,
+    onnx=["ScatterND", "Expand", "Unsqueeze", "Concat", "Cast"],
+    supports=_index_put_supported,
+    dtypes=(*FLOATS, torch.int64, torch.int32),
+    samples=[
+        module_sample("index_put_rows", lambda: _IndexPut([[0, 2, -1]], False), (5, 2), (3, 2)),
+        module_sample(
+            "index_put_two_indices",
+            lambda: _IndexPut([[0, 2, 4], [1, -3, 0]], False),
+            (5, 3, 2),
+            (3, 2),
+        ),
+        module_sample(
+            "index_put_accumulate_dups",
+            lambda: _IndexPut([[1, 3, 1, 0]], True, in_place=False),
+            (4, 3),
+            (4, 3),
+        ),
+        module_sample(
+            "index_put_broadcast_values",
+            lambda: _IndexPut([[0, 2], [1, 1]], False),
+            (3, 2, 4),
+            (4,),
+        ),
+        module_sample(
+            "index_put_scalar_value_acc",
+            lambda: _IndexPut([[2, 0]], True, in_place=False),
+            (5,),
+            (),
+        ),
+        module_sample(
+            "index_put_broadcast_grid",
+            lambda: _IndexPut([[[0], [2]], [1, 0, 2]], True),
+            (3, 3, 2),
+            (1, 3, 2),
+        ),
+        module_sample(
+            "index_put_four_indices",
+            lambda: _IndexPut([[0, 2], [1, 1], [0, 1], [2, 3]], False, in_place=False),
+            (5, 3, 2, 4),
+            (1,),
+        ),
+        module_sample(
+            "index_put_input_indices",
+            lambda: _IndexPutInput(False),
+            (3, 4, 2),
+            (2,),
+            (1, 3),
+            inputs=_index_input((1, 3), 3),
+        ),
+        module_sample(
+            "index_put_input_indices_acc",
+            lambda: _IndexPutInput(True),
+            (4, 4),
+            (2, 1),
+            (2, 3),
+            inputs=_index_input((2, 3), 4),
+        ),
+        module_sample(
+            "index_put_int32_input_indices",
+            lambda: _IndexPutInput(True, int32=True),
+            (3, 3, 2),
+            (2,),
+            (4,),
+            inputs=_index_input((4,), 3),
+        ),
+    ],
+)
+def index_put(ctx: LoweringContext, node: Node) -> None:
+    x, values = node.args[0], node.args[2]
+    accumulate = bool(arg(node, 3, "accumulate", False))
+    idx, grid = _index_grid(ctx, node)
+    update = [*grid, *shape(x)[len(node.args[1]) :]]  # type: ignore[arg-type]
+    v = ctx.value(values)
+    if shape(values) != update:
+        v = ctx.tmp("Expand", [v, ctx.int64s(update)])
+    ctx.emit("ScatterND", [ctx.value(x), idx, v], node, reduction="add" if accumulate else "none")
