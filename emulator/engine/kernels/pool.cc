@@ -1,7 +1,8 @@
-// MaxPool and AveragePool (1-D and 2-D: kernel_shape, strides, pads,
+// MaxPool and AveragePool (1-D, 2-D and 3-D: kernel_shape, strides, pads,
 // auto_pad, ceil_mode; dilations for MaxPool; count_include_pad for
 // AveragePool) and GlobalAveragePool, float32 (float16 via
-// half_via_float.h), NCHW.
+// half_via_float.h), NCL / NCHW / NCDHW. 1-D and 2-D pools run as 3-D with
+// leading spatial axes of size 1.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -21,10 +22,11 @@ namespace {
 bool IsMax(const char* op) { return op[0] == 'M'; }
 
 std::string GetWindow(const char* op, const Attributes& attrs, const Shape& x,
-                      Window2D* w) {
-  if (x.rank != 3 && x.rank != 4) {
-    return Fail(op, "input must be 3-D or 4-D (1-D or 2-D pooling), got " +
-                        x.ToString());
+                      Window3D* w) {
+  if (x.rank < 3 || x.rank > 5) {
+    return Fail(
+        op, "input must be 3-D, 4-D or 5-D (1-D, 2-D or 3-D pooling), got " +
+                x.ToString());
   }
   const int32_t spatial = x.rank - 2;
   const IntsView ks = AttrInts(attrs, "kernel_shape");
@@ -44,7 +46,7 @@ std::string GetWindow(const char* op, const Attributes& attrs, const Shape& x,
   opts.allow_dilations = IsMax(op);
   opts.allow_ceil_mode = true;
   opts.pads_below_kernel = true;
-  return ResolveWindow(op, attrs, spatial, &x.dims[2], ks.data, opts, w);
+  return ResolveWindow3D(op, attrs, spatial, &x.dims[2], ks.data, opts, w);
 }
 
 std::string InferPool(const char* op, InferContext& ctx) {
@@ -85,85 +87,103 @@ std::string InferPool(const char* op, InferContext& ctx) {
     return Fail(op, std::string("unsupported dtype ") + DTypeName(x.dtype) +
                         " (float32 only)");
   }
-  Window2D w;
+  Window3D w;
   err = GetWindow(op, ctx.attrs, x.shape, &w);
   if (!err.empty()) return err;
   Shape out = x.shape;
-  if (w.spatial_rank == 2) {
-    out.dims[2] = w.out[0];
-    out.dims[3] = w.out[1];
-  } else {
-    out.dims[2] = w.out[1];
+  for (int32_t i = 0; i < w.spatial_rank; ++i) {
+    out.dims[2 + i] = w.out[3 - w.spatial_rank + i];
   }
   return SetOutput(op, ctx, 0, DType::kFloat32, out);
 }
 
-void MaxPoolPlane(const float* x, const Window2D& w, float* y) {
-  for (int64_t oh = 0; oh < w.out[0]; ++oh) {
-    const int64_t h0 = oh * w.stride[0] - w.pad_begin[0];
-    for (int64_t ow = 0; ow < w.out[1]; ++ow) {
-      const int64_t w0 = ow * w.stride[1] - w.pad_begin[1];
-      float m = -std::numeric_limits<float>::infinity();
-      for (int64_t kh = 0; kh < w.kernel[0]; ++kh) {
-        const int64_t ih = h0 + kh * w.dilation[0];
-        if (ih < 0 || ih >= w.in[0]) continue;
-        const float* row = x + ih * w.in[1];
-        for (int64_t kw = 0; kw < w.kernel[1]; ++kw) {
-          const int64_t iw = w0 + kw * w.dilation[1];
-          if (iw < 0 || iw >= w.in[1]) continue;
-          const float v = row[iw];
-          // NaN wins, as in PyTorch.
-          if (v > m || std::isnan(v)) m = v;
+// One [D, H, W] volume of one (n, c) pair.
+void MaxPoolVolume(const float* x, const Window3D& w, float* y) {
+  for (int64_t od = 0; od < w.out[0]; ++od) {
+    const int64_t d0 = od * w.stride[0] - w.pad_begin[0];
+    for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+      const int64_t h0 = oh * w.stride[1] - w.pad_begin[1];
+      for (int64_t ow = 0; ow < w.out[2]; ++ow) {
+        const int64_t w0 = ow * w.stride[2] - w.pad_begin[2];
+        float m = -std::numeric_limits<float>::infinity();
+        for (int64_t kd = 0; kd < w.kernel[0]; ++kd) {
+          const int64_t id = d0 + kd * w.dilation[0];
+          if (id < 0 || id >= w.in[0]) continue;
+          for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
+            const int64_t ih = h0 + kh * w.dilation[1];
+            if (ih < 0 || ih >= w.in[1]) continue;
+            const float* row = x + (id * w.in[1] + ih) * w.in[2];
+            for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
+              const int64_t iw = w0 + kw * w.dilation[2];
+              if (iw < 0 || iw >= w.in[2]) continue;
+              const float v = row[iw];
+              // NaN wins, as in PyTorch.
+              if (v > m || std::isnan(v)) m = v;
+            }
+          }
         }
+        y[(od * w.out[1] + oh) * w.out[2] + ow] = m;
       }
-      y[oh * w.out[1] + ow] = m;
     }
   }
 }
 
-void AvgPoolPlane(const float* x, const Window2D& w, bool count_include_pad,
-                  float* y) {
-  for (int64_t oh = 0; oh < w.out[0]; ++oh) {
-    int64_t h0 = oh * w.stride[0] - w.pad_begin[0];
-    int64_t h1 = std::min(h0 + w.kernel[0], w.in[0] + w.pad_end[0]);
-    const int64_t pad_h = h1 - h0;
-    h0 = std::max<int64_t>(h0, 0);
-    h1 = std::min(h1, w.in[0]);
-    for (int64_t ow = 0; ow < w.out[1]; ++ow) {
-      int64_t w0 = ow * w.stride[1] - w.pad_begin[1];
-      int64_t w1 = std::min(w0 + w.kernel[1], w.in[1] + w.pad_end[1]);
-      const int64_t pad_w = w1 - w0;
-      w0 = std::max<int64_t>(w0, 0);
-      w1 = std::min(w1, w.in[1]);
-      float sum = 0.0f;
-      for (int64_t ih = h0; ih < h1; ++ih) {
-        const float* row = x + ih * w.in[1];
-        for (int64_t iw = w0; iw < w1; ++iw) sum += row[iw];
+// The window of output index `o` on axis `a`: [*lo, *hi) inside the input,
+// and its length inside the padded input (count_include_pad's divisor).
+int64_t AvgAxisRange(const Window3D& w, int a, int64_t o, int64_t* lo,
+                     int64_t* hi) {
+  const int64_t b = o * w.stride[a] - w.pad_begin[a];
+  const int64_t e = std::min(b + w.kernel[a], w.in[a] + w.pad_end[a]);
+  *lo = std::max<int64_t>(b, 0);
+  *hi = std::min(e, w.in[a]);
+  return e - b;
+}
+
+void AvgPoolVolume(const float* x, const Window3D& w, bool count_include_pad,
+                   float* y) {
+  for (int64_t od = 0; od < w.out[0]; ++od) {
+    int64_t d0, d1;
+    const int64_t pad_d = AvgAxisRange(w, 0, od, &d0, &d1);
+    for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+      int64_t h0, h1;
+      const int64_t pad_h = AvgAxisRange(w, 1, oh, &h0, &h1);
+      for (int64_t ow = 0; ow < w.out[2]; ++ow) {
+        int64_t w0, w1;
+        const int64_t pad_w = AvgAxisRange(w, 2, ow, &w0, &w1);
+        float sum = 0.0f;
+        for (int64_t id = d0; id < d1; ++id) {
+          for (int64_t ih = h0; ih < h1; ++ih) {
+            const float* row = x + (id * w.in[1] + ih) * w.in[2];
+            for (int64_t iw = w0; iw < w1; ++iw) sum += row[iw];
+          }
+        }
+        // Windows clipped by ceil_mode past the end pad count only what is
+        // inside the padded input (PyTorch and ONNX Runtime agree on this).
+        const int64_t count = count_include_pad
+                                  ? pad_d * pad_h * pad_w
+                                  : (d1 - d0) * (h1 - h0) * (w1 - w0);
+        y[(od * w.out[1] + oh) * w.out[2] + ow] =
+            sum / static_cast<float>(count);
       }
-      // Windows clipped by ceil_mode past the end pad count only what is
-      // inside the padded input (PyTorch and ONNX Runtime agree on this).
-      const int64_t count =
-          count_include_pad ? pad_h * pad_w : (h1 - h0) * (w1 - w0);
-      y[oh * w.out[1] + ow] = sum / static_cast<float>(count);
     }
   }
 }
 
 void RunPool(const char* op, const RunContext& ctx) {
   const TensorRef& x = ctx.inputs[0];
-  Window2D w;
+  Window3D w;
   GetWindow(op, ctx.attrs, x.shape, &w);
   const int64_t planes = x.shape.dims[0] * x.shape.dims[1];
-  const int64_t in_plane = w.in[0] * w.in[1];
-  const int64_t out_plane = w.out[0] * w.out[1];
+  const int64_t in_volume = w.in[0] * w.in[1] * w.in[2];
+  const int64_t out_volume = w.out[0] * w.out[1] * w.out[2];
   const float* px = x.as<const float>();
   float* py = ctx.outputs[0].as<float>();
   const bool include_pad = AttrInt(ctx.attrs, "count_include_pad", 0) != 0;
   for (int64_t p = 0; p < planes; ++p) {
     if (IsMax(op)) {
-      MaxPoolPlane(px + p * in_plane, w, py + p * out_plane);
+      MaxPoolVolume(px + p * in_volume, w, py + p * out_volume);
     } else {
-      AvgPoolPlane(px + p * in_plane, w, include_pad, py + p * out_plane);
+      AvgPoolVolume(px + p * in_volume, w, include_pad, py + p * out_volume);
     }
   }
 }

@@ -38,14 +38,41 @@ std::string ResolveWindow(const char* op, const Attributes& attrs,
                           int32_t spatial_rank, const int64_t* in,
                           const int64_t* kernel, const WindowOptions& options,
                           Window2D* w) {
+  if (spatial_rank < 1 || spatial_rank > 2) {
+    return Fail(op, "only 1-D and 2-D windows are supported");
+  }
+  Window3D w3;
+  std::string err =
+      ResolveWindow3D(op, attrs, spatial_rank, in, kernel, options, &w3);
+  if (!err.empty()) return err;
+  // Both are right-aligned: the 2-D window is the 3-D one without depth.
+  *w = Window2D();
+  w->spatial_rank = spatial_rank;
+  for (int a = 0; a < 2; ++a) {
+    w->in[a] = w3.in[a + 1];
+    w->kernel[a] = w3.kernel[a + 1];
+    w->stride[a] = w3.stride[a + 1];
+    w->dilation[a] = w3.dilation[a + 1];
+    w->pad_begin[a] = w3.pad_begin[a + 1];
+    w->pad_end[a] = w3.pad_end[a + 1];
+    w->out[a] = w3.out[a + 1];
+  }
+  return "";
+}
+
+std::string ResolveWindow3D(const char* op, const Attributes& attrs,
+                            int32_t spatial_rank, const int64_t* in,
+                            const int64_t* kernel, const WindowOptions& options,
+                            Window3D* w) {
+  if (spatial_rank < 1 || spatial_rank > 3) {
+    return Fail(op, "only 1-D, 2-D and 3-D windows are supported");
+  }
   const size_t n = static_cast<size_t>(spatial_rank);
-  const int32_t off = 2 - spatial_rank;  // 1-D ops fill only the width slot
-  int64_t strides[2], dilations[2], pads[4];
+  const int32_t off = 3 - spatial_rank;  // fewer axes fill the trailing slots
+  int64_t strides[3], dilations[3] = {1, 1, 1}, pads[6];
   std::string err = ReadInts(op, attrs, "strides", n, 1, 1, strides);
   if (err.empty() && options.allow_dilations) {
     err = ReadInts(op, attrs, "dilations", n, 1, 1, dilations);
-  } else {
-    dilations[0] = dilations[1] = 1;
   }
   if (err.empty()) err = ReadInts(op, attrs, "pads", 2 * n, 0, 0, pads);
   if (!err.empty()) return err;
@@ -83,7 +110,7 @@ std::string ResolveWindow(const char* op, const Attributes& attrs,
     }
   }
 
-  *w = Window2D();
+  *w = Window3D();
   w->spatial_rank = spatial_rank;
   for (int32_t i = 0; i < spatial_rank; ++i) {
     const int32_t a = i + off;

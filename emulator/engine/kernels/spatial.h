@@ -1,6 +1,7 @@
 // Window geometry shared by Conv and the pooling kernels: strides, dilations,
-// pads and auto_pad resolved into explicit per-axis numbers. 1-D ops (input
-// [N, C, L]) are run as 2-D with a height of 1.
+// pads and auto_pad resolved into explicit per-axis numbers. Conv runs 1-D ops
+// (input [N, C, L]) as 2-D with a height of 1; the pools run 1-D and 2-D ops
+// as 3-D with leading axes of size 1.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,19 @@ struct Window2D {
   int64_t out[2] = {1, 1};
 };
 
+// Up to three spatial axes, right-aligned: index 0 is depth, 1 height, 2
+// width; axes the op does not have keep size 1, stride 1 and no padding.
+struct Window3D {
+  int32_t spatial_rank = 3;  // 1, 2 or 3, as in the op's input
+  int64_t in[3] = {1, 1, 1};
+  int64_t kernel[3] = {1, 1, 1};
+  int64_t stride[3] = {1, 1, 1};
+  int64_t dilation[3] = {1, 1, 1};
+  int64_t pad_begin[3] = {0, 0, 0};
+  int64_t pad_end[3] = {0, 0, 0};
+  int64_t out[3] = {1, 1, 1};
+};
+
 struct WindowOptions {
   bool allow_dilations = false;
   bool allow_ceil_mode = false;
@@ -38,6 +52,12 @@ std::string ResolveWindow(const char* op, const Attributes& attrs,
                           int32_t spatial_rank, const int64_t* in,
                           const int64_t* kernel, const WindowOptions& options,
                           Window2D* w);
+
+// The same for 1 to 3 spatial axes (spatial_rank outside 1..3 is refused).
+std::string ResolveWindow3D(const char* op, const Attributes& attrs,
+                            int32_t spatial_rank, const int64_t* in,
+                            const int64_t* kernel, const WindowOptions& options,
+                            Window3D* w);
 
 }  // namespace kernels
 }  // namespace ascend_emu

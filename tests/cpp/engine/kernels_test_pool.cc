@@ -261,7 +261,7 @@ TEST(KernelsPool, InferRejections) {
   EXPECT_INFER_FAILS(InferKernel("MaxPool", k2, {RandF32(S({2, 5, 5}), 1)}),
                      "kernel_shape must have 1 values");
   EXPECT_INFER_FAILS(InferKernel("MaxPool", k2, {RandF32(S({5, 5}), 1)}),
-                     "3-D or 4-D");
+                     "3-D, 4-D or 5-D");
   EXPECT_INFER_FAILS(
       InferKernel("MaxPool", k2, {HostTensor::I64(S({1, 1, 1, 1}), {1})}),
       "float32 only");
@@ -272,6 +272,7 @@ TEST(KernelsPool, GlobalAveragePool) {
                                                             {1, 1, 1, 1},
                                                             {2, 4, 7},
                                                             {1, 2, 2, 3, 4},
+                                                            {2, 3, 1, 4, 1},
                                                             {0, 3, 2, 2}}) {
     HostTensor x = RandF32(S(dims), 7);
     RunResult r = RunKernel("GlobalAveragePool", Attrs(), {x});
@@ -292,6 +293,245 @@ TEST(KernelsPool, GlobalAveragePool) {
   EXPECT_INFER_FAILS(
       InferKernel("GlobalAveragePool", Attrs(), {RandF32(S({2, 3}), 1)}),
       "GlobalAveragePool: input must be [N, C, spatial...]");
+}
+
+// 3-D pooling: per axis (depth, height, width) kernel, stride, dilation,
+// begin/end pads.
+struct Pool3Params {
+  int64_t k[3] = {2, 2, 2}, s[3] = {1, 1, 1}, d[3] = {1, 1, 1};
+  int64_t pb[3] = {0, 0, 0}, pe[3] = {0, 0, 0};
+  bool ceil = false;
+  bool include_pad = false;
+};
+
+std::vector<float> NaivePool3(bool is_max, const HostTensor& x,
+                              const Pool3Params& p, Shape* out_shape) {
+  const int64_t planes = x.shape.dims[0] * x.shape.dims[1];
+  int64_t in[3], out[3];
+  for (int a = 0; a < 3; ++a) {
+    in[a] = x.shape.dims[2 + a];
+    out[a] = OutSize(in[a], p.k[a], p.s[a], p.d[a], p.pb[a], p.pe[a], p.ceil);
+  }
+  *out_shape = S({x.shape.dims[0], x.shape.dims[1], out[0], out[1], out[2]});
+  std::vector<float> fx = x.f32();
+  std::vector<float> y;
+  for (int64_t pl = 0; pl < planes; ++pl)
+    for (int64_t i = 0; i < out[0]; ++i)
+      for (int64_t j = 0; j < out[1]; ++j)
+        for (int64_t l = 0; l < out[2]; ++l) {
+          float best = -std::numeric_limits<float>::infinity();
+          double sum = 0;
+          int64_t inside = 0, padded = 0;
+          for (int64_t a = 0; a < p.k[0]; ++a)
+            for (int64_t b = 0; b < p.k[1]; ++b)
+              for (int64_t c = 0; c < p.k[2]; ++c) {
+                const int64_t z = i * p.s[0] - p.pb[0] + a * p.d[0];
+                const int64_t yy = j * p.s[1] - p.pb[1] + b * p.d[1];
+                const int64_t xx = l * p.s[2] - p.pb[2] + c * p.d[2];
+                if (z < in[0] + p.pe[0] && yy < in[1] + p.pe[1] &&
+                    xx < in[2] + p.pe[2]) {
+                  ++padded;
+                }
+                if (z < 0 || z >= in[0] || yy < 0 || yy >= in[1] || xx < 0 ||
+                    xx >= in[2]) {
+                  continue;
+                }
+                const float v =
+                    fx[((pl * in[0] + z) * in[1] + yy) * in[2] + xx];
+                best = std::max(best, v);
+                sum += v;
+                ++inside;
+              }
+          y.push_back(is_max ? best
+                             : static_cast<float>(
+                                   sum / (p.include_pad ? padded : inside)));
+        }
+  return y;
+}
+
+Attrs Pool3Attrs(bool is_max, const Pool3Params& p) {
+  Attrs a;
+  a.Ints("kernel_shape", {p.k[0], p.k[1], p.k[2]});
+  a.Ints("strides", {p.s[0], p.s[1], p.s[2]});
+  a.Ints("pads", {p.pb[0], p.pb[1], p.pb[2], p.pe[0], p.pe[1], p.pe[2]});
+  if (p.ceil) a.Int("ceil_mode", 1);
+  if (is_max) a.Ints("dilations", {p.d[0], p.d[1], p.d[2]});
+  if (!is_max) a.Int("count_include_pad", p.include_pad ? 1 : 0);
+  return a;
+}
+
+std::vector<Pool3Params> Pool3Cases(bool is_max) {
+  std::vector<Pool3Params> v;
+  Pool3Params p;
+  v.push_back(p);  // 2x2x2 stride 1
+  p.s[0] = p.s[1] = p.s[2] = 2;
+  v.push_back(p);  // 2x2x2 stride 2
+  Pool3Params q;
+  q.k[0] = q.k[1] = q.k[2] = 3;
+  q.s[0] = q.s[1] = q.s[2] = 2;
+  q.pb[0] = q.pb[1] = q.pb[2] = q.pe[0] = q.pe[1] = q.pe[2] = 1;
+  v.push_back(q);  // 3x3x3 s2 p1
+  q.ceil = true;
+  v.push_back(q);
+  Pool3Params r;  // anisotropic, asymmetric pads, ceil_mode
+  r.k[0] = 1;
+  r.k[1] = 3;
+  r.k[2] = 2;
+  r.s[0] = 1;
+  r.s[1] = 2;
+  r.s[2] = 3;
+  r.pb[1] = 1;
+  r.pe[2] = 1;
+  r.ceil = true;
+  v.push_back(r);
+  Pool3Params c;  // ceil_mode without pads: partial last windows
+  c.k[0] = 2;
+  c.k[1] = 3;
+  c.k[2] = 2;
+  c.s[0] = c.s[1] = c.s[2] = 2;
+  c.ceil = true;
+  v.push_back(c);
+  if (is_max) {
+    Pool3Params d;
+    d.k[0] = d.k[1] = d.k[2] = 2;
+    d.d[0] = 2;
+    d.d[1] = 1;
+    d.d[2] = 3;
+    d.pb[0] = 1;
+    d.pe[2] = 2;
+    v.push_back(d);
+    d.ceil = true;
+    d.s[0] = d.s[2] = 2;
+    v.push_back(d);
+  } else {
+    for (size_t i = 0, n = v.size(); i < n; ++i) {
+      Pool3Params inc = v[i];
+      inc.include_pad = true;
+      v.push_back(inc);
+    }
+  }
+  return v;
+}
+
+void CheckPools3D(const char* op, bool is_max) {
+  uint32_t seed = is_max ? 5000 : 6000;
+  const std::vector<std::vector<int64_t>> shapes = {
+      {1, 1, 4, 4, 4}, {2, 3, 5, 6, 7}, {1, 2, 7, 5, 6}, {1, 1, 3, 9, 8}};
+  int checked = 0;
+  for (const Pool3Params& p : Pool3Cases(is_max)) {
+    for (const auto& dims : shapes) {
+      HostTensor x = RandF32(S(dims), seed++);
+      RunResult r = RunKernel(op, Pool3Attrs(is_max, p), {x});
+      bool fits = true;
+      for (int a = 0; a < 3; ++a) {
+        fits = fits &&
+               dims[2 + a] + p.pb[a] + p.pe[a] >= (p.k[a] - 1) * p.d[a] + 1;
+      }
+      if (!fits) {
+        EXPECT_INFER_FAILS(r, "exceeds padded input size");
+        continue;
+      }
+      ASSERT_EQ(r.error, "") << op << " case " << checked;
+      Shape want;
+      std::vector<float> ref = NaivePool3(is_max, x, p, &want);
+      ASSERT_EQ(r.outputs[0].shape, want) << op << " ceil " << p.ceil;
+      ExpectNear(r.outputs[0].f32(), ref, 1e-5f);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 20);
+}
+
+TEST(KernelsPool, MaxPool3DMatchesNaive) { CheckPools3D("MaxPool", true); }
+TEST(KernelsPool, AveragePool3DMatchesNaive) {
+  CheckPools3D("AveragePool", false);
+}
+
+TEST(KernelsPool, Pool3DAutoPadAndCeilDrop) {
+  // SAME_UPPER: in 5/6/7, k 3, s 2 -> out 3/3/4, totals 2/1/2 -> pads
+  // (1,1) (0,1) (1,1).
+  HostTensor x = RandF32(S({1, 2, 5, 6, 7}), 9);
+  Attrs a;
+  a.Ints("kernel_shape", {3, 3, 3})
+      .Ints("strides", {2, 2, 2})
+      .Str("auto_pad", "SAME_UPPER");
+  RunResult r = RunKernel("AveragePool", a, {x});
+  ASSERT_EQ(r.error, "");
+  Pool3Params p;
+  for (int i = 0; i < 3; ++i) {
+    p.k[i] = 3;
+    p.s[i] = 2;
+  }
+  p.pb[0] = p.pe[0] = 1;
+  p.pe[1] = 1;
+  p.pb[2] = p.pe[2] = 1;
+  Shape want;
+  std::vector<float> ref = NaivePool3(false, x, p, &want);
+  EXPECT_EQ(r.outputs[0].shape, want);
+  ExpectNear(r.outputs[0].f32(), ref, 1e-6f);
+  // ceil_mode: in 4, k 2, s 2, pads 1/1: the 4th window would start in the
+  // end pad, so 3 per axis (PyTorch's rule).
+  Attrs c;
+  c.Ints("kernel_shape", {2, 2, 2})
+      .Ints("strides", {2, 2, 2})
+      .Ints("pads", {1, 1, 1, 1, 1, 1})
+      .Int("ceil_mode", 1);
+  r = RunKernel("MaxPool", c, {RandF32(S({1, 1, 4, 4, 4}), 3)});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].shape, S({1, 1, 3, 3, 3}));
+}
+
+TEST(KernelsPool, Pool3DInferRejections) {
+  HostTensor x = RandF32(S({1, 2, 4, 5, 5}), 1);
+  Attrs k2;
+  k2.Ints("kernel_shape", {2, 2});
+  EXPECT_INFER_FAILS(InferKernel("MaxPool", k2, {x}),
+                     "MaxPool: kernel_shape must have 3 values");
+  Attrs k3;
+  k3.Ints("kernel_shape", {2, 2, 2});
+  EXPECT_INFER_FAILS(
+      InferKernel("AveragePool", k3, {RandF32(S({1, 1, 2, 2, 2, 2}), 1)}),
+      "3-D, 4-D or 5-D");
+  Attrs pads4 = k3;
+  pads4.Ints("pads", {0, 0, 0, 0});
+  EXPECT_INFER_FAILS(InferKernel("MaxPool", pads4, {x}),
+                     "pads must have 6 values");
+  Attrs strides2 = k3;
+  strides2.Ints("strides", {1, 1});
+  EXPECT_INFER_FAILS(InferKernel("AveragePool", strides2, {x}),
+                     "strides must have 3 values");
+  Attrs dil2 = k3;
+  dil2.Ints("dilations", {1, 1});
+  EXPECT_INFER_FAILS(InferKernel("MaxPool", dil2, {x}),
+                     "dilations must have 3 values");
+  EXPECT_INFER_FAILS(InferKernel("AveragePool", dil2, {x}),
+                     "unsupported attribute 'dilations'");
+  Attrs zero_stride = k3;
+  zero_stride.Ints("strides", {1, 0, 1});
+  EXPECT_INFER_FAILS(InferKernel("MaxPool", zero_stride, {x}),
+                     "strides value 0 is out of range");
+  Attrs big_pad = k3;
+  big_pad.Ints("pads", {0, 0, 0, 2, 0, 0});
+  EXPECT_INFER_FAILS(InferKernel("AveragePool", big_pad, {x}),
+                     "pads must be smaller than the kernel");
+  Attrs deep;
+  deep.Ints("kernel_shape", {5, 2, 2});
+  EXPECT_INFER_FAILS(InferKernel("MaxPool", deep, {x}),
+                     "exceeds padded input size");
+  Attrs k0;
+  k0.Ints("kernel_shape", {2, 0, 2});
+  EXPECT_INFER_FAILS(InferKernel("MaxPool", k0, {x}),
+                     "kernel_shape value 0 is out of range");
+  Attrs huge_dil = k3;
+  huge_dil.Ints("dilations", {int64_t{1} << 40, 1, 1});
+  EXPECT_INFER_FAILS(InferKernel("MaxPool", huge_dil, {x}), "MaxPool:");
+  EXPECT_INFER_FAILS(
+      InferKernel("MaxPool", k3, {RandF32(S({1, 2, 0, 5, 5}), 1)}),
+      "input spatial dims must be >= 1");
+  Attrs ceil_same = k3;
+  ceil_same.Int("ceil_mode", 1).Str("auto_pad", "SAME_UPPER");
+  EXPECT_INFER_FAILS(InferKernel("AveragePool", ceil_same, {x}),
+                     "ceil_mode requires auto_pad NOTSET");
 }
 
 }  // namespace

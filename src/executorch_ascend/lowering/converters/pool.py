@@ -1,11 +1,12 @@
-"""2-D pooling -> MaxPool, AveragePool, GlobalAveragePool (1-D pooling included).
+"""2-D and 3-D pooling -> MaxPool, AveragePool, GlobalAveragePool (1-D pooling included).
 
 torch.nn.MaxPool1d / AvgPool1d / AdaptiveAvgPool1d reach the edge graph as unsqueeze + the 2-D
-op on (N, C, 1, L) + squeeze, so only 4-D NCHW pools are lowered. Adaptive average pooling is
-lowered where it is a plain pooling: 1x1 (GlobalAveragePool) or every input size divisible by the
-output size (AveragePool with kernel = stride = in / out). Limits quoted are CANN's documented ones
-for its ONNX parser (cann-onnx-ops reference): a node outside them would fail in atc or fall back
-to AI CPU, so it stays on ExecuTorch's CPU kernels.
+op on (N, C, 1, L) + squeeze, so 4-D NCHW and (for the *_3d ops) 5-D NCDHW pools are lowered;
+the 3-D converters share the 2-D ones' checks and emitters, parameterized by spatial rank.
+Adaptive average pooling is lowered where it is a plain pooling: 1x1 (GlobalAveragePool) or every
+input size divisible by the output size (AveragePool with kernel = stride = in / out). Limits
+quoted are CANN's documented ones for its ONNX parser (cann-onnx-ops reference): a node outside
+them would fail in atc or fall back to AI CPU, so it stays on ExecuTorch's CPU kernels.
 """
 
 from __future__ import annotations
@@ -41,41 +42,85 @@ def _shape_matches(
 ) -> str | None:
     in_hw = shape(node.args[0])[2:]
     out_hw = shape(node)[2:]
-    expect = [_onnx_pool_out(in_hw[i], k[i], s[i], p[i], d[i], ceil) for i in range(2)]
+    expect = [_onnx_pool_out(in_hw[i], k[i], s[i], p[i], d[i], ceil) for i in range(len(k))]
     if expect != out_hw:
         return f"ceil_mode window rule differs between PyTorch ({out_hw}) and ONNX ({expect})"
     return None
 
 
 def _avg_kernel_limit(k: list[int]) -> str | None:
-    if k[0] * k[1] > _AVG_KERNEL_ELEMENTS:
+    # CANN documents kH*kW; for 3-D the whole window is counted, the conservative reading.
+    if math.prod(k) > _AVG_KERNEL_ELEMENTS:
         return f"kernel {k} has more than {_AVG_KERNEL_ELEMENTS} elements (CANN AveragePool)"
     return None
 
 
+def _spatial(node: Node) -> int:
+    return rank(node.args[0]) - 2
+
+
 def _pool_window(node: Node) -> tuple[list[int], list[int], list[int]]:
-    k = ints(node.args[1], 2)
+    n = _spatial(node)
+    k = ints(node.args[1], n)
     stride = arg(node, 2, "stride", [])
-    s = ints(stride, 2) if stride else list(k)
-    p = ints(arg(node, 3, "padding", 0), 2)
+    s = ints(stride, n) if stride else list(k)
+    p = ints(arg(node, 3, "padding", 0), n)
     return k, s, p
 
 
-# max_pool2d_with_indices(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False)
-def _max_pool_supported(node: Node) -> str | None:
-    """4-D NCHW (MaxPool1d arrives with H = 1), indices unused, no dilation; CANN: kernel 1..255,
-    stride 1..63, pad 0..255, W <= 4096; ONNX output size equal to PyTorch's (ceil_mode)."""
-    if rank(node.args[0]) != 4:
-        return "only 4-D NCHW max pooling is lowered"
+def _width(node: Node) -> int:
+    return shape(node.args[0])[-1]
+
+
+def _check_rank(node: Node, n: int, what: str) -> str | None:
+    layout = {2: "4-D NCHW", 3: "5-D NCDHW"}[n]
+    if _spatial(node) != n:
+        return f"only {layout} {what} is lowered by this converter"
+    return None
+
+
+# max_pool{2,3}d_with_indices(self, kernel_size, stride=[], padding=0, dilation=1,
+#                             ceil_mode=False)
+def _max_pool_reason(node: Node, n: int) -> str | None:
+    bad_rank = _check_rank(node, n, "max pooling")
+    if bad_rank:
+        return bad_rank
     if not only_first_output_used(node):
-        return "the indices output of max_pool2d_with_indices is used (ONNX/CANN MaxPool has none)"
-    d = ints(arg(node, 4, "dilation", 1), 2)
-    if d != [1, 1]:
+        return "the indices output of max pooling is used (ONNX/CANN MaxPool has none)"
+    d = ints(arg(node, 4, "dilation", 1), n)
+    if n == 2 and d != [1, 1]:
         return "CANN's MaxPool has no dilation for 2-D input"
     k, s, p = _pool_window(node)
     ceil = bool(arg(node, 5, "ceil_mode", False))
-    return cann_window_limits(k, s, d, p, shape(node.args[0])[3]) or _shape_matches(
-        node, k, s, p, d, ceil
+    return cann_window_limits(k, s, d, p, _width(node)) or _shape_matches(node, k, s, p, d, ceil)
+
+
+def _max_pool_supported(node: Node) -> str | None:
+    """4-D NCHW (MaxPool1d arrives with H = 1), indices unused, no dilation; CANN: kernel 1..255,
+    stride 1..63, pad 0..255, W <= 4096; ONNX output size equal to PyTorch's (ceil_mode)."""
+    return _max_pool_reason(node, 2)
+
+
+def _max_pool3d_supported(node: Node) -> str | None:
+    """5-D NCDHW, indices unused; CANN: kernel 1..255, stride 1..63, dilation 1..255,
+    pad 0..255, W <= 4096; ONNX output size equal to PyTorch's (ceil_mode)."""
+    return _max_pool_reason(node, 3)
+
+
+def _emit_max_pool(ctx: LoweringContext, node: Node) -> None:
+    k, s, p = _pool_window(node)
+    d = ints(arg(node, 4, "dilation", 1), len(k))
+    extra = {"dilations": d} if any(v != 1 for v in d) else {}
+    emit_first_output(
+        ctx,
+        node,
+        "MaxPool",
+        [ctx.value(node.args[0])],
+        kernel_shape=k,
+        strides=s,
+        pads=onnx_pads(p),
+        ceil_mode=int(bool(arg(node, 5, "ceil_mode", False))),
+        **extra,
     )
 
 
@@ -99,27 +144,44 @@ def _max_pool_supported(node: Node) -> str | None:
     ],
 )
 def max_pool2d(ctx: LoweringContext, node: Node) -> None:
-    k, s, p = _pool_window(node)
-    emit_first_output(
-        ctx,
-        node,
-        "MaxPool",
-        [ctx.value(node.args[0])],
-        kernel_shape=k,
-        strides=s,
-        pads=onnx_pads(p),
-        ceil_mode=int(bool(arg(node, 5, "ceil_mode", False))),
-    )
+    _emit_max_pool(ctx, node)
 
 
-# avg_pool2d(self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True,
-#            divisor_override=None)
-def _avg_pool_supported(node: Node) -> str | None:
-    """4-D NCHW (AvgPool1d arrives with H = 1), no divisor_override, padding only with
-    count_include_pad=False; CANN: kernel 1..255, kH*kW <= 256, stride 1..63, pad 0..255,
-    W <= 4096; ONNX output size equal to PyTorch's (ceil_mode)."""
-    if rank(node.args[0]) != 4:
-        return "only 4-D NCHW average pooling is lowered"
+@converter(
+    aten.max_pool3d_with_indices.default,
+    dtypes=FLOATS,
+    onnx=["MaxPool"],
+    supports=_max_pool3d_supported,
+    samples=[
+        module_sample("maxpool3d_2", lambda: torch.nn.MaxPool3d(2), (1, 2, 4, 6, 6)),
+        module_sample(
+            "maxpool3d_3_s2_pad", lambda: torch.nn.MaxPool3d(3, 2, padding=1), (2, 3, 5, 7, 6)
+        ),
+        module_sample(
+            "maxpool3d_ceil", lambda: torch.nn.MaxPool3d(2, ceil_mode=True), (1, 1, 5, 7, 3)
+        ),
+        module_sample(
+            "maxpool3d_aniso_d1",
+            lambda: torch.nn.MaxPool3d((1, 3, 2), (1, 2, 1)),
+            (1, 3, 1, 7, 5),
+        ),
+        module_sample(
+            "maxpool3d_dilation",
+            lambda: torch.nn.MaxPool3d(2, 1, padding=1, dilation=(2, 1, 2)),
+            (1, 2, 5, 4, 6),
+        ),
+    ],
+)
+def max_pool3d(ctx: LoweringContext, node: Node) -> None:
+    _emit_max_pool(ctx, node)
+
+
+# avg_pool{2,3}d(self, kernel_size, stride=[], padding=0, ceil_mode=False,
+#                count_include_pad=True, divisor_override=None)
+def _avg_pool_reason(node: Node, n: int) -> str | None:
+    bad_rank = _check_rank(node, n, "average pooling")
+    if bad_rank:
+        return bad_rank
     if arg(node, 6, "divisor_override") is not None:
         return "divisor_override is not lowered"
     k, s, p = _pool_window(node)
@@ -128,10 +190,41 @@ def _avg_pool_supported(node: Node) -> str | None:
             "count_include_pad with padding: CANN's AveragePool does not support count_include_pad"
         )
     ceil = bool(arg(node, 4, "ceil_mode", False))
+    ones = [1] * n
     return (
-        cann_window_limits(k, s, [1, 1], p, shape(node.args[0])[3])
+        cann_window_limits(k, s, ones, p, _width(node))
         or _avg_kernel_limit(k)
-        or _shape_matches(node, k, s, p, [1, 1], ceil)
+        or _shape_matches(node, k, s, p, ones, ceil)
+    )
+
+
+def _avg_pool_supported(node: Node) -> str | None:
+    """4-D NCHW (AvgPool1d arrives with H = 1), no divisor_override, padding only with
+    count_include_pad=False; CANN: kernel 1..255, kH*kW <= 256, stride 1..63, pad 0..255,
+    W <= 4096; ONNX output size equal to PyTorch's (ceil_mode)."""
+    return _avg_pool_reason(node, 2)
+
+
+def _avg_pool3d_supported(node: Node) -> str | None:
+    """5-D NCDHW, no divisor_override, padding only with count_include_pad=False; CANN: kernel
+    1..255, kD*kH*kW <= 256, stride 1..63, pad 0..255, W <= 4096; ONNX output size equal to
+    PyTorch's (ceil_mode)."""
+    return _avg_pool_reason(node, 3)
+
+
+def _emit_avg_pool(ctx: LoweringContext, node: Node) -> None:
+    k, s, p = _pool_window(node)
+    # Without padding, PyTorch's divisor is always the in-bounds window, which is ONNX's
+    # count_include_pad=0, the only mode CANN's AveragePool documents.
+    ctx.emit(
+        "AveragePool",
+        [ctx.value(node.args[0])],
+        node,
+        kernel_shape=k,
+        strides=s,
+        pads=onnx_pads(p),
+        ceil_mode=int(bool(arg(node, 4, "ceil_mode", False))),
+        count_include_pad=0,
     )
 
 
@@ -161,55 +254,91 @@ def _avg_pool_supported(node: Node) -> str | None:
     ],
 )
 def avg_pool2d(ctx: LoweringContext, node: Node) -> None:
-    k, s, p = _pool_window(node)
-    # Without padding, PyTorch's divisor is always the in-bounds window, which is ONNX's
-    # count_include_pad=0, the only mode CANN's AveragePool documents.
-    ctx.emit(
-        "AveragePool",
-        [ctx.value(node.args[0])],
-        node,
-        kernel_shape=k,
-        strides=s,
-        pads=onnx_pads(p),
-        ceil_mode=int(bool(arg(node, 4, "ceil_mode", False))),
-        count_include_pad=0,
-    )
+    _emit_avg_pool(ctx, node)
 
 
-# (_)adaptive_avg_pool2d(self, output_size)
+@converter(
+    aten.avg_pool3d.default,
+    dtypes=FLOATS,
+    onnx=["AveragePool"],
+    supports=_avg_pool3d_supported,
+    samples=[
+        module_sample("avgpool3d_2", lambda: torch.nn.AvgPool3d(2), (1, 2, 4, 6, 6)),
+        module_sample(
+            "avgpool3d_pad_exclude",
+            lambda: torch.nn.AvgPool3d(3, 2, padding=1, count_include_pad=False),
+            (2, 2, 5, 7, 6),
+        ),
+        module_sample(
+            "avgpool3d_ceil", lambda: torch.nn.AvgPool3d(2, ceil_mode=True), (1, 1, 5, 3, 7)
+        ),
+        module_sample(
+            "avgpool3d_aniso_d1",
+            lambda: torch.nn.AvgPool3d((1, 2, 3), (1, 1, 2)),
+            (1, 3, 1, 6, 7),
+        ),
+    ],
+)
+def avg_pool3d(ctx: LoweringContext, node: Node) -> None:
+    _emit_avg_pool(ctx, node)
+
+
+# (_)adaptive_avg_pool{2,3}d(self, output_size)
 def _adaptive_kernel(node: Node) -> list[int] | None:
     """The AveragePool kernel (= stride) equal to this adaptive pool, None if there is none."""
-    in_hw, out_hw = shape(node.args[0])[2:], ints(node.args[1], 2)
-    if any(o < 1 or i % o for i, o in zip(in_hw, out_hw, strict=True)):
+    in_sizes, out_sizes = shape(node.args[0])[2:], ints(node.args[1], _spatial(node))
+    if any(o < 1 or i % o for i, o in zip(in_sizes, out_sizes, strict=True)):
         return None
-    return [i // o for i, o in zip(in_hw, out_hw, strict=True)]
+    return [i // o for i, o in zip(in_sizes, out_sizes, strict=True)]
+
+
+def _is_global(node: Node) -> bool:
+    return all(o == 1 for o in ints(node.args[1], _spatial(node)))
+
+
+def _adaptive_reason(node: Node, n: int) -> str | None:
+    bad_rank = _check_rank(node, n, "adaptive pooling")
+    if bad_rank:
+        return bad_rank
+    if _is_global(node):
+        return None
+    k = _adaptive_kernel(node)
+    if k is None:
+        return (
+            f"input size {shape(node.args[0])[2:]} is not divisible by output size "
+            f"{ints(node.args[1], n)}: PyTorch's windows vary, no single AveragePool matches"
+        )
+    return cann_window_limits(k, k, [1] * n, [0] * n, _width(node)) or _avg_kernel_limit(k)
 
 
 def _adaptive_supported(node: Node) -> str | None:
     """4-D NCHW (AdaptiveAvgPool1d arrives with H = 1); output 1x1 (GlobalAveragePool), or H and
     W divisible by the output size (AveragePool, kernel = stride = in/out; CANN: kernel 1..255,
     kH*kW <= 256, stride 1..63, W <= 4096)."""
-    if rank(node.args[0]) != 4:
-        return "only 4-D NCHW adaptive pooling is lowered"
-    if ints(node.args[1], 2) == [1, 1]:
-        return None
-    k = _adaptive_kernel(node)
-    if k is None:
-        return (
-            f"input size {shape(node.args[0])[2:]} is not divisible by output size "
-            f"{ints(node.args[1], 2)}: PyTorch's windows vary, no single AveragePool matches"
-        )
-    return cann_window_limits(k, k, [1, 1], [0, 0], shape(node.args[0])[3]) or _avg_kernel_limit(k)
+    return _adaptive_reason(node, 2)
+
+
+def _adaptive3d_supported(node: Node) -> str | None:
+    """5-D NCDHW; output 1x1x1 (GlobalAveragePool), or D, H and W divisible by the output size
+    (AveragePool, kernel = stride = in/out; CANN: kernel 1..255, kD*kH*kW <= 256, stride 1..63,
+    W <= 4096)."""
+    return _adaptive_reason(node, 3)
 
 
 def _emit_adaptive(ctx: LoweringContext, node: Node) -> None:
     x = ctx.value(node.args[0])
-    if ints(node.args[1], 2) == [1, 1]:
+    if _is_global(node):
         ctx.emit("GlobalAveragePool", [x], node)
         return
     k = _adaptive_kernel(node)
     ctx.emit(
-        "AveragePool", [x], node, kernel_shape=k, strides=k, pads=[0, 0, 0, 0], count_include_pad=0
+        "AveragePool",
+        [x],
+        node,
+        kernel_shape=k,
+        strides=k,
+        pads=[0] * (2 * len(k)),
+        count_include_pad=0,
     )
 
 
@@ -261,4 +390,51 @@ def adaptive_avg_pool2d(ctx: LoweringContext, node: Node) -> None:
     ],
 )
 def adaptive_avg_pool2d_core(ctx: LoweringContext, node: Node) -> None:
+    _emit_adaptive(ctx, node)
+
+
+# Kept whole, as the 2-D one, so 1x1x1 becomes one GlobalAveragePool instead of mean.dim.
+@converter(
+    aten.adaptive_avg_pool3d.default,
+    dtypes=FLOATS,
+    onnx=["GlobalAveragePool", "AveragePool"],
+    supports=_adaptive3d_supported,
+    keep_whole=True,
+    samples=[
+        module_sample("adaptive3d_1", lambda: torch.nn.AdaptiveAvgPool3d(1), (2, 3, 3, 5, 4)),
+        module_sample(
+            "adaptive3d_2x3x1", lambda: torch.nn.AdaptiveAvgPool3d((2, 3, 1)), (1, 2, 4, 6, 5)
+        ),
+        module_sample(
+            "adaptive3d_none_d", lambda: torch.nn.AdaptiveAvgPool3d((None, 2, 2)), (1, 2, 3, 4, 6)
+        ),
+        module_sample(
+            "adaptive3d_same_d1", lambda: torch.nn.AdaptiveAvgPool3d((1, 3, 3)), (1, 2, 1, 3, 3)
+        ),
+    ],
+)
+def adaptive_avg_pool3d(ctx: LoweringContext, node: Node) -> None:
+    _emit_adaptive(ctx, node)
+
+
+# What adaptive_avg_pool3d decomposes to where it is not kept whole.
+@converter(
+    aten._adaptive_avg_pool3d.default,
+    dtypes=FLOATS,
+    onnx=["GlobalAveragePool", "AveragePool"],
+    supports=_adaptive3d_supported,
+    samples=[
+        fn_sample(
+            "adaptive3d_core_2x1x3",
+            lambda x: aten._adaptive_avg_pool3d(x, [2, 1, 3]),
+            (1, 3, 4, 5, 6),
+        ),
+        fn_sample(
+            "adaptive3d_core_1x1x1",
+            lambda x: aten._adaptive_avg_pool3d(x, [1, 1, 1]),
+            (2, 2, 3, 3, 1),
+        ),
+    ],
+)
+def adaptive_avg_pool3d_core(ctx: LoweringContext, node: Node) -> None:
     _emit_adaptive(ctx, node)
