@@ -13,7 +13,6 @@
 #include <limits>
 #include <string>
 #include <type_traits>
-#include <utility>
 
 #include "kernel_util.h"
 #include "numeric.h"
@@ -28,12 +27,6 @@ constexpr const char* kNumeric = "float32, float16, int32 or int64";
 bool IsNumeric(DType d) { return IsFloat(d) || IsInt(d); }
 
 enum class ReduceKind { kSum, kMean, kMax, kMin };
-
-// Infer has refused every dtype outside kNumeric before Run dispatches.
-template <typename F>
-void DispatchNumeric(DType d, F&& f) {
-  DispatchDType(d, std::forward<F>(f));
-}
 
 // Accumulator type: double for floats, int64 for integers (both 8 bytes).
 template <typename T>
@@ -189,8 +182,9 @@ void RunReduce(const char* op, const RunContext& ctx, ReduceKind kind) {
     }
     return;
   }
-  DispatchNumeric(
-      x.dtype, [&](auto tag) { ReduceTyped<decltype(tag)>(ctx, plan, kind); });
+  // Infer refused every dtype outside kNumeric, so no bool tensor gets here.
+  DispatchDType(x.dtype,
+                [&](auto tag) { ReduceTyped<decltype(tag)>(ctx, plan, kind); });
 }
 
 // ArgMax/ArgMin geometry: [outer, len, inner] around the axis.
@@ -348,13 +342,13 @@ void RunReduceMin(const RunContext& ctx) {
 
 std::string InferArgMax(InferContext& ctx) { return InferArg("ArgMax", ctx); }
 void RunArgMax(const RunContext& ctx) {
-  DispatchNumeric(ctx.inputs[0].dtype,
-                  [&](auto tag) { ArgTyped<decltype(tag)>(ctx, true); });
+  DispatchDType(ctx.inputs[0].dtype,
+                [&](auto tag) { ArgTyped<decltype(tag)>(ctx, true); });
 }
 std::string InferArgMin(InferContext& ctx) { return InferArg("ArgMin", ctx); }
 void RunArgMin(const RunContext& ctx) {
-  DispatchNumeric(ctx.inputs[0].dtype,
-                  [&](auto tag) { ArgTyped<decltype(tag)>(ctx, false); });
+  DispatchDType(ctx.inputs[0].dtype,
+                [&](auto tag) { ArgTyped<decltype(tag)>(ctx, false); });
 }
 
 std::string InferCumSum(InferContext& ctx) {
@@ -383,8 +377,8 @@ std::string InferCumSum(InferContext& ctx) {
 void RunCumSum(const RunContext& ctx) {
   int32_t axis = 0;
   GetCumSumAxis(ctx.inputs[0], ctx.inputs[1], &axis);
-  DispatchNumeric(ctx.inputs[0].dtype,
-                  [&](auto tag) { CumSumTyped<decltype(tag)>(ctx, axis); });
+  DispatchDType(ctx.inputs[0].dtype,
+                [&](auto tag) { CumSumTyped<decltype(tag)>(ctx, axis); });
 }
 
 }  // namespace kernels

@@ -13,8 +13,8 @@ from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample
 from ._args import arg, tensor_val
+from .unary import FLOATS
 
-FLOATS = (torch.float32, torch.float16)
 NUMERIC = (*FLOATS, torch.int32, torch.int64)
 
 aten = torch.ops.aten
