@@ -187,9 +187,12 @@ Error AscendBackend::execute(BackendExecutionContext& context,
     ET_LOG(Error, "AscendBackend: execute with a null handle");
     return Error::DelegateInvalidHandle;
   }
+  // A delegate event is identified by a name or by a debug index, never both:
+  // ETDumpGen asserts that exactly one is set, so the index is the unset one
+  // (-1; the hook takes it as a DebugHandle and hands the tracer -1 again).
   auto entry = executorch::runtime::event_tracer_start_profiling_delegate(
       context.event_tracer(), "AscendBackend::execute",
-      executorch::runtime::kUnsetDebugHandle);
+      executorch::runtime::kUnsetDelegateDebugIntId);
   const Error error = static_cast<AscendDelegate*>(handle)->run(args);
   executorch::runtime::event_tracer_end_profiling_delegate(
       context.event_tracer(), entry);

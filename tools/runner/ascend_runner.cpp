@@ -1,7 +1,7 @@
 // ascend_runner: runs one method of an ExecuTorch program (.pte, optional
-// .ptd) through executorch::extension::Module, with the AscendBackend
-// delegate and ExecuTorch's optimized CPU kernels linked in. Prints each
-// output and the latency; see docs/runtime.md.
+// .ptd) through executorch::extension::Module, with the AscendBackend and
+// XnnpackBackend delegates and ExecuTorch's optimized CPU kernels linked in.
+// Prints each output and the latency; see docs/runtime.md.
 #include <executorch/extension/module/module.h>
 #include <executorch/extension/tensor/tensor_ptr.h>
 #include <executorch/runtime/backend/options.h>
