@@ -1,5 +1,5 @@
 // Broadcasting binary kernels beyond arithmetic: Pow, variadic Max/Min,
-// comparisons (-> bool), And/Or (bool), Where (bool condition, 3-way
+// comparisons (-> bool), And/Or/Xor (bool), Where (bool condition, 3-way
 // broadcast) and Mod. Floats compute in float (fp16 rounds once on store);
 // integer results are exact and never trap (division by zero gives 0).
 #include <cmath>
@@ -239,6 +239,13 @@ void RunOr(const RunContext& ctx) {
   BinaryBroadcast<Bool, Bool, Bool>(
       ctx.inputs[0], ctx.inputs[1], ctx.outputs[0],
       [](Bool x, Bool z) -> Bool { return x != 0 || z != 0; });
+}
+
+std::string InferXor(InferContext& ctx) { return InferLogical("Xor", ctx); }
+void RunXor(const RunContext& ctx) {
+  BinaryBroadcast<Bool, Bool, Bool>(
+      ctx.inputs[0], ctx.inputs[1], ctx.outputs[0],
+      [](Bool x, Bool z) -> Bool { return (x != 0) != (z != 0); });
 }
 
 std::string InferWhere(InferContext& ctx) {

@@ -49,6 +49,8 @@ constexpr KernelDef kKernels[] = {
     ASCEND_EMU_KERNEL(HardSigmoid),
     ASCEND_EMU_KERNEL(HardSwish),
     ASCEND_EMU_KERNEL(Identity),
+    ASCEND_EMU_KERNEL(IsInf),
+    ASCEND_EMU_KERNEL(IsNaN),
     ASCEND_EMU_KERNEL(LayerNormalization),
     ASCEND_EMU_KERNEL(LeakyRelu),
     ASCEND_EMU_KERNEL(Less),
@@ -89,6 +91,7 @@ constexpr KernelDef kKernels[] = {
     ASCEND_EMU_KERNEL(Transpose),
     ASCEND_EMU_KERNEL(Unsqueeze),
     ASCEND_EMU_KERNEL(Where),
+    ASCEND_EMU_KERNEL(Xor),
 };
 
 #undef ASCEND_EMU_KERNEL

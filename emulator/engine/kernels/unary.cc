@@ -1,8 +1,8 @@
 // Unary elementwise kernels with ONNX semantics. Math ops take float32 and
 // float16 (computed in float, rounded to half on store); Abs, Neg and Sign
 // also take int32/int64 (wrapping like two's complement instead of UB); Not
-// takes bool; Clip takes floats and ints with optional scalar min/max inputs
-// (opset 11+ form).
+// takes bool; IsInf/IsNaN take floats and give bool; Clip takes floats and
+// ints with optional scalar min/max inputs (opset 11+ form).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -174,6 +174,37 @@ void RunClipTyped(const RunContext& ctx) {
   }
 }
 
+// Float32/float16 in, bool out: y = pred(x) elementwise, pred on float (a
+// half widens exactly, so inf and NaN survive the widening).
+std::string InferFloatPredicate(const char* op, InferContext& ctx,
+                                AttrList attrs = {}) {
+  std::string err = CheckInputs(op, ctx, 1, 1);
+  if (err.empty()) err = CheckAttributes(op, ctx.attrs, attrs);
+  if (err.empty()) err = PrepareOutputs(op, ctx, 1);
+  if (!err.empty()) return err;
+  const TensorRef& x = ctx.inputs[0];
+  if (!IsFloat(x.dtype)) {
+    return Fail(op, DTypeRefusal(x.dtype, AcceptsText(Accepts::kFloats)));
+  }
+  return SetOutput(op, ctx, 0, DType::kBool, x.shape);
+}
+
+template <typename P>
+void MapFloatToBool(const RunContext& ctx, P pred) {
+  const TensorRef& x = ctx.inputs[0];
+  const int64_t n = x.shape.numel();
+  Bool* py = ctx.outputs[0].as<Bool>();
+  if (x.dtype == DType::kFloat16) {
+    const Half* px = x.as<const Half>();
+    for (int64_t i = 0; i < n; ++i) {
+      py[i] = pred(static_cast<float>(px[i])) ? 1 : 0;
+    }
+    return;
+  }
+  const float* px = x.as<const float>();
+  for (int64_t i = 0; i < n; ++i) py[i] = pred(px[i]) ? 1 : 0;
+}
+
 }  // namespace
 
 #define ASCEND_EMU_FLOAT_UNARY(Name, expr)                  \
@@ -225,6 +256,39 @@ void RunNot(const RunContext& ctx) {
   Bool* py = ctx.outputs[0].as<Bool>();
   const int64_t n = x.shape.numel();
   for (int64_t i = 0; i < n; ++i) py[i] = px[i] == 0 ? 1 : 0;
+}
+
+std::string InferIsNaN(InferContext& ctx) {
+  return InferFloatPredicate("IsNaN", ctx);
+}
+void RunIsNaN(const RunContext& ctx) {
+  MapFloatToBool(ctx, [](float v) { return std::isnan(v); });
+}
+
+// detect_positive / detect_negative (default 1) choose which infinities
+// count; with both 0 every element is false, as in ONNX Runtime.
+std::string InferIsInf(InferContext& ctx) {
+  const char* op = "IsInf";
+  std::string err = InferFloatPredicate(
+      op, ctx,
+      {{"detect_negative", Attribute::Kind::kInt},
+       {"detect_positive", Attribute::Kind::kInt}});
+  if (!err.empty()) return err;
+  for (const char* name : {"detect_negative", "detect_positive"}) {
+    const int64_t v = AttrInt(ctx.attrs, name, 1);
+    if (v != 0 && v != 1) {
+      return Fail(op, std::string(name) + " must be 0 or 1, got " +
+                          std::to_string(v));
+    }
+  }
+  return "";
+}
+void RunIsInf(const RunContext& ctx) {
+  const bool pos = AttrInt(ctx.attrs, "detect_positive", 1) != 0;
+  const bool neg = AttrInt(ctx.attrs, "detect_negative", 1) != 0;
+  MapFloatToBool(ctx, [pos, neg](float v) {
+    return std::isinf(v) && (v > 0.0f ? pos : neg);
+  });
 }
 
 std::string InferLeakyRelu(InferContext& ctx) {

@@ -1,5 +1,5 @@
 // Random inputs and attributes for the math kernels (unary, binary,
-// comparison, logic, Where, Mod, Cast, ReduceSum/Max/Min, ArgMax/ArgMin,
+// comparison, logic, IsInf/IsNaN, Where, Mod, Cast, ReduceSum/Max/Min, ArgMax/ArgMin,
 // CumSum) in kernels_test_fuzz.cc: they take float16, int32 and bool as well,
 // and some need bool conditions or constant axis operands, so the fuzzer
 // builds those with every dtype and near-valid operands.
@@ -52,12 +52,13 @@ inline bool IsMathFuzzOp(const std::string& op) {
       "Cast",        "Ceil",       "Clip",      "Cos",
       "CumSum",      "Elu",        "Equal",     "Erf",
       "Exp",         "Floor",      "Greater",   "GreaterOrEqual",
-      "HardSigmoid", "HardSwish",  "LeakyRelu", "Less",
-      "LessOrEqual", "Log",        "Max",       "Min",
-      "Mod",         "Neg",        "Not",       "Or",
-      "Pow",         "Reciprocal", "ReduceMax", "ReduceMin",
-      "ReduceSum",   "Round",      "Sigmoid",   "Sign",
-      "Sin",         "Sqrt",       "Tanh",      "Where"};
+      "HardSigmoid", "HardSwish",  "IsInf",     "IsNaN",
+      "LeakyRelu",   "Less",       "LessOrEqual", "Log",
+      "Max",         "Min",        "Mod",       "Neg",
+      "Not",         "Or",         "Pow",       "Reciprocal",
+      "ReduceMax",   "ReduceMin",  "ReduceSum", "Round",
+      "Sigmoid",     "Sign",       "Sin",       "Sqrt",
+      "Tanh",        "Where",      "Xor"};
   return kOps.count(op) != 0;
 }
 
@@ -91,7 +92,7 @@ bool MathFuzzInputs(F& f, const std::string& op, std::vector<HostTensor>* in) {
   const Shape s0 = f.RandomShape(4);
   in->push_back(MathFuzzTensor(f, s0, dt));
   const bool same = f.Coin(90);
-  if (op == "And" || op == "Or" || op == "Where") {
+  if (op == "And" || op == "Or" || op == "Xor" || op == "Where") {
     dt = f.Coin(80) ? 3 : pick();
     (*in)[0] = MathFuzzTensor(f, s0, dt);
   }
@@ -113,7 +114,7 @@ bool MathFuzzInputs(F& f, const std::string& op, std::vector<HostTensor>* in) {
       in->push_back(MathFuzzTensor(f, near(s0), same ? dt : pick()));
     }
   } else if (op == "Pow" || op == "Mod" || op == "And" || op == "Or" ||
-             op == "Equal" || op == "Less" || op == "LessOrEqual" ||
+             op == "Xor" || op == "Equal" || op == "Less" || op == "LessOrEqual" ||
              op == "Greater" || op == "GreaterOrEqual") {
     const int bdt = op == "Pow" && f.Coin(30) ? pick() : (same ? dt : pick());
     in->push_back(MathFuzzTensor(f, near(s0), bdt));
@@ -152,6 +153,10 @@ void MathFuzzAttrs(F& f, const std::string& op, Attrs* a) {
     }
     if (f.Coin(40)) a->Int("keepdims", f.Int(0, 2));
     if (f.Coin(20)) a->Int("noop_with_empty_axes", f.Int(0, 1));
+  }
+  if (op == "IsInf") {
+    if (f.Coin(40)) a->Int("detect_positive", f.Int(-1, 2));
+    if (f.Coin(40)) a->Int("detect_negative", f.Int(0, 1));
   }
   if (op == "CumSum") {
     if (f.Coin(40)) a->Int("exclusive", f.Int(0, 2));

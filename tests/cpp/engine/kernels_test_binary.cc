@@ -1,4 +1,4 @@
-// Pow, Max/Min (variadic), comparisons, And/Or, Where, Mod, and int32/fp16
+// Pow, Max/Min (variadic), comparisons, And/Or/Xor, Where, Mod, and int32/fp16
 // Add/Sub/Mul/Div against a naive broadcasting oracle, plus refusals.
 #include <cmath>
 #include <functional>
@@ -165,6 +165,13 @@ TEST(KernelsBinary, AndOrWhere) {
   r = RunKernel("Or", Attrs(), {a, b});
   EXPECT_EQ(r.outputs[0].values<uint8_t>(),
             (std::vector<uint8_t>{0, 1, 0, 1, 1, 1}));
+  // Xor reads any non-zero byte as true (5 xor 1 is false) and writes 0/1.
+  r = RunKernel("Xor", Attrs(), {a, b});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].shape, S({2, 3}));
+  EXPECT_EQ(r.outputs[0].dtype, DType::kBool);
+  EXPECT_EQ(r.outputs[0].values<uint8_t>(),
+            (std::vector<uint8_t>{0, 1, 0, 1, 0, 1}));
   // Where: cond [2,1], x [3], y scalar -> [2,3], for several dtypes.
   r = RunKernel(
       "Where", Attrs(),
@@ -266,6 +273,9 @@ TEST(KernelsBinary, Refusals) {
                      "do not broadcast");
   EXPECT_INFER_FAILS(InferKernel("And", Attrs(), {f, f}), "unsupported dtype");
   EXPECT_INFER_FAILS(InferKernel("Or", Attrs(), {bo}), "expects 2 inputs");
+  EXPECT_INFER_FAILS(InferKernel("Xor", Attrs(), {i, i}), "unsupported dtype");
+  EXPECT_INFER_FAILS(InferKernel("Xor", Attrs(), {bo, BoolT(S({2}), {1, 0})}),
+                     "do not broadcast");
   EXPECT_INFER_FAILS(InferKernel("Where", Attrs(), {f, f, f}),
                      "condition must be bool");
   EXPECT_INFER_FAILS(InferKernel("Where", Attrs(), {bo, f, i}),

@@ -110,6 +110,14 @@ std::vector<Case> Cases() {
                Attrs(),
                {HostTensor::Of<uint8_t>(DType::kBool, S({5}), {1, 0, 1, 0, 1}),
                 x4, RandF32(S({}), 3)}});
+  Attrs detect;
+  detect.Int("detect_positive", 0).Int("detect_negative", 1);
+  c.push_back({"IsInf", detect, {x4}});
+  c.push_back({"IsNaN", Attrs(), {h4}});
+  c.push_back({"Xor",
+               Attrs(),
+               {HostTensor::Of<uint8_t>(DType::kBool, S({2, 1}), {1, 0}),
+                HostTensor::Of<uint8_t>(DType::kBool, S({3}), {0, 1, 1})}});
   Attrs to_half;
   to_half.Int("to", 10);
   c.push_back({"Cast", to_half, {x4}});

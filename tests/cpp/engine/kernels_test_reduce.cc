@@ -319,6 +319,39 @@ TEST(KernelsReduce, CumSumExclusiveReverse) {
   }
 }
 
+TEST(KernelsReduce, CumSumIntegersAreExactAndWrap) {
+  // int32 and int64 running sums along a middle axis (outer and inner > 1),
+  // the position-id pattern cumsum(mask, 1); int32 wraps like int64 does.
+  const Shape s = S({2, 3, 2});
+  const std::vector<int64_t> v = {1, 0, 1, 1, 0, 1, 5, -7, 0, 2, -3, 4};
+  const std::vector<int64_t> want = {1, 0, 2, 1, 2, 2, 5, -7, 5, -5, 2, -1};
+  auto axis1 = HostTensor::I64(S({}), {1}).Const();
+  RunResult r = RunKernel("CumSum", Attrs(), {HostTensor::I64(s, v), axis1});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].dtype, DType::kInt64);
+  EXPECT_EQ(r.outputs[0].values<int64_t>(), want);
+  r = RunKernel("CumSum", Attrs(),
+                {I32(s, std::vector<int32_t>(v.begin(), v.end())), axis1});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].dtype, DType::kInt32);
+  EXPECT_EQ(r.outputs[0].values<int32_t>(),
+            std::vector<int32_t>(want.begin(), want.end()));
+  const int32_t i32max = std::numeric_limits<int32_t>::max();
+  r = RunKernel("CumSum", Attrs(),
+                {I32(S({3}), {i32max, 1, 1}), HostTensor::I64(S({}), {0}).Const()});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].values<int32_t>(),
+            (std::vector<int32_t>{i32max, std::numeric_limits<int32_t>::min(),
+                                  std::numeric_limits<int32_t>::min() + 1}));
+  const int64_t i64max = std::numeric_limits<int64_t>::max();
+  r = RunKernel("CumSum", Attrs(),
+                {HostTensor::I64(S({2}), {i64max, 1}),
+                 HostTensor::I64(S({}), {-1}).Const()});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].values<int64_t>(),
+            (std::vector<int64_t>{i64max, std::numeric_limits<int64_t>::min()}));
+}
+
 TEST(KernelsReduce, Refusals) {
   HostTensor x = RandF32(S({2, 3}), 1);
   Attrs axes_attr;

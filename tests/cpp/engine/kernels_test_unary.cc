@@ -1,5 +1,6 @@
 // Unary kernels against std:: math oracles: float32 exactly (same formula),
-// float16 within half rounding, integer Abs/Neg/Sign, bool Not, attribute
+// float16 within half rounding, integer Abs/Neg/Sign, bool Not, IsInf and
+// IsNaN (float in, bool out), attribute
 // defaults and values, Clip bounds, and refusals.
 #include <cmath>
 #include <functional>
@@ -140,6 +141,52 @@ TEST(KernelsUnary, NotReadsAnyNonZeroByteAsTrue) {
   EXPECT_EQ(r.outputs[0].values<uint8_t>(), (std::vector<uint8_t>{1, 0, 0, 0}));
 }
 
+TEST(KernelsUnary, IsInfAndIsNaNInFloat32AndFloat16) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float big = std::numeric_limits<float>::max();
+  const std::vector<float> x = {0, -1.5f, inf, -inf, nan, big, -big, -0.0f};
+  const Shape s = S({2, 4});
+  struct Case {
+    int64_t pos, neg;  // -1: attribute absent (default 1)
+    std::vector<uint8_t> want;
+  };
+  const Case cases[] = {
+      {-1, -1, {0, 0, 1, 1, 0, 0, 0, 0}}, {1, 0, {0, 0, 1, 0, 0, 0, 0, 0}},
+      {0, 1, {0, 0, 0, 1, 0, 0, 0, 0}},   {0, 0, {0, 0, 0, 0, 0, 0, 0, 0}},
+      {1, -1, {0, 0, 1, 1, 0, 0, 0, 0}},
+  };
+  for (const Case& c : cases) {
+    Attrs a;
+    if (c.pos >= 0) a.Int("detect_positive", c.pos);
+    if (c.neg >= 0) a.Int("detect_negative", c.neg);
+    RunResult r = RunKernel("IsInf", a, {HostTensor::F32(s, x)});
+    ASSERT_EQ(r.error, "");
+    EXPECT_EQ(r.outputs[0].dtype, DType::kBool);
+    EXPECT_EQ(r.outputs[0].shape, s);
+    EXPECT_EQ(r.outputs[0].values<uint8_t>(), c.want) << c.pos << " " << c.neg;
+    // float32 max is inf in half: fp16's own 65504 stays finite.
+    std::vector<float> hx = x;
+    hx[5] = 65504.0f;
+    hx[6] = -65504.0f;
+    r = RunKernel("IsInf", a, {F16(s, hx)});
+    ASSERT_EQ(r.error, "");
+    EXPECT_EQ(r.outputs[0].values<uint8_t>(), c.want) << c.pos << " " << c.neg;
+  }
+  const std::vector<uint8_t> nans = {0, 0, 0, 0, 1, 0, 0, 0};
+  RunResult r = RunKernel("IsNaN", Attrs(), {HostTensor::F32(s, x)});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].dtype, DType::kBool);
+  EXPECT_EQ(r.outputs[0].values<uint8_t>(), nans);
+  r = RunKernel("IsNaN", Attrs(), {F16(s, x)});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].values<uint8_t>(), nans);
+  r = RunKernel("IsNaN", Attrs(), {HostTensor::F32(S({}), {nan})});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].shape, S({}));
+  EXPECT_EQ(r.outputs[0].values<uint8_t>(), (std::vector<uint8_t>{1}));
+}
+
 TEST(KernelsUnary, AttributesChangeTheFunction) {
   std::vector<float> x = Inputs(20, false, 7);
   Attrs leaky;
@@ -199,6 +246,25 @@ TEST(KernelsUnary, Refusals) {
                      "unsupported dtype float32 (bool)");
   EXPECT_INFER_FAILS(InferKernel("Abs", Attrs(), {BoolT(S({1}), {1})}),
                      "unsupported dtype");
+  EXPECT_INFER_FAILS(InferKernel("IsInf", Attrs(), {i64}),
+                     "unsupported dtype int64 (float32 or float16)");
+  EXPECT_INFER_FAILS(InferKernel("IsNaN", Attrs(), {BoolT(S({1}), {1})}),
+                     "unsupported dtype bool");
+  Attrs detect2;
+  detect2.Int("detect_positive", 2);
+  EXPECT_INFER_FAILS(InferKernel("IsInf", detect2, {RandF32(S({2}), 1)}),
+                     "IsInf: detect_positive must be 0 or 1, got 2");
+  Attrs detect_float;
+  detect_float.Float("detect_negative", 1);
+  EXPECT_INFER_FAILS(InferKernel("IsInf", detect_float, {RandF32(S({2}), 1)}),
+                     "attribute 'detect_negative' must be of kind int");
+  Attrs stranger;
+  stranger.Int("detect_positive", 1);
+  EXPECT_INFER_FAILS(InferKernel("IsNaN", stranger, {RandF32(S({2}), 1)}),
+                     "unsupported attribute 'detect_positive'");
+  EXPECT_INFER_FAILS(
+      InferKernel("IsNaN", Attrs(), {RandF32(S({2}), 1), RandF32(S({2}), 1)}),
+      "expects 1 inputs");
   EXPECT_INFER_FAILS(InferKernel("Sqrt", Attrs(), {}), "expects 1 inputs");
   EXPECT_INFER_FAILS(
       InferKernel("Tanh", Attrs(), {RandF32(S({2}), 1), RandF32(S({2}), 1)}),

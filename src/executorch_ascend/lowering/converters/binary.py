@@ -1,4 +1,4 @@
-"""Binary math, comparisons and logic -> Pow, Max, Min, Equal, Less, ..., And, Or, Where
+"""Binary math, comparisons and logic -> Pow, Max, Min, Equal, Less, ..., And, Or, Xor, Where
 (max/min and comparisons also for int32/int64).
 
 ONNX needs both operands in one dtype where PyTorch promotes, so a node is lowered only when its
@@ -7,9 +7,14 @@ ne is Not(Equal). remainder (Python-style, sign of the divisor) is a - floor(a /
 ONNX Mod's float form is C fmod and CANN's parser ignores the fmod attribute anyway. Integer
 floor division corrects the integer Div's quotient by the remainder's sign, so it does not depend on
 whether the device's integer Div truncates or floors.
+bitwise_and/or/xor (what `mask & other` traces to) are And/Or/Xor on bool only: integer bitwise ops
+need ONNX BitwiseAnd/Or/Xor, which exist from opset 18 on. clamp with tensor bounds is Max then
+Min, each operand first cast to the result dtype as PyTorch's type promotion does.
 """
 
 from __future__ import annotations
+
+import operator
 
 import torch
 from torch.fx import Node
@@ -19,7 +24,7 @@ from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample, positive
 from ._args import arg, tensor_val
-from .unary import FLOATS
+from .unary import BITWISE_DTYPES, FLOATS, bitwise_refusal
 
 aten = torch.ops.aten
 
@@ -180,6 +185,123 @@ def _logical(onnx_op: str, target: object, fn: object, id: str) -> None:
 
 _logical("And", aten.logical_and.default, torch.logical_and, "logical_and")
 _logical("Or", aten.logical_or.default, torch.logical_or, "logical_or")
+
+
+def _bools(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
+    return torch.rand(shape_, generator=gen) < 0.5
+
+
+def _bitwise(onnx_op: str, name: str, op: object) -> None:
+    samples = [
+        *(
+            fn_sample(f"bitwise_{name}_{n}", lambda x, y: op(x > 0, y < 0.5), a, b)  # type: ignore[operator]
+            for n, a, b in _SHAPES
+        ),
+        fn_sample(f"bitwise_{name}_bool_inputs", op, (2, 4), (4,), inputs=_bools),  # type: ignore[arg-type]
+        fn_sample(f"bitwise_{name}_true", lambda x: op(x > 0, True), (3, 2)),  # type: ignore[operator]
+        fn_sample(f"bitwise_{name}_false", lambda x: op(x > 0, False), (5,)),  # type: ignore[operator]
+    ]
+
+    def supported(node: Node) -> str | None:
+        """bool operands only (a Python bool scalar is fine): integer operands are refused,
+        because ONNX has integer bitwise ops only from opset 18 (BitwiseAnd/Or/Xor)."""
+        reason = bitwise_refusal(node, onnx_op)
+        if reason is None and not isinstance(node.args[1], (Node, bool)):
+            reason = f"bitwise op with the non-bool scalar {node.args[1]!r}"
+        return reason
+
+    @converter(
+        getattr(aten, f"bitwise_{name}").Tensor,
+        getattr(aten, f"bitwise_{name}").Scalar,
+        onnx=[onnx_op],
+        supports=supported,
+        dtypes=BITWISE_DTYPES,
+        samples=samples,
+    )
+    def convert(ctx: LoweringContext, node: Node) -> None:
+        other = node.args[1]
+        b = ctx.value(other) if isinstance(other, Node) else ctx.scalar(bool(other), torch.bool)
+        ctx.emit(onnx_op, [ctx.value(node.args[0]), b], node)
+
+
+_bitwise("And", "and", operator.and_)
+_bitwise("Or", "or", operator.or_)
+_bitwise("Xor", "xor", operator.xor)
+
+
+def _clamp_tensor_supported(node: Node) -> str | None:
+    """at least one bound given; operands may differ in dtype (each is cast to the result's)."""
+    if arg(node, 1, "min") is None and arg(node, 2, "max") is None:
+        return "clamp without bounds"
+    return None
+
+
+def _clamp_operand(ctx: LoweringContext, value: Node, dtype: torch.dtype) -> str:
+    name = ctx.value(value)
+    if tensor_val(value).dtype != dtype:
+        name = ctx.tmp("Cast", [name], to=onnx_elem_type(dtype))
+    return name
+
+
+@converter(
+    aten.clamp.Tensor,
+    onnx=["Max", "Min", "Cast"],
+    supports=_clamp_tensor_supported,
+    dtypes=(*FLOATS, *_INTS),
+    samples=[
+        fn_sample(
+            "clamp_tensor_both",
+            lambda x, lo: torch.clamp(x, min=lo - 0.5, max=lo + 0.5),
+            (2, 3, 4),
+            (3, 1),
+        ),
+        fn_sample("clamp_tensor_min", lambda x, lo: torch.clamp(x, min=lo), (2, 3), (3,)),
+        fn_sample("clamp_tensor_max", lambda x, hi: torch.clamp(x, max=hi), (4, 1), (1, 5)),
+        # T5 in fp16: bounds are 0-d float32 tensors (clamp_value = where(isinf(x).any(), ...));
+        # the result keeps x's dtype, so the bounds are cast to it.
+        fn_sample(
+            "clamp_tensor_0d_float32_bounds",
+            lambda x: torch.clamp(
+                x * 4, min=-torch.tensor(1.5, dtype=torch.float32), max=torch.tensor(2.0)
+            ),
+            (2, 5),
+            half=True,
+        ),
+        fn_sample(
+            "clamp_tensor_min_above_max",
+            lambda x, lo: torch.clamp(x, min=lo + 1, max=lo),
+            (3, 4),
+            (4,),
+        ),
+        fn_sample(
+            "clamp_tensor_int64",
+            lambda x, lo, hi: torch.clamp(x, min=lo, max=hi + 2),
+            (2, 3, 4),
+            (4,),
+            (3, 1),
+            inputs=_ints,
+        ),
+        fn_sample(
+            "clamp_tensor_int_x_float_bound",
+            lambda x, lo: torch.clamp(x.int(), min=lo.float() / 2),
+            (3, 4),
+            (4,),
+            inputs=_ints,
+        ),
+    ],
+)
+def clamp_tensor(ctx: LoweringContext, node: Node) -> None:
+    dtype = tensor_val(node).dtype
+    x = _clamp_operand(ctx, node.args[0], dtype)  # type: ignore[arg-type]
+    lo, hi = arg(node, 1, "min"), arg(node, 2, "max")
+    # max then min, as PyTorch: NaN anywhere propagates, and min > max gives max. Max/Min
+    # broadcast all three operands to the result's shape.
+    if hi is None:
+        ctx.emit("Max", [x, _clamp_operand(ctx, lo, dtype)], node)  # type: ignore[arg-type]
+        return
+    if lo is not None:
+        x = ctx.tmp("Max", [x, _clamp_operand(ctx, lo, dtype)])  # type: ignore[arg-type]
+    ctx.emit("Min", [x, _clamp_operand(ctx, hi, dtype)], node)  # type: ignore[arg-type]
 
 
 def _where_supported(node: Node) -> str | None:

@@ -1,4 +1,5 @@
-"""Reductions -> ReduceSum, ReduceMax, ReduceMin, ArgMax, ArgMin, CumSum; log_softmax
+"""Reductions -> ReduceSum, ReduceMax, ReduceMin, ArgMax, ArgMin, CumSum (float and int32/int64,
+an int32/bool input promoted to int64 first, as PyTorch does); log_softmax
 through ReduceMax/Exp/ReduceSum/Log; var as
 mean((x - mean(x))^2) * n / (n - correction); any (and all, which PyTorch decomposes to
 not(any(not x))) as a ReduceMax over the mask cast to int32, since ReduceMax takes no bool.
@@ -202,27 +203,72 @@ def var(ctx: LoweringContext, node: Node) -> None:
 
 
 def _cumsum_supported(node: Node) -> str | None:
-    """no dtype argument."""
-    if node.kwargs.get("dtype") is not None:
-        return "cumsum with a dtype argument is not lowered"
+    """rank >= 1; float32/float16/int32/int64 result. Integer and bool input without dtype= sums
+    in int64 (PyTorch's promotion); dtype= converts first, except float to integer or to bool."""
+    if rank(node.args[0]) == 0:
+        return "cumsum of a 0-d tensor"
+    src, dst = tensor_val(node.args[0]).dtype, tensor_val(node).dtype
+    if dst == torch.bool:
+        return "cumsum with a bool result"
+    if src.is_floating_point and not dst.is_floating_point:
+        names = (str(d).replace("torch.", "") for d in (src, dst))
+        return "cumsum {} -> {} (a truncating conversion) is not lowered".format(*names)
     return None
+
+
+def _position_mask(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
+    """int64 attention mask of 0s and 1s with right padding: RoBERTa/OPT position-id input."""
+    mask = (torch.rand(shape_, generator=gen) < 0.8).long()
+    mask[..., -1] = 0
+    return mask
 
 
 @converter(
     aten.cumsum.default,
-    onnx=["CumSum"],
+    onnx=["CumSum", "Cast"],
     supports=_cumsum_supported,
-    dtypes=FLOATS,
+    dtypes=(*FLOATS, torch.int32, torch.int64, torch.bool),
     samples=[
         fn_sample("cumsum_last", lambda x: x.cumsum(-1), (3, 5)),
         fn_sample("cumsum_dim0", lambda x: torch.cumsum(x, 0), (4, 1, 2)),
         fn_sample("cumsum_1d", lambda x: x.cumsum(0), (7,)),
+        fn_sample("cumsum_same_dtype", lambda x: x.cumsum(1, dtype=torch.float32), (2, 4)),
+        fn_sample("cumsum_int64", lambda x: torch.cumsum(x, 1), (3, 4, 2), inputs=_small_ints),
+        fn_sample(
+            "cumsum_position_ids",
+            lambda m: torch.cumsum(m, dim=1).type_as(m) * m + 1,
+            (2, 7),
+            inputs=_position_mask,
+        ),
+        fn_sample("cumsum_int32_to_int64", lambda x: x.int().cumsum(0), (4, 3), inputs=_small_ints),
+        fn_sample(
+            "cumsum_int32_dtype",
+            lambda x: torch.cumsum(x.int(), -1, dtype=torch.int32),
+            (2, 6),
+            inputs=_small_ints,
+        ),
+        fn_sample("cumsum_bool", lambda x: torch.cumsum(x > 0, 1), (3, 5)),
+        fn_sample(
+            "cumsum_int_to_float",
+            lambda x: x.cumsum(0, dtype=torch.float32),
+            (5, 2),
+            inputs=_small_ints,
+        ),
     ],
 )
 def cumsum(ctx: LoweringContext, node: Node) -> None:
-    axis = norm_dim(int(arg(node, 1, "dim")), rank(node.args[0]))  # type: ignore[arg-type]
+    """ONNX CumSum, inclusive and forward (torch.cumsum has no exclusive/reverse). int64 CumSum is
+    in CANN's op proto (hicann/ops-math math/cumsum/op_graph/cumsum_proto.h: int8..uint64, fp16,
+    fp32, ...), although the older ONNX op list names only fp16/fp32/int32."""
+    x = node.args[0]
+    axis = norm_dim(int(arg(node, 1, "dim")), rank(x))  # type: ignore[arg-type]
     axis_name = ctx.builder.add_initializer(torch.tensor(axis, dtype=torch.int64).numpy(), "axis")
-    ctx.emit("CumSum", [ctx.value(node.args[0]), axis_name], node)
+    xv = ctx.value(x)
+    dst = tensor_val(node).dtype
+    if tensor_val(x).dtype != dst:
+        # PyTorch converts first: int32/bool sums run in int64, dtype= casts the input.
+        xv = ctx.tmp("Cast", [xv], to=onnx_elem_type(dst))
+    ctx.emit("CumSum", [xv, axis_name], node)
 
 
 def _log_softmax_supported(node: Node) -> str | None:

@@ -3,7 +3,9 @@
 Gelu is not in CANN's ONNX parser table, so it becomes Erf (exact) or Tanh (approximate) with
 Mul/Add; rsqrt becomes Sqrt + Reciprocal; clamp/hardtanh/relu6 become Clip with constant bounds.
 log2/log10 are Log times a constant, log1p is Log(1 + x), and trunc (no ONNX Trunc) is
-sign(x) * floor(|x|).
+sign(x) * floor(|x|). bitwise_not (`~mask`) is Not on bool only (integer BitwiseNot is opset 18).
+isinf/isnan are IsInf/IsNaN (opset 17's IsInf takes no float16, so fp16 input is cast to float32
+first, which is exact); isfinite is kept whole as Not(Or(IsInf, IsNaN)).
 Constants take the input's dtype, so the same chain serves float32 and float16.
 """
 
@@ -12,10 +14,11 @@ from __future__ import annotations
 import math
 
 import torch
+from onnx import TensorProto
 from torch.fx import Node
 
 from ..context import LoweringContext
-from ..registry import converter
+from ..registry import converter, op_name
 from ..samples import away_from_integers, fn_sample, positive
 from ._args import arg, tensor_val
 
@@ -73,6 +76,134 @@ _simple("Sign", aten.sign.default, lambda x: torch.sign(torch.round(x)), (9,), (
 )
 def logical_not(ctx: LoweringContext, node: Node) -> None:
     ctx.emit("Not", [ctx.value(node.args[0])], node)
+
+
+# Bitwise ops are accepted by dtype for every integer type, so that supports() can say why
+# integers are refused (binary.py's bitwise_and/or/xor use the same two).
+BITWISE_DTYPES = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
+
+
+def bitwise_refusal(node: Node, onnx_op: str) -> str | None:
+    """None when every tensor operand and the result is bool, else the reason."""
+    dtypes = {tensor_val(a).dtype for a in node.args if isinstance(a, Node)}
+    dtypes.add(tensor_val(node).dtype)
+    ints = sorted(str(d).replace("torch.", "") for d in dtypes - {torch.bool})
+    if ints:
+        return (
+            f"{op_name(node)} on {', '.join(ints)}: integer bitwise ops need ONNX Bitwise{onnx_op},"
+            " which is opset 18 only (CANN's ONNX parser has no opset-17 entry); only bool"
+            " operands are lowered"
+        )
+    return None
+
+
+def _bitwise_not_supported(node: Node) -> str | None:
+    """bool input only: an integer input is refused, because ONNX BitwiseNot is opset 18 only."""
+    return bitwise_refusal(node, "Not")
+
+
+@converter(
+    aten.bitwise_not.default,
+    onnx=["Not"],
+    supports=_bitwise_not_supported,
+    dtypes=BITWISE_DTYPES,
+    samples=[
+        fn_sample("bitwise_not_2d", lambda x: ~(x > 0), (3, 4)),
+        fn_sample("bitwise_not_4d", lambda x: torch.bitwise_not(x < 0.5), (1, 2, 1, 3)),
+        fn_sample("bitwise_not_masked_fill", lambda x: x.masked_fill(~(x > 0), 0.0), (2, 5)),
+    ],
+)
+def bitwise_not(ctx: LoweringContext, node: Node) -> None:
+    ctx.emit("Not", [ctx.value(node.args[0])], node)
+
+
+def with_specials(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
+    """Normal values with about one in six each of +inf, -inf and NaN (and a large finite value)."""
+    x = torch.randn(shape_, generator=gen) * 3
+    pick = torch.randint(0, 6, shape_, generator=gen)
+    x = torch.where(pick == 0, math.inf, x)
+    x = torch.where(pick == 1, -math.inf, x)
+    x = torch.where(pick == 2, math.nan, x)
+    return torch.where(pick == 3, 6.0e4, x)  # finite in float16 too (max 65504)
+
+
+def _float_input(node: Node) -> str | None:
+    """float32 or float16 input (the result is bool)."""
+    dtype = tensor_val(node.args[0]).dtype
+    return None if dtype in FLOATS else f"{op_name(node)} of a {dtype} tensor is not lowered"
+
+
+def _float32(ctx: LoweringContext, x: object) -> str:
+    """x as float32: opset 17's IsInf takes float and double only (float16 from opset 20)."""
+    name = ctx.value(x)
+    if tensor_val(x).dtype != torch.float32:
+        name = ctx.tmp("Cast", [name], to=TensorProto.FLOAT)  # half -> float is exact
+    return name
+
+
+_PREDICATE_DTYPES = (*FLOATS, torch.bool)
+
+
+@converter(
+    aten.isinf.default,
+    onnx=["IsInf", "Cast"],
+    supports=_float_input,
+    dtypes=_PREDICATE_DTYPES,
+    samples=[
+        fn_sample("isinf_2d", torch.isinf, (4, 6), inputs=with_specials),
+        fn_sample("isinf_1d", torch.isinf, (9,), inputs=with_specials),
+        # T5's fp16 guard: torch.where(torch.isinf(x).any(), ...)
+        fn_sample("isinf_any", lambda x: torch.isinf(x).any(), (2, 3, 4), inputs=with_specials),
+        fn_sample("isinf_all_finite", lambda x: torch.isinf(x).any(-1), (3, 5)),
+    ],
+)
+def isinf(ctx: LoweringContext, node: Node) -> None:
+    ctx.emit("IsInf", [_float32(ctx, node.args[0])], node)
+
+
+@converter(
+    aten.isnan.default,
+    onnx=["IsNaN"],
+    supports=_float_input,
+    dtypes=_PREDICATE_DTYPES,
+    samples=[
+        fn_sample("isnan_2d", torch.isnan, (4, 6), inputs=with_specials),
+        fn_sample("isnan_3d", torch.isnan, (2, 1, 5), inputs=with_specials),
+        # Float outputs stay finite: the tests' error measure cannot compare inf with inf.
+        fn_sample(
+            "isnan_masked_fill",
+            lambda x: x.masked_fill(torch.isnan(x) | torch.isinf(x), 0.0),
+            (3, 4),
+            inputs=with_specials,
+        ),
+    ],
+)
+def isnan(ctx: LoweringContext, node: Node) -> None:
+    ctx.emit("IsNaN", [ctx.value(node.args[0])], node)
+
+
+@converter(
+    aten.isfinite.default,
+    onnx=["IsInf", "IsNaN", "Or", "Not", "Cast"],
+    supports=_float_input,
+    dtypes=_PREDICATE_DTYPES,
+    keep_whole=True,
+    samples=[
+        fn_sample("isfinite_2d", torch.isfinite, (4, 6), inputs=with_specials),
+        fn_sample("isfinite_1d", torch.isfinite, (7,), inputs=with_specials),
+        fn_sample(
+            "isfinite_where",
+            lambda x: torch.where(torch.isfinite(x), x, torch.zeros_like(x)),
+            (2, 3, 4),
+            inputs=with_specials,
+        ),
+    ],
+)
+def isfinite(ctx: LoweringContext, node: Node) -> None:
+    # Kept whole: to_edge would decompose it into abs/ne/eq and a mul of two bool tensors.
+    x = _float32(ctx, node.args[0])
+    special = ctx.tmp("Or", [ctx.tmp("IsInf", [x]), ctx.tmp("IsNaN", [x])])
+    ctx.emit("Not", [special], node)
 
 
 @converter(
