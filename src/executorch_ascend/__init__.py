@@ -11,8 +11,9 @@ ASCEND_HOME_PATH is set, points EXECUTORCH_ASCEND_ACL_LIB at the bundled emulato
 from ._version import __version__
 from .backend import AscendBackend
 from .compile_spec import AscendCompileSpec, CompileSpecError
+from .explain import explain
 from .native import load_backend_library, point_acl_at_bundled_emulator
-from .partitioner import AscendPartitioner, explain
+from .partitioner import AscendPartitioner
 
 point_acl_at_bundled_emulator()
 load_backend_library()

@@ -61,13 +61,12 @@ def _cmd_explain(args: argparse.Namespace) -> int:
         return 0
     if not args.input_shape:
         raise SystemExit("explain MODULE:CALLABLE needs --input-shape")
-    from .export import edge_for_analysis
-    from .partitioner import explain, format_explanation
+    from .explain import explain, format_explanation
 
     model = _load_factory(args.model)().eval()
     shapes = [tuple(int(d) for d in s.split(",")) for s in args.input_shape]
     inputs = tuple(torch.randn(s) for s in shapes)
-    print(format_explanation(explain(edge_for_analysis(model, inputs))))
+    print(format_explanation(explain(torch.export.export(model, inputs))))
     return 0
 
 

@@ -16,6 +16,7 @@ from executorch.exir.lowered_backend_module import get_lowered_submodules
 from torch.export import ExportedProgram
 
 from .compile_spec import SpecLike, as_compile_spec
+from .lowering.registry import op_name
 from .partitioner import BACKEND_ID, AscendPartitioner
 
 
@@ -24,6 +25,7 @@ class DelegationSummary:
     partitions: int  # Ascend delegate calls in the program
     delegated_nodes: int  # compute nodes inside Ascend partitions
     total_nodes: int  # compute nodes, delegated or not
+    cpu_ops: tuple[str, ...] = ()  # the op of every compute node outside all delegates
 
     def __str__(self) -> str:
         return (
@@ -37,7 +39,8 @@ def _is_compute(node: torch.fx.Node) -> bool:
 
 
 def delegation_summary(program: EdgeProgramManager | ExportedProgram) -> DelegationSummary:
-    """Counts on the edge program after lowering (before to_executorch rewrites the graph)."""
+    """Counts on the edge program after lowering (to_executorch rewrites the graph in place, so
+    this must run before it)."""
     ep = program.exported_program() if isinstance(program, EdgeProgramManager) else program
     gm = ep.graph_module
     lowered = get_lowered_submodules(gm)
@@ -51,8 +54,10 @@ def delegation_summary(program: EdgeProgramManager | ExportedProgram) -> Delegat
         for n in m.original_module.graph.nodes
         if _is_compute(n)
     )
-    cpu = sum(1 for n in gm.graph.nodes if _is_compute(n) and n not in delegate_calls)
-    return DelegationSummary(len(ascend), delegated, delegated + other_delegated + cpu)
+    cpu = [op_name(n) for n in gm.graph.nodes if _is_compute(n) and n not in delegate_calls]
+    return DelegationSummary(
+        len(ascend), delegated, delegated + other_delegated + len(cpu), tuple(cpu)
+    )
 
 
 @dataclass(frozen=True)
@@ -68,8 +73,13 @@ def lower(
     compile_spec: SpecLike = None,
 ) -> AscendLowering:
     """torch.export -> to_edge_transform_and_lower(AscendPartitioner) -> to_executorch."""
+    return lower_program(torch.export.export(model, tuple(example_inputs)), compile_spec)
+
+
+def lower_program(exported: ExportedProgram, compile_spec: SpecLike = None) -> AscendLowering:
+    """to_edge_transform_and_lower(AscendPartitioner) -> to_executorch, from torch.export's
+    program."""
     spec = as_compile_spec(compile_spec)
-    exported = torch.export.export(model, tuple(example_inputs))
     edge = to_edge_transform_and_lower(exported, partitioner=[AscendPartitioner(spec)])
     summary = delegation_summary(edge)
     return AscendLowering(edge, edge.to_executorch(), summary)
@@ -108,22 +118,16 @@ def save(
 
 
 def edge_for_analysis(
-    model: torch.nn.Module, example_inputs: tuple[torch.Tensor, ...]
+    model: torch.nn.Module,
+    example_inputs: tuple[torch.Tensor, ...],
+    compile_spec: SpecLike = None,
 ) -> ExportedProgram:
-    """The edge program AscendPartitioner would see, without lowering (no atc is run).
+    """The edge program AscendPartitioner sees when `lower` runs, without lowering (no atc).
 
-    Ops the registry keeps whole (linear, matmul, ...) are preserved wherever it can lower them,
-    as to_edge_transform_and_lower does with AscendPartitioner.ops_to_not_decompose.
+    Built by the same step as to_edge_transform_and_lower (explain.edge_program): the same ops
+    are kept whole, decomposed and re-traced.
     """
-    from executorch.exir import EdgeCompileConfig, to_edge
-
-    from .lowering import ops_kept_whole, why_unsupported
+    from .explain import edge_program
 
     exported = torch.export.export(model, tuple(example_inputs))
-    kept = {
-        n.target
-        for n in exported.graph.nodes
-        if n.op == "call_function" and n.target in ops_kept_whole() and why_unsupported(n) is None
-    }
-    config = EdgeCompileConfig(preserve_ops=sorted(kept, key=str), _check_ir_validity=False)
-    return to_edge(exported, compile_config=config).exported_program()
+    return edge_program(exported, compile_spec)[0]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import torch
 from executorch.exir.backend.partitioner import DelegationSpec, Partitioner, PartitionResult
@@ -17,22 +16,12 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 
 from .compile_spec import SpecLike, as_compile_spec
 from .lowering.constants import ConstantResolver
-from .lowering.registry import op_name, ops_kept_whole, why_unsupported
+from .lowering.registry import ops_kept_whole, why_unsupported
+from .lowering.whole_ops import make_kept_outputs_contiguous
 
 logger = logging.getLogger(__name__)
 
 BACKEND_ID = "AscendBackend"
-
-
-@dataclass(frozen=True)
-class NodeReport:
-    name: str
-    op: str
-    reason: str | None  # None: the node can be delegated
-
-    @property
-    def supported(self) -> bool:
-        return self.reason is None
 
 
 def analyze(program: ExportedProgram) -> dict[Node, str | None]:
@@ -68,18 +57,16 @@ def analyze(program: ExportedProgram) -> dict[Node, str | None]:
     return {n: result[n] for n in nodes}
 
 
-def explain(program: ExportedProgram) -> list[NodeReport]:
-    """One report per call_function node, in graph order."""
-    return [NodeReport(n.name, op_name(n), reason) for n, reason in analyze(program).items()]
+def propose_partitions(program: ExportedProgram, decisions: dict[Node, str | None]) -> list:
+    """The partitions AscendPartitioner makes of `program` (fx Partition objects; the graph is
+    not changed)."""
+    return CapabilityBasedPartitioner(
+        program.graph_module, _RegistrySupport(decisions), allows_single_node_partition=True
+    ).propose_partitions()
 
 
-def format_explanation(reports: list[NodeReport]) -> str:
-    taken = sum(r.supported for r in reports)
-    lines = [f"Ascend can take {taken} of {len(reports)} ops"]
-    for r in reports:
-        status = "ascend" if r.supported else f"cpu: {r.reason}"
-        lines.append(f"  {r.name:<40} {r.op:<40} {status}")
-    return "\n".join(lines)
+def _kept_whole(node: Node) -> bool:
+    return why_unsupported(node) is None
 
 
 class _RegistrySupport(OperatorSupportBase):
@@ -102,22 +89,27 @@ class AscendPartitioner(Partitioner):
         self.compile_spec = as_compile_spec(compile_spec)
         self.delegation_spec = DelegationSpec(BACKEND_ID, self.compile_spec.to_compile_specs())
         self.reasons: dict[str, str] = {}
+        # Kept ops whose output got a contiguous copy before decomposition (node names).
+        self.layout_fixes: list[str] = []
+
+    def transform_for_pre_decomposition(self, exported_program: ExportedProgram) -> ExportedProgram:
+        # A kept op is re-traced with its own (contiguous) output layout, which may not be the
+        # layout the graph was recorded with; see lowering/whole_ops.py. The program is edited in
+        # place (a clone that changes no value), as ExecuTorch hands it over for that purpose.
+        self.layout_fixes = make_kept_outputs_contiguous(exported_program, _kept_whole)
+        return exported_program
 
     def ops_to_not_decompose(
         self, ep: ExportedProgram
     ) -> tuple[list[torch._ops.OpOverload], Callable[[Node], bool] | None]:
         # Keep an op whole only where it will be delegated: a kept op left on the CPU would have
         # no portable kernel after to_edge.
-        return ops_kept_whole(), lambda node: why_unsupported(node) is None
+        return ops_kept_whole(), _kept_whole
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
         decisions = analyze(exported_program)
         self.reasons = {n.name: r for n, r in decisions.items() if r is not None}
-        partitions = CapabilityBasedPartitioner(
-            exported_program.graph_module,
-            _RegistrySupport(decisions),
-            allows_single_node_partition=True,
-        ).propose_partitions()
+        partitions = propose_partitions(exported_program, decisions)
         tags: dict[str, DelegationSpec] = {}
         for partition in partitions:
             tag = f"ascend_{partition.id}"

@@ -16,11 +16,11 @@ from ascend_helpers import ALLOWED_ONNX_OPS, assert_close, eager, onnx_op_types,
 from torch.export import ExportedProgram
 
 from executorch_ascend import AscendCompileSpec
+from executorch_ascend.explain import explain
 from executorch_ascend.export import edge_for_analysis, lower
 from executorch_ascend.lowering import IR_VERSION, OPSET, Sample, all_converters, to_onnx
 from executorch_ascend.lowering.registry import lookup
 from executorch_ascend.lowering.targets import aten_target
-from executorch_ascend.partitioner import explain
 from executorch_ascend.run import run_with_runtime
 
 CASES = [(conv, sample) for conv in all_converters() for sample in conv.samples]

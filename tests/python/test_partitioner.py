@@ -7,10 +7,11 @@ from ascend_helpers import seeded_inputs
 from executorch.exir.dialects._ops import ops as exir_ops
 
 from executorch_ascend import AscendCompileSpec, AscendPartitioner, explain
+from executorch_ascend.explain import format_explanation
 from executorch_ascend.export import edge_for_analysis
 from executorch_ascend.lowering import why_unsupported
 from executorch_ascend.lowering.constants import ConstantResolver
-from executorch_ascend.partitioner import BACKEND_ID, format_explanation
+from executorch_ascend.partitioner import BACKEND_ID
 
 
 class Mlp(torch.nn.Module):
@@ -147,7 +148,7 @@ def test_explain_reports_every_op() -> None:
     (cpu,) = [r for r in reports if not r.supported]
     assert cpu.op == "aten.flip.default"
     text = format_explanation(reports)
-    assert f"Ascend can take {len(reports) - 1} of {len(reports)} ops" in text
+    assert f"Ascend can take {len(reports) - 1} of {len(reports)} ops, in 2 partition(s)" in text
     assert "cpu: no Ascend converter for aten.flip.default" in text
 
 

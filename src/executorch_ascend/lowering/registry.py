@@ -62,6 +62,8 @@ class Converter:
     onnx_ops: tuple[str, ...]
     samples: tuple[Sample, ...]
     keep_whole: bool  # ask to_edge_transform_and_lower not to decompose it
+    # Kept whole, the op's output layout depends on which trace computed it (lowering/whole_ops.py).
+    layout_varies: bool
 
 
 _REGISTRY: dict[Target, Converter] = {}
@@ -75,6 +77,7 @@ def converter(
     dtypes: Sequence[torch.dtype] = (torch.float32,),
     samples: Sequence[Sample] = (),
     keep_whole: bool = False,
+    layout_varies: bool = False,
 ) -> Callable[[ConvertFn], ConvertFn]:
     def register(fn: ConvertFn) -> ConvertFn:
         conv = Converter(
@@ -86,6 +89,7 @@ def converter(
             onnx_ops=tuple(onnx),
             samples=tuple(samples),
             keep_whole=keep_whole,
+            layout_varies=layout_varies,
         )
         for t in targets:
             if t in _REGISTRY:
