@@ -5,6 +5,7 @@ from . import (  # noqa: F401
     binary,
     conv,
     elementwise,
+    indexing,
     matmul,
     movement,
     norm,

@@ -13,6 +13,7 @@ from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample
 from ._args import arg, norm_dim, norm_dims, rank, shape, tensor_val
+from ._layout import layout_reason
 
 aten = torch.ops.aten
 dim_order_ops = torch.ops.dim_order_ops
@@ -165,15 +166,23 @@ def mean(ctx: LoweringContext, node: Node) -> None:
 
 
 def _identity_copy_supported(node: Node) -> str | None:
-    """same dtype, contiguous dim order (alias_copy: always)."""
+    """same dtype; any dim order (channels_last...) whose non-default layout stays inside the
+    partition (alias_copy: always).
+
+    Inside ONNX values have no layout, so a copy to another dim order is an Identity. Its result
+    and whatever inherits its layout must not leave the partition, though: the Ascend runtime
+    exchanges only default-dim-order tensors with ExecuTorch (see _layout.py). So
+    `x.clone(memory_format=channels_last)` is taken when the layout chain it starts ends in a
+    contiguous copy on the device, and refused (with that reason) when a channels_last tensor
+    would be a model output or feed a CPU op; a contiguous copy (`.contiguous()`) whose input is
+    channels_last is taken when that input is computed in the partition.
+    """
     src = tensor_val(node.args[0])
     dtype = node.kwargs.get("dtype")
     if dtype is not None and dtype != src.dtype:
         return f"dtype conversion {src.dtype} -> {dtype} (Cast is not lowered)"
     dim_order = node.kwargs.get("dim_order")
-    if dim_order is not None and list(dim_order) != list(range(src.dim())):
-        return f"non-contiguous dim_order {list(dim_order)} (only contiguous layouts are lowered)"
-    return None
+    return layout_reason(node, None if dim_order is None else [int(d) for d in dim_order])
 
 
 @converter(
@@ -187,6 +196,17 @@ def _identity_copy_supported(node: Node) -> str | None:
         fn_sample("clone_output", lambda x: x.clone(), (3, 1, 2)),
         fn_sample("clone_int64", lambda x: x.clone(), (2, 2), inputs=_ints),
         fn_sample("transpose_same_dim", lambda x: x.transpose(1, 1), (4, 3)),
+        fn_sample(
+            "clone_channels_last_inside",
+            lambda x: (x.clone(memory_format=torch.channels_last) + 1).contiguous(),
+            (1, 3, 2, 4),
+            half=True,
+        ),
+        fn_sample(
+            "clone_channels_last_bool",
+            lambda x: (x > 0).clone(memory_format=torch.channels_last).contiguous(),
+            (2, 2, 3, 1),
+        ),
     ],
 )
 def identity_copy(ctx: LoweringContext, node: Node) -> None:
