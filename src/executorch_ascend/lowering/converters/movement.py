@@ -5,7 +5,8 @@ ops (index_select, gather, index, index_put, index_copy) are in indexing.py.
 
 Shapes are static, so every shape/repeat/start/end operand is an int64 initializer computed
 here. CANN's Slice (StridedSliceV2) does not take rank-1 input and needs step 1 on the last axis;
-rank-1 slices run as rank 2 through a Reshape, last-axis steps other than 1 stay on the CPU.
+rank-1 slices run as rank 2 through a Reshape, a last-axis step other than 1 is a Gather of the
+constant positions.
 CANN's Gather does not take negative indices, so select's index is normalized here.
 """
 
@@ -119,20 +120,22 @@ def _slice_bounds(node: Node) -> tuple[int, int, int, int]:
 
 
 def _slice_supported(node: Node) -> str | None:
-    """int bounds; step 1 on the last axis (CANN StridedSliceV2)."""
+    """int bounds. CANN's Slice (StridedSliceV2) needs step 1 on the last axis, so a last-axis
+    step (GPT-J's rotary `x[..., ::2]`) becomes a Gather of the constant positions."""
     for i, name in ((2, "start"), (3, "end"), (4, "step")):
         v = arg(node, i, name)
         if v is not None and not isinstance(v, int):
             return f"slice {name} {v!r} is not a constant int"
-    dim, _, _, step = _slice_bounds(node)
-    if step != 1 and dim == rank(node.args[0]) - 1 and rank(node.args[0]) > 1:
-        return "CANN's Slice needs step 1 on the last axis"
     return None
+
+
+def _last_axis_step(node: Node, dim: int, step: int) -> bool:
+    return step != 1 and dim == rank(node.args[0]) - 1 and rank(node.args[0]) > 1
 
 
 @converter(
     aten.slice_copy.Tensor,
-    onnx=["Slice", "Reshape"],
+    onnx=["Slice", "Reshape", "Gather"],
     supports=_slice_supported,
     dtypes=MOVABLE,
     samples=[
@@ -144,12 +147,20 @@ def _slice_supported(node: Node) -> str | None:
         fn_sample("slice_int64", lambda x: x[1:3], (4, 1, 3), inputs=_ints),
         fn_sample("slice_int32_1d", lambda x: x.int()[1:], (5,), inputs=_ints),
         fn_sample("slice_bool", lambda x: (x > 0)[:, 2:], (2, 5)),
+        fn_sample("slice_last_axis_step", lambda x: x[..., ::2] - x[..., 1::2], (2, 3, 8)),
+        fn_sample("slice_last_axis_step3", lambda x: x[:, 1:7:3], (4, 9), inputs=_ints),
     ],
 )
 def slice_(ctx: LoweringContext, node: Node) -> None:
     x = node.args[0]
     dim, start, end, step = _slice_bounds(node)
     xv = ctx.value(x)
+    if _last_axis_step(node, dim, step):
+        positions = ctx.builder.add_initializer(
+            torch.arange(start, end, step, dtype=torch.int64).numpy(), "positions"
+        )
+        ctx.emit("Gather", [xv, positions], node, axis=dim)
+        return
     if rank(x) == 1:
         flat = ctx.tmp("Reshape", [xv, ctx.int64s([1, shape(x)[0]])])
         sliced = ctx.tmp(
