@@ -81,3 +81,27 @@ def named_data(lowered_module, key: str, tag=None) -> bytes:
     out = lowered_module.named_data_store_output
     entries = out.pte_data if tag is None else out.external_data[tag]
     return bytes(out.buffers[entries[key].buffer_index])
+
+
+def edge_with_kept_ops(module: torch.nn.Module, inputs: Sequence[torch.Tensor]):
+    """A fast stand-in for `export.edge_for_analysis`, for the per-op ONNX checks only.
+
+    One `to_edge` with the ops the registry keeps whole preserved, instead of the three
+    decomposition passes to_edge_transform_and_lower makes (about half the time, over hundreds of
+    samples). The graph is the same for single-op samples; the emulator legs and the model tests
+    go through the real lowering.
+    """
+    from executorch.exir import EdgeCompileConfig, to_edge
+
+    from executorch_ascend.lowering import ops_kept_whole, why_unsupported
+    from executorch_ascend.lowering.whole_ops import make_kept_outputs_contiguous
+
+    exported = torch.export.export(module, tuple(inputs))
+    make_kept_outputs_contiguous(exported, lambda n: why_unsupported(n) is None)
+    kept = {
+        n.target
+        for n in exported.graph.nodes
+        if n.op == "call_function" and n.target in ops_kept_whole() and why_unsupported(n) is None
+    }
+    config = EdgeCompileConfig(preserve_ops=sorted(kept, key=str), _check_ir_validity=False)
+    return to_edge(exported, compile_config=config).exported_program()

@@ -12,12 +12,19 @@ import operator
 import onnx
 import pytest
 import torch
-from ascend_helpers import ALLOWED_ONNX_OPS, assert_close, eager, onnx_op_types, run_onnxruntime
+from ascend_helpers import (
+    ALLOWED_ONNX_OPS,
+    assert_close,
+    eager,
+    edge_with_kept_ops,
+    onnx_op_types,
+    run_onnxruntime,
+)
 from torch.export import ExportedProgram
 
 from executorch_ascend import AscendCompileSpec
 from executorch_ascend.explain import explain
-from executorch_ascend.export import edge_for_analysis, lower
+from executorch_ascend.export import lower
 from executorch_ascend.lowering import IR_VERSION, OPSET, Sample, all_converters, to_onnx
 from executorch_ascend.lowering.registry import lookup
 from executorch_ascend.lowering.targets import aten_target
@@ -32,7 +39,7 @@ def _module_and_edge(sample: Sample) -> tuple[torch.nn.Module, ExportedProgram]:
     # to_edge is the slow step: each sample's module (with its random weights) and edge program
     # are built once and shared by the tests below.
     module = sample.make_module().eval()
-    return module, edge_for_analysis(module, sample.inputs())
+    return module, edge_with_kept_ops(module, sample.inputs())
 
 
 def _edge(sample: Sample) -> ExportedProgram:

@@ -93,3 +93,16 @@ def test_a_kept_op_that_cannot_be_lowered_is_decomposed_and_explained() -> None:
     (note,) = [n for n in explanation.notes if "linear" in n]
     assert "decomposed, not kept whole" in note
     assert "aten.linear.default" not in {r.op for r in explanation}
+
+
+def test_explain_command_reports_what_lowering_does(capsys) -> None:
+    from executorch_ascend.cli import main
+
+    argv = ["explain", "test_whole_ops:ModelAttention", "--input-shape", "2,6,32"]
+    assert main([*argv, "--input-shape", "2,6"]) == 0
+    text = capsys.readouterr().out
+    first = text.splitlines()[0]
+    taken, total = first.split()[3], first.split()[5].rstrip(",")
+    assert taken == total and first.endswith("in 1 partition(s)"), first
+    assert "contiguous copy after it" in text
+    assert "aten.scaled_dot_product_attention.default" in text
