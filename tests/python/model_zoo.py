@@ -363,3 +363,24 @@ ZOO: list[ZooModel] = [
 ]
 
 BY_NAME = {m.name: m for m in ZOO}
+
+
+# ---------------------------------------------------------------------------------------------
+# Decoding with a static KV cache, as transformers' ExecuTorch integration exports it
+
+
+def static_cache_decoder(config_cls: str, max_cache_len: int = 16, **overrides: object):
+    """A CausalLM set up for `transformers.integrations.executorch.convert_and_export_with_cache`
+    (one token per call, `cache_position` in, the cache as mutable buffers)."""
+    config = getattr(transformers, config_cls)(**{**_DECODER, **overrides})
+    torch.manual_seed(0)
+    model = rescale_weights(transformers.AutoModelForCausalLM.from_config(config)).eval()
+    model.generation_config.cache_implementation = "static"
+    model.generation_config.cache_config = {"batch_size": 1, "max_cache_len": max_cache_len}
+    return model
+
+
+STATIC_CACHE_DECODERS = {
+    "llama": lambda: static_cache_decoder("LlamaConfig"),
+    "gemma": lambda: static_cache_decoder("GemmaConfig", head_dim=8),
+}

@@ -102,3 +102,32 @@ def test_zoo_model_in_float16(native, model: ZooModel) -> None:
     expected = [e.half() for e in eager(reference, full)]
     _far_from_zero(expected, f"{model.name} fp16")
     assert_close(outputs, expected, f"{model.name} fp16 vs the fp32 reference", rel=1e-2)
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("name", ["llama", "gemma"])
+def test_static_cache_decode_loop(native, name: str) -> None:
+    """A greedy generation loop over transformers' static-cache export: one token and its
+    cache_position per call, the KV cache updated in place (index_copy into mutable buffers).
+    Every step's logits match eager's, so the cache carries over between calls."""
+    from executorch.runtime import Runtime
+    from model_zoo import STATIC_CACHE_DECODERS
+    from transformers.integrations.executorch import (
+        TorchExportableModuleWithStaticCache,
+        convert_and_export_with_cache,
+    )
+
+    model = STATIC_CACHE_DECODERS[name]()
+    lowering = lower_program(convert_and_export_with_cache(model), SPEC)
+    summary = lowering.summary
+    assert summary.partitions == 1 and summary.delegated_nodes == summary.total_nodes, summary
+    method = Runtime.get().load_program(lowering.program.buffer).load_method("forward")
+    reference = TorchExportableModuleWithStaticCache(model, batch_size=1, max_cache_len=16)
+    token = torch.tensor([[5]])
+    for step in range(6):
+        position = torch.tensor([step])
+        with torch.no_grad():
+            expected = [reference(input_ids=token, cache_position=position)]
+        outputs = [o for o in method.execute([token, position]) if isinstance(o, torch.Tensor)]
+        assert_close(outputs, expected, f"{name} decode step {step}")
+        token = expected[0][:, -1:].argmax(-1)
