@@ -19,19 +19,14 @@ from executorch_ascend.run import run_with_runtime
 
 transformers = pytest.importorskip("transformers")
 
+from model_zoo import TensorModel  # noqa: E402  (needs transformers)
+
 SEQ = 8
 VOCAB = 64
 
 
-class FirstOutput(torch.nn.Module):
-    """The model's main output (last hidden state) as a plain tensor, for export."""
-
-    def __init__(self, model: torch.nn.Module) -> None:
-        super().__init__()
-        self.model = model
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.model(x, return_dict=False)[0]
+# The model's main output (last hidden state, logits) as a plain tensor, for export.
+FirstOutput = TensorModel
 
 
 def _ids() -> tuple[torch.Tensor, ...]:
