@@ -325,6 +325,11 @@ ZOO: list[ZooModel] = [
         ),
     ),
     _image(
+        "convnextv2",
+        _vision("ConvNextV2Config", hidden_sizes=[8, 16, 24, 32], depths=[1, 1, 1, 1]),
+    ),
+    _image("clip_vision", _vision("CLIPVisionConfig", **_VIT)),
+    _image(
         "mobilevit",
         _vision(
             "MobileViTConfig",
@@ -342,6 +347,20 @@ ZOO: list[ZooModel] = [
     _text("mpnet", _encoder("MPNetConfig")),
     _text("xlm_roberta", _encoder("XLMRobertaConfig", max_position_embeddings=80)),
     _text("t5_encoder", _t5_encoder),
+    _text(
+        "mobilebert",
+        _encoder(
+            "MobileBertConfig",
+            embedding_size=16,
+            intra_bottleneck_size=16,
+            true_hidden_size=16,
+            num_feedforward_networks=2,
+        ),
+    ),
+    _text(
+        "modernbert",
+        _encoder("ModernBertConfig", global_attn_every_n_layers=2, local_attention=4),
+    ),
     # decoder LLMs
     _llm("llama", _decoder("LlamaConfig")),
     _llm("mistral", _decoder("MistralConfig")),
@@ -355,10 +374,18 @@ ZOO: list[ZooModel] = [
     _llm("bloom", _decoder("BloomConfig", n_layer=2, n_head=4)),
     _llm("gptj", _decoder("GPTJConfig", rotary_dim=4)),
     _llm("stablelm", _decoder("StableLmConfig")),
+    _llm("gemma2", _decoder("Gemma2Config", head_dim=8)),  # logit soft-capping, sliding window
+    _llm("phi", _decoder("PhiConfig")),
+    _llm("olmo2", _decoder("Olmo2Config")),
+    _llm(
+        "gpt_bigcode",
+        _decoder("GPTBigCodeConfig", n_embd=32, n_layer=2, n_head=4, n_positions=64),
+    ),
     # speech encoders
     _audio("wav2vec2", _speech("Wav2Vec2Config")),
     _audio("hubert", _speech("HubertConfig")),
     _audio("wavlm", _speech("WavLMConfig")),
+    _audio("data2vec_audio", _speech("Data2VecAudioConfig")),
     ZooModel("whisper_encoder", "speech", _whisper_encoder, mel_inputs),
 ]
 
