@@ -93,8 +93,8 @@ class AscendPartitioner(Partitioner):
         self.layout_fixes: list[str] = []
 
     def transform_for_pre_decomposition(self, exported_program: ExportedProgram) -> ExportedProgram:
-        # A kept op is re-traced with its own (contiguous) output layout, which may not be the
-        # layout the graph was recorded with; see lowering/whole_ops.py. The program is edited in
+        # A kept op's output layout can differ between the traces to_edge makes, and a view
+        # after it then fails to re-trace; see lowering/whole_ops.py. The program is edited in
         # place (a clone that changes no value), as ExecuTorch hands it over for that purpose.
         self.layout_fixes = make_kept_outputs_contiguous(exported_program, _kept_whole)
         return exported_program

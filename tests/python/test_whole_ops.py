@@ -106,3 +106,12 @@ def test_explain_command_reports_what_lowering_does(capsys) -> None:
     assert taken == total and first.endswith("in 1 partition(s)"), first
     assert "contiguous copy after it" in text
     assert "aten.scaled_dot_product_attention.default" in text
+
+
+def test_the_layout_fix_is_made_once_and_reported_every_time() -> None:
+    x, m = seeded_inputs((2, 6, HIDDEN), (2, 6))
+    exported = torch.export.export(ModelAttention().eval(), (x, m))
+    first, second = explain(exported, SPEC), explain(exported, SPEC)
+    assert first.notes == second.notes and len(first.notes) == 1, (first.notes, second.notes)
+    clones = [n for n in exported.graph.nodes if n.target is torch.ops.aten.clone.default]
+    assert len(clones) == 1, [c.name for c in clones]

@@ -54,14 +54,19 @@ def make_kept_outputs_contiguous(
     program: ExportedProgram, kept: Callable[[Node], bool]
 ) -> list[str]:
     """Inserts `clone(memory_format=contiguous)` after every op that will be kept whole (`kept`)
-    and needs it. Returns the names of those ops. Running it twice changes nothing more."""
+    and needs it. Returns the names of those ops (also those a previous run fixed: running it
+    twice changes nothing more)."""
     graph = program.graph_module.graph
     fixed: list[str] = []
+    changed = False
     for node in list(graph.nodes):
         if node.op != "call_function" or not needs_contiguous_copy(node):
             continue
-        if _already_contiguous_copy(node) or not kept(node):
+        if not kept(node):
             continue
+        fixed.append(node.name)
+        if _already_contiguous_copy(node):
+            continue  # a second lowering or explain of the same program
         with graph.inserting_after(node):
             copy = graph.call_function(
                 aten.clone.default, (node,), {"memory_format": torch.contiguous_format}
@@ -69,7 +74,7 @@ def make_kept_outputs_contiguous(
         node.replace_all_uses_with(copy, delete_user_cb=lambda user, copy=copy: user is not copy)
         copy.meta.update(node.meta)
         copy.meta["val"] = node.meta["val"].clone(memory_format=torch.contiguous_format)
-        fixed.append(node.name)
-    if fixed:
+        changed = True
+    if changed:
         program.graph_module.recompile()
     return fixed
