@@ -1,5 +1,5 @@
 """Indexing -> Gather, GatherElements, ScatterND: index_select, embedding, gather, advanced
-indexing (aten.index.Tensor), index_put and index_copy.
+indexing (aten.index.Tensor), index_put, index_copy and slice_scatter.
 
 CANN's Gather does not take negative indices: constant indices are normalized here; graph-input
 ones, where PyTorch allows negatives (index, index_put), by Where(Less(i, 0), i + size, i) on the
@@ -25,6 +25,8 @@ Expand + Unsqueeze + Concat), and the result is Transposed back. accumulate is r
 Duplicate indices without accumulate: the last write wins in the emulator (PyTorch leaves the
 winner unspecified). index_copy(x, dim, index, source) is index_put with [None] * dim + [index];
 to_edge would decompose it into exactly that, it is kept whole so it lowers as itself.
+slice_scatter (what `y[:, a:b] = x` on a copy traces to) is ScatterND on the slice's constant
+positions, its dim Transposed to the front and back.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample, module_sample
 from ._args import arg, norm_dim, rank, shape, tensor_val
-from .movement import MOVABLE
+from .movement import MOVABLE, slice_range
 from .unary import FLOATS
 
 aten = torch.ops.aten
@@ -758,3 +760,73 @@ def index_copy(ctx: LoweringContext, node: Node) -> None:
     assert isinstance(plan, _Indexing)
     # index_copy refuses negative indices in PyTorch: graph-computed ones need no wrapping.
     _emit_scatter(ctx, node, plan, node.args[3], False, wrap=False)  # type: ignore[arg-type]
+
+
+def _slice_scatter_supported(node: Node) -> str | None:
+    """int bounds and step; src has the slice's shape (as PyTorch requires)."""
+    for i, name in ((3, "start"), (4, "end"), (5, "step")):
+        v = arg(node, i, name)
+        if v is not None and not isinstance(v, int):
+            return f"slice_scatter {name} {v!r} is not a constant int"
+    return None
+
+
+def _assign_slice(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """`z[..., 2:5] = y` on a copy: torch.export records it as slice_scatter."""
+    z = x.clone()
+    z[..., 2:5] = y
+    return z
+
+
+@converter(
+    aten.slice_scatter.default,
+    onnx=["ScatterND", "Transpose"],
+    supports=_slice_scatter_supported,
+    dtypes=(*FLOATS, torch.int64, torch.int32),
+    samples=[
+        fn_sample(
+            "slice_scatter_dim1",
+            lambda x, y: torch.slice_scatter(x, y, 1, 1, 3),
+            (2, 5, 3),
+            (2, 2, 3),
+        ),
+        fn_sample("slice_scatter_assign_last_axis", _assign_slice, (2, 3, 6), (2, 3, 3)),
+        fn_sample(
+            "slice_scatter_step", lambda x, y: torch.slice_scatter(x, y, 0, 0, 7, 2), (7, 3), (4, 3)
+        ),
+        fn_sample(
+            "slice_scatter_negative_1d",
+            lambda x, y: torch.slice_scatter(x, y, -1, -3),
+            (6,),
+            (3,),
+            half=True,
+        ),
+        fn_sample(
+            "slice_scatter_int64",
+            lambda x, y: torch.slice_scatter(x, y, 2, 1, 4),
+            (1, 2, 5),
+            (1, 2, 3),
+            inputs=_ids(100),
+        ),
+    ],
+)
+def slice_scatter(ctx: LoweringContext, node: Node) -> None:
+    """x with x[..., start:end:step, ...] (on `dim`) replaced by src: ScatterND on the leading
+    axis with the slice's constant positions, the axis moved to the front and back."""
+    x, src = node.args[:2]
+    dims = shape(x)
+    r = len(dims)
+    dim = norm_dim(int(arg(node, 2, "dim", 0)), r)  # type: ignore[arg-type]
+    start, end = slice_range(dims[dim], arg(node, 3, "start"), arg(node, 4, "end"))
+    step = int(arg(node, 5, "step", 1))  # type: ignore[arg-type]
+    positions = torch.arange(start, end, step, dtype=torch.int64).reshape(-1, 1)
+    idx = ctx.builder.add_initializer(positions.numpy(), "positions")
+    xv, sv = ctx.value(x), ctx.value(src)
+    if dim == 0:
+        ctx.emit("ScatterND", [xv, idx, sv], node)
+        return
+    perm = [dim, *(d for d in range(r) if d != dim)]
+    xv = ctx.tmp("Transpose", [xv], perm=perm)
+    sv = ctx.tmp("Transpose", [sv], perm=perm)
+    scattered = ctx.tmp("ScatterND", [xv, idx, sv])
+    ctx.emit("Transpose", [scattered], node, perm=[perm.index(d) for d in range(r)])

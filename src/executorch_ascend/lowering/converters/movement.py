@@ -104,19 +104,20 @@ def repeat(ctx: LoweringContext, node: Node) -> None:
     ctx.emit("Tile", [xv, ctx.int64s(repeats)], node)
 
 
-def _slice_bounds(node: Node) -> tuple[int, int, int, int]:
-    x = node.args[0]
-    dims = shape(x)
-    dim = norm_dim(int(arg(node, 1, "dim", 0)), len(dims))  # type: ignore[arg-type]
-    size = dims[dim]
-    start = arg(node, 2, "start")
-    end = arg(node, 3, "end")
-    step = int(arg(node, 4, "step", 1))  # type: ignore[arg-type]
-    start = 0 if start is None else int(start)  # type: ignore[arg-type]
-    end = size if end is None or int(end) >= _INT_MAX else int(end)  # type: ignore[arg-type]
+def slice_range(size: int, start: object, end: object) -> tuple[int, int]:
+    """PyTorch's slice bounds (None, negative, past the end) as 0 <= start, end <= size."""
+    start = 0 if start is None else int(start)  # type: ignore[call-overload]
+    end = size if end is None or int(end) >= _INT_MAX else int(end)  # type: ignore[call-overload]
     start = min(max(start + size if start < 0 else start, 0), size)
     end = min(max(end + size if end < 0 else end, 0), size)
-    return dim, start, end, step
+    return start, end
+
+
+def _slice_bounds(node: Node) -> tuple[int, int, int, int]:
+    dims = shape(node.args[0])
+    dim = norm_dim(int(arg(node, 1, "dim", 0)), len(dims))  # type: ignore[arg-type]
+    start, end = slice_range(dims[dim], arg(node, 2, "start"), arg(node, 3, "end"))
+    return dim, start, end, int(arg(node, 4, "step", 1))  # type: ignore[arg-type]
 
 
 def _slice_supported(node: Node) -> str | None:
