@@ -88,8 +88,9 @@ def edge_with_kept_ops(module: torch.nn.Module, inputs: Sequence[torch.Tensor]):
 
     One `to_edge` with the ops the registry keeps whole preserved, instead of the three
     decomposition passes to_edge_transform_and_lower makes (about half the time, over hundreds of
-    samples). The graph is the same for single-op samples; the emulator legs and the model tests
-    go through the real lowering.
+    samples). It is not the lowering's own graph: every sample's emulator leg and every model
+    test go through the real lowering (to_edge_transform_and_lower), so a converter that only
+    works on this graph fails there.
     """
     from executorch.exir import EdgeCompileConfig, to_edge
 
