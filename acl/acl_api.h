@@ -1,8 +1,9 @@
 /*
  * Our own declarations of the documented AscendCL (ACL) C API subset that
- * executorch-ascend uses. Written from Huawei's public API documentation
- * (names, signatures and numeric values are facts of the ABI); no CANN header
- * is copied or needed. See docs/architecture.md.
+ * executorch-ascend uses: the types and codes here, the functions in
+ * acl_functions.def. Written from Huawei's public API documentation (names,
+ * signatures and numeric values are facts of the ABI); no CANN header is
+ * copied or needed. See docs/architecture.md.
  *
  * Two users:
  *  - the backend runtime never links ACL: it takes the function pointer types
@@ -121,80 +122,10 @@ typedef struct aclmdlIODims {
   int64_t dims[ACL_MAX_DIM_CNT];
 } aclmdlIODims;
 
-/* Process, device, context, stream. */
-aclError aclInit(const char* configPath);
-aclError aclFinalize(void);
-const char* aclGetRecentErrMsg(void);
-const char* aclrtGetSocName(void);
-aclError aclrtSetDevice(int32_t deviceId);
-aclError aclrtResetDevice(int32_t deviceId);
-aclError aclrtGetDevice(int32_t* deviceId);
-aclError aclrtGetDeviceCount(uint32_t* count);
-aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId);
-aclError aclrtDestroyContext(aclrtContext context);
-aclError aclrtSetCurrentContext(aclrtContext context);
-aclError aclrtGetCurrentContext(aclrtContext* context);
-aclError aclrtCreateStream(aclrtStream* stream);
-aclError aclrtDestroyStream(aclrtStream stream);
-aclError aclrtSynchronizeStream(aclrtStream stream);
-
-/* Memory. */
-aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
-aclError aclrtFree(void* devPtr);
-aclError aclrtMallocHost(void** hostPtr, size_t size);
-aclError aclrtFreeHost(void* hostPtr);
-aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
-                     aclrtMemcpyKind kind);
-aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src,
-                          size_t count, aclrtMemcpyKind kind,
-                          aclrtStream stream);
-aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total);
-
-/* Data buffers and datasets. */
-aclDataBuffer* aclCreateDataBuffer(void* data, size_t size);
-aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer);
-void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer);
-size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer);
-aclmdlDataset* aclmdlCreateDataset(void);
-aclError aclmdlDestroyDataset(const aclmdlDataset* dataset);
-aclError aclmdlAddDatasetBuffer(aclmdlDataset* dataset,
-                                aclDataBuffer* dataBuffer);
-aclDataBuffer* aclmdlGetDatasetBuffer(const aclmdlDataset* dataset,
-                                      size_t index);
-size_t aclmdlGetDatasetNumBuffers(const aclmdlDataset* dataset);
-
-/* Models. */
-aclError aclmdlLoadFromFile(const char* modelPath, uint32_t* modelId);
-aclError aclmdlLoadFromMem(const void* model, size_t modelSize,
-                           uint32_t* modelId);
-aclError aclmdlQuerySizeFromMem(const void* model, size_t modelSize,
-                                size_t* workSize, size_t* weightSize);
-aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize,
-                                  uint32_t* modelId, void* workPtr,
-                                  size_t workSize, void* weightPtr,
-                                  size_t weightSize);
-aclError aclmdlUnload(uint32_t modelId);
-aclmdlDesc* aclmdlCreateDesc(void);
-aclError aclmdlDestroyDesc(aclmdlDesc* modelDesc);
-aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId);
-size_t aclmdlGetNumInputs(aclmdlDesc* modelDesc);
-size_t aclmdlGetNumOutputs(aclmdlDesc* modelDesc);
-size_t aclmdlGetInputSizeByIndex(aclmdlDesc* modelDesc, size_t index);
-size_t aclmdlGetOutputSizeByIndex(aclmdlDesc* modelDesc, size_t index);
-aclError aclmdlGetInputDims(const aclmdlDesc* modelDesc, size_t index,
-                            aclmdlIODims* dims);
-aclError aclmdlGetOutputDims(const aclmdlDesc* modelDesc, size_t index,
-                             aclmdlIODims* dims);
-aclDataType aclmdlGetInputDataType(const aclmdlDesc* modelDesc, size_t index);
-aclDataType aclmdlGetOutputDataType(const aclmdlDesc* modelDesc, size_t index);
-aclFormat aclmdlGetInputFormat(const aclmdlDesc* modelDesc, size_t index);
-aclFormat aclmdlGetOutputFormat(const aclmdlDesc* modelDesc, size_t index);
-const char* aclmdlGetInputNameByIndex(const aclmdlDesc* modelDesc,
-                                      size_t index);
-aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input,
-                       aclmdlDataset* output);
-aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input,
-                            aclmdlDataset* output, aclrtStream stream);
+/* The functions, one prototype per row of acl_functions.def. */
+#define ACL_FUNCTION(ret, name, params, user, faults) ret name params;
+#include "acl_functions.def"
+#undef ACL_FUNCTION
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -64,14 +64,19 @@ void AclLibrary::load() {
     return;
   }
 
-#define EXECUTORCH_ASCEND_ACL_RESOLVE(name)                                 \
+#define EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME(name)                         \
   api_.name = reinterpret_cast<decltype(api_.name)>(dlsym(handle_, #name)); \
   if (api_.name == nullptr) {                                               \
     fail("ACL library '" + path_ + "' has no symbol '" #name "'");          \
     return;                                                                 \
   }
-  EXECUTORCH_ASCEND_ACL_FUNCTIONS(EXECUTORCH_ASCEND_ACL_RESOLVE)
-#undef EXECUTORCH_ASCEND_ACL_RESOLVE
+#define EXECUTORCH_ASCEND_ACL_RESOLVE_EMULATED(name)
+#define ACL_FUNCTION(ret, name, params, user, faults) \
+  EXECUTORCH_ASCEND_ACL_RESOLVE_##user(name)
+#include <acl_functions.def>
+#undef ACL_FUNCTION
+#undef EXECUTORCH_ASCEND_ACL_RESOLVE_EMULATED
+#undef EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME
 
   is_emulator_ = dlsym(handle_, EXECUTORCH_ASCEND_EMULATOR_SYMBOL) != nullptr;
 

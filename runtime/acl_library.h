@@ -10,46 +10,19 @@
 
 namespace executorch::backends::ascend {
 
-// X-macro list of the ACL functions the backend needs. Each becomes a member
-// of AclApi typed from our own prototype in acl/acl_api.h, so a signature
-// mismatch is a compile error rather than a silent ABI bug.
-#define EXECUTORCH_ASCEND_ACL_FUNCTIONS(X) \
-  X(aclInit)                               \
-  X(aclGetRecentErrMsg)                    \
-  X(aclrtGetSocName)                       \
-  X(aclrtGetDeviceCount)                   \
-  X(aclrtSetDevice)                        \
-  X(aclrtResetDevice)                      \
-  X(aclrtCreateContext)                    \
-  X(aclrtDestroyContext)                   \
-  X(aclrtSetCurrentContext)                \
-  X(aclrtMalloc)                           \
-  X(aclrtFree)                             \
-  X(aclrtMemcpy)                           \
-  X(aclCreateDataBuffer)                   \
-  X(aclDestroyDataBuffer)                  \
-  X(aclmdlCreateDataset)                   \
-  X(aclmdlDestroyDataset)                  \
-  X(aclmdlAddDatasetBuffer)                \
-  X(aclmdlLoadFromMem)                     \
-  X(aclmdlUnload)                          \
-  X(aclmdlCreateDesc)                      \
-  X(aclmdlDestroyDesc)                     \
-  X(aclmdlGetDesc)                         \
-  X(aclmdlGetNumInputs)                    \
-  X(aclmdlGetNumOutputs)                   \
-  X(aclmdlGetInputSizeByIndex)             \
-  X(aclmdlGetOutputSizeByIndex)            \
-  X(aclmdlGetInputDims)                    \
-  X(aclmdlGetOutputDims)                   \
-  X(aclmdlGetInputDataType)                \
-  X(aclmdlGetOutputDataType)               \
-  X(aclmdlExecute)
-
+// The RUNTIME rows of acl/acl_functions.def, one member each, typed from our
+// own prototype in acl/acl_api.h, so a signature mismatch is a compile error
+// rather than a silent ABI bug.
 struct AclApi {
-#define EXECUTORCH_ASCEND_ACL_MEMBER(name) decltype(&::name) name = nullptr;
-  EXECUTORCH_ASCEND_ACL_FUNCTIONS(EXECUTORCH_ASCEND_ACL_MEMBER)
-#undef EXECUTORCH_ASCEND_ACL_MEMBER
+#define EXECUTORCH_ASCEND_ACL_MEMBER_RUNTIME(name) \
+  decltype(&::name) name = nullptr;
+#define EXECUTORCH_ASCEND_ACL_MEMBER_EMULATED(name)
+#define ACL_FUNCTION(ret, name, params, user, faults) \
+  EXECUTORCH_ASCEND_ACL_MEMBER_##user(name)
+#include <acl_functions.def>
+#undef ACL_FUNCTION
+#undef EXECUTORCH_ASCEND_ACL_MEMBER_EMULATED
+#undef EXECUTORCH_ASCEND_ACL_MEMBER_RUNTIME
 };
 
 // The process-wide ACL library. Resolved on first use, never unloaded: ACL is

@@ -3,11 +3,15 @@
 #include <cstdio>
 
 #include "errors.h"
+#include "fault.h"
 
 namespace ascend_emu::acl {
 
-ApiCall::ApiCall(const char* name, Faults faults)
-    : state_(GetState()), lock_(state_.mutex), name_(name), faults_(faults) {
+ApiCall::ApiCall(const char* name)
+    : state_(GetState()),
+      lock_(state_.mutex),
+      name_(name),
+      faultable_(IsFaultInjectable(name)) {
   SetCurrentApiName(name);
   if (Verbose()) std::fprintf(stderr, "[ascend-emu] %s\n", name);
 }
@@ -22,7 +26,7 @@ aclError ApiCall::Enter() {
 }
 
 aclError ApiCall::EnterAnyTime() {
-  if (faults_ == kFaultable) {
+  if (faultable_) {
     if (int error = state_.faults.Check(name_); error != 0) {
       return Fail(error,
                   "injected fault (aclEmuInjectFault or "

@@ -1,6 +1,6 @@
 // The prologue of every exported function: take the registry lock, name the
 // call for messages and logs, refuse calls outside aclInit..aclFinalize, and
-// apply an injected fault.
+// apply an injected fault (to the FAULTS rows of acl/acl_functions.def).
 #pragma once
 
 #include <mutex>
@@ -12,10 +12,10 @@ namespace ascend_emu::acl {
 
 class ApiCall {
  public:
-  enum Faults { kFaultable, kNotFaultable };
-
-  // Locks the registry for the lifetime of the call.
-  explicit ApiCall(const char* name, Faults faults = kFaultable);
+  // Locks the registry for the lifetime of the call. `name` is the exported
+  // function's name (__func__); whether a fault can hit it comes from the
+  // ACL list, so no call site can disagree with it.
+  explicit ApiCall(const char* name);
 
   // ACL_SUCCESS to proceed; else the error the call must return (its message
   // is already recorded): ACL_ERROR_UNINITIALIZE outside aclInit..aclFinalize,
@@ -32,7 +32,7 @@ class ApiCall {
   State& state_;
   std::lock_guard<std::mutex> lock_;
   const char* name_;
-  Faults faults_;
+  bool faultable_;
 };
 
 }  // namespace ascend_emu::acl

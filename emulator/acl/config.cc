@@ -122,7 +122,7 @@ bool ParseFaultSpecs(const std::string& text, std::vector<FaultSpec>* faults,
                "' is not a non-zero integer error code";
       return false;
     }
-    if (!IsFaultInjectable(spec.function)) {
+    if (!IsFaultInjectable(spec.function.c_str())) {
       *error = "fault '" + item + "': '" + spec.function +
                "' is not a fault-injectable ACL function";
       return false;

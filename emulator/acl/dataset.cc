@@ -59,7 +59,7 @@ ACL_EMU_EXPORT aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
 }
 
 ACL_EMU_EXPORT void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
-  ApiCall call(__func__, ApiCall::kNotFaultable);
+  ApiCall call(__func__);
   if (call.Enter() != ACL_SUCCESS || dataBuffer == nullptr) return nullptr;
   aclDataBuffer* buffer = FindBuffer(call.state(), dataBuffer);
   if (buffer == nullptr) {
@@ -71,7 +71,7 @@ ACL_EMU_EXPORT void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
 }
 
 ACL_EMU_EXPORT size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
-  ApiCall call(__func__, ApiCall::kNotFaultable);
+  ApiCall call(__func__);
   if (call.Enter() != ACL_SUCCESS || dataBuffer == nullptr) return 0;
   aclDataBuffer* buffer = FindBuffer(call.state(), dataBuffer);
   if (buffer == nullptr) {
@@ -127,7 +127,7 @@ ACL_EMU_EXPORT aclError aclmdlAddDatasetBuffer(aclmdlDataset* dataset,
 
 ACL_EMU_EXPORT aclDataBuffer* aclmdlGetDatasetBuffer(
     const aclmdlDataset* dataset, size_t index) {
-  ApiCall call(__func__, ApiCall::kNotFaultable);
+  ApiCall call(__func__);
   if (call.Enter() != ACL_SUCCESS) return nullptr;
   aclmdlDataset* source = FindDataset(call.state(), dataset);
   if (source == nullptr) {
@@ -146,7 +146,7 @@ ACL_EMU_EXPORT aclDataBuffer* aclmdlGetDatasetBuffer(
 }
 
 ACL_EMU_EXPORT size_t aclmdlGetDatasetNumBuffers(const aclmdlDataset* dataset) {
-  ApiCall call(__func__, ApiCall::kNotFaultable);
+  ApiCall call(__func__);
   if (call.Enter() != ACL_SUCCESS || dataset == nullptr) return 0;
   aclmdlDataset* source = FindDataset(call.state(), dataset);
   if (source == nullptr) {

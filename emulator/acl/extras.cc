@@ -1,8 +1,9 @@
-// The emulator-only exports of emulator_ids.h: a version string that tells
+// The emulator-only exports of acl_emu_extras.def: a version string that tells
 // the backend it is talking to the emulator, live-object stats, and fault
 // injection. They work before aclInit and after aclFinalize.
 #include "acl_api.h"
 #include "api_call.h"
+#include "acl_emu_extras.h"
 #include "emulator_ids.h"
 #include "errors.h"
 #include "export.h"
@@ -19,7 +20,7 @@ ACL_EMU_EXPORT const char* aclEmuVersion(void) {
 }
 
 ACL_EMU_EXPORT int aclEmuGetStats(aclEmuStats* stats) {
-  ApiCall call(__func__, ApiCall::kNotFaultable);
+  ApiCall call(__func__);
   if (stats == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "stats is NULL");
   ascend_emu::acl::FillStats(call.state(), stats);
   return ACL_SUCCESS;
@@ -27,7 +28,7 @@ ACL_EMU_EXPORT int aclEmuGetStats(aclEmuStats* stats) {
 
 ACL_EMU_EXPORT int aclEmuInjectFault(const char* function, int after,
                                      int error) {
-  ApiCall call(__func__, ApiCall::kNotFaultable);
+  ApiCall call(__func__);
   if (function == nullptr) {
     call.state().faults.Clear();
     return ACL_SUCCESS;

@@ -5,53 +5,25 @@
 namespace ascend_emu::acl {
 namespace {
 
-// Kept beside the exports (exports.map) so a typo in a fault spec is an error
-// rather than a fault that never fires.
+// The FAULTS rows of acl/acl_functions.def, so a typo in a fault spec is an
+// error rather than a fault that never fires.
 constexpr const char* kFaultInjectable[] = {
-    "aclInit",
-    "aclFinalize",
-    "aclrtSetDevice",
-    "aclrtResetDevice",
-    "aclrtGetDevice",
-    "aclrtGetDeviceCount",
-    "aclrtCreateContext",
-    "aclrtDestroyContext",
-    "aclrtSetCurrentContext",
-    "aclrtGetCurrentContext",
-    "aclrtCreateStream",
-    "aclrtDestroyStream",
-    "aclrtSynchronizeStream",
-    "aclrtMalloc",
-    "aclrtFree",
-    "aclrtMallocHost",
-    "aclrtFreeHost",
-    "aclrtMemcpy",
-    "aclrtMemcpyAsync",
-    "aclrtGetMemInfo",
-    "aclCreateDataBuffer",
-    "aclDestroyDataBuffer",
-    "aclmdlCreateDataset",
-    "aclmdlDestroyDataset",
-    "aclmdlAddDatasetBuffer",
-    "aclmdlLoadFromFile",
-    "aclmdlLoadFromMem",
-    "aclmdlQuerySizeFromMem",
-    "aclmdlLoadFromMemWithMem",
-    "aclmdlUnload",
-    "aclmdlCreateDesc",
-    "aclmdlDestroyDesc",
-    "aclmdlGetDesc",
-    "aclmdlGetInputDims",
-    "aclmdlGetOutputDims",
-    "aclmdlExecute",
-    "aclmdlExecuteAsync",
+#define ASCEND_EMU_FAULTABLE_FAULTS(name) #name,
+#define ASCEND_EMU_FAULTABLE_NO_FAULTS(name)
+#define ACL_FUNCTION(ret, name, params, user, faults) \
+  ASCEND_EMU_FAULTABLE_##faults(name)
+#include "acl_functions.def"
+#undef ACL_FUNCTION
+#undef ASCEND_EMU_FAULTABLE_NO_FAULTS
+#undef ASCEND_EMU_FAULTABLE_FAULTS
 };
 
 }  // namespace
 
-bool IsFaultInjectable(const std::string& function) {
+bool IsFaultInjectable(const char* function) {
+  if (function == nullptr) return false;
   for (const char* name : kFaultInjectable) {
-    if (function == name) return true;
+    if (std::strcmp(function, name) == 0) return true;
   }
   return false;
 }

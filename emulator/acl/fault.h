@@ -8,10 +8,10 @@
 
 namespace ascend_emu::acl {
 
-// True for the exported functions that consult the fault table: every one
+// True for the FAULTS rows of acl/acl_functions.def: every exported function
 // returning aclError, plus aclCreateDataBuffer, aclmdlCreateDataset and
 // aclmdlCreateDesc (which fail by returning NULL).
-bool IsFaultInjectable(const std::string& function);
+bool IsFaultInjectable(const char* function);
 
 class FaultTable {
  public:

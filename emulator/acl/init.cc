@@ -82,7 +82,7 @@ ACL_EMU_EXPORT const char* aclGetRecentErrMsg(void) {
 }
 
 ACL_EMU_EXPORT const char* aclrtGetSocName(void) {
-  ApiCall call(__func__, ApiCall::kNotFaultable);
+  ApiCall call(__func__);
   if (call.Enter() != ACL_SUCCESS) return nullptr;
   return call.state().config.soc_name.c_str();
 }

@@ -52,7 +52,7 @@ bool EnterGetter(ApiCall& call) { return call.Enter() == ACL_SUCCESS; }
 
 size_t IoSize(const char* name, const aclmdlDesc* desc, bool input,
               size_t index) {
-  ApiCall call(name, ApiCall::kNotFaultable);
+  ApiCall call(name);
   if (!EnterGetter(call)) return 0;
   const IoDesc* io = FindIo(call.state(), desc, input, index);
   return io == nullptr ? 0 : io->size_bytes;
@@ -76,7 +76,7 @@ aclError IoDims(const char* name, const aclmdlDesc* desc, bool input,
 
 aclDataType IoType(const char* name, const aclmdlDesc* desc, bool input,
                    size_t index) {
-  ApiCall call(name, ApiCall::kNotFaultable);
+  ApiCall call(name);
   if (!EnterGetter(call)) return ACL_DT_UNDEFINED;
   const IoDesc* io = FindIo(call.state(), desc, input, index);
   return io == nullptr ? ACL_DT_UNDEFINED : static_cast<aclDataType>(io->dtype);
@@ -84,7 +84,7 @@ aclDataType IoType(const char* name, const aclmdlDesc* desc, bool input,
 
 aclFormat IoFormat(const char* name, const aclmdlDesc* desc, bool input,
                    size_t index) {
-  ApiCall call(name, ApiCall::kNotFaultable);
+  ApiCall call(name);
   if (!EnterGetter(call)) return ACL_FORMAT_UNDEFINED;
   const IoDesc* io = FindIo(call.state(), desc, input, index);
   return io == nullptr ? ACL_FORMAT_UNDEFINED : io->format;
@@ -135,14 +135,14 @@ ACL_EMU_EXPORT aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId) {
 }
 
 ACL_EMU_EXPORT size_t aclmdlGetNumInputs(aclmdlDesc* modelDesc) {
-  ApiCall call(__func__, ApiCall::kNotFaultable);
+  ApiCall call(__func__);
   if (!EnterGetter(call)) return 0;
   const aclmdlDesc* desc = FindDesc(call.state(), modelDesc);
   return desc == nullptr ? 0 : desc->inputs.size();
 }
 
 ACL_EMU_EXPORT size_t aclmdlGetNumOutputs(aclmdlDesc* modelDesc) {
-  ApiCall call(__func__, ApiCall::kNotFaultable);
+  ApiCall call(__func__);
   if (!EnterGetter(call)) return 0;
   const aclmdlDesc* desc = FindDesc(call.state(), modelDesc);
   return desc == nullptr ? 0 : desc->outputs.size();
@@ -190,7 +190,7 @@ ACL_EMU_EXPORT aclFormat aclmdlGetOutputFormat(const aclmdlDesc* modelDesc,
 
 ACL_EMU_EXPORT const char* aclmdlGetInputNameByIndex(
     const aclmdlDesc* modelDesc, size_t index) {
-  ApiCall call(__func__, ApiCall::kNotFaultable);
+  ApiCall call(__func__);
   if (!EnterGetter(call)) return nullptr;
   const IoDesc* io = FindIo(call.state(), modelDesc, true, index);
   return io == nullptr ? nullptr : io->name.c_str();

@@ -14,6 +14,7 @@
 
 #include "acl_api.h"
 #include "config.h"
+#include "acl_emu_extras.h"
 #include "emulator_ids.h"
 #include "fault.h"
 #include "handles.h"

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "acl_api.h"
+#include "acl_emu_extras.h"
 #include "emulator_ids.h"
 
 namespace ascend_emu::acl_test {

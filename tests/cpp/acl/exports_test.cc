@@ -1,5 +1,6 @@
-// The library as the backend sees it: dlopen + dlsym. Every ACL name of
-// acl_api.h and every emulator extra is exported; nothing else is.
+// The library as the backend sees it: dlopen + dlsym. Every row of
+// acl/acl_functions.def and of acl_emu_extras.def is exported; nothing else
+// is.
 #include <dlfcn.h>
 
 #include "acl_test_util.h"
@@ -7,62 +8,14 @@
 namespace ascend_emu::acl_test {
 namespace {
 
+// Every row of the two lists the linker version script is generated from.
 constexpr const char* kExports[] = {
-    "aclInit",
-    "aclFinalize",
-    "aclGetRecentErrMsg",
-    "aclrtGetSocName",
-    "aclrtSetDevice",
-    "aclrtResetDevice",
-    "aclrtGetDevice",
-    "aclrtGetDeviceCount",
-    "aclrtCreateContext",
-    "aclrtDestroyContext",
-    "aclrtSetCurrentContext",
-    "aclrtGetCurrentContext",
-    "aclrtCreateStream",
-    "aclrtDestroyStream",
-    "aclrtSynchronizeStream",
-    "aclrtMalloc",
-    "aclrtFree",
-    "aclrtMallocHost",
-    "aclrtFreeHost",
-    "aclrtMemcpy",
-    "aclrtMemcpyAsync",
-    "aclrtGetMemInfo",
-    "aclCreateDataBuffer",
-    "aclDestroyDataBuffer",
-    "aclGetDataBufferAddr",
-    "aclGetDataBufferSizeV2",
-    "aclmdlCreateDataset",
-    "aclmdlDestroyDataset",
-    "aclmdlAddDatasetBuffer",
-    "aclmdlGetDatasetBuffer",
-    "aclmdlGetDatasetNumBuffers",
-    "aclmdlLoadFromFile",
-    "aclmdlLoadFromMem",
-    "aclmdlQuerySizeFromMem",
-    "aclmdlLoadFromMemWithMem",
-    "aclmdlUnload",
-    "aclmdlCreateDesc",
-    "aclmdlDestroyDesc",
-    "aclmdlGetDesc",
-    "aclmdlGetNumInputs",
-    "aclmdlGetNumOutputs",
-    "aclmdlGetInputSizeByIndex",
-    "aclmdlGetOutputSizeByIndex",
-    "aclmdlGetInputDims",
-    "aclmdlGetOutputDims",
-    "aclmdlGetInputDataType",
-    "aclmdlGetOutputDataType",
-    "aclmdlGetInputFormat",
-    "aclmdlGetOutputFormat",
-    "aclmdlGetInputNameByIndex",
-    "aclmdlExecute",
-    "aclmdlExecuteAsync",
-    "aclEmuVersion",
-    "aclEmuGetStats",
-    "aclEmuInjectFault",
+#define ACL_FUNCTION(ret, name, params, user, faults) #name,
+#include "acl_functions.def"
+#undef ACL_FUNCTION
+#define ACL_EMU_EXTRA(ret, name, params) #name,
+#include "acl_emu_extras.def"
+#undef ACL_EMU_EXTRA
 };
 
 class ExportsTest : public ::testing::Test {

@@ -1,5 +1,6 @@
 // Fault injection through aclEmuInjectFault and EXECUTORCH_ASCEND_EMU_FAULT.
 #include <cstdlib>
+#include <string_view>
 
 #include "acl_test_util.h"
 
@@ -10,6 +11,27 @@ using ::testing::HasSubstr;
 
 using FaultEnvTest = AclEnvTest;
 using FaultTest = AclTest;
+
+struct ListedFunction {
+  const char* name;
+  bool faultable;
+};
+constexpr ListedFunction kListed[] = {
+#define ACL_FUNCTION(ret, name, params, user, faults) \
+  {#name, std::string_view(#faults) == "FAULTS"},
+#include "acl_functions.def"
+#undef ACL_FUNCTION
+};
+
+// The FAULTS column of acl_functions.def is what aclEmuInjectFault accepts.
+TEST_F(FaultTest, InjectableExactlyWhereTheListSaysSo) {
+  for (const ListedFunction& f : kListed) {
+    EXPECT_EQ(aclEmuInjectFault(f.name, 0, ACL_ERROR_FAILURE) == ACL_SUCCESS,
+              f.faultable)
+        << f.name;
+  }
+  ASSERT_EQ(aclEmuInjectFault(nullptr, 0, 0), ACL_SUCCESS);
+}
 
 TEST_F(FaultTest, FunctionSucceedsAfterTimesThenFailsUntilCleared) {
   ASSERT_EQ(aclEmuInjectFault("aclrtMalloc", 1, ACL_ERROR_RT_MEMORY_ALLOCATION),

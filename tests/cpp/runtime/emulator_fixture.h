@@ -5,6 +5,7 @@
 #pragma once
 
 #include <dlfcn.h>
+#include <acl_emu_extras.h>
 #include <emulator_ids.h>
 #include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/backend/options.h>

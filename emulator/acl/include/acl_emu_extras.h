@@ -1,0 +1,49 @@
+/*
+ * The emulator-only extras of its libascendcl.so (acl_emu_extras.def): a
+ * version string, live-object and traffic counters that tests read to prove
+ * nothing leaked, and fault injection. For tests and tools; the backend
+ * never includes this file.
+ */
+#ifndef ASCEND_EMU_ACL_EMU_EXTRAS_H_
+#define ASCEND_EMU_ACL_EMU_EXTRAS_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Live objects and traffic counters. */
+typedef struct aclEmuStats {
+  uint64_t live_device_allocs;
+  uint64_t live_device_bytes;
+  uint64_t live_host_allocs;
+  uint64_t live_models;
+  uint64_t live_descs;
+  uint64_t live_datasets;
+  uint64_t live_data_buffers;
+  uint64_t live_streams;
+  uint64_t live_contexts;
+  uint64_t bytes_host_to_device;
+  uint64_t bytes_device_to_host;
+  uint64_t executes;
+} aclEmuStats;
+
+/* aclEmuVersion() returns e.g. "executorch-ascend-emulator 1".
+ * aclEmuGetStats returns ACL_SUCCESS or an ACL error code.
+ * aclEmuInjectFault: the ACL function named `function` (e.g. "aclrtMalloc", a
+ * FAULTS row of acl_functions.def) succeeds `after` more times, then fails
+ * with `error` on every call until cleared with function == NULL. Also
+ * settable at aclInit through EXECUTORCH_ASCEND_EMU_FAULT="aclrtMalloc:2:207001". */
+#define ACL_EMU_EXTRA(ret, name, params) \
+  ret name params;                       \
+  typedef ret(*name##Fn) params;
+#include "acl_emu_extras.def"
+#undef ACL_EMU_EXTRA
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ASCEND_EMU_ACL_EMU_EXTRAS_H_
