@@ -37,15 +37,10 @@ from executorch.runtime import Method, Runtime
 from models import MODELS, BenchModel
 from timing import Latency, measure, timed
 
-from executorch_ascend import AscendCompileSpec, blob, paths
-from executorch_ascend.dtypes import executorch_scalar_type
+from executorch_ascend import AscendBackend, AscendCompileSpec, paths
 from executorch_ascend.export import lower, save
 from executorch_ascend.run import fp32_tolerance, max_abs_error, write_raw
 
-_ITEMSIZE = {
-    executorch_scalar_type(d): d.itemsize
-    for d in (torch.float32, torch.float16, torch.bfloat16, torch.float64, torch.int64, torch.int32)
-}
 _RUNNER_LATENCY = re.compile(
     r"latency over (\d+) iteration\(s\): min ([0-9.]+) ms, mean ([0-9.]+) ms"
 )
@@ -88,14 +83,20 @@ class Result:
     traffic_ok: bool  # the totals over all calls are exactly calls x expected
 
 
-def _signature_bytes(tensors: list[blob.TensorSignature]) -> int:
-    total = 0
-    for t in tensors:
-        count = 1
-        for d in t.dims:
-            count *= d
-        total += count * _ITEMSIZE[t.scalar_type]
-    return total
+def _nbytes(node: torch.fx.Node) -> int:
+    val = node.meta["val"]
+    return val.numel() * val.element_size()
+
+
+def _io_bytes(lowered) -> tuple[int, int]:
+    """The bytes one execute of a delegate copies in and out: its user inputs and its outputs
+    (the constants are inside the .om)."""
+    program = lowered.original_module
+    nodes = {n.name: n for n in program.graph.nodes}
+    h2d = sum(_nbytes(nodes[name]) for name in program.graph_signature.user_inputs)
+    (output,) = [n for n in program.graph.nodes if n.op == "output"]
+    d2h = sum(_nbytes(n) for n in output.args[0])
+    return h2d, d2h
 
 
 def _check(what: str, actual: list[torch.Tensor], expected: list[torch.Tensor]) -> None:
@@ -155,12 +156,10 @@ def bench(spec: BenchModel, args: argparse.Namespace, stats: EmulatorStats, work
     compile_spec = AscendCompileSpec(toolchain="emulator", external_tag=spec.external_tag)
     lowering, aot_ascend = timed(lambda: lower(model, inputs, compile_spec))
     gm = lowering.edge.exported_program().graph_module
-    blobs = [
-        bytes(m.processed_bytes)
-        for _, m, _ in get_lowered_submodules(gm)
-        if m.backend_id == "AscendBackend"
+    delegates = [
+        m for _, m, _ in get_lowered_submodules(gm) if m.backend_id == AscendBackend.__name__
     ]
-    decoded = [blob.decode(b) for b in blobs]
+    io_bytes = [_io_bytes(m) for m in delegates]
     model_dir = work / re.sub(r"[^A-Za-z0-9_]+", "_", spec.name)
     pte, ptds = save(lowering.program, model_dir / "model.pte")
     ptd = ptds[0] if ptds else None
@@ -187,13 +186,13 @@ def bench(spec: BenchModel, args: argparse.Namespace, stats: EmulatorStats, work
         delta.bytes_device_to_host // calls,
         delta.executes // calls,
     )
-    if delta.executes != calls * len(blobs):
+    if delta.executes != calls * len(delegates):
         raise BenchError(
             f"{spec.name}: the emulator counted {delta.executes} executes for {calls} calls of "
-            f"{len(blobs)} delegate(s); {stats.library} is not the copy the backend uses"
+            f"{len(delegates)} delegate(s); {stats.library} is not the copy the backend uses"
         )
-    expected_h2d = sum(_signature_bytes(d.inputs) for d in decoded)
-    expected_d2h = sum(_signature_bytes(d.outputs) for d in decoded)
+    expected_h2d = sum(h2d for h2d, _ in io_bytes)
+    expected_d2h = sum(d2h for _, d2h in io_bytes)
     traffic_ok = (
         delta.bytes_host_to_device == calls * expected_h2d
         and delta.bytes_device_to_host == calls * expected_d2h
@@ -216,10 +215,10 @@ def bench(spec: BenchModel, args: argparse.Namespace, stats: EmulatorStats, work
         name=spec.name,
         aot_ascend_s=aot_ascend,
         aot_cpu_s=aot_cpu,
-        partitions=len(blobs),
+        partitions=len(delegates),
         pte_bytes=pte.stat().st_size,
         ptd_bytes=sum(p.stat().st_size for p in ptds),
-        blob_bytes=sum(len(b) for b in blobs),
+        blob_bytes=sum(len(m.processed_bytes) for m in delegates),
         cpu_pte_bytes=len(cpu_buffer),
         load_ms=load_s * 1e3,
         eager=eager,

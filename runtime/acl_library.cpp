@@ -2,11 +2,12 @@
 
 #include <dlfcn.h>
 #include <emulator_ids.h>
-#include <executorch/runtime/platform/log.h>
 
 #include <cstdlib>
 #include <mutex>
 #include <utility>
+
+#include "log.h"
 
 namespace executorch::backends::ascend {
 
@@ -50,7 +51,7 @@ void AclLibrary::fail(std::string reason) {
   available_ = false;
   reason_ = std::move(reason);
   // One line, so a user without an NPU sees exactly why the delegate is off.
-  ET_LOG(Error, "AscendBackend not available: %s", reason_.c_str());
+  ASCEND_LOG(Error, "not available: %s", reason_.c_str());
 }
 
 void AclLibrary::load() {
@@ -110,7 +111,7 @@ void AclLibrary::load() {
   available_ = true;
   reason_.clear();
   const char* soc = api_.aclrtGetSocName();
-  ET_LOG(Info, "AscendBackend: %s from %s, %u device(s), SoC %s",
+  ASCEND_LOG(Info, "%s from %s, %u device(s), SoC %s",
          is_emulator_ ? "CANN emulator" : "CANN", path_.c_str(),
          static_cast<unsigned>(count), soc != nullptr ? soc : "?");
 }

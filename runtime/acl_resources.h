@@ -3,22 +3,22 @@
 // are logged, never fatal: there is nothing better to do at that point.
 //
 // ACL releases must run in the context that created the object; the owner of
-// these wrappers (LoadedModel) makes its context current before they die.
+// these wrappers (AclModel, and AscendDelegate for the I/O buffers) makes
+// its context current before they die.
 #pragma once
-
-#include <executorch/runtime/platform/log.h>
 
 #include <utility>
 #include <vector>
 
 #include "acl_library.h"
+#include "log.h"
 
 namespace executorch::backends::ascend {
 
 namespace internal {
 inline void log_release_failure(const char* what, aclError error) {
   if (error != ACL_SUCCESS) {
-    ET_LOG(Error, "AscendBackend: %s failed with error %d", what, error);
+    ASCEND_LOG(Error, "%s failed with error %d", what, error);
   }
 }
 }  // namespace internal
@@ -153,7 +153,7 @@ class Dataset {
     api_ = api;
     dataset_ = api->aclmdlCreateDataset();
     if (dataset_ == nullptr) {
-      ET_LOG(Error, "AscendBackend: aclmdlCreateDataset failed");
+      ASCEND_LOG(Error, "aclmdlCreateDataset failed");
       return false;
     }
     return true;
@@ -165,12 +165,12 @@ class Dataset {
   bool add(void* data, size_t size) {
     DataBuffer buffer(api_, api_->aclCreateDataBuffer(data, size));
     if (!buffer) {
-      ET_LOG(Error, "AscendBackend: aclCreateDataBuffer failed");
+      ASCEND_LOG(Error, "aclCreateDataBuffer failed");
       return false;
     }
     const aclError error = api_->aclmdlAddDatasetBuffer(dataset_, buffer.get());
     if (error != ACL_SUCCESS) {
-      ET_LOG(Error, "AscendBackend: aclmdlAddDatasetBuffer failed with %d",
+      ASCEND_LOG(Error, "aclmdlAddDatasetBuffer failed with %d",
              error);
       return false;
     }

@@ -2,14 +2,15 @@
 
 #include <emulator_ids.h>
 #include <executorch/runtime/core/event_tracer_hooks_delegate.h>
-#include <executorch/runtime/platform/log.h>
 
 #include <cstring>
 #include <new>
 
 #include "acl_library.h"
 #include "ascend_delegate.h"
-#include "blob_reader.h"
+#include "compile_options.h"
+#include "delegate_blob.h"
+#include "log.h"
 
 namespace executorch::backends::ascend {
 
@@ -35,27 +36,21 @@ bool has_emulator_magic(const void* om, size_t size) {
 }
 
 // The .om and the ACL library must come from the same world: the emulator's
-// .om is a different format that real CANN cannot run, and the reverse.
-Error check_om_matches_library(const DelegateBlob& blob, const void* om,
-                               size_t size, const AclLibrary& library) {
-  const bool emulator_om =
-      blob.om_built_by_emulator() || has_emulator_magic(om, size);
-  if (emulator_om && !library.is_emulator()) {
-    ET_LOG(Error,
-           "AscendBackend: this model's .om was built by the CANN emulator's "
-           "atc (the blob records atc '%s') and cannot run on real CANN (%s); "
-           "re-export the model with CANN's atc",
-           blob.atc.c_str(), library.path().c_str());
-    return Error::DelegateInvalidCompatibility;
-  }
-  if (!emulator_om && library.is_emulator()) {
-    ET_LOG(Error,
-           "AscendBackend: this model's .om was built by CANN's atc (the blob "
-           "records atc '%s'); the CANN emulator (%s) runs only .om files from "
-           "its own atc",
-           blob.atc.c_str(), library.path().c_str());
-    return Error::DelegateInvalidCompatibility;
-  }
+// .om (its magic, the one marker of an emulator build) is a format real CANN
+// cannot run, and the emulator runs nothing else.
+Error check_om_matches_library(const void* om, size_t size,
+                               const AclLibrary& library) {
+  const bool emulator_om = has_emulator_magic(om, size);
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      !emulator_om || library.is_emulator(), DelegateInvalidCompatibility,
+      "this model's .om was built by the CANN emulator's atc and cannot run "
+      "on real CANN (%s); re-export the model with CANN's atc",
+      library.path().c_str());
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      emulator_om || !library.is_emulator(), DelegateInvalidCompatibility,
+      "this model's .om was built by CANN's atc; the CANN emulator (%s) runs "
+      "only .om files from its own atc",
+      library.path().c_str());
   return Error::Ok;
 }
 
@@ -66,17 +61,16 @@ bool AscendBackend::is_available() const {
 }
 
 Result<int32_t> AscendBackend::choose_device(const BackendInitContext& context,
-                                             int32_t blob_device) const {
-  int32_t device = blob_device;
-  const char* source = "the delegate blob";
+                                             int32_t program_device) const {
+  int32_t device = program_device;
+  const char* source = "the compile specs";
   const Result<int> runtime_spec =
       context.get_runtime_spec<int>(kDeviceIdOption);
   if (runtime_spec.ok()) {
     device = runtime_spec.get();
     source = "the load-time backend option";
   } else if (runtime_spec.error() != Error::NotFound) {
-    ET_LOG(Error, "AscendBackend: load-time option '%s' must be an int",
-           kDeviceIdOption);
+    ASCEND_LOG(Error, "load-time option '%s' must be an int", kDeviceIdOption);
     return Error::InvalidArgument;
   } else if (const int override_device = device_override_.load();
              override_device >= 0) {
@@ -84,29 +78,22 @@ Result<int32_t> AscendBackend::choose_device(const BackendInitContext& context,
     source = "set_option";
   }
   const uint32_t count = AclLibrary::get().device_count();
-  if (device < 0 || static_cast<uint32_t>(device) >= count) {
-    ET_LOG(Error,
-           "AscendBackend: device_id %d (from %s) is out of range: %u "
-           "device(s) present",
-           device, source, count);
-    return Error::InvalidArgument;
-  }
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      device >= 0 && static_cast<uint32_t>(device) < count, InvalidArgument,
+      "device_id %d (from %s) is out of range: %u device(s) present", device,
+      source, count);
   return device;
 }
 
 Result<DelegateHandle*> AscendBackend::init(
     BackendInitContext& context, FreeableBuffer* processed,
-    ArrayRef<CompileSpec> /*compile_specs: everything is in the blob*/) const {
+    ArrayRef<CompileSpec> compile_specs) const {
   const AclLibrary& library = AclLibrary::get();
-  if (!library.available()) {
-    ET_LOG(Error, "AscendBackend: ACL is not available: %s",
-           library.unavailable_reason().c_str());
-    return Error::NotFound;
-  }
-  if (processed == nullptr) {
-    ET_LOG(Error, "AscendBackend: no delegate blob");
-    return Error::InvalidArgument;
-  }
+  ASCEND_CHECK_OR_RETURN_ERROR(library.available(), NotFound,
+                               "ACL is not available: %s",
+                               library.unavailable_reason().c_str());
+  ASCEND_CHECK_OR_RETURN_ERROR(processed != nullptr, InvalidArgument,
+                               "no delegate blob");
   const Result<const void*> blob_data = processed->data_safe();
   if (!blob_data.ok()) {
     return Error::InvalidProgram;
@@ -118,61 +105,61 @@ Result<DelegateHandle*> AscendBackend::init(
   if (!blob.ok()) {
     return blob.error();
   }
+  const Result<RuntimeCompileSpecs> specs = read_compile_specs(compile_specs);
+  if (!specs.ok()) {
+    return specs.error();
+  }
+  Error error = check_soc(specs->soc_version, library.api().aclrtGetSocName());
+  if (error != Error::Ok) {
+    return error;
+  }
 
   const auto* named_data = context.get_named_data_map();
-  if (named_data == nullptr) {
-    ET_LOG(Error,
-           "AscendBackend: no named data map, so the compiled model '%s' "
-           "cannot be found; if the model was exported with an external "
-           "data tag, load its .ptd file with the .pte",
-           blob->om_key.c_str());
-    return Error::NotFound;
-  }
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      named_data != nullptr, NotFound,
+      "no named data map, so the compiled model '%s' cannot be found; if the "
+      "model was exported with an external data tag, load its .ptd file with "
+      "the .pte",
+      blob->om_key.c_str());
   // Zero-copy where the data loader maps the file; held only until ACL has
   // loaded the model (aclmdlLoadFromMem copies what it needs).
   Result<FreeableBuffer> om = named_data->get_data(blob->om_key.c_str());
   if (!om.ok()) {
-    ET_LOG(Error,
-           "AscendBackend: named data '%s' (the compiled model) not found "
-           "(error 0x%x); if the model was exported with an external data "
-           "tag, load its .ptd file with the .pte",
-           blob->om_key.c_str(), static_cast<unsigned>(om.error()));
+    ASCEND_LOG(Error,
+               "named data '%s' (the compiled model) not found (error 0x%x); "
+               "if the model was exported with an external data tag, load "
+               "its .ptd file with the .pte",
+               blob->om_key.c_str(), static_cast<unsigned>(om.error()));
     return om.error() == Error::NotFound ? Error::NotFound : om.error();
   }
   const Result<const void*> om_data = om->data_safe();
-  if (!om_data.ok() || om_data.get() == nullptr || om->size() == 0) {
-    ET_LOG(Error, "AscendBackend: named data '%s' is empty",
-           blob->om_key.c_str());
-    return Error::InvalidProgram;
-  }
-  Error error =
-      check_om_matches_library(*blob, om_data.get(), om->size(), library);
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      om_data.ok() && om_data.get() != nullptr && om->size() != 0,
+      InvalidProgram, "named data '%s' is empty", blob->om_key.c_str());
+  error = check_om_matches_library(om_data.get(), om->size(), library);
   if (error != Error::Ok) {
     return error;
   }
-  const Result<int32_t> device = choose_device(context, blob->device_id);
+  const Result<int32_t> device = choose_device(context, specs->device_id);
   if (!device.ok()) {
     return device.error();
   }
 
   // The handle itself lives in the method's runtime allocator, which is freed
   // with the method; its members (vectors of I/O slots, strings) use the heap
-  // at init only, because their sizes come from the blob and the runtime
+  // at init only, because their sizes come from the model and the runtime
   // allocator cannot free. execute() allocates nothing.
   auto* allocator = context.get_runtime_allocator();
   void* memory = allocator == nullptr
                      ? nullptr
                      : allocator->allocate(sizeof(AscendDelegate),
                                            alignof(AscendDelegate));
-  if (memory == nullptr) {
-    ET_LOG(Error,
-           "AscendBackend: the runtime allocator has no room for the "
-           "delegate handle (%zu bytes)",
-           sizeof(AscendDelegate));
-    return Error::MemoryAllocationFailed;
-  }
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      memory != nullptr, MemoryAllocationFailed,
+      "the runtime allocator has no room for the delegate handle (%zu bytes)",
+      sizeof(AscendDelegate));
   auto* delegate = new (memory) AscendDelegate(library);
-  error = delegate->load(*blob, om_data.get(), om->size(), device.get());
+  error = delegate->load(om_data.get(), om->size(), device.get());
   om->Free();
   if (error != Error::Ok) {
     delegate->~AscendDelegate();
@@ -183,10 +170,8 @@ Result<DelegateHandle*> AscendBackend::init(
 
 Error AscendBackend::execute(BackendExecutionContext& context,
                              DelegateHandle* handle, Span<EValue*> args) const {
-  if (handle == nullptr) {
-    ET_LOG(Error, "AscendBackend: execute with a null handle");
-    return Error::DelegateInvalidHandle;
-  }
+  ASCEND_CHECK_OR_RETURN_ERROR(handle != nullptr, DelegateInvalidHandle,
+                               "execute with a null handle");
   // A delegate event is identified by a name or by a debug index, never both:
   // ETDumpGen asserts that exactly one is set, so the index is the unset one
   // (-1; the hook takes it as a DebugHandle and hands the tracer -1 again).
@@ -209,18 +194,15 @@ void AscendBackend::destroy(DelegateHandle* handle) const {
 Error AscendBackend::set_option(BackendOptionContext& /*context*/,
                                 const Span<BackendOption>& options) {
   for (const BackendOption& option : options) {
-    if (std::strcmp(option.key, kDeviceIdOption) != 0) {
-      ET_LOG(Error, "AscendBackend: unknown option '%s'", option.key);
-      return Error::InvalidArgument;
-    }
+    ASCEND_CHECK_OR_RETURN_ERROR(std::strcmp(option.key, kDeviceIdOption) == 0,
+                                 InvalidArgument, "unknown option '%s'",
+                                 option.key);
     const int* value = std::get_if<int>(&option.value);
-    if (value == nullptr || *value < -1) {
-      ET_LOG(Error,
-             "AscendBackend: option '%s' must be an int >= 0 (or -1 to use "
-             "each model's own device)",
-             kDeviceIdOption);
-      return Error::InvalidArgument;
-    }
+    ASCEND_CHECK_OR_RETURN_ERROR(
+        value != nullptr && *value >= -1, InvalidArgument,
+        "option '%s' must be an int >= 0 (or -1 to use each model's own "
+        "device)",
+        kDeviceIdOption);
     device_override_.store(*value);
   }
   return Error::Ok;
@@ -229,10 +211,9 @@ Error AscendBackend::set_option(BackendOptionContext& /*context*/,
 Error AscendBackend::get_option(BackendOptionContext& /*context*/,
                                 Span<BackendOption>& options) {
   for (BackendOption& option : options) {
-    if (std::strcmp(option.key, kDeviceIdOption) != 0) {
-      ET_LOG(Error, "AscendBackend: unknown option '%s'", option.key);
-      return Error::InvalidArgument;
-    }
+    ASCEND_CHECK_OR_RETURN_ERROR(std::strcmp(option.key, kDeviceIdOption) == 0,
+                                 InvalidArgument, "unknown option '%s'",
+                                 option.key);
     option.value = device_override_.load();
   }
   return Error::Ok;

@@ -1,6 +1,8 @@
 // AscendBackend: the ExecuTorch BackendInterface for Huawei Ascend NPUs.
-// It parses the delegate blob, fetches the .om from named data and hands
-// both to an AscendDelegate; ACL itself is reached through AclLibrary.
+// It reads the delegate blob (the .om's named-data key) and the compile specs
+// (SoC, default device), checks the SoC against the device, fetches the .om
+// from named data and hands it to an AscendDelegate; ACL itself is reached
+// through AclLibrary.
 #pragma once
 
 #include <executorch/runtime/backend/interface.h>
@@ -32,7 +34,7 @@ class AscendBackend final : public executorch::runtime::BackendInterface {
 
   void destroy(executorch::runtime::DelegateHandle* handle) const override;
 
-  // "device_id" (int >= 0, or -1 to go back to each blob's own device):
+  // "device_id" (int >= 0, or -1 to go back to each program's own device):
   // applies to delegates initialised afterwards.
   executorch::runtime::Error set_option(
       executorch::runtime::BackendOptionContext& context,
@@ -47,7 +49,7 @@ class AscendBackend final : public executorch::runtime::BackendInterface {
  private:
   executorch::runtime::Result<int32_t> choose_device(
       const executorch::runtime::BackendInitContext& context,
-      int32_t blob_device) const;
+      int32_t program_device) const;
 
   std::atomic<int> device_override_{-1};
 };

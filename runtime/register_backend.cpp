@@ -1,9 +1,9 @@
 // Registers AscendBackend with ExecuTorch's backend registry when the shared
 // library is loaded (a static initializer): linking or dlopen-ing
 // libexecutorch_backend_ascend.so is all an application has to do.
-#include <executorch/runtime/platform/log.h>
 
 #include "ascend_backend.h"
+#include "log.h"
 
 namespace executorch::backends::ascend {
 namespace {
@@ -19,7 +19,7 @@ const bool registered = [] {
   const executorch::runtime::Error error =
       executorch::runtime::register_backend(backend);
   if (error != executorch::runtime::Error::Ok) {
-    ET_LOG(Error, "AscendBackend: registration failed with error 0x%x",
+    ASCEND_LOG(Error, "registration failed with error 0x%x",
            static_cast<unsigned>(error));
     return false;
   }

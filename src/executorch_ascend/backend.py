@@ -1,6 +1,6 @@
 """AscendBackend: the ExecuTorch BackendDetails that compiles a partition to an Ascend .om.
 
-The class name is the backend id the C++ runtime registers ("AscendBackend").
+The class name is the backend id (`AscendBackend.__name__`) the C++ runtime registers.
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ from torch.export import ExportedProgram
 
 from . import blob
 from .compile_spec import AscendCompileSpec
-from .dtypes import executorch_scalar_type
-from .lowering import LoweredGraph, OnnxValue, to_onnx
+from .lowering import LoweredGraph, to_onnx
 from .toolchain import compile_onnx
 
 logger = logging.getLogger(__name__)
@@ -30,12 +29,6 @@ OM_ALIGNMENT = 64
 
 def om_key(om: bytes) -> str:
     return OM_KEY_PREFIX + hashlib.sha256(om).hexdigest()
-
-
-def _signature(values: list[OnnxValue]) -> list[blob.TensorSignature]:
-    return [
-        blob.TensorSignature(v.name, executorch_scalar_type(v.dtype), tuple(v.dims)) for v in values
-    ]
 
 
 @final
@@ -57,18 +50,9 @@ class AscendBackend(BackendDetails):
         store.add_named_data(
             key, compiled.om, alignment=OM_ALIGNMENT, external_tag=spec.external_tag
         )
-        processed = blob.encode(
-            blob.AscendBlob(
-                om_key=key,
-                soc_version=spec.soc_version,
-                atc=compiled.atc.description,
-                precision_mode=spec.precision_mode,
-                inputs=_signature(lowered.inputs),
-                outputs=_signature(lowered.outputs),
-                flags=blob.FLAG_EMULATOR_BUILT if compiled.atc.is_emulator else 0,
-                device_id=spec.device_id,
-            )
-        )
+        # The SoC and device reach the runtime as compile specs, which ExecuTorch stores with the
+        # delegate; the I/O signature is the .om's own.
+        processed = blob.encode(blob.AscendBlob(om_key=key))
         logger.info(
             "AscendBackend: %d ONNX nodes -> %s (%s)",
             len(lowered.model.graph.node),

@@ -1,36 +1,20 @@
-// libFuzzer harness for the delegate blob reader (runtime/blob_reader.cpp):
+// libFuzzer harness for the delegate blob codec (runtime/delegate_blob.cpp):
 // any byte string must give a blob or an error, and a blob that parses must
-// satisfy the invariants the backend relies on in init().
+// satisfy the invariants the backend relies on in init() and write back to
+// the same bytes.
 #include <executorch/runtime/platform/runtime.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
-#include "blob_reader.h"
-
-namespace {
+#include "delegate_blob.h"
 
 using executorch::backends::ascend::DelegateBlob;
-using executorch::backends::ascend::kBlobMaxRank;
-using executorch::backends::ascend::kBlobMaxStringBytes;
-using executorch::backends::ascend::kBlobMaxTensors;
+using executorch::backends::ascend::kBlobMaxKeyBytes;
 using executorch::backends::ascend::read_delegate_blob;
-
-void CheckTensors(
-    const std::vector<executorch::backends::ascend::BlobTensor>& tensors) {
-  if (tensors.size() > kBlobMaxTensors) std::abort();
-  for (const auto& t : tensors) {
-    if (t.name.size() > kBlobMaxStringBytes || t.dims.size() > kBlobMaxRank) {
-      std::abort();
-    }
-    for (int64_t d : t.dims) {
-      if (d < 0) std::abort();
-    }
-  }
-}
-
-}  // namespace
+using executorch::backends::ascend::write_delegate_blob;
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   // ET_LOG needs the platform layer initialised.
@@ -43,12 +27,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!result.ok()) return 0;
   const DelegateBlob& blob = result.get();
   // The reader documents these as rejected; a blob that slips through would
-  // reach ACL with a bad device or an empty named-data key.
-  if (blob.device_id < 0 || blob.om_key.empty() ||
-      blob.om_key.size() > kBlobMaxStringBytes) {
+  // look up an empty or truncated named-data key.
+  if (blob.om_key.empty() || blob.om_key.size() > kBlobMaxKeyBytes ||
+      blob.om_key.find('\0') != std::string::npos) {
     std::abort();
   }
-  CheckTensors(blob.inputs);
-  CheckTensors(blob.outputs);
+  const auto again = write_delegate_blob(blob);
+  if (again.size() != size || std::memcmp(again.data(), data, size) != 0) {
+    std::abort();
+  }
   return 0;
 }

@@ -104,34 +104,16 @@ def _string(text: str) -> bytes:
     return struct.pack("<I", len(raw)) + raw
 
 
-def _tensor(name: str, scalar_type: int, dims: list[int]) -> bytes:
-    return (
-        _string(name)
-        + struct.pack("<iI", scalar_type, len(dims))
-        + b"".join(struct.pack("<q", d) for d in dims)
-    )
-
-
-def blob(
-    flags: int,
-    inputs: list[tuple[str, int, list[int]]],
-    outputs: list[tuple[str, int, list[int]]],
-) -> bytes:
-    out = b"ASCB" + struct.pack("<IIi", 1, flags, 0)
-    out += _string("ascend/om/" + "ab" * 32)
-    out += _string("Ascend910B1") + _string("emulator 0.1.0")
-    out += _string("must_keep_origin_dtype")
-    for tensors in (inputs, outputs):
-        out += struct.pack("<I", len(tensors))
-        out += b"".join(_tensor(*t) for t in tensors)
-    return out
+def blob(om_key: str, version: int = 2) -> bytes:
+    key = om_key.encode()
+    return b"ASCB" + struct.pack("<II", version, len(key)) + key
 
 
 def blob_seeds() -> dict[str, bytes]:
     return {
-        "one_in_one_out": blob(1, [("x", 6, [2, 3])], [("z", 6, [2, 3])]),
-        "two_in": blob(1, [("x", 6, [1, 3, 8, 8]), ("y", 4, [2])], [("z", 6, [])]),
-        "cann_no_io": blob(0, [], []),
+        "om_key": blob("ascend/om/" + "ab" * 32),
+        "short_key": blob("k"),
+        "version_1": blob("ascend/om/x", version=1),
     }
 
 

@@ -10,7 +10,7 @@
 
 #include "acl_library.h"
 #include "backend_test_support.h"
-#include "blob_writer.h"
+#include "program_spec.h"
 
 namespace executorch::backends::ascend {
 namespace {
@@ -41,8 +41,6 @@ TEST(AclUnavailable, InitFailsCleanly) {
   auto* backend = testing::registered_backend();
   ASSERT_NE(backend, nullptr);
   testing::BlobSpec spec;
-  spec.inputs = {{"x", 6, {2}}};
-  spec.outputs = {{"y", 6, {2}}};
   testing::ProcessedBlob processed(testing::write_blob(spec));
   testing::BytesNamedDataMap data;
   data.add(spec.om_key, {1, 2, 3});

@@ -1,5 +1,5 @@
 // AscendBackend::init against the CANN emulator: every error path (missing
-// named data, mismatched description, wrong .om kind, device choice, ACL
+// named data, a foreign blob, a wrong SoC, wrong .om kind, device choice, ACL
 // failures at each step) fails with a clear error and leaks nothing (the
 // fixture checks the emulator's live counters after every test).
 #include <executorch/runtime/backend/options.h>
@@ -15,6 +15,7 @@ namespace {
 using executorch::runtime::BackendOption;
 using executorch::runtime::BackendOptionContext;
 using executorch::runtime::BackendOptions;
+using executorch::aten::ScalarType;
 using executorch::runtime::Error;
 using executorch::runtime::Span;
 
@@ -47,7 +48,12 @@ TEST_F(BackendInit, MalformedBlob) {
   spec.version = 9;
   EXPECT_EQ(error_of(init(spec)), Error::DelegateInvalidCompatibility);
   spec = add_blob();
-  spec.inputs[0].dims = {-2, 3};
+  spec.om_key = "";
+  EXPECT_EQ(error_of(init(spec)), Error::InvalidProgram);
+  spec = add_blob();
+  spec.device_id = "-1";
+  EXPECT_EQ(error_of(init(spec)), Error::InvalidProgram);
+  spec.device_id = "one";
   EXPECT_EQ(error_of(init(spec)), Error::InvalidProgram);
 }
 
@@ -58,46 +64,41 @@ TEST_F(BackendInit, NullProcessed) {
   EXPECT_EQ(error_of(handle), Error::InvalidArgument);
 }
 
-TEST_F(BackendInit, DescriptionMismatch) {
-  std::vector<BlobSpec> specs;
-  BlobSpec spec = add_blob();
-  spec.inputs.pop_back();  // one input fewer than the .om
-  specs.push_back(spec);
-  spec = add_blob();
-  spec.outputs.push_back({"w", 6, {2, 3}});  // one output more
-  specs.push_back(spec);
-  spec = add_blob();
-  spec.inputs[1].scalar_type = 3;  // Int: the .om has float
-  specs.push_back(spec);
-  spec = add_blob();
-  spec.outputs[0].scalar_type = 5;  // Half
-  specs.push_back(spec);
-  spec = add_blob();
-  spec.inputs[0].dims = {3, 2};
-  specs.push_back(spec);
-  spec = add_blob();
-  spec.outputs[0].dims = {6};
-  specs.push_back(spec);
-  spec = add_blob();
-  spec.inputs[1].dims = {2, 3, 1};
-  specs.push_back(spec);
-  for (size_t i = 0; i < specs.size(); ++i) {
-    EXPECT_EQ(error_of(init(specs[i])), Error::InvalidProgram) << "case " << i;
-    expect_nothing_alive(hooks_.stats());
-  }
+// The I/O slots come from the .om's own description: the right shapes are
+// accepted at execute (BackendExecute), and each model gets its own.
+TEST_F(BackendInit, SlotsComeFromTheModelDescription) {
+  auto add = init(add_blob());
+  ASSERT_TRUE(add.ok());
+  auto matmul = init(matmul_blob());
+  ASSERT_TRUE(matmul.ok());
+  HostTensor x(ScalarType::Float, {2, 4});
+  HostTensor y(ScalarType::Float, {2, 3});
+  EXPECT_EQ(execute(*matmul, {x.evalue(), y.evalue()}), Error::Ok);
+  // The add model takes x, y [2, 3] -> z: the matmul model's args do not fit.
+  EXPECT_EQ(execute(*add, {x.evalue(), y.evalue()}), Error::InvalidArgument);
+  HostTensor a(ScalarType::Float, {2, 3});
+  EXPECT_EQ(execute(*add, {y.evalue(), a.evalue(), x.evalue()}),
+            Error::InvalidArgument);  // the output must take [2, 3]: x cannot
+  EXPECT_EQ(execute(*add, {y.evalue(), a.evalue(), a.evalue()}), Error::Ok);
 }
 
-TEST_F(BackendInit, DtypeAclCannHoldIsIncompatible) {
+// The SoC the model was compiled for (compile spec) against the device's
+// (aclrtGetSocName; the emulator reports Ascend910B1).
+TEST_F(BackendInit, SocIsCheckedAgainstTheDevice) {
   BlobSpec spec = add_blob();
-  spec.inputs[0].scalar_type = 9;  // ComplexFloat
+  spec.soc_version = "Ascend310P3";
   EXPECT_EQ(error_of(init(spec)), Error::DelegateInvalidCompatibility);
+  spec.soc_version = "Ascend910";
+  EXPECT_EQ(error_of(init(spec)), Error::DelegateInvalidCompatibility);
+  spec.soc_version = "Ascend910B3";  // same family: runs, with a log line
+  EXPECT_EQ(error_of(init(spec)), Error::Ok);
+  spec.soc_version = "";  // no spec: nothing to check
+  EXPECT_EQ(error_of(init(spec)), Error::Ok);
 }
 
 TEST_F(BackendInit, CannBuiltOmIsRefusedByTheEmulator) {
   BlobSpec spec = add_blob();
-  spec.flags = 0;
-  spec.atc = "cann /usr/local/Ascend/bin/atc";
-  spec.om_key = "ascend/om/cann";
+  spec.om_key = "ascend/om/cann";  // no emulator magic: built by CANN's atc
   data_.add(spec.om_key, std::vector<uint8_t>(128, 0x42));
   EXPECT_EQ(error_of(init(spec)), Error::DelegateInvalidCompatibility);
 }
@@ -158,14 +159,13 @@ TEST_F(BackendInit, EveryAclFailureInInitIsCleanedUp) {
   }
 }
 
-TEST_F(BackendInit, DeviceFromBlob) {
+TEST_F(BackendInit, DeviceFromCompileSpec) {
   BlobSpec spec = add_blob();
-  spec.device_id =
-      1;  // the test runs with EXECUTORCH_ASCEND_EMU_DEVICE_COUNT=2
+  spec.device_id = "1";  // the test runs with EXECUTORCH_ASCEND_EMU_DEVICE_COUNT=2
   auto handle = init(spec);
   ASSERT_TRUE(handle.ok());
   EXPECT_EQ(device_of(*handle), 1);
-  spec.device_id = 2;
+  spec.device_id = "2";
   EXPECT_EQ(error_of(init(spec)), Error::InvalidArgument);
 }
 
@@ -206,7 +206,7 @@ TEST_F(BackendInit, DeviceFromSetOption) {
   ASSERT_EQ(query.get_option("device_id", value), Error::Ok);
   EXPECT_EQ(value, 1);
 
-  auto handle = init(add_blob());  // blob says device 0
+  auto handle = init(add_blob());  // the compile spec says device 0
   ASSERT_TRUE(handle.ok());
   EXPECT_EQ(device_of(*handle), 1);
 
@@ -219,7 +219,7 @@ TEST_F(BackendInit, DeviceFromSetOption) {
   ASSERT_TRUE(handle0.ok());
   EXPECT_EQ(device_of(*handle0), 0);
 
-  // -1 goes back to each blob's own device.
+  // -1 goes back to each program's own device.
   ASSERT_EQ(options.set_option("device_id", -1), Error::Ok);
   ASSERT_EQ(executorch::runtime::set_option(kAscendBackendName, options.view()),
             Error::Ok);

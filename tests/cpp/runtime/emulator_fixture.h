@@ -17,9 +17,9 @@
 
 #include "acl_library.h"
 #include "backend_test_support.h"
-#include "blob_writer.h"
 #include "host_tensor.h"
 #include "om_builder.h"
+#include "program_spec.h"
 
 namespace executorch::backends::ascend::testing {
 
@@ -71,19 +71,17 @@ inline void expect_nothing_alive(const aclEmuStats& s) {
   EXPECT_EQ(s.live_contexts, 0u);
 }
 
+// The add model: x, y float [2, 3] -> z float [2, 3].
 inline BlobSpec add_blob() {
   BlobSpec spec;
   spec.om_key = kAddKey;
-  spec.inputs = {{"x", 6, {2, 3}}, {"y", 6, {2, 3}}};
-  spec.outputs = {{"z", 6, {2, 3}}};
   return spec;
 }
 
+// The matmul+relu model: x float [2, 4] -> y float [2, 3].
 inline BlobSpec matmul_blob() {
   BlobSpec spec;
   spec.om_key = kMatMulKey;
-  spec.inputs = {{"x", 6, {2, 4}}};
-  spec.outputs = {{"y", 6, {2, 3}}};
   return spec;
 }
 
@@ -149,10 +147,11 @@ class AscendEmulatorTest : public ::testing::Test {
       const executorch::runtime::NamedDataMap* data = nullptr,
       bool use_data = true) {
     ProcessedBlob processed(write_blob(spec));
+    const CompileSpecs compile_specs(spec);
     executorch::runtime::BackendInitContext context(
         allocator != nullptr ? allocator : arena_.get(), nullptr, "forward",
         use_data ? (data != nullptr ? data : &data_) : nullptr, runtime_specs);
-    auto handle = backend_->init(context, processed.get(), {});
+    auto handle = backend_->init(context, processed.get(), compile_specs.get());
     EXPECT_TRUE(processed.freed()) << "processed blob not freed by init";
     if (handle.ok()) {
       handles_.push_back(handle.get());

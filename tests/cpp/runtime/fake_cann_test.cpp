@@ -11,7 +11,7 @@
 
 #include "acl_library.h"
 #include "backend_test_support.h"
-#include "blob_writer.h"
+#include "program_spec.h"
 
 namespace executorch::backends::ascend {
 namespace {
@@ -39,19 +39,18 @@ std::vector<uint8_t> om_bytes(bool emulator_magic) {
   return om;
 }
 
-Error init_with(uint32_t flags, bool emulator_magic) {
+Error init_with(bool emulator_magic, const char* soc = "Ascend910B1") {
   testing::BlobSpec spec;
-  spec.flags = flags;
-  spec.atc = flags ? "emulator 1" : "cann /opt/atc";
-  spec.inputs = {{"x", 6, {2}}};
-  spec.outputs = {{"y", 6, {2}}};
+  spec.soc_version = soc;
   testing::ProcessedBlob processed(testing::write_blob(spec));
+  const testing::CompileSpecs compile_specs(spec);
   testing::BytesNamedDataMap data;
   data.add(spec.om_key, om_bytes(emulator_magic));
   testing::Arena arena;
   BackendInitContext context(arena.get(), nullptr, "forward", &data);
   auto handle =
-      testing::registered_backend()->init(context, processed.get(), {});
+      testing::registered_backend()->init(context, processed.get(),
+                                          compile_specs.get());
   EXPECT_TRUE(processed.freed());
   EXPECT_EQ(data.outstanding(), 0);
   if (handle.ok()) {
@@ -68,28 +67,28 @@ TEST(FakeCann, LooksLikeRealCann) {
   EXPECT_TRUE(testing::registered_backend()->is_available());
 }
 
-TEST(FakeCann, EmulatorFlaggedOmIsRefused) {
+TEST(FakeCann, EmulatorOmIsRefused) {
   const int before = resources_created();
   ASSERT_GE(before, 0);
-  EXPECT_EQ(init_with(/*flags=*/1, /*emulator_magic=*/true),
+  EXPECT_EQ(init_with(/*emulator_magic=*/true),
             Error::DelegateInvalidCompatibility);
   EXPECT_EQ(resources_created(), before);
 }
 
-TEST(FakeCann, EmulatorMagicOmIsRefusedEvenWithoutFlag) {
+TEST(FakeCann, OmOfAnotherChipFamilyIsRefused) {
+  // The fake reports Ascend910B1, like a 910B card.
   const int before = resources_created();
-  EXPECT_EQ(init_with(/*flags=*/0, /*emulator_magic=*/true),
+  EXPECT_EQ(init_with(/*emulator_magic=*/false, "Ascend310P3"),
             Error::DelegateInvalidCompatibility);
   EXPECT_EQ(resources_created(), before);
 }
 
 TEST(FakeCann, CannOmPassesTheCompatibilityCheck) {
-  // The fake model description has no inputs, so init stops at the
-  // signature check, after loading: proof the .om was not refused as
+  // The fake model description has no inputs or outputs, so init succeeds
+  // once the model is loaded: proof the .om was not refused as
   // emulator-built.
   const int before = resources_created();
-  EXPECT_EQ(init_with(/*flags=*/0, /*emulator_magic=*/false),
-            Error::InvalidProgram);
+  EXPECT_EQ(init_with(/*emulator_magic=*/false), Error::Ok);
   EXPECT_GT(resources_created(), before);
 }
 

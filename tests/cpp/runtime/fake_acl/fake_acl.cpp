@@ -34,7 +34,7 @@ EXPORT int fakeAclResourcesCreated(void) { return resources_created.load(); }
 EXPORT aclError aclInit(const char*) { return FAKE_RESULT; }
 EXPORT aclError aclFinalize(void) { return FAKE_RESULT; }
 EXPORT const char* aclGetRecentErrMsg(void) { return "fake ACL"; }
-EXPORT const char* aclrtGetSocName(void) { return "FakeSoc"; }
+EXPORT const char* aclrtGetSocName(void) { return "Ascend910B1"; }
 EXPORT aclError aclrtSetDevice(int32_t) {
   ++resources_created;
   return FAKE_RESULT;

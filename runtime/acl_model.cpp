@@ -1,0 +1,76 @@
+#include "acl_model.h"
+
+#include "log.h"
+
+namespace executorch::backends::ascend {
+
+using executorch::runtime::Error;
+
+AclModel::AclModel(const AclLibrary& library)
+    : library_(library), api_(&library.api()) {}
+
+AclModel::~AclModel() { make_current_for_release(); }
+
+void AclModel::make_current_for_release() const {
+  if (context_) {
+    (void)make_current();
+  }
+}
+
+Error AclModel::make_current() const {
+  const aclError error = api_->aclrtSetCurrentContext(context_.get());
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      error == ACL_SUCCESS, DelegateInvalidHandle,
+      "aclrtSetCurrentContext(device %d) failed with %d: %s", device_id_,
+      error, library_.recent_error());
+  return Error::Ok;
+}
+
+Error AclModel::load(const void* om, size_t om_size, int32_t device_id) {
+  const Error error = create_context(device_id);
+  return error == Error::Ok ? load_model(om, om_size) : error;
+}
+
+Error AclModel::create_context(int32_t device_id) {
+  aclError error = api_->aclrtSetDevice(device_id);
+  ASCEND_CHECK_OR_RETURN_ERROR(error == ACL_SUCCESS, InvalidState,
+                               "aclrtSetDevice(%d) failed with %d: %s",
+                               device_id, error, library_.recent_error());
+  device_.emplace(api_, device_id);
+  device_id_ = device_id;
+
+  aclrtContext context = nullptr;
+  error = api_->aclrtCreateContext(&context, device_id);
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      error == ACL_SUCCESS && context != nullptr, InvalidState,
+      "aclrtCreateContext(%d) failed with %d: %s", device_id, error,
+      library_.recent_error());
+  context_ = Context(api_, context);
+  // aclrtCreateContext makes the new context current on this thread already;
+  // set it explicitly so the rest of load() does not rely on that.
+  return make_current();
+}
+
+Error AclModel::load_model(const void* om, size_t om_size) {
+  uint32_t model_id = 0;
+  const aclError error = api_->aclmdlLoadFromMem(om, om_size, &model_id);
+  if (error != ACL_SUCCESS) {
+    ASCEND_LOG(Error, "aclmdlLoadFromMem (%zu bytes) failed with %d: %s",
+               om_size, error, library_.recent_error());
+    return error == ACL_ERROR_DESERIALIZE_MODEL ? Error::InvalidProgram
+                                                : Error::InvalidState;
+  }
+  model_.emplace(api_, model_id);
+
+  desc_ = ModelDesc(api_, api_->aclmdlCreateDesc());
+  ASCEND_CHECK_OR_RETURN_ERROR(static_cast<bool>(desc_), InvalidState,
+                               "aclmdlCreateDesc failed: %s",
+                               library_.recent_error());
+  const aclError desc_error = api_->aclmdlGetDesc(desc_.get(), model_id);
+  ASCEND_CHECK_OR_RETURN_ERROR(desc_error == ACL_SUCCESS, InvalidState,
+                               "aclmdlGetDesc failed with %d: %s", desc_error,
+                               library_.recent_error());
+  return Error::Ok;
+}
+
+}  // namespace executorch::backends::ascend
