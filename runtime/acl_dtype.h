@@ -47,10 +47,10 @@ inline bool from_acl_dtype(aclDataType type,
                            executorch::aten::ScalarType* out) {
   using executorch::aten::ScalarType;
   constexpr ScalarType kHeld[] = {
-      ScalarType::Float, ScalarType::Half,   ScalarType::BFloat16,
-      ScalarType::Double, ScalarType::Char,  ScalarType::Byte,
-      ScalarType::Short, ScalarType::Int,    ScalarType::Long,
-      ScalarType::Bool,  ScalarType::UInt16, ScalarType::UInt32,
+      ScalarType::Float,  ScalarType::Half,   ScalarType::BFloat16,
+      ScalarType::Double, ScalarType::Char,   ScalarType::Byte,
+      ScalarType::Short,  ScalarType::Int,    ScalarType::Long,
+      ScalarType::Bool,   ScalarType::UInt16, ScalarType::UInt32,
       ScalarType::UInt64};
   for (ScalarType held : kHeld) {
     if (type != ACL_DT_UNDEFINED && to_acl_dtype(held) == type) {

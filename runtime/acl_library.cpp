@@ -112,8 +112,8 @@ void AclLibrary::load() {
   reason_.clear();
   const char* soc = api_.aclrtGetSocName();
   ASCEND_LOG(Info, "%s from %s, %u device(s), SoC %s",
-         is_emulator_ ? "CANN emulator" : "CANN", path_.c_str(),
-         static_cast<unsigned>(count), soc != nullptr ? soc : "?");
+             is_emulator_ ? "CANN emulator" : "CANN", path_.c_str(),
+             static_cast<unsigned>(count), soc != nullptr ? soc : "?");
 }
 
 }  // namespace executorch::backends::ascend

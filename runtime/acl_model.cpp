@@ -21,8 +21,8 @@ Error AclModel::make_current() const {
   const aclError error = api_->aclrtSetCurrentContext(context_.get());
   ASCEND_CHECK_OR_RETURN_ERROR(
       error == ACL_SUCCESS, DelegateInvalidHandle,
-      "aclrtSetCurrentContext(device %d) failed with %d: %s", device_id_,
-      error, library_.recent_error());
+      "aclrtSetCurrentContext(device %d) failed with %d: %s", device_id_, error,
+      library_.recent_error());
   return Error::Ok;
 }
 
@@ -41,10 +41,10 @@ Error AclModel::create_context(int32_t device_id) {
 
   aclrtContext context = nullptr;
   error = api_->aclrtCreateContext(&context, device_id);
-  ASCEND_CHECK_OR_RETURN_ERROR(
-      error == ACL_SUCCESS && context != nullptr, InvalidState,
-      "aclrtCreateContext(%d) failed with %d: %s", device_id, error,
-      library_.recent_error());
+  ASCEND_CHECK_OR_RETURN_ERROR(error == ACL_SUCCESS && context != nullptr,
+                               InvalidState,
+                               "aclrtCreateContext(%d) failed with %d: %s",
+                               device_id, error, library_.recent_error());
   context_ = Context(api_, context);
   // aclrtCreateContext makes the new context current on this thread already;
   // set it explicitly so the rest of load() does not rely on that.

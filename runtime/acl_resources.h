@@ -170,8 +170,7 @@ class Dataset {
     }
     const aclError error = api_->aclmdlAddDatasetBuffer(dataset_, buffer.get());
     if (error != ACL_SUCCESS) {
-      ASCEND_LOG(Error, "aclmdlAddDatasetBuffer failed with %d",
-             error);
+      ASCEND_LOG(Error, "aclmdlAddDatasetBuffer failed with %d", error);
       return false;
     }
     buffers_.push_back(std::move(buffer));

@@ -28,10 +28,10 @@ Error AscendDelegate::run(Span<EValue*> args) {
   }
   const aclError exec_error = model_.api().aclmdlExecute(
       model_.model_id(), io_.input_dataset(), io_.output_dataset());
-  ASCEND_CHECK_OR_RETURN_ERROR(
-      exec_error == ACL_SUCCESS, InvalidState,
-      "aclmdlExecute on device %d failed with %d: %s", model_.device_id(),
-      exec_error, model_.library().recent_error());
+  ASCEND_CHECK_OR_RETURN_ERROR(exec_error == ACL_SUCCESS, InvalidState,
+                               "aclmdlExecute on device %d failed with %d: %s",
+                               model_.device_id(), exec_error,
+                               model_.library().recent_error());
   return io_.copy_outputs(args);
 }
 

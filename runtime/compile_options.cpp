@@ -59,8 +59,8 @@ Result<RuntimeCompileSpecs> read_compile_specs(ArrayRef<CompileSpec> specs) {
       const std::string text = value_text(spec);
       ASCEND_CHECK_OR_RETURN_ERROR(
           parse_device(text, &result.device_id), InvalidProgram,
-          "compile spec '%s' must be a decimal int >= 0, got '%.32s'",
-          spec.key, text.c_str());
+          "compile spec '%s' must be a decimal int >= 0, got '%.32s'", spec.key,
+          text.c_str());
     }
   }
   return result;

@@ -38,7 +38,8 @@ Error IoBinding::bind(const AclModel& model) {
   model_ = &model;
   Error error = read_slots(Role::kInput, inputs_);
   if (error == Error::Ok) error = read_slots(Role::kOutput, outputs_);
-  if (error == Error::Ok) error = allocate(Role::kInput, inputs_, input_dataset_);
+  if (error == Error::Ok)
+    error = allocate(Role::kInput, inputs_, input_dataset_);
   if (error == Error::Ok) {
     error = allocate(Role::kOutput, outputs_, output_dataset_);
   }
@@ -56,8 +57,7 @@ Error IoBinding::read_slots(Role role, std::vector<Slot>& slots) {
   slots.reserve(count);
   for (size_t i = 0; i < count; ++i) {
     Slot slot;
-    const char* name =
-        input ? api.aclmdlGetInputNameByIndex(desc, i) : nullptr;
+    const char* name = input ? api.aclmdlGetInputNameByIndex(desc, i) : nullptr;
     slot.name = name != nullptr ? name : "";
 
     const aclDataType dtype = input ? api.aclmdlGetInputDataType(desc, i)
@@ -78,8 +78,8 @@ Error IoBinding::read_slots(Role role, std::vector<Slot>& slots) {
         model_->library().recent_error());
     ASCEND_CHECK_OR_RETURN_ERROR(
         dims.dimCount <= kTensorDimensionLimit, NotSupported,
-        "%s %zu ('%s') has rank %zu; ExecuTorch tensors have at most %zu",
-        what, i, slot.name.c_str(), dims.dimCount, kTensorDimensionLimit);
+        "%s %zu ('%s') has rank %zu; ExecuTorch tensors have at most %zu", what,
+        i, slot.name.c_str(), dims.dimCount, kTensorDimensionLimit);
     slot.rank = dims.dimCount;
     size_t numel = 1;
     for (size_t d = 0; d < slot.rank; ++d) {
@@ -91,11 +91,10 @@ Error IoBinding::read_slots(Role role, std::vector<Slot>& slots) {
           what, i, slot.name.c_str(), d);
       ASCEND_CHECK_OR_RETURN_ERROR(
           dim <= std::numeric_limits<SizesType>::max() &&
-              (dim == 0 ||
-               numel <= std::numeric_limits<size_t>::max() /
-                            static_cast<size_t>(dim)),
-          NotSupported, "%s %zu ('%s') is too large (dim %zu = %lld)", what,
-          i, slot.name.c_str(), d, static_cast<long long>(dim));
+              (dim == 0 || numel <= std::numeric_limits<size_t>::max() /
+                                        static_cast<size_t>(dim)),
+          NotSupported, "%s %zu ('%s') is too large (dim %zu = %lld)", what, i,
+          slot.name.c_str(), d, static_cast<long long>(dim));
       slot.sizes[d] = static_cast<SizesType>(dim);
       numel *= static_cast<size_t>(dim);
     }
@@ -188,11 +187,12 @@ Error IoBinding::check_tensor(Role role, size_t index, EValue& value) const {
       has_default_dim_order(tensor), InvalidArgument,
       "%s %zu ('%s') is not in the contiguous default dim order", what, index,
       slot.name.c_str());
-  const void* data = input ? tensor.const_data_ptr() : tensor.mutable_data_ptr();
+  const void* data =
+      input ? tensor.const_data_ptr() : tensor.mutable_data_ptr();
   ASCEND_CHECK_OR_RETURN_ERROR(
       tensor.nbytes() == slot.nbytes && (slot.nbytes == 0 || data != nullptr),
-      InvalidArgument, "%s %zu ('%s') has no storage of %zu bytes", what,
-      index, slot.name.c_str(), slot.nbytes);
+      InvalidArgument, "%s %zu ('%s') has no storage of %zu bytes", what, index,
+      slot.name.c_str(), slot.nbytes);
   return Error::Ok;
 }
 
@@ -241,10 +241,9 @@ Error IoBinding::copy_outputs(Span<EValue*> args) const {
     const Slot& slot = outputs_[i];
     if (slot.nbytes == 0) continue;
     Tensor& tensor = args[inputs_.size() + i]->toTensor();
-    const aclError error =
-        api.aclrtMemcpy(tensor.mutable_data_ptr(), slot.nbytes,
-                        slot.device.get(), slot.nbytes,
-                        ACL_MEMCPY_DEVICE_TO_HOST);
+    const aclError error = api.aclrtMemcpy(
+        tensor.mutable_data_ptr(), slot.nbytes, slot.device.get(), slot.nbytes,
+        ACL_MEMCPY_DEVICE_TO_HOST);
     ASCEND_CHECK_OR_RETURN_ERROR(
         error == ACL_SUCCESS, InvalidState,
         "copying output %zu ('%s', %zu bytes) from device %d failed with %d: "

@@ -20,7 +20,7 @@ const bool registered = [] {
       executorch::runtime::register_backend(backend);
   if (error != executorch::runtime::Error::Ok) {
     ASCEND_LOG(Error, "registration failed with error 0x%x",
-           static_cast<unsigned>(error));
+               static_cast<unsigned>(error));
     return false;
   }
   return true;

@@ -2,8 +2,8 @@
 // the backend it is talking to the emulator, live-object stats, and fault
 // injection. They work before aclInit and after aclFinalize.
 #include "acl_api.h"
-#include "api_call.h"
 #include "acl_emu_extras.h"
+#include "api_call.h"
 #include "emulator_ids.h"
 #include "errors.h"
 #include "export.h"

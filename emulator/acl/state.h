@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "acl_api.h"
-#include "config.h"
 #include "acl_emu_extras.h"
+#include "config.h"
 #include "emulator_ids.h"
 #include "fault.h"
 #include "handles.h"

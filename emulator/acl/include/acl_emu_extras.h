@@ -35,7 +35,8 @@ typedef struct aclEmuStats {
  * aclEmuInjectFault: the ACL function named `function` (e.g. "aclrtMalloc", a
  * FAULTS row of acl_functions.def) succeeds `after` more times, then fails
  * with `error` on every call until cleared with function == NULL. Also
- * settable at aclInit through EXECUTORCH_ASCEND_EMU_FAULT="aclrtMalloc:2:207001". */
+ * settable at aclInit through
+ * EXECUTORCH_ASCEND_EMU_FAULT="aclrtMalloc:2:207001". */
 #define ACL_EMU_EXTRA(ret, name, params) \
   ret name params;                       \
   typedef ret(*name##Fn) params;

@@ -12,10 +12,10 @@
 namespace executorch::backends::ascend::testing {
 namespace {
 
+using executorch::aten::ScalarType;
 using executorch::runtime::BackendOption;
 using executorch::runtime::BackendOptionContext;
 using executorch::runtime::BackendOptions;
-using executorch::aten::ScalarType;
 using executorch::runtime::Error;
 using executorch::runtime::Span;
 
@@ -161,7 +161,8 @@ TEST_F(BackendInit, EveryAclFailureInInitIsCleanedUp) {
 
 TEST_F(BackendInit, DeviceFromCompileSpec) {
   BlobSpec spec = add_blob();
-  spec.device_id = "1";  // the test runs with EXECUTORCH_ASCEND_EMU_DEVICE_COUNT=2
+  spec.device_id =
+      "1";  // the test runs with EXECUTORCH_ASCEND_EMU_DEVICE_COUNT=2
   auto handle = init(spec);
   ASSERT_TRUE(handle.ok());
   EXPECT_EQ(device_of(*handle), 1);

@@ -29,8 +29,8 @@ TEST(CompileOptions, DefaultsWhenAbsent) {
 }
 
 TEST(CompileOptions, BadDeviceIsInvalidProgram) {
-  for (const char* bad : {"-1", "one", "1.5", " 1", "2147483648",
-                          "99999999999", "0x1"}) {
+  for (const char* bad :
+       {"-1", "one", "1.5", " 1", "2147483648", "99999999999", "0x1"}) {
     testing::BlobSpec spec;
     spec.device_id = bad;
     const testing::CompileSpecs specs(spec);

@@ -20,7 +20,7 @@ Error read_error(const std::vector<uint8_t>& bytes) {
 }
 
 TEST(DelegateBlob, GoldenBytes) {
-  const std::vector<uint8_t> expected = {'A', 'S', 'C', 'B', 2, 0, 0, 0,
+  const std::vector<uint8_t> expected = {'A', 'S', 'C', 'B', 2,   0,   0,  0,
                                          3,   0,   0,   0,   'k', 'e', 'y'};
   EXPECT_EQ(write_delegate_blob(DelegateBlob{"key"}), expected);
 }

@@ -4,8 +4,8 @@
 // holds is left alive (the zero-leak check).
 #pragma once
 
-#include <dlfcn.h>
 #include <acl_emu_extras.h>
+#include <dlfcn.h>
 #include <emulator_ids.h>
 #include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/backend/options.h>

@@ -48,9 +48,8 @@ Error init_with(bool emulator_magic, const char* soc = "Ascend910B1") {
   data.add(spec.om_key, om_bytes(emulator_magic));
   testing::Arena arena;
   BackendInitContext context(arena.get(), nullptr, "forward", &data);
-  auto handle =
-      testing::registered_backend()->init(context, processed.get(),
-                                          compile_specs.get());
+  auto handle = testing::registered_backend()->init(context, processed.get(),
+                                                    compile_specs.get());
   EXPECT_TRUE(processed.freed());
   EXPECT_EQ(data.outstanding(), 0);
   if (handle.ok()) {
