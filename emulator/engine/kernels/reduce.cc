@@ -23,9 +23,6 @@ namespace ascend_emu {
 namespace kernels {
 namespace {
 
-constexpr const char* kNumeric = "float32, float16, int32 or int64";
-bool IsNumeric(DType d) { return IsFloat(d) || IsInt(d); }
-
 enum class ReduceKind { kSum, kMean, kMax, kMin };
 
 // Accumulator type: double for floats, int64 for integers (both 8 bytes).
@@ -49,8 +46,8 @@ std::string InferReduce(const char* op, InferContext& ctx, bool axes_attr,
   if (!err.empty()) return err;
   const TensorRef& x = ctx.inputs[0];
   if (floats_only ? !IsFloat(x.dtype) : !IsNumeric(x.dtype)) {
-    return Fail(op, DTypeRefusal(x.dtype, floats_only ? "float32 or float16"
-                                                      : kNumeric));
+    return Fail(
+        op, DTypeRefusal(x.dtype, floats_only ? kFloatDTypes : kNumericDTypes));
   }
   ReducePlan plan;
   err =
@@ -182,7 +179,8 @@ void RunReduce(const char* op, const RunContext& ctx, ReduceKind kind) {
     }
     return;
   }
-  // Infer refused every dtype outside kNumeric, so no bool tensor gets here.
+  // Infer refused every dtype outside kNumericDTypes, so no bool tensor gets
+  // here.
   DispatchDType(x.dtype,
                 [&](auto tag) { ReduceTyped<decltype(tag)>(ctx, plan, kind); });
 }
@@ -211,7 +209,8 @@ std::string InferArg(const char* op, InferContext& ctx) {
   if (err.empty()) err = PrepareOutputs(op, ctx, 1);
   if (!err.empty()) return err;
   const TensorRef& x = ctx.inputs[0];
-  if (!IsNumeric(x.dtype)) return Fail(op, DTypeRefusal(x.dtype, kNumeric));
+  if (!IsNumeric(x.dtype))
+    return Fail(op, DTypeRefusal(x.dtype, kNumericDTypes));
   const int64_t keepdims = AttrInt(ctx.attrs, "keepdims", 1);
   if (keepdims != 0 && keepdims != 1) {
     return Fail(op, "keepdims must be 0 or 1");
@@ -362,7 +361,8 @@ std::string InferCumSum(InferContext& ctx) {
   if (err.empty()) err = PrepareOutputs(op, ctx, 1);
   if (!err.empty()) return err;
   const TensorRef& x = ctx.inputs[0];
-  if (!IsNumeric(x.dtype)) return Fail(op, DTypeRefusal(x.dtype, kNumeric));
+  if (!IsNumeric(x.dtype))
+    return Fail(op, DTypeRefusal(x.dtype, kNumericDTypes));
   for (const char* name : {"exclusive", "reverse"}) {
     const int64_t v = AttrInt(ctx.attrs, name, 0);
     if (v != 0 && v != 1)
