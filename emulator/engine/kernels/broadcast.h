@@ -1,15 +1,49 @@
-// Numpy/ONNX broadcasting loops shared by the elementwise kernels. The
-// innermost output dim is a tight loop; the outer dims advance an odometer
-// of input offsets, so there is no index arithmetic per element and no heap.
+// Numpy/ONNX multidirectional broadcasting shared by the elementwise binary
+// kernels (arithmetic.cc, logical.cc): the one Infer of a broadcasting node,
+// and the loops. The innermost output dim is a tight loop; the outer dims
+// advance an odometer of input offsets, so there is no index arithmetic per
+// element and no heap.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
 
+#include "ascend_emu/kernel.h"
 #include "ascend_emu/tensor.h"
 #include "kernel_util.h"
+#include "numeric.h"
 
 namespace ascend_emu {
 namespace kernels {
+
+// Checks min..max inputs of one dtype accepted by `ok` (refused as not
+// `accepted`), and sets output 0 to their broadcast shape with dtype
+// `out_dtype` (or the inputs' dtype when out_dtype is not given). Attributes
+// are the caller's to check.
+template <typename Ok>
+std::string InferBroadcast(const char* op, InferContext& ctx, size_t min,
+                           size_t max, Ok ok, const char* accepted,
+                           const DType* out_dtype = nullptr) {
+  std::string err = CheckInputs(op, ctx, min, max);
+  if (err.empty()) err = PrepareOutputs(op, ctx, 1);
+  if (!err.empty()) return err;
+  const TensorRef& a = ctx.inputs[0];
+  if (!ok(a.dtype)) return Fail(op, DTypeRefusal(a.dtype, accepted));
+  Shape out = a.shape;
+  for (size_t i = 1; i < ctx.inputs.size(); ++i) {
+    const TensorRef& b = ctx.inputs[i];
+    if (b.dtype != a.dtype) {
+      return Fail(op, std::string("input dtypes differ: ") +
+                          DTypeName(a.dtype) + " and " + DTypeName(b.dtype));
+    }
+    if (!BroadcastShapes(out, b.shape, &out)) {
+      return Fail(op, "shapes " + a.shape.ToString() + " and " +
+                          b.shape.ToString() + " do not broadcast");
+    }
+  }
+  return SetOutput(op, ctx, 0, out_dtype ? *out_dtype : a.dtype, out);
+}
 
 // y[i] = f(a[..], b[..]) over the broadcast output shape of y. `y` may alias
 // `a` when a has y's shape (each element is read before it is written).

@@ -38,5 +38,23 @@ std::string ReadConstInts(const char* op, const char* what, const TensorRef& t,
   return "";
 }
 
+std::string NormalizeAxes(const char* op, const ConstInts& axes, int32_t rank,
+                          int32_t out[kMaxRank], bool seen[kMaxRank]) {
+  if (axes.size > static_cast<size_t>(rank)) {
+    return Fail(op, "more axes than the rank " + std::to_string(rank));
+  }
+  for (size_t i = 0; i < axes.size; ++i) {
+    int32_t a = 0;
+    if (!NormalizeAxis(axes[i], rank, 0, &a)) {
+      return Fail(op, "axis " + std::to_string(axes[i]) +
+                          " is out of range for rank " + std::to_string(rank));
+    }
+    if (seen[a]) return Fail(op, "axis " + std::to_string(a) + " repeats");
+    seen[a] = true;
+    out[i] = a;
+  }
+  return "";
+}
+
 }  // namespace kernels
 }  // namespace ascend_emu

@@ -28,5 +28,10 @@ struct ConstInts {
 std::string ReadConstInts(const char* op, const char* what, const TensorRef& t,
                           ConstInts* out);
 
+// Reads an axes operand for a tensor of rank `rank` into normalized,
+// duplicate-free axes `out`; `seen` (all false on entry) marks them.
+std::string NormalizeAxes(const char* op, const ConstInts& axes, int32_t rank,
+                          int32_t out[kMaxRank], bool seen[kMaxRank]);
+
 }  // namespace kernels
 }  // namespace ascend_emu

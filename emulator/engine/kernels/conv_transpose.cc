@@ -11,6 +11,7 @@
 #include "kernel_util.h"
 #include "numeric.h"
 #include "ops.h"
+#include "spatial.h"
 
 namespace ascend_emu {
 namespace kernels {
@@ -28,28 +29,6 @@ struct TGeom {
   int64_t in_plane() const { return in[0] * in[1]; }
   int64_t out_plane() const { return out[0] * out[1]; }
 };
-
-// Reads `name` (count values, each in [min, 2^40]) into the spatial slots;
-// 1-D ops fill only the width slot. Absent leaves `out` untouched.
-std::string ReadSpatial(const Attributes& attrs, const char* name,
-                        int32_t count, int64_t min, int64_t* out,
-                        int32_t stride = 1) {
-  const IntsView v = AttrInts(attrs, name);
-  if (!v.present) return "";
-  if (v.size != static_cast<size_t>(count) * stride) {
-    return Fail(kOp, std::string(name) + " must have " +
-                         std::to_string(count * stride) + " values, got " +
-                         std::to_string(v.size));
-  }
-  for (size_t i = 0; i < v.size; ++i) {
-    if (v[i] < min || v[i] > kMaxTensorBytes) {
-      return Fail(kOp, std::string(name) + " value " + std::to_string(v[i]) +
-                           " is out of range");
-    }
-    out[i] = v[i];
-  }
-  return "";
-}
 
 // Validates shapes and attributes; fills the geometry. Shared by Infer and
 // Run (Run ignores the message: Infer accepted the same input).
@@ -101,13 +80,17 @@ std::string Resolve(const Attributes& attrs, const TensorRef* inputs,
   int64_t out_pad[2] = {0, 0};
   int64_t pads[4] = {0, 0, 0, 0};  // begin..., end... (spatial order)
   int64_t out_shape[2] = {-1, -1};
-  std::string err = ReadSpatial(attrs, "strides", sr, 1, &g->stride[off]);
-  if (err.empty()) err = ReadSpatial(attrs, "dilations", sr, 1, &g->dil[off]);
+  // Absent attributes keep the defaults above; 1-D ops fill only the width.
+  std::string err = ReadInts(kOp, attrs, "strides", sr, 1, 1, &g->stride[off]);
   if (err.empty())
-    err = ReadSpatial(attrs, "output_padding", sr, 0, &out_pad[off]);
-  if (err.empty()) err = ReadSpatial(attrs, "pads", sr, 0, pads, 2);
-  if (err.empty())
-    err = ReadSpatial(attrs, "output_shape", sr, 0, &out_shape[off]);
+    err = ReadInts(kOp, attrs, "dilations", sr, 1, 1, &g->dil[off]);
+  if (err.empty()) {
+    err = ReadInts(kOp, attrs, "output_padding", sr, 0, 0, &out_pad[off]);
+  }
+  if (err.empty()) err = ReadInts(kOp, attrs, "pads", 2 * sr, 0, 0, pads);
+  if (err.empty()) {
+    err = ReadInts(kOp, attrs, "output_shape", sr, 0, -1, &out_shape[off]);
+  }
   if (!err.empty()) return err;
   const char* auto_pad = AttrString(attrs, "auto_pad", "NOTSET");
   const bool notset = std::strcmp(auto_pad, "NOTSET") == 0;

@@ -1,5 +1,6 @@
 #include "kernel_util.h"
 
+#include <cstring>
 #include <string>
 
 namespace ascend_emu {
@@ -7,6 +8,12 @@ namespace kernels {
 
 std::string Fail(const char* op, const std::string& message) {
   return std::string(op) + ": " + message;
+}
+
+void CopyBytes(const TensorRef& src, const TensorRef& dst) {
+  const size_t n = dst.nbytes();
+  if (n == 0 || src.data == dst.data) return;
+  std::memmove(dst.data, src.data, n);
 }
 
 bool MulBounded(int64_t a, int64_t b, int64_t* out) {

@@ -1,6 +1,7 @@
-// Validation helpers every kernel's Infer uses. Infer also runs on untrusted
-// .om data, so shapes, counts, dtypes and attributes are all checked here
-// before any Run can touch memory.
+// Validation helpers every kernel's Infer uses, and the few small helpers
+// kernels of several families share. Infer also runs on untrusted .om data,
+// so shapes, counts, dtypes and attributes are all checked here before any
+// Run can touch memory.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +49,17 @@ std::string PrepareOutputs(const char* op, InferContext& ctx, size_t count);
 // Sets output `index` and validates its size.
 std::string SetOutput(const char* op, InferContext& ctx, size_t index,
                       DType dtype, const Shape& shape);
+
+// Optional input `i` of n, present only when the node has it and it is not
+// named "".
+inline const TensorRef* OptionalInput(const TensorRef* inputs, size_t n,
+                                      size_t i) {
+  return i < n && inputs[i].present() ? &inputs[i] : nullptr;
+}
+
+// Copies src's bytes to dst (same size) unless the interpreter ran the op in
+// place: the Run of every op that only changes the shape.
+void CopyBytes(const TensorRef& src, const TensorRef& dst);
 
 // Maps axis from [-rank, rank + extra) to [0, rank + extra); false if outside.
 bool NormalizeAxis(int64_t axis, int32_t rank, int32_t extra, int32_t* out);

@@ -7,6 +7,7 @@
 #include <Eigen/Core>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "ascend_emu/tensor.h"
 
@@ -45,6 +46,11 @@ inline bool IsFloat(DType d) {
   return d == DType::kFloat32 || d == DType::kFloat16;
 }
 inline bool IsInt(DType d) { return d == DType::kInt32 || d == DType::kInt64; }
+inline bool IsNumeric(DType d) { return IsFloat(d) || IsInt(d); }
+
+// The dtype groups above as refusals list them.
+constexpr const char* kFloatDTypes = "float32 or float16";
+constexpr const char* kNumericDTypes = "float32, float16, int32 or int64";
 
 // "unsupported dtype int8 (float32 or float16)" style refusal text.
 inline std::string DTypeRefusal(DType got, const char* allowed) {
@@ -75,6 +81,12 @@ bool DispatchDType(DType d, F&& f) {
     default:
       return false;
   }
+}
+
+// DispatchDType for the numeric storage types only; false for others (bool).
+template <typename F>
+bool DispatchNumeric(DType d, F&& f) {
+  return d != DType::kBool && DispatchDType(d, std::forward<F>(f));
 }
 
 }  // namespace kernels

@@ -60,5 +60,17 @@ std::string GetReducePlan(const char* op, const Attributes& attrs,
   return "";
 }
 
+Shape ReducedShape(const Shape& x, const bool reduce[kMaxRank], bool keepdims) {
+  Shape out;
+  for (int32_t i = 0; i < x.rank; ++i) {
+    if (!reduce[i]) {
+      out.dims[out.rank++] = x.dims[i];
+    } else if (keepdims) {
+      out.dims[out.rank++] = 1;
+    }
+  }
+  return out;
+}
+
 }  // namespace kernels
 }  // namespace ascend_emu

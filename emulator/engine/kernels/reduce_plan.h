@@ -1,5 +1,5 @@
 // Which dims a Reduce* node reduces, shared by the reduction kernels
-// (reduce.cc). Axes come from the `axes` attribute (opset
+// (reduction.cc). Axes come from the `axes` attribute (opset
 // 13-17 for most Reduce ops) or from a constant int64 input (ReduceSum 13+,
 // the others 18+); keepdims and noop_with_empty_axes are validated here.
 #pragma once
@@ -22,6 +22,9 @@ struct ReducePlan {
 std::string GetReducePlan(const char* op, const Attributes& attrs,
                           const TensorRef* inputs, size_t num_inputs,
                           ReducePlan* plan);
+
+// x's shape without the dims `reduce` marks, or with them as 1 (keepdims).
+Shape ReducedShape(const Shape& x, const bool reduce[kMaxRank], bool keepdims);
 
 }  // namespace kernels
 }  // namespace ascend_emu

@@ -1,28 +1,27 @@
-// Data-movement kernels: Reshape, Flatten, Identity (a copy), Transpose and
-// Concat. They move bytes, so they accept every dtype the engine knows.
+// Shape kernels: Reshape, Flatten, Squeeze, Unsqueeze, Identity (a copy of
+// the bytes), Transpose and Expand (a strided copy). They move bytes, so they
+// accept every dtype the engine knows. As in CANN, shape operands passed as
+// inputs (Reshape's shape, Squeeze's and Unsqueeze's axes, Expand's shape)
+// must be constant initializers.
 #include <cstdint>
-#include <cstring>
+#include <initializer_list>
 #include <string>
-#include <vector>
+#include <utility>
 
+#include "const_ints.h"
 #include "kernel_util.h"
 #include "ops.h"
+#include "strided_copy.h"
 
 namespace ascend_emu {
 namespace kernels {
 namespace {
 
-// Copies src to dst unless the interpreter ran the op in place.
-void CopyBytes(const TensorRef& src, const TensorRef& dst) {
-  const size_t n = dst.nbytes();
-  if (n == 0 || src.data == dst.data) return;
-  std::memmove(dst.data, src.data, n);
-}
-
+// min..max inputs, the given attributes, one output.
 std::string InferCopyLike(
-    const char* op, InferContext& ctx, size_t inputs,
+    const char* op, InferContext& ctx, size_t min, size_t max,
     std::initializer_list<std::pair<const char*, Attribute::Kind>> attrs) {
-  std::string err = CheckInputs(op, ctx, inputs, inputs);
+  std::string err = CheckInputs(op, ctx, min, max);
   if (err.empty()) err = CheckAttributes(op, ctx.attrs, attrs);
   if (err.empty()) err = PrepareOutputs(op, ctx, 1);
   return err;
@@ -32,7 +31,7 @@ std::string InferCopyLike(
 
 std::string InferIdentity(InferContext& ctx) {
   const char* op = "Identity";
-  std::string err = InferCopyLike(op, ctx, 1, {});
+  std::string err = InferCopyLike(op, ctx, 1, 1, {});
   if (!err.empty()) return err;
   return SetOutput(op, ctx, 0, ctx.inputs[0].dtype, ctx.inputs[0].shape);
 }
@@ -44,7 +43,7 @@ void RunIdentity(const RunContext& ctx) {
 std::string InferReshape(InferContext& ctx) {
   const char* op = "Reshape";
   std::string err =
-      InferCopyLike(op, ctx, 2, {{"allowzero", Attribute::Kind::kInt}});
+      InferCopyLike(op, ctx, 2, 2, {{"allowzero", Attribute::Kind::kInt}});
   if (!err.empty()) return err;
   const TensorRef& x = ctx.inputs[0];
   const TensorRef& s = ctx.inputs[1];
@@ -119,7 +118,7 @@ void RunReshape(const RunContext& ctx) {
 std::string InferFlatten(InferContext& ctx) {
   const char* op = "Flatten";
   std::string err =
-      InferCopyLike(op, ctx, 1, {{"axis", Attribute::Kind::kInt}});
+      InferCopyLike(op, ctx, 1, 1, {{"axis", Attribute::Kind::kInt}});
   if (!err.empty()) return err;
   const TensorRef& x = ctx.inputs[0];
   int32_t axis = 0;
@@ -142,7 +141,7 @@ void RunFlatten(const RunContext& ctx) {
 std::string InferTranspose(InferContext& ctx) {
   const char* op = "Transpose";
   std::string err =
-      InferCopyLike(op, ctx, 1, {{"perm", Attribute::Kind::kInts}});
+      InferCopyLike(op, ctx, 1, 1, {{"perm", Attribute::Kind::kInts}});
   if (!err.empty()) return err;
   const Shape& x = ctx.inputs[0].shape;
   Shape out;
@@ -169,147 +168,124 @@ std::string InferTranspose(InferContext& ctx) {
   return SetOutput(op, ctx, 0, ctx.inputs[0].dtype, out);
 }
 
-namespace {
-
-// Walks the output in order; the input offset advances by the permuted
-// strides, innermost output dim in a tight loop.
-template <typename T>
-void TransposeTyped(const TensorRef& x, const TensorRef& y,
-                    const int64_t* perm) {
-  const int32_t r = y.shape.rank;
-  const int64_t n = y.shape.numel();
-  const T* px = x.as<const T>();
-  T* py = y.as<T>();
-  if (n == 0) return;
-  if (r == 0) {
-    py[0] = px[0];
-    return;
-  }
-  int64_t in_strides[kMaxRank];
-  int64_t acc = 1;
-  for (int32_t i = r - 1; i >= 0; --i) {
-    in_strides[i] = acc;
-    acc *= x.shape.dims[i];
-  }
-  int64_t st[kMaxRank];
-  for (int32_t i = 0; i < r; ++i) st[i] = in_strides[perm[i]];
-  const int64_t inner = y.shape.dims[r - 1];
-  const int64_t inner_stride = st[r - 1];
-  int64_t idx[kMaxRank] = {};
-  int64_t off = 0;
-  for (int64_t o = 0; o < n; o += inner) {
-    T* row = py + o;
-    for (int64_t j = 0; j < inner; ++j) row[j] = px[off + j * inner_stride];
-    for (int32_t d = r - 2; d >= 0; --d) {
-      off += st[d];
-      if (++idx[d] < y.shape.dims[d]) break;
-      off -= st[d] * y.shape.dims[d];
-      idx[d] = 0;
-    }
-  }
-}
-
-}  // namespace
-
 void RunTranspose(const RunContext& ctx) {
   const TensorRef& x = ctx.inputs[0];
-  const int32_t r = x.shape.rank;
-  int64_t perm[kMaxRank];
-  const IntsView given = AttrInts(ctx.attrs, "perm");
-  if (given.present) {
-    for (int32_t i = 0; i < r; ++i) perm[i] = given[i];
-  } else {
-    for (int32_t i = 0; i < r; ++i) perm[i] = r - 1 - i;
-  }
-  switch (DTypeSize(x.dtype)) {
-    case 1:
-      TransposeTyped<uint8_t>(x, ctx.outputs[0], perm);
-      break;
-    case 2:
-      TransposeTyped<uint16_t>(x, ctx.outputs[0], perm);
-      break;
-    case 4:
-      TransposeTyped<uint32_t>(x, ctx.outputs[0], perm);
-      break;
-    default:
-      TransposeTyped<uint64_t>(x, ctx.outputs[0], perm);
-      break;
-  }
-}
-
-std::string InferConcat(InferContext& ctx) {
-  const char* op = "Concat";
-  std::string err = CheckInputs(op, ctx, 1, 4096);
-  if (err.empty()) {
-    err = CheckAttributes(op, ctx.attrs, {{"axis", Attribute::Kind::kInt}});
-  }
-  if (err.empty()) err = PrepareOutputs(op, ctx, 1);
-  if (!err.empty()) return err;
-  if (!HasAttr(ctx.attrs, "axis", Attribute::Kind::kInt))
-    return Fail(op, "axis is required");
-  const TensorRef& first = ctx.inputs[0];
-  const int32_t rank = first.shape.rank;
-  int32_t axis = 0;
-  if (rank < 1 ||
-      !NormalizeAxis(AttrInt(ctx.attrs, "axis", 0), rank, 0, &axis)) {
-    return Fail(op, "axis " + std::to_string(AttrInt(ctx.attrs, "axis", 0)) +
-                        " is out of range for input " + first.shape.ToString());
-  }
-  Shape out = first.shape;
-  out.dims[axis] = 0;
-  for (size_t i = 0; i < ctx.inputs.size(); ++i) {
-    const TensorRef& t = ctx.inputs[i];
-    // All inputs are required: CheckInputs enforced presence for min=1 only.
-    if (!t.present())
-      return Fail(op, "input " + std::to_string(i) + " is absent");
-    if (t.dtype != first.dtype) {
-      return Fail(op, "input " + std::to_string(i) + " has dtype " +
-                          DTypeName(t.dtype) + ", input 0 has " +
-                          DTypeName(first.dtype));
-    }
-    bool ok = t.shape.rank == rank;
-    for (int32_t d = 0; ok && d < rank; ++d) {
-      ok = d == axis || t.shape.dims[d] == first.shape.dims[d];
-    }
-    if (!ok) {
-      return Fail(op, "input " + std::to_string(i) + " " + t.shape.ToString() +
-                          " does not match input 0 " + first.shape.ToString() +
-                          " outside axis " + std::to_string(axis));
-    }
-    // Each dim is below kMaxTensorBytes, so the running sum cannot overflow
-    // before SetOutput bounds the result.
-    out.dims[axis] += t.shape.dims[axis];
-    if (out.dims[axis] > kMaxTensorBytes)
-      return Fail(op, "output is too large");
-  }
-  return SetOutput(op, ctx, 0, first.dtype, out);
-}
-
-void RunConcat(const RunContext& ctx) {
   const TensorRef& y = ctx.outputs[0];
-  const int32_t rank = y.shape.rank;
-  int32_t axis = 0;
-  NormalizeAxis(AttrInt(ctx.attrs, "axis", 0), rank, 0, &axis);
-  const size_t esize = DTypeSize(y.dtype);
-  int64_t outer = 1;
-  for (int32_t d = 0; d < axis; ++d) outer *= y.shape.dims[d];
-  int64_t inner = 1;
-  for (int32_t d = axis + 1; d < rank; ++d) inner *= y.shape.dims[d];
-  const size_t out_row =
-      static_cast<size_t>(y.shape.dims[axis] * inner) * esize;
-  unsigned char* dst = y.as<unsigned char>();
-  size_t col = 0;  // byte offset of the current input inside an output row
-  for (size_t i = 0; i < ctx.num_inputs; ++i) {
-    const TensorRef& t = ctx.inputs[i];
-    const size_t row = static_cast<size_t>(t.shape.dims[axis] * inner) * esize;
-    const unsigned char* src = t.as<const unsigned char>();
-    if (row != 0) {
-      for (int64_t o = 0; o < outer; ++o) {
-        std::memcpy(dst + o * out_row + col, src + o * row, row);
+  const int32_t r = x.shape.rank;
+  const IntsView perm = AttrInts(ctx.attrs, "perm");
+  int64_t dense[kMaxRank];
+  DenseStrides(x.shape, dense);
+  // Output dim i walks input dim perm[i] (default reversed).
+  int64_t st[kMaxRank];
+  for (int32_t i = 0; i < r; ++i) {
+    st[i] = dense[perm.present ? perm[i] : r - 1 - i];
+  }
+  StridedCopy(DTypeSize(x.dtype), x.data, 0, st, y.shape, y.data);
+}
+
+std::string InferSqueeze(InferContext& ctx) {
+  const char* op = "Squeeze";
+  std::string err = InferCopyLike(op, ctx, 1, 2, {});
+  if (!err.empty()) return err;
+  const Shape& x = ctx.inputs[0].shape;
+  bool drop[kMaxRank] = {};
+  const TensorRef* axes_t =
+      OptionalInput(ctx.inputs.data(), ctx.inputs.size(), 1);
+  if (axes_t != nullptr) {
+    ConstInts axes;
+    err = ReadConstInts(op, "axes", *axes_t, &axes);
+    if (!err.empty()) return err;
+    int32_t ax[kMaxRank];
+    err = NormalizeAxes(op, axes, x.rank, ax, drop);
+    if (!err.empty()) return err;
+    for (size_t i = 0; i < axes.size; ++i) {
+      if (x.dims[ax[i]] != 1) {
+        return Fail(op, "cannot squeeze axis " + std::to_string(ax[i]) +
+                            " of size " + std::to_string(x.dims[ax[i]]));
       }
     }
-    col += row;
+  } else {
+    for (int32_t d = 0; d < x.rank; ++d) drop[d] = x.dims[d] == 1;
   }
+  Shape out;
+  for (int32_t d = 0; d < x.rank; ++d) {
+    if (!drop[d]) out.dims[out.rank++] = x.dims[d];
+  }
+  return SetOutput(op, ctx, 0, ctx.inputs[0].dtype, out);
+}
+
+void RunSqueeze(const RunContext& ctx) {
+  CopyBytes(ctx.inputs[0], ctx.outputs[0]);
+}
+
+std::string InferUnsqueeze(InferContext& ctx) {
+  const char* op = "Unsqueeze";
+  std::string err = InferCopyLike(op, ctx, 2, 2, {});
+  if (!err.empty()) return err;
+  const Shape& x = ctx.inputs[0].shape;
+  ConstInts axes;
+  err = ReadConstInts(op, "axes", ctx.inputs[1], &axes);
+  if (!err.empty()) return err;
+  const int64_t out_rank = x.rank + static_cast<int64_t>(axes.size);
+  if (out_rank > kMaxRank) {
+    return Fail(op, "output rank " + std::to_string(out_rank) + " exceeds " +
+                        std::to_string(kMaxRank));
+  }
+  int32_t ax[kMaxRank];
+  bool add[kMaxRank] = {};
+  err = NormalizeAxes(op, axes, static_cast<int32_t>(out_rank), ax, add);
+  if (!err.empty()) return err;
+  Shape out;
+  out.rank = static_cast<int32_t>(out_rank);
+  int32_t src = 0;
+  for (int32_t d = 0; d < out.rank; ++d) {
+    out.dims[d] = add[d] ? 1 : x.dims[src++];
+  }
+  return SetOutput(op, ctx, 0, ctx.inputs[0].dtype, out);
+}
+
+void RunUnsqueeze(const RunContext& ctx) {
+  CopyBytes(ctx.inputs[0], ctx.outputs[0]);
+}
+
+std::string InferExpand(InferContext& ctx) {
+  const char* op = "Expand";
+  std::string err = InferCopyLike(op, ctx, 2, 2, {});
+  if (!err.empty()) return err;
+  const TensorRef& s = ctx.inputs[1];
+  if (s.dtype != DType::kInt64 || s.shape.rank != 1) {
+    return Fail(op, "shape must be a 1-D int64 tensor");
+  }
+  if (s.shape.dims[0] > kMaxRank) {
+    return Fail(op, "shape rank " + std::to_string(s.shape.dims[0]) +
+                        " exceeds " + std::to_string(kMaxRank));
+  }
+  if (s.shape.dims[0] > 0 && s.data == nullptr) {
+    return Fail(op, "shape must be a constant initializer");
+  }
+  Shape want;
+  want.rank = static_cast<int32_t>(s.shape.dims[0]);
+  for (int32_t i = 0; i < want.rank; ++i) {
+    want.dims[i] = s.as<const int64_t>()[i];
+    if (want.dims[i] < 0) {
+      return Fail(op,
+                  "shape has a negative value " + std::to_string(want.dims[i]));
+    }
+  }
+  Shape out;
+  if (!BroadcastShapes(ctx.inputs[0].shape, want, &out)) {
+    return Fail(op, "cannot expand " + ctx.inputs[0].shape.ToString() + " to " +
+                        want.ToString());
+  }
+  return SetOutput(op, ctx, 0, ctx.inputs[0].dtype, out);
+}
+
+void RunExpand(const RunContext& ctx) {
+  const TensorRef& x = ctx.inputs[0];
+  const TensorRef& y = ctx.outputs[0];
+  int64_t st[kMaxRank];
+  BroadcastStrides(x.shape, y.shape.rank, st);
+  StridedCopy(DTypeSize(x.dtype), x.data, 0, st, y.shape, y.data);
 }
 
 }  // namespace kernels

@@ -7,9 +7,6 @@
 
 namespace ascend_emu {
 namespace kernels {
-namespace {
-
-// Reads an ints attribute of `count` values, each >= min; absent -> fallback.
 std::string ReadInts(const char* op, const Attributes& attrs, const char* name,
                      size_t count, int64_t min, int64_t fallback,
                      int64_t* out) {
@@ -31,8 +28,6 @@ std::string ReadInts(const char* op, const Attributes& attrs, const char* name,
   }
   return "";
 }
-
-}  // namespace
 
 std::string ResolveWindow(const char* op, const Attributes& attrs,
                           int32_t spatial_rank, const int64_t* in,

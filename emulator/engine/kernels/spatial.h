@@ -1,9 +1,11 @@
-// Window geometry shared by Conv and the pooling kernels: strides, dilations,
-// pads and auto_pad resolved into explicit per-axis numbers. Conv runs 1-D ops
+// Window geometry shared by Conv, ConvTranspose and the pooling kernels:
+// strides, dilations, pads and auto_pad resolved into explicit per-axis
+// numbers. Conv runs 1-D ops
 // (input [N, C, L]) as 2-D with a height of 1; the pools run 1-D and 2-D ops
 // as 3-D with leading axes of size 1.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -11,6 +13,12 @@
 
 namespace ascend_emu {
 namespace kernels {
+
+// Reads the ints attribute `name` of `count` values, each in [min, 2^40],
+// into `out`; an absent attribute fills `out` with `fallback`. Returns "" or
+// an error naming `op`.
+std::string ReadInts(const char* op, const Attributes& attrs, const char* name,
+                     size_t count, int64_t min, int64_t fallback, int64_t* out);
 
 struct Window2D {
   int32_t spatial_rank = 2;  // 1 or 2, as in the op's input

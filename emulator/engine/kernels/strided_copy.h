@@ -1,4 +1,4 @@
-// The one loop behind Slice, Expand and Pad's interior: walk an output in
+// The one loop behind Slice, Transpose and Expand: walk an output in
 // row-major order and read each element from a base offset plus per-dim
 // input strides (negative for reversed slices, 0 for broadcast dims). Moves
 // elements by size, so it serves every dtype.

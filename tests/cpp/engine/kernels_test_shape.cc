@@ -1,5 +1,5 @@
-// Reshape, Flatten, Identity, Transpose and Concat: shapes, negative axes,
-// every element size, and refusals.
+// Reshape, Flatten, Squeeze, Unsqueeze, Identity, Transpose and Expand:
+// shapes, negative axes, every element size, and refusals.
 #include <string>
 #include <vector>
 
@@ -170,76 +170,51 @@ TEST(KernelsShape, TransposePermsAndElementSizes) {
   EXPECT_INFER_FAILS(InferKernel("Transpose", len, {x}), "perm has 1 values");
 }
 
-TEST(KernelsShape, ConcatAxesAndDtypes) {
-  struct Case {
-    std::vector<std::vector<int64_t>> shapes;
-    int64_t axis;
-    std::vector<int64_t> want;
-  };
-  const Case cases[] = {
-      {{{2, 3}, {2, 5}}, 1, {2, 8}},
-      {{{2, 3}, {4, 3}, {1, 3}}, 0, {7, 3}},
-      {{{2, 3, 4}, {2, 1, 4}}, -2, {2, 4, 4}},
-      {{{2, 3, 4}, {2, 3, 2}, {2, 3, 0}}, -1, {2, 3, 6}},
-      {{{5}}, 0, {5}},
-      {{{1, 2, 2, 2}, {1, 3, 2, 2}}, 1, {1, 5, 2, 2}},
-  };
-  uint32_t seed = 50;
-  for (const Case& c : cases) {
-    std::vector<HostTensor> in;
-    for (const auto& sh : c.shapes) in.push_back(RandF32(S(sh), seed++));
-    Attrs a;
-    a.Int("axis", c.axis);
-    RunResult r = RunKernel("Concat", a, in);
-    ASSERT_EQ(r.error, "");
-    const Shape want = S(c.want);
-    ASSERT_EQ(r.outputs[0].shape, want);
-    const int32_t axis =
-        static_cast<int32_t>(c.axis < 0 ? c.axis + want.rank : c.axis);
-    std::vector<float> got = r.outputs[0].f32();
-    for (int64_t o = 0; o < want.numel(); ++o) {
-      std::vector<int64_t> idx = Unravel(o, want);
-      size_t k = 0;
-      while (idx[axis] >= in[k].shape.dims[axis])
-        idx[axis] -= in[k++].shape.dims[axis];
-      const std::vector<int64_t> st = Strides(in[k].shape);
-      int64_t src = 0;
-      for (int32_t i = 0; i < want.rank; ++i) src += idx[i] * st[i];
-      ASSERT_EQ(got[o], in[k].f32()[src]);
-    }
-  }
-  Attrs a;
-  a.Int("axis", 0);
-  RunResult r = RunKernel(
-      "Concat", a,
-      {HostTensor::I64(S({2}), {1, 2}), HostTensor::I64(S({1}), {3})});
+TEST(KernelsSqueeze, SqueezeAndUnsqueeze) {
+  const HostTensor x = RandF32(S({1, 3, 1, 2}), 2);
+  RunResult r = RunKernel("Squeeze", Attrs(), {x});
   ASSERT_EQ(r.error, "");
-  EXPECT_EQ(r.outputs[0].values<int64_t>(), (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(r.outputs[0].shape, S({3, 2}));
+  EXPECT_EQ(r.outputs[0].bytes, x.bytes);
+  r = RunKernel("Squeeze", Attrs(), {x, Ints({-2})});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].shape, S({1, 3, 2}));
+  EXPECT_INFER_FAILS(RunKernel("Squeeze", Attrs(), {x, Ints({1})}),
+                     "cannot squeeze axis 1 of size 3");
+  EXPECT_INFER_FAILS(RunKernel("Squeeze", Attrs(), {x, Ints({0, -4})}),
+                     "repeats");
+  r = RunKernel("Unsqueeze", Attrs(), {x, Ints({0, -1})});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].shape, S({1, 1, 3, 1, 2, 1}));
+  EXPECT_EQ(r.outputs[0].bytes, x.bytes);
+  r = RunKernel("Unsqueeze", Attrs(), {RandF32(S({}), 1), Ints({0})});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].shape, S({1}));
+  EXPECT_INFER_FAILS(RunKernel("Unsqueeze", Attrs(), {x, Ints({6})}),
+                     "out of range");
+  EXPECT_INFER_FAILS(
+      RunKernel("Unsqueeze", Attrs(), {x, Ints({0, 1, 2, 3, 4})}), "exceeds 8");
+  EXPECT_INFER_FAILS(RunKernel("Unsqueeze", Attrs(), {x}), "expects 2");
 }
 
-TEST(KernelsShape, ConcatRejections) {
-  HostTensor a = RandF32(S({2, 3}), 1);
-  Attrs ax1;
-  ax1.Int("axis", 1);
-  EXPECT_INFER_FAILS(InferKernel("Concat", ax1, {a, RandF32(S({3, 3}), 2)}),
-                     "Concat: input 1 [3, 3] does not match input 0 [2, 3]");
-  EXPECT_INFER_FAILS(InferKernel("Concat", ax1, {a, RandF32(S({2, 3, 1}), 2)}),
-                     "does not match");
-  EXPECT_INFER_FAILS(
-      InferKernel("Concat", ax1, {a, HostTensor::I64(S({2, 1}), {1, 2})}),
-      "input 1 has dtype int64, input 0 has float32");
-  EXPECT_INFER_FAILS(InferKernel("Concat", Attrs(), {a, a}),
-                     "axis is required");
-  Attrs ax2;
-  ax2.Int("axis", 2);
-  EXPECT_INFER_FAILS(InferKernel("Concat", ax2, {a, a}),
-                     "axis 2 is out of range");
-  ax2.Int("axis", -3);
-  EXPECT_INFER_FAILS(InferKernel("Concat", ax2, {a, a}), "out of range");
-  EXPECT_INFER_FAILS(InferKernel("Concat", ax1, {a, HostTensor::Absent()}),
-                     "input 1 is absent");
-  EXPECT_INFER_FAILS(InferKernel("Concat", ax1, {RandF32(S({}), 1)}),
-                     "out of range");
+TEST(KernelsExpand, BroadcastsBothWays) {
+  const HostTensor x = HostTensor::F32(S({3, 1}), {1, 2, 3});
+  RunResult r = RunKernel("Expand", Attrs(), {x, Ints({2, 1, 4})});
+  ASSERT_EQ(r.error, "");
+  ASSERT_EQ(r.outputs[0].shape, S({2, 3, 4}));
+  const std::vector<float> got = r.outputs[0].f32();
+  for (int64_t o = 0; o < 24; ++o) {
+    ASSERT_EQ(got[o], static_cast<float>(Unravel(o, S({2, 3, 4}))[1] + 1));
+  }
+  // A smaller target shape keeps the input's dims (bidirectional).
+  r = RunKernel("Expand", Attrs(), {x, Ints({1})});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].shape, S({3, 1}));
+  EXPECT_EQ(r.outputs[0].f32(), x.f32());
+  EXPECT_INFER_FAILS(RunKernel("Expand", Attrs(), {x, Ints({2, 2})}),
+                     "cannot expand");
+  EXPECT_INFER_FAILS(RunKernel("Expand", Attrs(), {x, Ints({-1, 1})}),
+                     "negative");
 }
 
 }  // namespace

@@ -77,6 +77,12 @@ inline std::vector<float> RandomFloats(int64_t n, uint32_t seed) {
   return v;
 }
 
+// A constant 1-D int64 tensor: the operand form of Slice's starts, Split's
+// split, Squeeze's axes, Expand's shape, Tile's repeats.
+inline HostTensor Ints(std::vector<int64_t> v) {
+  return HostTensor::I64(S({static_cast<int64_t>(v.size())}), v).Const();
+}
+
 inline HostTensor RandF32(const Shape& shape, uint32_t seed) {
   return HostTensor::F32(shape, RandomFloats(shape.numel(), seed));
 }

@@ -2,35 +2,23 @@
 // 13+), ReduceMean/ReduceMax/ReduceMin (axes attribute, opset 13-17, or
 // input, 18), ArgMax/ArgMin (-> int64; select_last_index=0 only) and CumSum
 // (constant axis input; exclusive, reverse). float32/float16/int32/int64
-// (ReduceMean: floats only). One index walk serves every Reduce*: floats
-// accumulate in double and round once on store, a mean divides that sum
-// (a mean over zero elements is NaN, as in PyTorch); integer sums wrap
-// instead of UB. Max/Min/ArgMax/ArgMin treat NaN as the extreme value, as
-// PyTorch does.
+// (ReduceMean: floats only). Every Reduce* runs the one walk in
+// reduce_loop.cc; ArgMax/ArgMin treat NaN as the extreme value, as PyTorch
+// does, and CumSum accumulates as ReduceSum does.
 #include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <limits>
 #include <string>
 #include <type_traits>
 
 #include "kernel_util.h"
 #include "numeric.h"
 #include "ops.h"
+#include "reduce_loop.h"
 #include "reduce_plan.h"
 
 namespace ascend_emu {
 namespace kernels {
 namespace {
-
-constexpr const char* kNumeric = "float32, float16, int32 or int64";
-bool IsNumeric(DType d) { return IsFloat(d) || IsInt(d); }
-
-enum class ReduceKind { kSum, kMean, kMax, kMin };
-
-// Accumulator type: double for floats, int64 for integers (both 8 bytes).
-template <typename T>
-using Acc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
 
 std::string InferReduce(const char* op, InferContext& ctx, bool axes_attr,
                         bool floats_only = false) {
@@ -49,142 +37,29 @@ std::string InferReduce(const char* op, InferContext& ctx, bool axes_attr,
   if (!err.empty()) return err;
   const TensorRef& x = ctx.inputs[0];
   if (floats_only ? !IsFloat(x.dtype) : !IsNumeric(x.dtype)) {
-    return Fail(op, DTypeRefusal(x.dtype, floats_only ? "float32 or float16"
-                                                      : kNumeric));
+    return Fail(
+        op, DTypeRefusal(x.dtype, floats_only ? kFloatDTypes : kNumericDTypes));
   }
   ReducePlan plan;
   err =
       GetReducePlan(op, ctx.attrs, ctx.inputs.data(), ctx.inputs.size(), &plan);
   if (!err.empty()) return err;
   const bool keepdims = AttrInt(ctx.attrs, "keepdims", 1) != 0;
-  Shape out;
-  for (int32_t i = 0; i < x.shape.rank; ++i) {
-    if (!plan.reduce[i]) {
-      out.dims[out.rank++] = x.shape.dims[i];
-    } else if (keepdims) {
-      out.dims[out.rank++] = 1;
-    }
-  }
+  const Shape out = ReducedShape(x.shape, plan.reduce, keepdims);
   err = SetOutput(op, ctx, 0, x.dtype, out);
   if (!err.empty()) return err;
   ctx.scratch_bytes = plan.noop ? 0 : static_cast<size_t>(out.numel()) * 8;
   return "";
 }
 
-template <typename A>
-A Combine(ReduceKind kind, A acc, A v) {
-  if constexpr (std::is_floating_point_v<A>) {
-    if (kind != ReduceKind::kSum) {
-      if (std::isnan(acc)) return acc;
-      if (std::isnan(v)) return v;
-    }
-  }
-  switch (kind) {
-    case ReduceKind::kSum:
-    case ReduceKind::kMean:
-      if constexpr (std::is_integral_v<A>) {
-        return static_cast<A>(static_cast<uint64_t>(acc) +
-                              static_cast<uint64_t>(v));
-      } else {
-        return acc + v;
-      }
-    case ReduceKind::kMax:
-      return v > acc ? v : acc;
-    case ReduceKind::kMin:
-      return v < acc ? v : acc;
-  }
-  return acc;
-}
-
-template <typename A>
-A Identity(ReduceKind kind) {
-  constexpr bool kFloat = std::is_floating_point_v<A>;
-  switch (kind) {
-    case ReduceKind::kMax:
-      return kFloat ? -std::numeric_limits<A>::infinity()
-                    : std::numeric_limits<A>::lowest();
-    case ReduceKind::kMin:
-      return kFloat ? std::numeric_limits<A>::infinity()
-                    : std::numeric_limits<A>::max();
-    default:
-      return A(0);
-  }
-}
-
-template <typename T>
-void ReduceTyped(const RunContext& ctx, const ReducePlan& plan,
-                 ReduceKind kind) {
-  using A = Acc<T>;
-  const TensorRef& x = ctx.inputs[0];
-  const TensorRef& y = ctx.outputs[0];
-  const Shape& s = x.shape;
-  const int32_t r = s.rank;
-  const int64_t n_out = y.shape.numel();
-  // Output strides expressed per input dim (0 on reduced dims).
-  int64_t ost[kMaxRank] = {};
-  int64_t stride = 1;
-  for (int32_t i = r - 1; i >= 0; --i) {
-    if (!plan.reduce[i]) {
-      ost[i] = stride;
-      stride *= s.dims[i];
-    }
-  }
-  A* acc = static_cast<A*>(ctx.scratch);
-  const A init = Identity<A>(kind);
-  for (int64_t i = 0; i < n_out; ++i) acc[i] = init;
-  const T* px = x.as<const T>();
-  const int64_t n_in = s.numel();
-  if (n_in != 0 && r == 0) {
-    acc[0] = static_cast<A>(Load(px[0]));
-  } else if (n_in != 0) {
-    const int64_t inner = s.dims[r - 1];
-    const int64_t inner_stride = ost[r - 1];
-    int64_t idx[kMaxRank] = {};
-    int64_t off = 0;
-    for (int64_t o = 0; o < n_in; o += inner) {
-      const T* row = px + o;
-      for (int64_t j = 0; j < inner; ++j) {
-        A& a = acc[off + j * inner_stride];
-        a = Combine<A>(kind, a, static_cast<A>(Load(row[j])));
-      }
-      for (int32_t d = r - 2; d >= 0; --d) {
-        off += ost[d];
-        if (++idx[d] < s.dims[d]) break;
-        off -= ost[d] * s.dims[d];
-        idx[d] = 0;
-      }
-    }
-  }
-  T* py = y.as<T>();
-  if constexpr (std::is_floating_point_v<A>) {
-    if (kind == ReduceKind::kMean) {
-      // Every output element reduces the same number of inputs.
-      const int64_t count = n_out == 0 ? 0 : n_in / n_out;
-      for (int64_t i = 0; i < n_out; ++i) {
-        acc[i] = count == 0 ? std::numeric_limits<A>::quiet_NaN()
-                            : acc[i] / static_cast<A>(count);
-      }
-    }
-  }
-  for (int64_t i = 0; i < n_out; ++i) {
-    py[i] = Store<T>(static_cast<ComputeT<T>>(acc[i]));
-  }
-}
-
 void RunReduce(const char* op, const RunContext& ctx, ReduceKind kind) {
   ReducePlan plan;
   GetReducePlan(op, ctx.attrs, ctx.inputs, ctx.num_inputs, &plan);
-  const TensorRef& x = ctx.inputs[0];
-  const TensorRef& y = ctx.outputs[0];
   if (plan.noop) {
-    if (y.nbytes() != 0 && x.data != y.data) {
-      std::memmove(y.data, x.data, y.nbytes());
-    }
+    CopyBytes(ctx.inputs[0], ctx.outputs[0]);
     return;
   }
-  // Infer refused every dtype outside kNumeric, so no bool tensor gets here.
-  DispatchDType(x.dtype,
-                [&](auto tag) { ReduceTyped<decltype(tag)>(ctx, plan, kind); });
+  ReduceLoop(kind, plan, ctx.inputs[0], ctx.outputs[0], ctx.scratch);
 }
 
 // ArgMax/ArgMin geometry: [outer, len, inner] around the axis.
@@ -211,7 +86,8 @@ std::string InferArg(const char* op, InferContext& ctx) {
   if (err.empty()) err = PrepareOutputs(op, ctx, 1);
   if (!err.empty()) return err;
   const TensorRef& x = ctx.inputs[0];
-  if (!IsNumeric(x.dtype)) return Fail(op, DTypeRefusal(x.dtype, kNumeric));
+  if (!IsNumeric(x.dtype))
+    return Fail(op, DTypeRefusal(x.dtype, kNumericDTypes));
   const int64_t keepdims = AttrInt(ctx.attrs, "keepdims", 1);
   if (keepdims != 0 && keepdims != 1) {
     return Fail(op, "keepdims must be 0 or 1");
@@ -228,15 +104,10 @@ std::string InferArg(const char* op, InferContext& ctx) {
   if (x.shape.dims[axis] == 0) {
     return Fail(op, "cannot take an index over an empty axis");
   }
-  Shape out;
-  for (int32_t i = 0; i < x.shape.rank; ++i) {
-    if (i != axis) {
-      out.dims[out.rank++] = x.shape.dims[i];
-    } else if (keepdims == 1) {
-      out.dims[out.rank++] = 1;
-    }
-  }
-  return SetOutput(op, ctx, 0, DType::kInt64, out);
+  bool reduce[kMaxRank] = {};
+  reduce[axis] = true;
+  return SetOutput(op, ctx, 0, DType::kInt64,
+                   ReducedShape(x.shape, reduce, keepdims == 1));
 }
 
 template <typename T>
@@ -362,7 +233,8 @@ std::string InferCumSum(InferContext& ctx) {
   if (err.empty()) err = PrepareOutputs(op, ctx, 1);
   if (!err.empty()) return err;
   const TensorRef& x = ctx.inputs[0];
-  if (!IsNumeric(x.dtype)) return Fail(op, DTypeRefusal(x.dtype, kNumeric));
+  if (!IsNumeric(x.dtype))
+    return Fail(op, DTypeRefusal(x.dtype, kNumericDTypes));
   for (const char* name : {"exclusive", "reverse"}) {
     const int64_t v = AttrInt(ctx.attrs, name, 0);
     if (v != 0 && v != 1)

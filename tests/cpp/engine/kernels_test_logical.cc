@@ -1,39 +1,22 @@
-// Pow, Max/Min (variadic), comparisons, And/Or/Xor, Where, Mod, and int32/fp16
-// Add/Sub/Mul/Div against a naive broadcasting oracle, plus refusals.
+// Comparisons (bool out, every numeric dtype and bool for Equal), And, Or,
+// Xor, Not, Where (3-way broadcast), IsInf and IsNaN against naive oracles,
+// and refusals. KernelsBinary.Refusals also covers the broadcasting
+// arithmetic ops (Mod, Pow, Max, Min, Add).
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "kernels_test_broadcast.h"
 #include "kernels_test_dtypes.h"
 #include "kernels_test_util.h"
 
 namespace ascend_emu {
 namespace testing {
 namespace {
-
-int64_t BIndex(const std::vector<int64_t>& idx, const Shape& out,
-               const Shape& in) {
-  int64_t flat = 0;
-  for (int32_t i = 0; i < in.rank; ++i) {
-    const int64_t k = in.dims[i] == 1 ? 0 : idx[i + (out.rank - in.rank)];
-    flat = flat * in.dims[i] + k;
-  }
-  return flat;
-}
-
-// out[i] = f(i_a, i_b): the flat input indices for output element i.
-template <typename R>
-std::vector<R> Oracle(const Shape& sa, const Shape& sb, const Shape& out,
-                      const std::function<R(int64_t, int64_t)>& f) {
-  std::vector<R> y(static_cast<size_t>(out.numel()));
-  for (int64_t i = 0; i < out.numel(); ++i) {
-    std::vector<int64_t> idx = Unravel(i, out);
-    y[i] = f(BIndex(idx, out, sa), BIndex(idx, out, sb));
-  }
-  return y;
-}
 
 struct Case {
   std::vector<int64_t> a, b, out;
@@ -96,65 +79,6 @@ TEST(KernelsBinary, ComparisonsGiveBoolForEveryDtype) {
   EXPECT_EQ(r.outputs[0].values<uint8_t>(), (std::vector<uint8_t>{1, 1, 1, 0}));
 }
 
-TEST(KernelsBinary, MaxMinAreVariadicAndPropagateNaN) {
-  const Shape s1 = S({2, 1, 3}), s2 = S({4, 1}), s3 = S({3}), so = S({2, 4, 3});
-  HostTensor a = RandF32(s1, 1), b = RandF32(s2, 2), c = RandF32(s3, 3);
-  for (const char* op : {"Max", "Min"}) {
-    const bool is_max = std::string(op) == "Max";
-    auto pick = [is_max](float x, float y) {
-      return is_max ? std::fmax(x, y) : std::fmin(x, y);
-    };
-    std::vector<float> ab = Oracle<float>(
-        s1, s2, so,
-        [&](int64_t i, int64_t j) { return pick(a.f32()[i], b.f32()[j]); });
-    std::vector<float> abc = Oracle<float>(
-        so, s3, so,
-        [&](int64_t i, int64_t j) { return pick(ab[i], c.f32()[j]); });
-    RunResult r = RunKernel(op, Attrs(), {a, b, c});
-    ASSERT_EQ(r.error, "");
-    ASSERT_EQ(r.outputs[0].shape, so);
-    EXPECT_EQ(r.outputs[0].f32(), abc) << op;
-    r = RunKernel(op, Attrs(), {a});
-    EXPECT_EQ(r.outputs[0].f32(), a.f32());
-    r = RunKernel(op, Attrs(),
-                  {HostTensor::F32(S({2}), {std::nanf(""), 1}),
-                   HostTensor::F32(S({2}), {0, std::nanf("")})});
-    EXPECT_TRUE(std::isnan(r.outputs[0].f32()[0]));
-    EXPECT_TRUE(std::isnan(r.outputs[0].f32()[1]));
-    r = RunKernel(op, Attrs(), {I32(S({3}), {-5, 2, 9}), I32(S({1}), {3})});
-    ASSERT_EQ(r.error, "");
-    EXPECT_EQ(r.outputs[0].values<int32_t>(),
-              is_max ? (std::vector<int32_t>{3, 3, 9})
-                     : (std::vector<int32_t>{-5, 2, 3}));
-    r = RunKernel(op, Attrs(), {F16(S({2}), {1.5f, -2}), F16(S({}), {0.25f})});
-    EXPECT_EQ(HalfValues(r.outputs[0]), is_max
-                                            ? (std::vector<float>{1.5f, 0.25f})
-                                            : (std::vector<float>{0.25f, -2}));
-  }
-}
-
-TEST(KernelsBinary, PowWithFloatAndIntegerExponents) {
-  const Shape sa = S({2, 3}), sb = S({3});
-  std::vector<float> base = RandomFloats(6, 4);
-  for (float& x : base) x = std::fabs(x) * 3;
-  const std::vector<float> e = {2, 0.5f, -1};
-  RunResult r = RunKernel("Pow", Attrs(),
-                          {HostTensor::F32(sa, base), HostTensor::F32(sb, e)});
-  ASSERT_EQ(r.error, "");
-  std::vector<float> want = Oracle<float>(
-      sa, sb, sa,
-      [&](int64_t i, int64_t j) { return std::pow(base[i], e[j]); });
-  ExpectNear(r.outputs[0].f32(), want, 1e-6f);
-  r = RunKernel(
-      "Pow", Attrs(),
-      {HostTensor::F32(S({3}), {-2, 3, 0.5f}), HostTensor::I64(S({}), {3})});
-  ASSERT_EQ(r.error, "");
-  EXPECT_EQ(r.outputs[0].f32(), (std::vector<float>{-8, 27, 0.125f}));
-  r = RunKernel("Pow", Attrs(), {F16(S({2}), {1.5f, 3}), F16(S({}), {2})});
-  ASSERT_EQ(r.error, "");
-  EXPECT_EQ(HalfValues(r.outputs[0]), (std::vector<float>{2.25f, 9}));
-}
-
 TEST(KernelsBinary, AndOrWhere) {
   HostTensor a = BoolT(S({2, 1}), {0, 5});
   HostTensor b = BoolT(S({3}), {0, 1, 0});
@@ -203,63 +127,57 @@ TEST(KernelsBinary, AndOrWhere) {
             }));
 }
 
-TEST(KernelsBinary, ModFollowsFmodAttribute) {
-  HostTensor a = HostTensor::I64(S({6}), {7, -7, 7, -7, 5, 3});
-  HostTensor b = HostTensor::I64(S({6}), {3, 3, -3, -3, 0, -1});
-  RunResult r = RunKernel("Mod", Attrs(), {a, b});
+TEST(KernelsUnary, NotReadsAnyNonZeroByteAsTrue) {
+  RunResult r = RunKernel("Not", Attrs(), {BoolT(S({4}), {0, 1, 2, 255})});
   ASSERT_EQ(r.error, "");
-  EXPECT_EQ(r.outputs[0].values<int64_t>(),
-            (std::vector<int64_t>{1, 2, -2, -1, 0, 0}));
-  Attrs fmod;
-  fmod.Int("fmod", 1);
-  r = RunKernel("Mod", fmod, {a, b});
-  EXPECT_EQ(r.outputs[0].values<int64_t>(),
-            (std::vector<int64_t>{1, -1, 1, -1, 0, 0}));
-  r = RunKernel(
-      "Mod", fmod,
-      {HostTensor::F32(S({3}), {5.5f, -5.5f, 1}), HostTensor::F32(S({}), {2})});
-  ASSERT_EQ(r.error, "");
-  EXPECT_EQ(r.outputs[0].f32(), (std::vector<float>{1.5f, -1.5f, 1}));
-  r = RunKernel("Mod", Attrs(),
-                {I32(S({2}), {std::numeric_limits<int32_t>::min(), -9}),
-                 I32(S({1}), {4})});
-  EXPECT_EQ(r.outputs[0].values<int32_t>(), (std::vector<int32_t>{0, 3}));
+  EXPECT_EQ(r.outputs[0].dtype, DType::kBool);
+  EXPECT_EQ(r.outputs[0].values<uint8_t>(), (std::vector<uint8_t>{1, 0, 0, 0}));
 }
 
-TEST(KernelsBinary, ArithmeticInInt32AndHalf) {
-  const Shape sa = S({2, 3}), sb = S({3});
-  const int32_t lo = std::numeric_limits<int32_t>::min();
-  const int32_t hi = std::numeric_limits<int32_t>::max();
-  const std::vector<int32_t> a = {7, -7, 100, 0, lo, 5};
-  const std::vector<int32_t> b = {2, -1, 0};
-  RunResult r = RunKernel("Div", Attrs(), {I32(sa, a), I32(sb, b)});
-  ASSERT_EQ(r.error, "");
-  EXPECT_EQ(r.outputs[0].values<int32_t>(),
-            (std::vector<int32_t>{3, 7, 0, 0, lo, 0}));
-  r = RunKernel("Add", Attrs(), {I32(sa, a), I32(sb, b)});
-  EXPECT_EQ(r.outputs[0].values<int32_t>(),
-            (std::vector<int32_t>{9, -8, 100, 2, hi, 5}));
-  const std::pair<const char*, std::function<float(float, float)>> ops[] = {
-      {"Add", [](float x, float y) { return x + y; }},
-      {"Sub", [](float x, float y) { return x - y; }},
-      {"Mul", [](float x, float y) { return x * y; }},
-      {"Div", [](float x, float y) { return x / y; }},
+TEST(KernelsUnary, IsInfAndIsNaNInFloat32AndFloat16) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float big = std::numeric_limits<float>::max();
+  const std::vector<float> x = {0, -1.5f, inf, -inf, nan, big, -big, -0.0f};
+  const Shape s = S({2, 4});
+  struct Case {
+    int64_t pos, neg;  // -1: attribute absent (default 1)
+    std::vector<uint8_t> want;
   };
-  for (const auto& [op, f] : ops) {
-    std::vector<float> x = RoundToHalf(RandomFloats(6, 11));
-    std::vector<float> y = RoundToHalf({0.75f, -1.5f, 2.25f});
-    RunResult h = RunKernel(op, Attrs(), {F16(sa, x), F16(sb, y)});
-    ASSERT_EQ(h.error, "") << op;
-    ASSERT_EQ(h.outputs[0].dtype, DType::kFloat16);
-    std::vector<float> want = Oracle<float>(
-        sa, sb, sa, [&](int64_t i, int64_t j) { return f(x[i], y[j]); });
-    // One rounding to half of the exact float result.
-    EXPECT_EQ(HalfValues(h.outputs[0]), RoundToHalf(want)) << op;
+  const Case cases[] = {
+      {-1, -1, {0, 0, 1, 1, 0, 0, 0, 0}}, {1, 0, {0, 0, 1, 0, 0, 0, 0, 0}},
+      {0, 1, {0, 0, 0, 1, 0, 0, 0, 0}},   {0, 0, {0, 0, 0, 0, 0, 0, 0, 0}},
+      {1, -1, {0, 0, 1, 1, 0, 0, 0, 0}},
+  };
+  for (const Case& c : cases) {
+    Attrs a;
+    if (c.pos >= 0) a.Int("detect_positive", c.pos);
+    if (c.neg >= 0) a.Int("detect_negative", c.neg);
+    RunResult r = RunKernel("IsInf", a, {HostTensor::F32(s, x)});
+    ASSERT_EQ(r.error, "");
+    EXPECT_EQ(r.outputs[0].dtype, DType::kBool);
+    EXPECT_EQ(r.outputs[0].shape, s);
+    EXPECT_EQ(r.outputs[0].values<uint8_t>(), c.want) << c.pos << " " << c.neg;
+    // float32 max is inf in half: fp16's own 65504 stays finite.
+    std::vector<float> hx = x;
+    hx[5] = 65504.0f;
+    hx[6] = -65504.0f;
+    r = RunKernel("IsInf", a, {F16(s, hx)});
+    ASSERT_EQ(r.error, "");
+    EXPECT_EQ(r.outputs[0].values<uint8_t>(), c.want) << c.pos << " " << c.neg;
   }
-  r = RunKernel("Relu", Attrs(), {F16(S({3}), {-1, 0.5f, 2})});
-  EXPECT_EQ(HalfValues(r.outputs[0]), (std::vector<float>{0, 0.5f, 2}));
-  r = RunKernel("Relu", Attrs(), {I32(S({2}), {-1, 4})});
-  EXPECT_EQ(r.outputs[0].values<int32_t>(), (std::vector<int32_t>{0, 4}));
+  const std::vector<uint8_t> nans = {0, 0, 0, 0, 1, 0, 0, 0};
+  RunResult r = RunKernel("IsNaN", Attrs(), {HostTensor::F32(s, x)});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].dtype, DType::kBool);
+  EXPECT_EQ(r.outputs[0].values<uint8_t>(), nans);
+  r = RunKernel("IsNaN", Attrs(), {F16(s, x)});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].values<uint8_t>(), nans);
+  r = RunKernel("IsNaN", Attrs(), {HostTensor::F32(S({}), {nan})});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].shape, S({}));
+  EXPECT_EQ(r.outputs[0].values<uint8_t>(), (std::vector<uint8_t>{1}));
 }
 
 TEST(KernelsBinary, Refusals) {
