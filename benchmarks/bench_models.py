@@ -27,19 +27,20 @@ from pathlib import Path
 
 import torch
 
-# Importing executorch_ascend (also via models) registers AscendBackend with the pybindings'
-# runtime and points EXECUTORCH_ASCEND_ACL_LIB at the bundled emulator.
+# Importing executorch_ascend registers AscendBackend with the pybindings' runtime; main()
+# chooses the CANN emulator. `models` also puts examples/ (parity) on the path.
 from emulator_stats import EmulatorStats, Traffic
 from executorch.exir import to_edge_transform_and_lower
 from executorch.exir.lowered_backend_module import get_lowered_submodules
 from executorch.extension.pybindings import portable_lib
 from executorch.runtime import Method, Runtime
 from models import MODELS, BenchModel
+from parity import fp32_tolerance, max_abs_error
 from timing import Latency, measure, timed
 
-from executorch_ascend import AscendBackend, AscendCompileSpec, paths
+from executorch_ascend import AscendBackend, AscendCompileSpec, paths, use_emulator
 from executorch_ascend.export import lower, save
-from executorch_ascend.run import fp32_tolerance, max_abs_error, write_raw
+from executorch_ascend.run import write_raw
 
 _RUNNER_LATENCY = re.compile(
     r"latency over (\d+) iteration\(s\): min ([0-9.]+) ms, mean ([0-9.]+) ms"
@@ -289,6 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.iterations < 1 or args.warmup < 0:
         parser.error("--iterations must be >= 1 and --warmup >= 0")
 
+    use_emulator()  # no NPU here: the delegate runs on the CANN emulator
     # One thread everywhere: the emulator's kernels are single-threaded.
     torch.set_num_threads(1)
     portable_lib._unsafe_reset_threadpool(1)

@@ -1,14 +1,18 @@
 """The models the benchmark measures: the end-to-end tests' MLP and small CNN and the demo's
-transformers ResNet (all from executorch_ascend.example_models)."""
+transformers ResNet (all from examples/example_models.py)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 
-from executorch_ascend.example_models import Mlp, small_cnn, small_resnet
+# examples/ holds the shared example models and the parity helpers the benchmarks use too.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+from example_models import Mlp, small_cnn, small_resnet
 
 
 @dataclass(frozen=True)

@@ -30,11 +30,14 @@ const AclLibrary& AclLibrary::get() {
 }
 
 std::string AclLibrary::resolve_path() {
+  // The same rule as src/executorch_ascend/cann.py (docs/runtime.md).
   if (const char* explicit_path = env_or_null("EXECUTORCH_ASCEND_ACL_LIB")) {
     return explicit_path;
   }
-  if (const char* home = env_or_null("ASCEND_HOME_PATH")) {
-    return std::string(home) + "/lib64/libascendcl.so";
+  for (const char* home_variable : {"ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME"}) {
+    if (const char* home = env_or_null(home_variable)) {
+      return std::string(home) + "/lib64/libascendcl.so";
+    }
   }
   return "libascendcl.so";
 }

@@ -50,7 +50,8 @@ class AclLibrary {
   const char* recent_error() const;
 
   // Where the library is looked for: EXECUTORCH_ASCEND_ACL_LIB, else
-  // $ASCEND_HOME_PATH/lib64/libascendcl.so, else "libascendcl.so".
+  // $ASCEND_HOME_PATH (else $ASCEND_TOOLKIT_HOME)/lib64/libascendcl.so, else
+  // "libascendcl.so" on the loader path.
   static std::string resolve_path();
 
  private:

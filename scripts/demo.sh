@@ -3,4 +3,4 @@
 # atc, saved as .pte + .ptd, run on the CANN emulator, compared with eager.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-python -m executorch_ascend.demo --output-dir out/demo "$@"
+python examples/demo.py --output-dir out/demo "$@"

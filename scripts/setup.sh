@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One-time (idempotent) set-up: Debian build dependencies, a venv in .venv,
-# the pinned torch + executorch, and executorch-ascend itself (which builds
-# the C++ backend, the CANN emulator, the runner and the C++ tests into
-# build/cmake). Sourced by scripts/demo.sh and scripts/test.sh.
+# the pinned torch + executorch, the CANN emulator (its own package,
+# emulator/, built into build/emulator) and executorch-ascend itself, built
+# with its C++ tests (and the emulator they link) into build/cmake. Sourced by
+# scripts/demo.sh and scripts/test.sh.
 set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,6 +35,9 @@ source .venv/bin/activate
 # torch first and alone: a bare `torch` requirement elsewhere would otherwise
 # pull a multi-GB CUDA build instead of the pinned CPU one.
 pip install -q "torch==2.13.0" "executorch==1.5.1" "scikit-build-core>=0.10" ninja cmake
-echo "[setup] building and installing executorch-ascend (C++ backend, CANN emulator, runner, tests)"
-pip install -q --no-build-isolation ".[test]"
+echo "[setup] building and installing the CANN emulator (executorch-ascend-emulator)"
+pip install -q --no-build-isolation ./emulator
+echo "[setup] building and installing executorch-ascend (C++ backend, runner, C++ tests)"
+pip install -q --no-build-isolation ".[test]" \
+  --config-settings=cmake.define.EXECUTORCH_ASCEND_BUILD_TESTS=ON
 echo "[setup] done: $(python -c 'import executorch_ascend as ea; print(ea.__file__)')"

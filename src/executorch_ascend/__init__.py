@@ -4,18 +4,20 @@
     to_edge_transform_and_lower(ep, partitioner=[AscendPartitioner(AscendCompileSpec())])
 
 Importing the package also registers the C++ AscendBackend with the Python ExecuTorch runtime
-(executorch.runtime) when its library is installed, and, if neither EXECUTORCH_ASCEND_ACL_LIB nor
-ASCEND_HOME_PATH is set, points EXECUTORCH_ASCEND_ACL_LIB at the bundled emulator's libascendcl.so.
+(executorch.runtime) when its library is installed. It runs on CANN (found as cann.py says)
+unless the CANN emulator is chosen: `executorch_ascend.use_emulator()`, or
+EXECUTORCH_ASCEND_USE_EMULATOR=1.
 """
 
 from ._version import __version__
 from .backend import AscendBackend
+from .cann import use_emulator, use_emulator_if_requested
 from .compile_spec import AscendCompileSpec, CompileSpecError
 from .explain import explain
-from .native import load_backend_library, point_acl_at_bundled_emulator
+from .native import load_backend_library
 from .partitioner import AscendPartitioner
 
-point_acl_at_bundled_emulator()
+use_emulator_if_requested()
 load_backend_library()
 
 __all__ = [
@@ -25,4 +27,5 @@ __all__ = [
     "CompileSpecError",
     "__version__",
     "explain",
+    "use_emulator",
 ]

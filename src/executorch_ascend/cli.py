@@ -20,7 +20,7 @@ def _cmd_ops(args: argparse.Namespace) -> int:
 
 def _cmd_info(args: argparse.Namespace) -> int:
     """Which atc, ACL library, backend library and runner this installation would use."""
-    from . import paths
+    from . import cann, paths
     from .compile_spec import AscendCompileSpec
     from .toolchain import ToolchainError, resolve_atc
 
@@ -30,13 +30,15 @@ def _cmd_info(args: argparse.Namespace) -> int:
             print(f"atc ({toolchain}): {atc.description}")
         except ToolchainError as e:
             print(f"atc ({toolchain}): not available ({e})")
+    emulator = cann.find_emulator()
     for what, path in (
         ("backend library", paths.backend_library()),
-        ("emulator libascendcl", paths.bundled_emulator_acl()),
+        ("emulator libascendcl", emulator.acl_library if emulator else None),
         ("ascend_runner", paths.runner()),
     ):
-        print(f"{what}: {path} ({'present' if path.is_file() else 'missing'})")
-    print(f"ACL the backend loads: {paths.acl_library() or 'libascendcl.so from the loader path'}")
+        state = "not installed" if path is None else "present" if path.is_file() else "missing"
+        print(f"{what}: {path or '-'} ({state})")
+    print(f"ACL the backend loads: {cann.acl_library() or 'libascendcl.so from the loader path'}")
     return 0
 
 
@@ -75,10 +77,8 @@ def _run_runner(runner_args: list[str]) -> int:
     import subprocess
 
     from . import paths
-    from .native import point_acl_at_bundled_emulator
 
-    # Same ACL choice as `import executorch_ascend`: CANN if configured, else the emulator.
-    point_acl_at_bundled_emulator()
+    # `executorch-ascend --emulator run ...` has already chosen the emulator; else CANN.
     runner = paths.runner()
     if not runner.is_file():
         print(f"ascend_runner not found at {runner} (set {paths.ENV_RUNNER})", file=sys.stderr)
@@ -88,6 +88,10 @@ def _run_runner(runner_args: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="executorch-ascend")
+    # Handled before parsing (so `run` can pass everything on to the runner); listed for --help.
+    parser.add_argument(
+        "--emulator", action="store_true", help="run on the CANN emulator (use_emulator())"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("ops", help=_cmd_ops.__doc__).set_defaults(fn=_cmd_ops)
     sub.add_parser("info", help=_cmd_info.__doc__).set_defaults(fn=_cmd_info)
@@ -100,6 +104,11 @@ def main(argv: list[str] | None = None) -> int:
     # `run` hands every argument to ascend_runner untouched (see `run --help`).
     sub.add_parser("run", help=_run_runner.__doc__, add_help=False)
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--emulator"]:
+        from .cann import use_emulator
+
+        use_emulator()
+        argv = argv[1:]
     if argv[:1] == ["run"]:
         return _run_runner(argv[1:])
     args = parser.parse_args(argv)

@@ -19,23 +19,6 @@ logger = logging.getLogger(__name__)
 _loaded: ctypes.CDLL | None = None
 
 
-def point_acl_at_bundled_emulator() -> None:
-    """If no ACL was chosen (neither variable set), use the emulator installed with the package.
-
-    The backend resolves ACL lazily (EXECUTORCH_ASCEND_ACL_LIB, then $ASCEND_HOME_PATH/lib64,
-    then the loader path), so setting the variable here, before any program loads, is enough.
-    Sourcing CANN's set_env.sh sets ASCEND_HOME_PATH and so keeps the real libascendcl.so.
-    """
-    if os.environ.get(paths.ENV_ACL_LIB) or os.environ.get("ASCEND_HOME_PATH"):
-        return
-    bundled = paths.bundled_emulator_acl()
-    if bundled.is_file():
-        os.environ[paths.ENV_ACL_LIB] = str(bundled)
-        logger.info(
-            "No CANN runtime configured; AscendBackend will use the emulator at %s", bundled
-        )
-
-
 def load_backend_library() -> ctypes.CDLL | None:
     """Registers AscendBackend with the in-process ExecuTorch runtime; None if it is absent."""
     global _loaded

@@ -1,7 +1,7 @@
 """The atc driver: finds CANN's atc or the emulator's, and compiles one ONNX model to an .om.
 
-Both atcs take CANN's command line, so the only difference is which binary runs; the blob
-records which.
+Both atcs take CANN's command line, so the only difference is which binary runs; the .om's
+magic tells the runtime which one built it.
 """
 
 from __future__ import annotations
@@ -9,14 +9,13 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import paths
+from . import cann
 from ._version import __version__
 from .compile_spec import AscendCompileSpec
 
@@ -33,7 +32,7 @@ class ToolchainError(RuntimeError):
 class Atc:
     path: Path
     kind: str  # "cann" or "emulator"
-    description: str  # "cann <path>" or "emulator <version>", recorded in the blob
+    description: str  # "cann <path>" or "emulator <version>", for log lines
 
     @property
     def is_emulator(self) -> bool:
@@ -51,29 +50,6 @@ def _executable(path: Path) -> bool:
     return path.is_file() and os.access(path, os.X_OK)
 
 
-def _is_ours(path: Path) -> bool:
-    try:
-        return path.resolve() == paths.emulator_atc().resolve() or (
-            paths.emulator_home().resolve() in path.resolve().parents
-        )
-    except OSError:
-        return False
-
-
-def find_cann_atc(atc_path: str | None = None) -> Path | None:
-    """CANN's atc: the explicit path, else the toolkit's from the environment, else PATH."""
-    if atc_path:
-        return Path(atc_path)
-    for env in ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME"):
-        home = os.environ.get(env)
-        if home and _executable(Path(home) / "bin" / "atc"):
-            return Path(home) / "bin" / "atc"
-    on_path = shutil.which("atc")
-    if on_path and not _is_ours(Path(on_path)):
-        return Path(on_path)
-    return None
-
-
 @functools.lru_cache(maxsize=8)
 def _emulator_version(path: Path) -> str:
     """`atc --version`'s first line, else the version of the package that ships the emulator."""
@@ -88,31 +64,33 @@ def _emulator_version(path: Path) -> str:
 
 
 def resolve_atc(spec: AscendCompileSpec) -> Atc:
-    """Chooses the atc for `spec.toolchain`; raises ToolchainError if it is missing."""
+    """Chooses the atc for `spec.toolchain`; raises ToolchainError if it is missing.
+
+    "cann" takes CANN's atc (cann.cann_atc); "emulator" the emulator's; "auto" CANN's when found,
+    else the emulator's if use_emulator() chose it, else it is an error: never a silent fallback.
+    """
     if spec.toolchain in ("cann", "auto"):
-        cann = find_cann_atc(spec.atc_path)
-        if cann is not None:
-            if not _executable(cann):
-                raise ToolchainError(f"CANN atc at {cann} is not an executable file")
-            return Atc(cann, "cann", f"cann {cann}")
-        if spec.toolchain == "cann":
+        found = cann.cann_atc(spec.atc_path)
+        if found is not None:
+            if not _executable(found):
+                raise ToolchainError(f"CANN atc at {found} is not an executable file")
+            return Atc(found, "cann", f"cann {found}")
+        if spec.toolchain == "cann" or cann.chosen_emulator() is None:
             raise ToolchainError(
-                "toolchain='cann' but no CANN atc was found: pass atc_path, or source CANN's "
-                "set_env.sh (sets ASCEND_HOME_PATH), or put atc on PATH"
+                f"toolchain={spec.toolchain!r} but no CANN atc was found: pass atc_path, or "
+                "source CANN's set_env.sh (sets ASCEND_HOME_PATH), or put atc on PATH; to "
+                "compile for the CANN emulator call executorch_ascend.use_emulator() or use "
+                "toolchain='emulator'"
             )
-    emulator = paths.emulator_atc()
-    if not _executable(emulator):
+    emulator = cann.find_emulator()
+    if emulator is None or not _executable(emulator.atc):
+        where = emulator.atc if emulator else "nowhere"
         raise ToolchainError(
-            f"the emulator's atc is missing at {emulator}; reinstall executorch-ascend, or set "
-            f"{paths.ENV_EMULATOR_ATC} to a built emulator atc (build/<dir>/emulator/atc/atc)"
+            f"the emulator's atc is missing ({where}): pip install ./emulator "
+            f"(executorch-ascend-emulator), or set {cann.ENV_EMULATOR_ATC} to a built emulator "
+            "atc (build/cmake/emulator/atc/atc)"
         )
-    if spec.toolchain == "auto":
-        logger.warning(
-            "No CANN atc found; compiling with the CANN emulator's atc (%s). The .om runs only "
-            "on the emulator; use toolchain='cann' with CANN installed for a device.",
-            emulator,
-        )
-    return Atc(emulator, "emulator", f"emulator {_emulator_version(emulator)}")
+    return Atc(emulator.atc, "emulator", f"emulator {_emulator_version(emulator.atc)}")
 
 
 def input_shape_arg(names: Sequence[str], shapes: Sequence[Sequence[int]]) -> str:

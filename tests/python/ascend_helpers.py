@@ -10,9 +10,9 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 import torch
+from parity import fp32_tolerance, max_abs_error
 
 from executorch_ascend.lowering import LoweredGraph
-from executorch_ascend.run import fp32_tolerance, max_abs_error
 
 REPO = Path(__file__).resolve().parents[2]
 KERNEL_REGISTRY = REPO / "emulator" / "engine" / "kernels" / "registry.cc"

@@ -3,8 +3,10 @@
 1. Dev builds: if EXECUTORCH_ASCEND_DEV_BUILD names a CMake build dir, point the package at the
    native parts built there (backend library, emulator atc and libascendcl.so, ascend_runner).
    This must happen before `executorch_ascend` is imported, because importing it loads the backend.
-2. Source tree: make `src/` importable when the package is not pip-installed.
-3. The `emulator` marker: tests that need those native parts (deselect with -m "not emulator").
+2. Source tree: make `src/` importable when the package is not pip-installed, and `examples/`
+   (example models, parity helpers) always.
+3. The tests run on the CANN emulator, chosen here explicitly (use_emulator()), as a user would.
+4. The `emulator` marker: tests that need those native parts (deselect with -m "not emulator").
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ REPO = Path(__file__).resolve().parents[2]
 _DEV_BUILD_OUTPUTS = {
     "EXECUTORCH_ASCEND_BACKEND_LIB": "runtime/libexecutorch_backend_ascend.so",
     "EXECUTORCH_ASCEND_EMULATOR_ATC": "emulator/atc/atc",
-    "EXECUTORCH_ASCEND_ACL_LIB": "emulator/acl/libascendcl.so",
+    "EXECUTORCH_ASCEND_EMULATOR_ACL_LIB": "emulator/acl/libascendcl.so",
     "EXECUTORCH_ASCEND_RUNNER": "tools/runner/ascend_runner",
 }
 
@@ -38,10 +40,20 @@ def _make_src_importable() -> None:
         import executorch_ascend  # noqa: F401
     except ModuleNotFoundError:
         sys.path.insert(0, str(REPO / "src"))
+    # The shared example models and the parity helpers (not part of the package).
+    sys.path.insert(0, str(REPO / "examples"))
+
+
+def _choose_the_emulator() -> None:
+    from executorch_ascend import cann
+
+    if cann.find_emulator() is not None:
+        cann.use_emulator()  # else the `native` fixture says what is missing
 
 
 _wire_dev_build()
 _make_src_importable()
+_choose_the_emulator()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -54,20 +66,22 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def native() -> None:
     """Fails (not skips) when a native part is missing: these tests must run in CI."""
-    from executorch_ascend import paths
+    from executorch_ascend import cann, paths
 
+    emulator = cann.find_emulator()
     missing = [
         f"{what}: {path}"
         for what, path in (
             ("backend library", paths.backend_library()),
-            ("emulator atc", paths.emulator_atc()),
+            ("emulator atc", emulator.atc if emulator else Path("<no emulator>")),
             ("ascend_runner", paths.runner()),
-            ("ACL library", paths.acl_library() or Path("<unset>")),
+            ("ACL library", cann.acl_library() or Path("<unset>")),
         )
         if not path.is_file()
     ]
     if missing:
         pytest.fail(
-            "native parts missing (pip install the package, or set EXECUTORCH_ASCEND_DEV_BUILD "
-            "to a build dir; deselect with -m 'not emulator'):\n  " + "\n  ".join(missing)
+            "native parts missing (pip install the package and ./emulator, or set "
+            "EXECUTORCH_ASCEND_DEV_BUILD to a build dir; deselect with -m 'not emulator'):\n  "
+            + "\n  ".join(missing)
         )

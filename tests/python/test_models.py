@@ -11,9 +11,9 @@ from collections.abc import Callable
 import pytest
 import torch
 from ascend_helpers import assert_close, eager
+from example_models import small_resnet
 
 from executorch_ascend import AscendCompileSpec
-from executorch_ascend.example_models import small_resnet
 from executorch_ascend.export import lower
 from executorch_ascend.run import run_with_runtime
 

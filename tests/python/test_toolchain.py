@@ -11,7 +11,7 @@ import pytest
 import torch
 from ascend_helpers import ascend_lowered_modules, named_data, seeded_inputs
 
-from executorch_ascend import AscendCompileSpec, blob, paths
+from executorch_ascend import AscendCompileSpec, blob, cann
 from executorch_ascend.backend import om_key
 from executorch_ascend.export import lower
 from executorch_ascend.toolchain import (
@@ -19,7 +19,6 @@ from executorch_ascend.toolchain import (
     ToolchainError,
     atc_command,
     compile_onnx,
-    find_cann_atc,
     resolve_atc,
 )
 
@@ -76,14 +75,16 @@ class _Mlp(torch.nn.Module):
 
 
 @pytest.mark.emulator
-def test_auto_uses_the_emulator_with_a_warning_when_cann_is_absent(
-    native, no_cann, caplog: pytest.LogCaptureFixture
-) -> None:
-    with caplog.at_level(logging.WARNING, logger="executorch_ascend.toolchain"):
-        atc = resolve_atc(AscendCompileSpec(toolchain="auto"))
-    assert atc.is_emulator and atc.path == paths.emulator_atc()
+def test_auto_uses_the_emulator_only_when_it_was_chosen(native, no_cann, monkeypatch) -> None:
+    emulator = cann.find_emulator()
+    assert emulator is not None
+    monkeypatch.setattr(cann, "_chosen", emulator)  # as use_emulator() leaves it
+    atc = resolve_atc(AscendCompileSpec(toolchain="auto"))
+    assert atc.is_emulator and atc.path == emulator.atc
     assert atc.description.startswith("emulator ")
-    assert any("No CANN atc found" in r.getMessage() for r in caplog.records)
+    monkeypatch.setattr(cann, "_chosen", None)  # production: CANN or a clear error
+    with pytest.raises(ToolchainError, match=r"no CANN atc was found.*use_emulator"):
+        resolve_atc(AscendCompileSpec(toolchain="auto"))
 
 
 @pytest.mark.emulator
@@ -99,7 +100,7 @@ def test_cann_toolchain_without_cann_is_a_clear_error(no_cann) -> None:
 
 
 def test_missing_emulator_atc_is_a_clear_error(no_cann, monkeypatch, tmp_path) -> None:
-    monkeypatch.setenv(paths.ENV_EMULATOR_ATC, str(tmp_path / "nope" / "atc"))
+    monkeypatch.setenv(cann.ENV_EMULATOR_ATC, str(tmp_path / "nope" / "atc"))
     with pytest.raises(ToolchainError, match="emulator's atc is missing"):
         resolve_atc(AscendCompileSpec(toolchain="emulator"))
 
@@ -110,24 +111,25 @@ def test_explicit_atc_path_must_exist(no_cann, tmp_path) -> None:
 
 
 def test_cann_atc_is_found_in_the_toolkit_and_on_path(fake_cann, monkeypatch, tmp_path) -> None:
-    assert find_cann_atc() == fake_cann
+    assert cann.cann_atc() == fake_cann
     auto = resolve_atc(AscendCompileSpec(toolchain="auto"))
     assert (auto.kind, auto.description) == ("cann", f"cann {fake_cann}")
 
     monkeypatch.delenv("ASCEND_HOME_PATH")
     monkeypatch.setenv("ASCEND_TOOLKIT_HOME", str(fake_cann.parent.parent))
-    assert find_cann_atc() == fake_cann
+    assert cann.cann_atc() == fake_cann
 
     monkeypatch.delenv("ASCEND_TOOLKIT_HOME")
     monkeypatch.setenv("PATH", str(fake_cann.parent))
-    assert find_cann_atc() == fake_cann
+    assert cann.cann_atc() == fake_cann
 
 
 def test_our_emulator_atc_on_path_is_not_mistaken_for_cann(no_cann, monkeypatch, tmp_path) -> None:
     ours = _write_script(tmp_path / "emu" / "bin" / "atc", "#!/bin/sh\nexit 0\n")
-    monkeypatch.setenv(paths.ENV_EMULATOR_ATC, str(ours))
+    monkeypatch.setenv(cann.ENV_EMULATOR_ATC, str(ours))
+    monkeypatch.setenv(cann.ENV_EMULATOR_ACL_LIB, str(tmp_path / "emu" / "lib64" / "x.so"))
     monkeypatch.setenv("PATH", str(ours.parent))
-    assert find_cann_atc() is None
+    assert cann.cann_atc() is None
 
 
 def test_command_line() -> None:

@@ -118,6 +118,7 @@ def main(argv: list[str]) -> int:
     env = dict(os.environ)
     env["EXECUTORCH_ASCEND_ACL_LIB"] = acl_lib
     os.environ["EXECUTORCH_ASCEND_EMULATOR_ATC"] = atc
+    os.environ["EXECUTORCH_ASCEND_EMULATOR_ACL_LIB"] = acl_lib
     for tag in (None, "weights"):
         work = Path(work_dir) / (tag or "inline")
         work.mkdir(parents=True, exist_ok=True)

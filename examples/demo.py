@@ -1,4 +1,4 @@
-"""python -m executorch_ascend.demo: a transformers ResNet lowered to Ascend, run on the emulator.
+"""python examples/demo.py: a transformers ResNet lowered to Ascend, run on the CANN emulator.
 
 Builds ResNetForImageClassification from a small ResNetConfig (random weights, nothing
 downloaded), exports it, lowers it with the emulator's atc, saves model.pte + model.ptd (the .om
@@ -15,12 +15,14 @@ import sys
 from pathlib import Path
 
 import torch
+from example_models import small_resnet
+from parity import fp32_tolerance, max_abs_error
 
-from . import paths
-from .compile_spec import TOOLCHAINS, AscendCompileSpec
-from .example_models import small_resnet
-from .export import lower, save
-from .run import fp32_tolerance, max_abs_error, run_with_runner, run_with_runtime
+import executorch_ascend
+from executorch_ascend import paths
+from executorch_ascend.compile_spec import TOOLCHAINS, AscendCompileSpec
+from executorch_ascend.export import lower, save
+from executorch_ascend.run import run_with_runner, run_with_runtime
 
 
 def _runner_latency(pte: Path, ptd: Path | None, iterations: int = 20) -> str:
@@ -33,12 +35,14 @@ def _runner_latency(pte: Path, ptd: Path | None, iterations: int = 20) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m executorch_ascend.demo", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python examples/demo.py", description=__doc__)
     parser.add_argument("--output-dir", type=Path, default=Path("ascend_demo"))
     parser.add_argument("--toolchain", choices=TOOLCHAINS, default="emulator")
     parser.add_argument("--image-size", type=int, default=64)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if args.toolchain != "cann":
+        executorch_ascend.use_emulator()  # this machine has no NPU: run on the CANN emulator
 
     model = small_resnet()
     image = torch.randn(
@@ -62,8 +66,6 @@ def main(argv: list[str] | None = None) -> int:
     ok &= err <= tolerance
     print(f"ascend_runner:     max abs error {err:.3g}  {'OK' if err <= tolerance else 'MISMATCH'}")
     print(f"ascend_runner:     {_runner_latency(pte, ptd)}")
-
-    import executorch_ascend  # noqa: F401  (registers AscendBackend with the Python runtime)
 
     runtime_out = run_with_runtime(pte, [image], ptd=ptd)
     err = max_abs_error(runtime_out, expected)

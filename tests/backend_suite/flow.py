@@ -22,12 +22,11 @@ from executorch.backends.test.harness.stages import (
 from executorch.backends.test.suite import flow as suite_flow
 from executorch.backends.test.suite.flow import TestFlow
 
-from ..compile_spec import AscendCompileSpec
-from ..native import load_backend_library
-from ..partitioner import AscendPartitioner
+from executorch_ascend import AscendBackend, AscendCompileSpec, AscendPartitioner
+from executorch_ascend.native import load_backend_library
 
 FLOW_NAME = "ascend"
-BACKEND_NAME = "AscendBackend"
+BACKEND_NAME = AscendBackend.__name__
 
 
 def _partitioner(spec: AscendCompileSpec) -> AscendPartitioner:

@@ -1,15 +1,17 @@
 """Runs ExecuTorch's backend test suite (operators) for the "ascend" flow and summarizes it.
 
-    python benchmarks/backend_test_suite.py [-k EXPR] [--report CSV] [--summary MD] [--seed N]
+    python tests/backend_suite/run.py [-k EXPR] [--report CSV] [--summary MD] [--seed N]
 
 The suite (executorch.backends.test.suite, shipped in the executorch wheel) is pytest-based and
 parametrizes every operator test over flow.all_flows(); this script adds the out-of-tree
-"ascend" flow to that table (executorch_ascend.test_suite.register_ascend_flow) before pytest
+"ascend" flow to that table (flow.register_ascend_flow, beside this file) before pytest
 imports the suite's conftest, selects it with `-m flow_ascend`, and runs in this process.
 
-Python code comes from this checkout's src/ (so the newest flow and converters are used); the
-native parts (backend library, emulator atc and libascendcl.so) come from
-EXECUTORCH_ASCEND_DEV_BUILD=<cmake build dir> when set, else from the pip-installed package.
+Python code comes from this checkout's src/ (so the newest converters are used); the native
+parts (backend library, emulator atc and libascendcl.so) come from
+EXECUTORCH_ASCEND_DEV_BUILD=<cmake build dir> when set, else from the pip-installed packages
+(executorch-ascend and executorch-ascend-emulator). The suite runs on the emulator, chosen
+explicitly with use_emulator().
 
 The summary counts every sub-test by the suite's own TestResult: passed delegated (SUCCESS),
 passed undelegated (SUCCESS_UNDELEGATED: nothing was delegated, so only the portable CPU kernels
@@ -22,7 +24,6 @@ Run on purpose only; the whole operators suite takes tens of minutes on two core
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 from collections import Counter, defaultdict
@@ -30,17 +31,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 _DEV_BUILD_OUTPUTS = {
     "EXECUTORCH_ASCEND_BACKEND_LIB": "runtime/libexecutorch_backend_ascend.so",
     "EXECUTORCH_ASCEND_EMULATOR_ATC": "emulator/atc/atc",
-    "EXECUTORCH_ASCEND_ACL_LIB": "emulator/acl/libascendcl.so",
-}
-_INSTALLED_OUTPUTS = {
-    "EXECUTORCH_ASCEND_BACKEND_LIB": "lib/libexecutorch_backend_ascend.so",
-    "EXECUTORCH_ASCEND_EMULATOR_ATC": "emulator/bin/atc",
-    "EXECUTORCH_ASCEND_ACL_LIB": "emulator/lib64/libascendcl.so",
+    "EXECUTORCH_ASCEND_EMULATOR_ACL_LIB": "emulator/acl/libascendcl.so",
 }
 
 
@@ -50,14 +46,10 @@ def _use_source_tree_with_native_parts() -> None:
     if build:
         for env, rel in _DEV_BUILD_OUTPUTS.items():
             os.environ.setdefault(env, str(Path(build) / rel))
-    else:
-        spec = importlib.util.find_spec("executorch_ascend")
-        if spec is not None and spec.origin is not None:
-            installed = Path(spec.origin).parent
-            for env, rel in _INSTALLED_OUTPUTS.items():
-                if (installed / rel).is_file():
-                    os.environ.setdefault(env, str(installed / rel))
     sys.path.insert(0, str(REPO / "src"))
+    from executorch_ascend import use_emulator
+
+    use_emulator()
 
 
 @dataclass
@@ -185,8 +177,7 @@ def main() -> int:
         begin_test_session,
         complete_test_session,
     )
-
-    from executorch_ascend.test_suite import register_ascend_flow
+    from flow import register_ascend_flow
 
     register_ascend_flow()
     suite_dir = Path(operators.__file__).parent

@@ -2,7 +2,7 @@
 
 `executorch.backends.test.suite` lists its flows in a fixed table (flow.all_flows); an
 out-of-tree backend joins it through `register_ascend_flow()`, which must run before the
-suite's conftest is imported (benchmarks/backend_test_suite.py does this).
+suite's conftest is imported (run.py, beside this file, does this).
 """
 
 from .flow import ASCEND_TEST_FLOW, AscendTester, create_ascend_flow, register_ascend_flow

@@ -1,0 +1,23 @@
+"""How close an Ascend output is to eager PyTorch: the comparison the demo, the tests and the
+benchmarks make (fp32 to 1e-4 relative to the largest expected magnitude)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+
+
+def max_abs_error(actual: Sequence[torch.Tensor], expected: Sequence[torch.Tensor]) -> float:
+    if len(actual) != len(expected):
+        raise ValueError(f"{len(actual)} outputs, expected {len(expected)}")
+    return max(
+        (float((a.float() - e.float()).abs().max()) if e.numel() else 0.0)
+        for a, e in zip(actual, expected, strict=True)
+    )
+
+
+def fp32_tolerance(expected: Sequence[torch.Tensor]) -> float:
+    """The project's fp32 tolerance: 1e-4 * max(1, max |expected|)."""
+    peak = max((float(e.float().abs().max()) for e in expected if e.numel()), default=0.0)
+    return 1e-4 * max(1.0, peak)
