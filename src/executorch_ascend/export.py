@@ -15,9 +15,10 @@ from executorch.exir import (
 from executorch.exir.lowered_backend_module import get_lowered_submodules
 from torch.export import ExportedProgram
 
+from .backend import AscendBackend
 from .compile_spec import SpecLike, as_compile_spec
 from .lowering.registry import op_name
-from .partitioner import BACKEND_ID, AscendPartitioner
+from .partitioner import AscendPartitioner
 
 
 @dataclass(frozen=True)
@@ -44,13 +45,13 @@ def delegation_summary(program: EdgeProgramManager | ExportedProgram) -> Delegat
     ep = program.exported_program() if isinstance(program, EdgeProgramManager) else program
     gm = ep.graph_module
     lowered = get_lowered_submodules(gm)
-    ascend = [(m, call) for _, m, call in lowered if m.backend_id == BACKEND_ID]
+    ascend = [(m, call) for _, m, call in lowered if m.backend_id == AscendBackend.__name__]
     delegate_calls = {call for _, _, call in lowered}
     delegated = sum(1 for m, _ in ascend for n in m.original_module.graph.nodes if _is_compute(n))
     other_delegated = sum(
         1
         for _, m, _ in lowered
-        if m.backend_id != BACKEND_ID
+        if m.backend_id != AscendBackend.__name__
         for n in m.original_module.graph.nodes
         if _is_compute(n)
     )
@@ -83,14 +84,6 @@ def lower_program(exported: ExportedProgram, compile_spec: SpecLike = None) -> A
     edge = to_edge_transform_and_lower(exported, partitioner=[AscendPartitioner(spec)])
     summary = delegation_summary(edge)
     return AscendLowering(edge, edge.to_executorch(), summary)
-
-
-def lower_to_ascend(
-    model: torch.nn.Module,
-    example_inputs: tuple[torch.Tensor, ...],
-    compile_spec: SpecLike = None,
-) -> ExecutorchProgramManager:
-    return lower(model, example_inputs, compile_spec).program
 
 
 def save(

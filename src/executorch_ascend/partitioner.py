@@ -14,14 +14,13 @@ from torch.fx import Node
 from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 
+from .backend import AscendBackend
 from .compile_spec import SpecLike, as_compile_spec
 from .lowering.constants import ConstantResolver
 from .lowering.registry import ops_kept_whole, why_unsupported
 from .lowering.whole_ops import make_kept_outputs_contiguous
 
 logger = logging.getLogger(__name__)
-
-BACKEND_ID = "AscendBackend"
 
 
 def analyze(program: ExportedProgram) -> dict[Node, str | None]:
@@ -87,7 +86,9 @@ class AscendPartitioner(Partitioner):
     def __init__(self, compile_spec: SpecLike = None) -> None:
         super().__init__()
         self.compile_spec = as_compile_spec(compile_spec)
-        self.delegation_spec = DelegationSpec(BACKEND_ID, self.compile_spec.to_compile_specs())
+        self.delegation_spec = DelegationSpec(
+            AscendBackend.__name__, self.compile_spec.to_compile_specs()
+        )
         self.reasons: dict[str, str] = {}
         # Kept ops whose output got a contiguous copy before decomposition (node names).
         self.layout_fixes: list[str] = []

@@ -12,15 +12,16 @@ import onnxruntime as ort
 import torch
 from parity import fp32_tolerance, max_abs_error
 
+from executorch_ascend import AscendBackend
 from executorch_ascend.lowering import LoweredGraph
 
 REPO = Path(__file__).resolve().parents[2]
-KERNEL_REGISTRY = REPO / "emulator" / "engine" / "kernels" / "registry.cc"
+KERNEL_REGISTRY = REPO / "emulator" / "engine" / "kernels" / "kernels.def"
 
 
 def emulator_kernel_ops() -> set[str]:
     """The ONNX ops the emulator has kernels for, read from its kernel table in the source tree."""
-    return set(re.findall(r"ASCEND_EMU_KERNEL\((\w+)\)", KERNEL_REGISTRY.read_text())) - {"Name"}
+    return set(re.findall(r"^ASCEND_EMU_KERNEL\((\w+)\)", KERNEL_REGISTRY.read_text(), re.M))
 
 
 # What the converters may emit: an op CANN's parser registers for opset 17 (checked by the
@@ -73,7 +74,7 @@ def ascend_lowered_modules(edge_manager) -> list:
     from executorch.exir.lowered_backend_module import get_lowered_submodules
 
     gm = edge_manager.exported_program().graph_module
-    return [m for _, m, _ in get_lowered_submodules(gm) if m.backend_id == "AscendBackend"]
+    return [m for _, m, _ in get_lowered_submodules(gm) if m.backend_id == AscendBackend.__name__]
 
 
 def named_data(lowered_module, key: str, tag=None) -> bytes:

@@ -6,12 +6,11 @@ import torch
 from ascend_helpers import seeded_inputs
 from executorch.exir.dialects._ops import ops as exir_ops
 
-from executorch_ascend import AscendCompileSpec, AscendPartitioner, explain
+from executorch_ascend import AscendBackend, AscendCompileSpec, AscendPartitioner, explain
 from executorch_ascend.explain import format_explanation
 from executorch_ascend.export import edge_for_analysis
 from executorch_ascend.lowering import why_unsupported
 from executorch_ascend.lowering.constants import ConstantResolver
-from executorch_ascend.partitioner import BACKEND_ID
 
 
 class Mlp(torch.nn.Module):
@@ -61,7 +60,7 @@ def test_mlp_is_one_partition_with_its_weights() -> None:
     assert len(result.partition_tags) == 1
     (tag,) = result.partition_tags
     spec = result.partition_tags[tag]
-    assert spec.backend_id == BACKEND_ID == "AscendBackend"
+    assert spec.backend_id == AscendBackend.__name__ == "AscendBackend"
     assert AscendCompileSpec.from_compile_specs(spec.compile_specs).toolchain == "emulator"
     assert all(n.meta.get("delegation_tag") == tag for n in _compute(edge))
     params = [n for n in edge.graph.nodes if n.op == "placeholder" and n.name.startswith("p_")]

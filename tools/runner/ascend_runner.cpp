@@ -2,6 +2,7 @@
 // .ptd) through executorch::extension::Module, with the AscendBackend and
 // XnnpackBackend delegates and ExecuTorch's optimized CPU kernels linked in.
 // Prints each output and the latency; see docs/runtime.md.
+#include <ascend_backend.h>
 #include <executorch/extension/module/module.h>
 #include <executorch/extension/tensor/tensor_ptr.h>
 #include <executorch/runtime/backend/options.h>
@@ -66,8 +67,10 @@ int run(const runner::RunnerOptions& options) {
   executorch::runtime::BackendOptions<1> ascend_options;
   executorch::runtime::LoadBackendOptionsMap backend_options;
   if (options.device_id.has_value()) {
-    (void)ascend_options.set_option("device_id", *options.device_id);
-    (void)backend_options.set_options("AscendBackend", ascend_options.view());
+    (void)ascend_options.set_option(
+        executorch::backends::ascend::kDeviceIdOption, *options.device_id);
+    (void)backend_options.set_options(
+        executorch::backends::ascend::kAscendBackendName, ascend_options.view());
   }
 
   const auto load_start = std::chrono::steady_clock::now();

@@ -83,20 +83,34 @@ std::string CheckMode(const std::string& value, AtcOptions* o) {
   return "--mode=" + value + " is not a valid atc mode (0, 1, 3 or 6)";
 }
 
+// CANN's atc accepts these nine (ge api/atc, cann-fidelity.md); the emulator
+// computes in the model's own dtypes, which two of them mean.
+constexpr const char* kCannPrecisionModes[] = {"force_fp16",
+                                               "force_fp32",
+                                               "cube_fp16in_fp32out",
+                                               "allow_mix_precision",
+                                               "allow_fp32_to_fp16",
+                                               "must_keep_origin_dtype",
+                                               "allow_mix_precision_fp16",
+                                               "allow_mix_precision_bf16",
+                                               "allow_fp32_to_bf16"};
+
 std::string CheckPrecisionMode(const std::string& value, AtcOptions* o) {
   if (value == "must_keep_origin_dtype" || value == "force_fp32") {
     o->precision_mode = value;
     return "";
   }
-  if (value == "force_fp16" || value == "allow_fp32_to_fp16" ||
-      value == "allow_mix_precision") {
-    return "--precision_mode=" + value +
-           " is not supported by the emulator yet (it computes in the model's "
-           "own dtypes): use --precision_mode=must_keep_origin_dtype";
+  std::string known;
+  for (const char* mode : kCannPrecisionModes) {
+    if (value == mode) {
+      return "--precision_mode=" + value +
+             " is not supported by the emulator yet (it computes in the "
+             "model's own dtypes): use --precision_mode=must_keep_origin_dtype";
+    }
+    known += known.empty() ? mode : std::string(", ") + mode;
   }
-  return "--precision_mode='" + value +
-         "' is not a CANN precision mode (force_fp16, force_fp32, "
-         "allow_fp32_to_fp16, must_keep_origin_dtype, allow_mix_precision)";
+  return "--precision_mode='" + value + "' is not a CANN precision mode (" +
+         known + ")";
 }
 
 std::string CheckValue(const std::string& name, const std::string& value,

@@ -1,5 +1,5 @@
-// Infer and Run of every kernel, grouped by the file that defines them. Only
-// registry.cc (the table) and the kernels' own files include this.
+// Infer and Run of every kernel of kernels.def. Only registry.cc (the table)
+// and the kernels' own files include this.
 #pragma once
 
 #include <string>
@@ -9,124 +9,11 @@
 namespace ascend_emu {
 namespace kernels {
 
-#define ASCEND_EMU_DECLARE_KERNEL(Name)       \
+#define ASCEND_EMU_KERNEL(Name)               \
   std::string Infer##Name(InferContext& ctx); \
-  void Run##Name(const RunContext& ctx)
-
-// arithmetic.cc
-ASCEND_EMU_DECLARE_KERNEL(Add);
-ASCEND_EMU_DECLARE_KERNEL(Sub);
-ASCEND_EMU_DECLARE_KERNEL(Mul);
-ASCEND_EMU_DECLARE_KERNEL(Div);
-ASCEND_EMU_DECLARE_KERNEL(Pow);
-ASCEND_EMU_DECLARE_KERNEL(Mod);
-ASCEND_EMU_DECLARE_KERNEL(Max);
-ASCEND_EMU_DECLARE_KERNEL(Min);
-
-// logical.cc
-ASCEND_EMU_DECLARE_KERNEL(And);
-ASCEND_EMU_DECLARE_KERNEL(Or);
-ASCEND_EMU_DECLARE_KERNEL(Xor);
-ASCEND_EMU_DECLARE_KERNEL(Not);
-ASCEND_EMU_DECLARE_KERNEL(Equal);
-ASCEND_EMU_DECLARE_KERNEL(Greater);
-ASCEND_EMU_DECLARE_KERNEL(GreaterOrEqual);
-ASCEND_EMU_DECLARE_KERNEL(Less);
-ASCEND_EMU_DECLARE_KERNEL(LessOrEqual);
-ASCEND_EMU_DECLARE_KERNEL(Where);
-ASCEND_EMU_DECLARE_KERNEL(IsInf);
-ASCEND_EMU_DECLARE_KERNEL(IsNaN);
-
-// unary_math.cc
-ASCEND_EMU_DECLARE_KERNEL(Abs);
-ASCEND_EMU_DECLARE_KERNEL(Neg);
-ASCEND_EMU_DECLARE_KERNEL(Exp);
-ASCEND_EMU_DECLARE_KERNEL(Log);
-ASCEND_EMU_DECLARE_KERNEL(Sqrt);
-ASCEND_EMU_DECLARE_KERNEL(Reciprocal);
-ASCEND_EMU_DECLARE_KERNEL(Ceil);
-ASCEND_EMU_DECLARE_KERNEL(Floor);
-ASCEND_EMU_DECLARE_KERNEL(Round);
-ASCEND_EMU_DECLARE_KERNEL(Sign);
-ASCEND_EMU_DECLARE_KERNEL(Sin);
-ASCEND_EMU_DECLARE_KERNEL(Cos);
-ASCEND_EMU_DECLARE_KERNEL(Erf);
-
-// activation.cc
-ASCEND_EMU_DECLARE_KERNEL(Relu);
-ASCEND_EMU_DECLARE_KERNEL(Sigmoid);
-ASCEND_EMU_DECLARE_KERNEL(Tanh);
-ASCEND_EMU_DECLARE_KERNEL(Elu);
-ASCEND_EMU_DECLARE_KERNEL(LeakyRelu);
-ASCEND_EMU_DECLARE_KERNEL(HardSigmoid);
-ASCEND_EMU_DECLARE_KERNEL(HardSwish);
-ASCEND_EMU_DECLARE_KERNEL(Clip);
-
-// matmul.cc
-ASCEND_EMU_DECLARE_KERNEL(MatMul);
-ASCEND_EMU_DECLARE_KERNEL(Gemm);
-
-// reduction.cc
-ASCEND_EMU_DECLARE_KERNEL(ReduceSum);
-ASCEND_EMU_DECLARE_KERNEL(ReduceMean);
-ASCEND_EMU_DECLARE_KERNEL(ReduceMax);
-ASCEND_EMU_DECLARE_KERNEL(ReduceMin);
-ASCEND_EMU_DECLARE_KERNEL(ArgMax);
-ASCEND_EMU_DECLARE_KERNEL(ArgMin);
-ASCEND_EMU_DECLARE_KERNEL(CumSum);
-
-// softmax.cc
-ASCEND_EMU_DECLARE_KERNEL(Softmax);
-
-// conv.cc
-ASCEND_EMU_DECLARE_KERNEL(Conv);
-
-// conv_transpose.cc
-ASCEND_EMU_DECLARE_KERNEL(ConvTranspose);
-
-// pool.cc
-ASCEND_EMU_DECLARE_KERNEL(MaxPool);
-ASCEND_EMU_DECLARE_KERNEL(AveragePool);
-ASCEND_EMU_DECLARE_KERNEL(GlobalAveragePool);
-
-// normalization.cc
-ASCEND_EMU_DECLARE_KERNEL(BatchNormalization);
-ASCEND_EMU_DECLARE_KERNEL(LayerNormalization);
-
-// shape.cc
-ASCEND_EMU_DECLARE_KERNEL(Reshape);
-ASCEND_EMU_DECLARE_KERNEL(Flatten);
-ASCEND_EMU_DECLARE_KERNEL(Squeeze);
-ASCEND_EMU_DECLARE_KERNEL(Unsqueeze);
-ASCEND_EMU_DECLARE_KERNEL(Transpose);
-ASCEND_EMU_DECLARE_KERNEL(Identity);
-ASCEND_EMU_DECLARE_KERNEL(Expand);
-
-// concat_split.cc
-ASCEND_EMU_DECLARE_KERNEL(Concat);
-ASCEND_EMU_DECLARE_KERNEL(Split);
-
-// slice.cc
-ASCEND_EMU_DECLARE_KERNEL(Slice);
-ASCEND_EMU_DECLARE_KERNEL(Tile);
-
-// pad.cc
-ASCEND_EMU_DECLARE_KERNEL(Pad);
-
-// gather.cc
-ASCEND_EMU_DECLARE_KERNEL(Gather);
-ASCEND_EMU_DECLARE_KERNEL(GatherElements);
-
-// scatter.cc
-ASCEND_EMU_DECLARE_KERNEL(ScatterND);
-
-// cast.cc
-ASCEND_EMU_DECLARE_KERNEL(Cast);
-
-// resize.cc
-ASCEND_EMU_DECLARE_KERNEL(Resize);
-
-#undef ASCEND_EMU_DECLARE_KERNEL
+  void Run##Name(const RunContext& ctx);
+#include "kernels.def"
+#undef ASCEND_EMU_KERNEL
 
 }  // namespace kernels
 }  // namespace ascend_emu

@@ -87,10 +87,3 @@ class LoweringContext:
 def _hint(name: str) -> str:
     cleaned = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
     return cleaned or "v"
-
-
-def static_shape(node: Node) -> list[int]:
-    val = node.meta["val"]
-    if isinstance(val, (list, tuple)):
-        val = val[0]
-    return [int(d) for d in val.shape]
