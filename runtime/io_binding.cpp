@@ -57,7 +57,8 @@ Error IoBinding::read_slots(Role role, std::vector<Slot>& slots) {
   slots.reserve(count);
   for (size_t i = 0; i < count; ++i) {
     Slot slot;
-    const char* name = input ? api.aclmdlGetInputNameByIndex(desc, i) : nullptr;
+    const char* name = input ? api.aclmdlGetInputNameByIndex(desc, i)
+                             : api.aclmdlGetOutputNameByIndex(desc, i);
     slot.name = name != nullptr ? name : "";
 
     const aclDataType dtype = input ? api.aclmdlGetInputDataType(desc, i)

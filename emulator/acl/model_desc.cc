@@ -196,4 +196,12 @@ ACL_EMU_EXPORT const char* aclmdlGetInputNameByIndex(
   return io == nullptr ? nullptr : io->name.c_str();
 }
 
+ACL_EMU_EXPORT const char* aclmdlGetOutputNameByIndex(
+    const aclmdlDesc* modelDesc, size_t index) {
+  ApiCall call(__func__);
+  if (!EnterGetter(call)) return nullptr;
+  const IoDesc* io = FindIo(call.state(), modelDesc, false, index);
+  return io == nullptr ? nullptr : io->name.c_str();
+}
+
 }  // extern "C"

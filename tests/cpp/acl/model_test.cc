@@ -115,6 +115,7 @@ TEST_F(ModelTest, LoadDescribeExecuteUnload) {
   EXPECT_EQ(aclmdlGetInputFormat(desc, 0), ACL_FORMAT_ND);
   EXPECT_EQ(aclmdlGetOutputFormat(desc, 0), ACL_FORMAT_ND);
   EXPECT_STREQ(aclmdlGetInputNameByIndex(desc, 0), "x");
+  EXPECT_STREQ(aclmdlGetOutputNameByIndex(desc, 0), "z");
 
   {
     ModelIo io;
@@ -149,6 +150,7 @@ TEST_F(ModelTest, DescriptionQueriesRejectBadIndexes) {
   EXPECT_EQ(aclmdlGetInputFormat(desc, 5), ACL_FORMAT_UNDEFINED);
   EXPECT_EQ(aclmdlGetOutputFormat(desc, 5), ACL_FORMAT_UNDEFINED);
   EXPECT_EQ(aclmdlGetInputNameByIndex(desc, 5), nullptr);
+  EXPECT_EQ(aclmdlGetOutputNameByIndex(desc, 1), nullptr);
   EXPECT_EQ(aclmdlGetDesc(desc, 99), ACL_ERROR_INVALID_MODEL_ID);
   EXPECT_EQ(aclmdlGetDesc(nullptr, id), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlGetNumInputs(nullptr), 0u);

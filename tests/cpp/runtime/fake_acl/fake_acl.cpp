@@ -161,6 +161,9 @@ EXPORT aclFormat aclmdlGetOutputFormat(const aclmdlDesc*, size_t) {
 EXPORT const char* aclmdlGetInputNameByIndex(const aclmdlDesc*, size_t) {
   return "";
 }
+EXPORT const char* aclmdlGetOutputNameByIndex(const aclmdlDesc*, size_t) {
+  return "";
+}
 EXPORT aclError aclmdlExecute(uint32_t, const aclmdlDataset*, aclmdlDataset*) {
   return FAKE_RESULT;
 }
