@@ -1,11 +1,12 @@
 """Importing this package registers every converter family with the registry."""
 
 from . import (  # noqa: F401
+    activation,
+    arithmetic,
     attention,
-    binary,
     conv,
-    elementwise,
     indexing,
+    logical,
     matmul,
     movement,
     norm,
@@ -14,5 +15,5 @@ from . import (  # noqa: F401
     resample,
     shape,
     tuple_outputs,
-    unary,
+    unary_math,
 )

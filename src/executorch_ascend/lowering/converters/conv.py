@@ -19,7 +19,7 @@ from ..context import LoweringContext
 from ..registry import converter
 from ..samples import module_sample
 from ._args import ints, rank, shape
-from .unary import FLOATS
+from ._dtypes import FLOATS
 
 aten = torch.ops.aten
 

@@ -42,8 +42,8 @@ from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample, module_sample
 from ._args import arg, norm_dim, rank, shape, tensor_val
+from ._dtypes import FLOATS
 from .movement import MOVABLE, slice_range
-from .unary import FLOATS
 
 aten = torch.ops.aten
 

@@ -20,9 +20,9 @@ from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample, module_sample
 from ._args import arg, ints, rank, shape
+from ._dtypes import FLOATS
 from .conv import cann_window_limits, onnx_pads
 from .tuple_outputs import emit_first_output, only_first_output_used
-from .unary import FLOATS
 
 aten = torch.ops.aten
 

@@ -22,7 +22,8 @@ from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample
 from ._args import arg, norm_dim, norm_dims, rank, shape, tensor_val
-from .unary import FLOATS, const_like
+from ._dtypes import FLOATS
+from ._emit import const_like
 
 aten = torch.ops.aten
 

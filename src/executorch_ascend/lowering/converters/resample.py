@@ -20,8 +20,8 @@ from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample, module_sample
 from ._args import arg, rank, shape, tensor_val
+from ._dtypes import FLOATS
 from ._layout import layout_reason
-from .unary import FLOATS
 
 aten = torch.ops.aten
 dim_order_ops = torch.ops.dim_order_ops
