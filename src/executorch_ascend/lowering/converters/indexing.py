@@ -41,9 +41,8 @@ from torch.fx import Node
 from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample, module_sample
-from ._args import arg, norm_dim, rank, shape, tensor_val
-from ._dtypes import FLOATS
-from .movement import MOVABLE, slice_range
+from ._args import arg, norm_dim, rank, shape, slice_range, tensor_val
+from ._dtypes import FLOATS, MOVABLE
 
 aten = torch.ops.aten
 
