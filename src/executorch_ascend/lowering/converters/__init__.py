@@ -1,21 +1,23 @@
 """Importing this package registers every converter family with the registry."""
 
 from . import (  # noqa: F401
+    _tuple_outputs,
     activation,
     arithmetic,
     attention,
+    cast,
     concat_split,
     conv,
     indexing,
     logical,
     matmul,
-    norm,
+    normalization,
+    pad,
     pool,
     reduction,
-    resample,
+    resize,
     shape,
     slice,
     softmax,
-    tuple_outputs,
     unary_math,
 )

@@ -14,7 +14,7 @@ from ..registry import converter
 from ..samples import module_sample
 from ._args import rank, shape, tensor_val
 from ._dtypes import FLOATS
-from .tuple_outputs import first_output_name, only_first_output_used
+from ._tuple_outputs import first_output_name, only_first_output_used
 
 aten = torch.ops.aten
 
