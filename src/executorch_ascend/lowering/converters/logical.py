@@ -97,7 +97,7 @@ def logical_not(ctx: LoweringContext, node: Node) -> None:
 
 
 # Bitwise ops are accepted by dtype for every integer type, so that supports() can say why
-# integers are refused (binary.py's bitwise_and/or/xor use the same two).
+# integers are refused (bitwise_and/or/xor below use the same two).
 BITWISE_DTYPES = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
 
 
