@@ -7,12 +7,18 @@ from collections.abc import Sequence
 import torch
 from torch.fx import Node
 
+_INT_MAX = 2**63 - 1
+
 
 def arg(node: Node, index: int, name: str, default: object = None) -> object:
     """Positional argument `index`, else keyword `name`, else the schema default given."""
     if len(node.args) > index:
         return node.args[index]
     return node.kwargs.get(name, default)
+
+
+def is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def rank(value: object) -> int:
@@ -48,3 +54,12 @@ def norm_dim(dim: int, rank_: int) -> int:
 
 def norm_dims(dims: Sequence[int] | None, rank_: int) -> list[int]:
     return [norm_dim(int(d), rank_) for d in (dims or [])]
+
+
+def slice_range(size: int, start: object, end: object) -> tuple[int, int]:
+    """PyTorch's slice bounds (None, negative, past the end) as 0 <= start, end <= size."""
+    start = 0 if start is None else int(start)  # type: ignore[call-overload]
+    end = size if end is None or int(end) >= _INT_MAX else int(end)  # type: ignore[call-overload]
+    start = min(max(start + size if start < 0 else start, 0), size)
+    end = min(max(end + size if end < 0 else end, 0), size)
+    return start, end

@@ -22,7 +22,7 @@ from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample, module_sample
 from ._args import arg, rank, shape, tensor_val
-from .unary import FLOATS
+from ._dtypes import FLOATS
 
 aten = torch.ops.aten
 F = torch.nn.functional

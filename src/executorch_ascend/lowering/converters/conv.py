@@ -4,13 +4,11 @@ torch.nn.Conv1d/2d and ConvTranspose1d/2d all reach the edge graph as aten.convo
 (N, C, L) or 4-D (N, C, H, W) input; the ONNX node keeps that rank (CANN runs 1-D as 2-D with
 H = 1 itself, so its limits apply to the last dim). Limits quoted are CANN's documented ones for
 its ONNX parser (cann-onnx-ops reference): a node outside them would fail in atc or fall back to
-AI CPU, so it stays on ExecuTorch's CPU kernels. Pooling lives in pool.py and shares the window
-helpers defined here.
+AI CPU, so it stays on ExecuTorch's CPU kernels. Pooling (pool.py) shares the window helpers of
+_window.py.
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 import torch
 from torch.fx import Node
@@ -19,31 +17,10 @@ from ..context import LoweringContext
 from ..registry import converter
 from ..samples import module_sample
 from ._args import ints, rank, shape
-from .unary import FLOATS
+from ._dtypes import FLOATS
+from ._window import cann_window_limits, input_width, onnx_pads, spatial_rank
 
 aten = torch.ops.aten
-
-
-def onnx_pads(padding: Sequence[int]) -> list[int]:
-    # ONNX pads are [begin_1, .., begin_n, end_1, .., end_n]; PyTorch pads symmetrically.
-    return [*padding, *padding]
-
-
-def cann_window_limits(
-    k: Sequence[int], s: Sequence[int], d: Sequence[int], p: Sequence[int], width: int
-) -> str | None:
-    """CANN's Conv/pool window limits; `width` is the last input dim (1-D runs as H = 1)."""
-    if not all(1 <= v <= 255 for v in k):
-        return f"kernel {list(k)} outside CANN's [1, 255]"
-    if not all(1 <= v <= 63 for v in s):
-        return f"stride {list(s)} outside CANN's [1, 63]"
-    if not all(1 <= v <= 255 for v in d):
-        return f"dilation {list(d)} outside CANN's [1, 255]"
-    if not all(0 <= v <= 255 for v in p):
-        return f"padding {list(p)} outside CANN's [0, 255]"
-    if not 1 <= width <= 4096:
-        return f"input width {width} outside CANN's [1, 4096]"
-    return None
 
 
 def _transposed_out(size: int, k: int, s: int, p: int, d: int, out_pad: int) -> int:
@@ -53,7 +30,7 @@ def _transposed_out(size: int, k: int, s: int, p: int, d: int, out_pad: int) -> 
 
 # convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
 def _window(node: Node) -> tuple[list[int], list[int], list[int], list[int]]:
-    n = rank(node.args[0]) - 2
+    n = spatial_rank(node)
     k = shape(node.args[1])[2:]
     return k, ints(node.args[3], n), ints(node.args[4], n), ints(node.args[5], n)
 
@@ -84,7 +61,7 @@ def _conv_supported(node: Node) -> str | None:
     if rank(node.args[0]) not in (3, 4):
         return "only 1-D (N, C, L) and 2-D (N, C, H, W) convolution is lowered"
     k, s, p, d = _window(node)
-    limits = cann_window_limits(k, s, d, p, shape(node.args[0])[-1])
+    limits = cann_window_limits(k, s, d, p, input_width(node))
     if limits is not None or not node.args[6]:
         return limits
     return _transposed_supported(node, k, s, p, d)

@@ -13,7 +13,7 @@ from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample, module_sample
 from ._args import arg, rank
-from .unary import FLOATS
+from ._dtypes import FLOATS
 
 aten = torch.ops.aten
 

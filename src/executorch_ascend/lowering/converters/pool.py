@@ -11,78 +11,33 @@ them would fail in atc or fall back to AI CPU, so it stays on ExecuTorch's CPU k
 
 from __future__ import annotations
 
-import math
-
 import torch
 from torch.fx import Node
 
 from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample, module_sample
-from ._args import arg, ints, rank, shape
-from .conv import cann_window_limits, onnx_pads
-from .tuple_outputs import emit_first_output, only_first_output_used
-from .unary import FLOATS
+from ._args import arg, ints, shape
+from ._dtypes import FLOATS
+from ._tuple_outputs import emit_first_output, only_first_output_used
+from ._window import (
+    avg_kernel_limit,
+    cann_window_limits,
+    check_pool_rank,
+    input_width,
+    onnx_pads,
+    pool_shape_matches,
+    pool_window,
+    spatial_rank,
+)
 
 aten = torch.ops.aten
-
-# CANN's AveragePool runs kernels with more elements on AI CPU.
-_AVG_KERNEL_ELEMENTS = 256
-
-
-def _onnx_pool_out(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
-    # The ONNX spec's output size, without PyTorch's rule that drops a last window starting in the
-    # padding. A node is only lowered when both agree, so either implementation gives torch's shape.
-    span = size + 2 * p - d * (k - 1) - 1
-    return (math.ceil if ceil_mode else math.floor)(span / s) + 1
-
-
-def _shape_matches(
-    node: Node, k: list[int], s: list[int], p: list[int], d: list[int], ceil: bool
-) -> str | None:
-    in_hw = shape(node.args[0])[2:]
-    out_hw = shape(node)[2:]
-    expect = [_onnx_pool_out(in_hw[i], k[i], s[i], p[i], d[i], ceil) for i in range(len(k))]
-    if expect != out_hw:
-        return f"ceil_mode window rule differs between PyTorch ({out_hw}) and ONNX ({expect})"
-    return None
-
-
-def _avg_kernel_limit(k: list[int]) -> str | None:
-    # CANN documents kH*kW; for 3-D the whole window is counted, the conservative reading.
-    if math.prod(k) > _AVG_KERNEL_ELEMENTS:
-        return f"kernel {k} has more than {_AVG_KERNEL_ELEMENTS} elements (CANN AveragePool)"
-    return None
-
-
-def _spatial(node: Node) -> int:
-    return rank(node.args[0]) - 2
-
-
-def _pool_window(node: Node) -> tuple[list[int], list[int], list[int]]:
-    n = _spatial(node)
-    k = ints(node.args[1], n)
-    stride = arg(node, 2, "stride", [])
-    s = ints(stride, n) if stride else list(k)
-    p = ints(arg(node, 3, "padding", 0), n)
-    return k, s, p
-
-
-def _width(node: Node) -> int:
-    return shape(node.args[0])[-1]
-
-
-def _check_rank(node: Node, n: int, what: str) -> str | None:
-    layout = {2: "4-D NCHW", 3: "5-D NCDHW"}[n]
-    if _spatial(node) != n:
-        return f"only {layout} {what} is lowered by this converter"
-    return None
 
 
 # max_pool{2,3}d_with_indices(self, kernel_size, stride=[], padding=0, dilation=1,
 #                             ceil_mode=False)
 def _max_pool_reason(node: Node, n: int) -> str | None:
-    bad_rank = _check_rank(node, n, "max pooling")
+    bad_rank = check_pool_rank(node, n, "max pooling")
     if bad_rank:
         return bad_rank
     if not only_first_output_used(node):
@@ -90,9 +45,11 @@ def _max_pool_reason(node: Node, n: int) -> str | None:
     d = ints(arg(node, 4, "dilation", 1), n)
     if n == 2 and d != [1, 1]:
         return "CANN's MaxPool has no dilation for 2-D input"
-    k, s, p = _pool_window(node)
+    k, s, p = pool_window(node)
     ceil = bool(arg(node, 5, "ceil_mode", False))
-    return cann_window_limits(k, s, d, p, _width(node)) or _shape_matches(node, k, s, p, d, ceil)
+    return cann_window_limits(k, s, d, p, input_width(node)) or pool_shape_matches(
+        node, k, s, p, d, ceil
+    )
 
 
 def _max_pool_supported(node: Node) -> str | None:
@@ -108,7 +65,7 @@ def _max_pool3d_supported(node: Node) -> str | None:
 
 
 def _emit_max_pool(ctx: LoweringContext, node: Node) -> None:
-    k, s, p = _pool_window(node)
+    k, s, p = pool_window(node)
     d = ints(arg(node, 4, "dilation", 1), len(k))
     extra = {"dilations": d} if any(v != 1 for v in d) else {}
     emit_first_output(
@@ -179,12 +136,12 @@ def max_pool3d(ctx: LoweringContext, node: Node) -> None:
 # avg_pool{2,3}d(self, kernel_size, stride=[], padding=0, ceil_mode=False,
 #                count_include_pad=True, divisor_override=None)
 def _avg_pool_reason(node: Node, n: int) -> str | None:
-    bad_rank = _check_rank(node, n, "average pooling")
+    bad_rank = check_pool_rank(node, n, "average pooling")
     if bad_rank:
         return bad_rank
     if arg(node, 6, "divisor_override") is not None:
         return "divisor_override is not lowered"
-    k, s, p = _pool_window(node)
+    k, s, p = pool_window(node)
     if any(p) and arg(node, 5, "count_include_pad", True):
         return (
             "count_include_pad with padding: CANN's AveragePool does not support count_include_pad"
@@ -192,9 +149,9 @@ def _avg_pool_reason(node: Node, n: int) -> str | None:
     ceil = bool(arg(node, 4, "ceil_mode", False))
     ones = [1] * n
     return (
-        cann_window_limits(k, s, ones, p, _width(node))
-        or _avg_kernel_limit(k)
-        or _shape_matches(node, k, s, p, ones, ceil)
+        cann_window_limits(k, s, ones, p, input_width(node))
+        or avg_kernel_limit(k)
+        or pool_shape_matches(node, k, s, p, ones, ceil)
     )
 
 
@@ -213,7 +170,7 @@ def _avg_pool3d_supported(node: Node) -> str | None:
 
 
 def _emit_avg_pool(ctx: LoweringContext, node: Node) -> None:
-    k, s, p = _pool_window(node)
+    k, s, p = pool_window(node)
     # Without padding, PyTorch's divisor is always the in-bounds window, which is ONNX's
     # count_include_pad=0, the only mode CANN's AveragePool documents.
     ctx.emit(
@@ -286,18 +243,18 @@ def avg_pool3d(ctx: LoweringContext, node: Node) -> None:
 # (_)adaptive_avg_pool{2,3}d(self, output_size)
 def _adaptive_kernel(node: Node) -> list[int] | None:
     """The AveragePool kernel (= stride) equal to this adaptive pool, None if there is none."""
-    in_sizes, out_sizes = shape(node.args[0])[2:], ints(node.args[1], _spatial(node))
+    in_sizes, out_sizes = shape(node.args[0])[2:], ints(node.args[1], spatial_rank(node))
     if any(o < 1 or i % o for i, o in zip(in_sizes, out_sizes, strict=True)):
         return None
     return [i // o for i, o in zip(in_sizes, out_sizes, strict=True)]
 
 
 def _is_global(node: Node) -> bool:
-    return all(o == 1 for o in ints(node.args[1], _spatial(node)))
+    return all(o == 1 for o in ints(node.args[1], spatial_rank(node)))
 
 
 def _adaptive_reason(node: Node, n: int) -> str | None:
-    bad_rank = _check_rank(node, n, "adaptive pooling")
+    bad_rank = check_pool_rank(node, n, "adaptive pooling")
     if bad_rank:
         return bad_rank
     if _is_global(node):
@@ -308,7 +265,7 @@ def _adaptive_reason(node: Node, n: int) -> str | None:
             f"input size {shape(node.args[0])[2:]} is not divisible by output size "
             f"{ints(node.args[1], n)}: PyTorch's windows vary, no single AveragePool matches"
         )
-    return cann_window_limits(k, k, [1] * n, [0] * n, _width(node)) or _avg_kernel_limit(k)
+    return cann_window_limits(k, k, [1] * n, [0] * n, input_width(node)) or avg_kernel_limit(k)
 
 
 def _adaptive_supported(node: Node) -> str | None:

@@ -1,6 +1,8 @@
-"""Shape and layout ops -> Reshape, Transpose, Concat, Softmax, ReduceMean, GlobalAveragePool,
-Identity (the data-movement ones for float, int32/int64 and bool). Shapes are static, so every
-reshape target is the exact output shape (an int64 initializer), never -1 or 0."""
+"""Shape and layout ops -> Reshape, Transpose, Expand, Identity (float, int32/int64 and bool
+alike). Shapes are static, so every reshape target is the exact output shape (an int64
+initializer), never -1 or 0; full_like is an Expand of a 0-d initializer (its value depends only on
+the static shape, never on the input's data); copy (src broadcast into self's shape and dtype) is
+Cast + Expand."""
 
 from __future__ import annotations
 
@@ -11,20 +13,13 @@ from torch.fx import Node
 from ...dtypes import onnx_elem_type
 from ..context import LoweringContext
 from ..registry import converter
-from ..samples import fn_sample
-from ._args import arg, norm_dim, norm_dims, rank, shape, tensor_val
+from ..samples import fn_sample, ints
+from ._args import arg, norm_dims, rank, shape, tensor_val
+from ._dtypes import MOVABLE
 from ._layout import layout_reason
 
 aten = torch.ops.aten
 dim_order_ops = torch.ops.dim_order_ops
-
-# Transpose, Concat and Identity move bytes, so integer and bool tensors stay on the device too.
-_MOVABLE = (torch.float32, torch.float16, torch.int64, torch.int32, torch.bool)
-
-
-def _ints(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
-    """int64 values in [-100, 100): samples of the integer forms."""
-    return torch.randint(-100, 100, shape_, generator=gen)
 
 
 @converter(
@@ -33,7 +28,7 @@ def _ints(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
     aten.squeeze_copy.dims,
     onnx=["Reshape"],
     # Reshape moves bytes, so index tensors (a GPT-2 input_ids view) stay on the device too.
-    dtypes=(torch.float32, torch.float16, torch.int64, torch.int32, torch.bool),
+    dtypes=MOVABLE,
     samples=[
         fn_sample("view_flatten", lambda x: torch.flatten(x, 1), (2, 3, 4, 5)),
         fn_sample("view_infer", lambda x: x.reshape(-1, 6), (2, 3, 4)),
@@ -50,119 +45,19 @@ def reshape(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.permute_copy.default,
     onnx=["Transpose"],
-    dtypes=_MOVABLE,
+    dtypes=MOVABLE,
     samples=[
         fn_sample("permute_nchw_nhwc", lambda x: x.permute(0, 2, 3, 1), (1, 3, 4, 5)),
         fn_sample("transpose_2d", lambda x: x.t() * 1.5, (3, 5)),
         fn_sample("transpose_negative", lambda x: x.transpose(-1, -3), (2, 3, 4)),
-        fn_sample("permute_int64", lambda x: x.permute(2, 0, 1), (2, 1, 3), inputs=_ints),
-        fn_sample("transpose_int32", lambda x: x.int().transpose(0, 1), (3, 4), inputs=_ints),
+        fn_sample("permute_int64", lambda x: x.permute(2, 0, 1), (2, 1, 3), inputs=ints),
+        fn_sample("transpose_int32", lambda x: x.int().transpose(0, 1), (3, 4), inputs=ints),
         fn_sample("transpose_bool", lambda x: (x > 0).transpose(1, 2), (2, 3, 2)),
     ],
 )
 def permute(ctx: LoweringContext, node: Node) -> None:
     perm = norm_dims(node.args[1], rank(node.args[0]))  # type: ignore[arg-type]
     ctx.emit("Transpose", [ctx.value(node.args[0])], node, perm=perm)
-
-
-def _cat_supported(node: Node) -> str | None:
-    """all inputs of one dtype (Concat does not promote)."""
-    dtypes = {tensor_val(t).dtype for t in node.args[0]}  # type: ignore[union-attr]
-    if len(dtypes) > 1:
-        return f"cat of different dtypes {sorted(map(str, dtypes))} (needs a Cast)"
-    return None
-
-
-@converter(
-    aten.cat.default,
-    onnx=["Concat"],
-    dtypes=_MOVABLE,
-    supports=_cat_supported,
-    samples=[
-        fn_sample("cat_dim1", lambda x, y: torch.cat([x, y], 1), (2, 3), (2, 5)),
-        fn_sample(
-            "cat_neg_dim", lambda x, y, z: torch.cat([x, y, z], -1), (2, 2, 1), (2, 2, 3), (2, 2, 2)
-        ),
-        fn_sample("cat_dim0_4d", lambda x, y: torch.cat([x, y]), (1, 3, 2, 2), (2, 3, 2, 2)),
-        fn_sample("cat_int64", lambda x, y: torch.cat([x, y], 1), (2, 1), (2, 3), inputs=_ints),
-        fn_sample("stack", lambda x, y: torch.stack([x, y]), (3, 4), (3, 4)),
-        fn_sample("stack_last", lambda x, y, z: torch.stack([x, y, z], -1), (2, 1), (2, 1), (2, 1)),
-        fn_sample("stack_int64", lambda x, y: torch.stack([x, y], 1), (3,), (3,), inputs=_ints),
-        fn_sample("cat_bool", lambda x, y: torch.cat([x > 0, y > 0]), (1, 4), (2, 4)),
-    ],
-)
-def cat(ctx: LoweringContext, node: Node) -> None:
-    axis = norm_dim(int(arg(node, 1, "dim", 0)), rank(node))  # type: ignore[arg-type]
-    ctx.emit("Concat", [ctx.value(t) for t in node.args[0]], node, axis=axis)  # type: ignore[union-attr]
-
-
-def _softmax_supported(node: Node) -> str | None:
-    """no half_to_float."""
-    return "half_to_float softmax is not lowered" if node.args[2] else None
-
-
-@converter(
-    aten._softmax.default,
-    onnx=["Softmax"],
-    dtypes=(torch.float32, torch.float16),
-    supports=_softmax_supported,
-    samples=[
-        fn_sample("softmax_last", lambda x: torch.softmax(x, -1), (3, 7)),
-        fn_sample("softmax_dim1", lambda x: torch.softmax(x * 4, 1), (2, 5, 3)),
-        fn_sample("softmax_4d", lambda x: torch.nn.functional.softmax(x, dim=0), (3, 2, 2, 2)),
-    ],
-)
-def softmax(ctx: LoweringContext, node: Node) -> None:
-    axis = norm_dim(int(node.args[1]), rank(node.args[0]))  # type: ignore[arg-type]
-    ctx.emit("Softmax", [ctx.value(node.args[0])], node, axis=axis)
-
-
-def _mean_supported(node: Node) -> str | None:
-    """rank >= 1; float32/float16 result (int input needs dtype=, converted first)."""
-    if not tensor_val(node).dtype.is_floating_point:
-        return "mean with an integer result"
-    if rank(node.args[0]) == 0:
-        return "mean of a 0-d tensor"
-    return None
-
-
-@converter(
-    aten.mean.dim,
-    aten.mean.default,
-    onnx=["ReduceMean", "GlobalAveragePool", "Cast"],
-    dtypes=(torch.float32, torch.float16, torch.int32, torch.int64),
-    supports=_mean_supported,
-    samples=[
-        fn_sample("mean_last_keep", lambda x: x.mean(-1, keepdim=True), (3, 4)),
-        fn_sample("mean_two_dims", lambda x: x.mean((0, 2)), (2, 3, 4)),
-        fn_sample("mean_spatial_4d", lambda x: x.mean((2, 3), keepdim=True), (2, 3, 4, 5)),
-        fn_sample("mean_spatial_4d_drop", lambda x: x.mean((-1, -2)), (1, 3, 4, 4)),
-        fn_sample("mean_all", torch.mean, (3, 1, 4)),
-        fn_sample("mean_same_dtype", lambda x: x.mean(1, dtype=torch.float32), (2, 5)),
-        fn_sample(
-            "mean_int64_to_float", lambda x: x.mean(dtype=torch.float32), (5, 4), inputs=_ints
-        ),
-    ],
-)
-def mean(ctx: LoweringContext, node: Node) -> None:
-    x = node.args[0]
-    r = rank(x)
-    xv = ctx.value(x)
-    dst = tensor_val(node).dtype
-    if tensor_val(x).dtype != dst:
-        # mean(x, dtype=d) converts the input first, then averages in d.
-        xv = ctx.tmp("Cast", [xv], to=onnx_elem_type(dst))
-    if len(node.args) < 2 and "dim" not in node.kwargs:  # mean.default: every element, 0-d out
-        ctx.emit("ReduceMean", [xv], node, axes=list(range(r)), keepdims=0)
-        return
-    axes = sorted(set(norm_dims(arg(node, 1, "dim"), r))) or list(range(r))  # type: ignore[arg-type]
-    keepdim = bool(arg(node, 2, "keepdim", False))
-    if r == 4 and axes == [2, 3] and keepdim:
-        # Spatial mean of NCHW (what AdaptiveAvgPool2d(1) decomposes to) is GlobalAveragePool.
-        ctx.emit("GlobalAveragePool", [xv], node)
-        return
-    # Opset 17: ReduceMean takes axes as an attribute (an input only from opset 18).
-    ctx.emit("ReduceMean", [xv], node, axes=axes, keepdims=int(keepdim))
 
 
 def _identity_copy_supported(node: Node) -> str | None:
@@ -189,12 +84,12 @@ def _identity_copy_supported(node: Node) -> str | None:
     dim_order_ops._clone_dim_order.default,
     aten.alias_copy.default,
     onnx=["Identity"],
-    dtypes=_MOVABLE,
+    dtypes=MOVABLE,
     supports=_identity_copy_supported,
     samples=[
         fn_sample("clone", lambda x: (x + 1).clone() * 2, (2, 3)),
         fn_sample("clone_output", lambda x: x.clone(), (3, 1, 2)),
-        fn_sample("clone_int64", lambda x: x.clone(), (2, 2), inputs=_ints),
+        fn_sample("clone_int64", lambda x: x.clone(), (2, 2), inputs=ints),
         fn_sample("transpose_same_dim", lambda x: x.transpose(1, 1), (4, 3)),
         fn_sample(
             "clone_channels_last_inside",
@@ -211,3 +106,106 @@ def _identity_copy_supported(node: Node) -> str | None:
 )
 def identity_copy(ctx: LoweringContext, node: Node) -> None:
     ctx.emit("Identity", [ctx.value(node.args[0])], node)
+
+
+def _full_like_supported(node: Node) -> str | None:
+    """a number (or bool) fill value; float32/float16/int32/int64/bool result."""
+    value = arg(node, 1, "fill_value")
+    if not isinstance(value, (int, float, bool)):
+        return f"fill value {value!r} is not a number"
+    return None
+
+
+@converter(
+    aten.full_like.default,
+    onnx=["Expand"],
+    supports=_full_like_supported,
+    dtypes=MOVABLE,
+    samples=[
+        fn_sample("full_like", lambda x: torch.full_like(x, 2.5) * x, (2, 3)),
+        fn_sample("zeros_like", lambda x: torch.zeros_like(x) + x, (1, 4, 1)),
+        fn_sample("ones_like_4d", lambda x: x - torch.ones_like(x), (2, 1, 3, 2)),
+        fn_sample("full_like_int64", lambda x: torch.full_like(x, 7, dtype=torch.int64), (3, 1, 2)),
+        fn_sample("full_like_bool", lambda x: torch.full_like(x, True, dtype=torch.bool), (4,)),
+        fn_sample("full_like_neg_inf", lambda x: torch.maximum(x, torch.full_like(x, -1e4)), (5,)),
+    ],
+)
+def full_like(ctx: LoweringContext, node: Node) -> None:
+    dtype = tensor_val(node).dtype
+    value = arg(node, 1, "fill_value")
+    value = float(value) if dtype.is_floating_point else int(value)  # type: ignore[arg-type]
+    ctx.emit("Expand", [ctx.scalar(value, dtype), ctx.int64s(shape(node))], node)
+
+
+@converter(
+    aten.expand_copy.default,
+    onnx=["Expand"],
+    dtypes=MOVABLE,
+    samples=[
+        fn_sample("expand_size1", lambda x: x.expand(3, 4), (1, 4)),
+        fn_sample("expand_new_dims", lambda x: x.expand(2, 3, 5), (5,)),
+        fn_sample("expand_keep", lambda x: x.expand(-1, 2, -1), (3, 1, 2)),
+        fn_sample("expand_int64", lambda x: x.expand(2, 3, 4), (3, 1), inputs=ints),
+        fn_sample("expand_bool", lambda x: (x > 0).expand(4, 2, 3), (1, 3)),
+    ],
+)
+def expand(ctx: LoweringContext, node: Node) -> None:
+    ctx.emit("Expand", [ctx.value(node.args[0]), ctx.int64s(shape(node))], node)
+
+
+def _copy_supported(node: Node) -> str | None:
+    """src broadcasts to self's shape; any dtype pair of float32/float16/int32/int64/bool."""
+    self_, src = node.args[0], node.args[1]
+    if not isinstance(src, Node) or not isinstance(self_, Node):
+        return "copy needs tensor self and src"
+    try:
+        if list(torch.broadcast_shapes(tuple(shape(src)), tuple(shape(self_)))) != shape(self_):
+            return f"src {shape(src)} does not broadcast to self's shape {shape(self_)}"
+    except RuntimeError:
+        return f"src {shape(src)} does not broadcast to self's shape {shape(self_)}"
+    return None
+
+
+def _copy_into_row(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Broadcast (1,) -> (3,) and cast float16 -> float32."""
+    z = x.clone()
+    z[0].copy_(y.half())
+    return z
+
+
+def _copy_int64_into_row(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """int64 -> float32, broadcast (1,) -> (4,)."""
+    z = x * 2
+    z[1].copy_((y * 5).long())
+    return z
+
+
+@converter(
+    aten.copy.default,
+    onnx=["Expand", "Cast", "Identity"],
+    supports=_copy_supported,
+    dtypes=MOVABLE,
+    samples=[
+        # What torch.export makes of an in-place copy into a view: copy(select(clone(x)), y).
+        fn_sample("copy_into_row", _copy_into_row, (2, 3), (1,)),
+        fn_sample("copy_int64_into_row", _copy_int64_into_row, (2, 4), (1,)),
+    ],
+)
+def copy(ctx: LoweringContext, node: Node) -> None:
+    self_, src = node.args[0], node.args[1]
+    v = ctx.value(src)
+    steps: list[tuple[str, dict[str, object]]] = []
+    dst = tensor_val(self_).dtype
+    if tensor_val(src).dtype != dst:
+        steps.append(("Cast", {"to": onnx_elem_type(dst)}))
+    if shape(src) != shape(self_):
+        steps.append(("Expand", {}))
+    if not steps:
+        ctx.emit("Identity", [v], node)
+        return
+    for i, (op, attrs) in enumerate(steps):
+        inputs = [v, ctx.int64s(shape(self_))] if op == "Expand" else [v]
+        if i == len(steps) - 1:
+            ctx.emit(op, inputs, node, **attrs)
+        else:
+            v = ctx.tmp(op, inputs, **attrs)

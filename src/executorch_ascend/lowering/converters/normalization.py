@@ -13,8 +13,8 @@ from ..context import LoweringContext, LoweringError
 from ..registry import converter
 from ..samples import module_sample
 from ._args import rank, shape, tensor_val
-from .tuple_outputs import first_output_name, only_first_output_used
-from .unary import FLOATS
+from ._dtypes import FLOATS
+from ._tuple_outputs import first_output_name, only_first_output_used
 
 aten = torch.ops.aten
 

@@ -1,12 +1,12 @@
-"""Reductions -> ReduceSum, ReduceMax, ReduceMin, ArgMax, ArgMin, CumSum (float and int32/int64,
-an int32/bool input promoted to int64 first, as PyTorch does); log_softmax
-through ReduceMax/Exp/ReduceSum/Log; var as
-mean((x - mean(x))^2) * n / (n - correction); any (and all, which PyTorch decomposes to
-not(any(not x))) as a ReduceMax over the mask cast to int32, since ReduceMax takes no bool.
+"""Reductions -> ReduceSum, ReduceMean, ReduceMax, ReduceMin, ArgMax, ArgMin, CumSum (float and
+int32/int64, an int32/bool input promoted to int64 first, as PyTorch does); the spatial mean of
+NCHW as GlobalAveragePool; var as mean((x - mean(x))^2) * n / (n - correction); any (and all,
+which PyTorch decomposes to not(any(not x))) as a ReduceMax over the mask cast to int32, since
+ReduceMax takes no bool.
 
-Opset 17 takes ReduceSum's axes as an int64 input but ReduceMax/ReduceMin's as an attribute (they
-move to inputs only in opset 18). CANN refuses ArgMax/ArgMin with select_last_index=1; PyTorch
-returns the first extreme index, which is select_last_index=0.
+Opset 17 takes ReduceSum's axes as an int64 input but ReduceMean/ReduceMax/ReduceMin's as an
+attribute (they move to inputs only in opset 18). CANN refuses ArgMax/ArgMin with
+select_last_index=1; PyTorch returns the first extreme index, which is select_last_index=0.
 """
 
 from __future__ import annotations
@@ -17,14 +17,16 @@ import torch
 from onnx import TensorProto
 from torch.fx import Node
 
-from ...dtypes import onnx_elem_type
 from ..context import LoweringContext
 from ..registry import converter
-from ..samples import fn_sample
+from ..samples import fn_sample, int_inputs, ints
 from ._args import arg, norm_dim, norm_dims, rank, shape, tensor_val
-from .unary import FLOATS, const_like
+from ._dtypes import FLOATS
+from ._emit import cast_to, const_like
 
 aten = torch.ops.aten
+
+_small_ints = int_inputs(-20, 20)
 
 
 def _axes(node: Node, index: int, name: str) -> list[int]:
@@ -56,10 +58,6 @@ def _sum_supported(node: Node) -> str | None:
     return None
 
 
-def _small_ints(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
-    return torch.randint(-20, 20, shape_, generator=gen)
-
-
 @converter(
     aten.sum.dim_IntList,
     onnx=["ReduceSum", "Cast"],
@@ -84,11 +82,8 @@ def _small_ints(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
 def sum_(ctx: LoweringContext, node: Node) -> None:
     keep = int(bool(arg(node, 2, "keepdim", False)))
     axes = ctx.int64s(_axes(node, 1, "dim"))
-    xv = ctx.value(node.args[0])
-    dst = tensor_val(node).dtype
-    if tensor_val(node.args[0]).dtype != dst:
-        # PyTorch converts first (int32/bool sums accumulate in int64, dtype= casts the input).
-        xv = ctx.tmp("Cast", [xv], to=onnx_elem_type(dst))
+    # PyTorch converts first (int32/bool sums accumulate in int64, dtype= casts the input).
+    xv = cast_to(ctx, node.args[0], tensor_val(node).dtype)  # type: ignore[arg-type]
     ctx.emit("ReduceSum", [xv, axes], node, keepdims=keep)
 
 
@@ -158,6 +153,51 @@ def _distinct_ints(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tenso
 
 _argminmax("ArgMax", aten.argmax.default, torch.argmax, "argmax")
 _argminmax("ArgMin", aten.argmin.default, torch.argmin, "argmin")
+
+
+def _mean_supported(node: Node) -> str | None:
+    """rank >= 1; float32/float16 result (int input needs dtype=, converted first)."""
+    if not tensor_val(node).dtype.is_floating_point:
+        return "mean with an integer result"
+    if rank(node.args[0]) == 0:
+        return "mean of a 0-d tensor"
+    return None
+
+
+@converter(
+    aten.mean.dim,
+    aten.mean.default,
+    onnx=["ReduceMean", "GlobalAveragePool", "Cast"],
+    dtypes=(*FLOATS, torch.int32, torch.int64),
+    supports=_mean_supported,
+    samples=[
+        fn_sample("mean_last_keep", lambda x: x.mean(-1, keepdim=True), (3, 4)),
+        fn_sample("mean_two_dims", lambda x: x.mean((0, 2)), (2, 3, 4)),
+        fn_sample("mean_spatial_4d", lambda x: x.mean((2, 3), keepdim=True), (2, 3, 4, 5)),
+        fn_sample("mean_spatial_4d_drop", lambda x: x.mean((-1, -2)), (1, 3, 4, 4)),
+        fn_sample("mean_all", torch.mean, (3, 1, 4)),
+        fn_sample("mean_same_dtype", lambda x: x.mean(1, dtype=torch.float32), (2, 5)),
+        fn_sample(
+            "mean_int64_to_float", lambda x: x.mean(dtype=torch.float32), (5, 4), inputs=ints
+        ),
+    ],
+)
+def mean(ctx: LoweringContext, node: Node) -> None:
+    x = node.args[0]
+    r = rank(x)
+    # mean(x, dtype=d) converts the input first, then averages in d.
+    xv = cast_to(ctx, x, tensor_val(node).dtype)  # type: ignore[arg-type]
+    if len(node.args) < 2 and "dim" not in node.kwargs:  # mean.default: every element, 0-d out
+        ctx.emit("ReduceMean", [xv], node, axes=list(range(r)), keepdims=0)
+        return
+    axes = sorted(set(norm_dims(arg(node, 1, "dim"), r))) or list(range(r))  # type: ignore[arg-type]
+    keepdim = bool(arg(node, 2, "keepdim", False))
+    if r == 4 and axes == [2, 3] and keepdim:
+        # Spatial mean of NCHW (what AdaptiveAvgPool2d(1) decomposes to) is GlobalAveragePool.
+        ctx.emit("GlobalAveragePool", [xv], node)
+        return
+    # Opset 17: ReduceMean takes axes as an attribute (an input only from opset 18).
+    ctx.emit("ReduceMean", [xv], node, axes=axes, keepdims=int(keepdim))
 
 
 def _var_supported(node: Node) -> str | None:
@@ -263,38 +303,9 @@ def cumsum(ctx: LoweringContext, node: Node) -> None:
     x = node.args[0]
     axis = norm_dim(int(arg(node, 1, "dim")), rank(x))  # type: ignore[arg-type]
     axis_name = ctx.builder.add_initializer(torch.tensor(axis, dtype=torch.int64).numpy(), "axis")
-    xv = ctx.value(x)
-    dst = tensor_val(node).dtype
-    if tensor_val(x).dtype != dst:
-        # PyTorch converts first: int32/bool sums run in int64, dtype= casts the input.
-        xv = ctx.tmp("Cast", [xv], to=onnx_elem_type(dst))
+    # PyTorch converts first: int32/bool sums run in int64, dtype= casts the input.
+    xv = cast_to(ctx, x, tensor_val(node).dtype)  # type: ignore[arg-type]
     ctx.emit("CumSum", [xv, axis_name], node)
-
-
-def _log_softmax_supported(node: Node) -> str | None:
-    """no half_to_float."""
-    return "half_to_float log_softmax is not lowered" if node.args[2] else None
-
-
-@converter(
-    aten._log_softmax.default,
-    onnx=["ReduceMax", "Sub", "Exp", "ReduceSum", "Log"],
-    supports=_log_softmax_supported,
-    dtypes=FLOATS,
-    samples=[
-        fn_sample("log_softmax_last", lambda x: torch.log_softmax(x * 3, -1), (3, 7)),
-        fn_sample("log_softmax_dim1", lambda x: torch.log_softmax(x, 1), (2, 5, 3)),
-        fn_sample("log_softmax_size1", lambda x: torch.log_softmax(x, 0), (1, 4)),
-        fn_sample("log_softmax_large", lambda x: torch.log_softmax(x * 50, -1), (2, 6)),
-    ],
-)
-def log_softmax(ctx: LoweringContext, node: Node) -> None:
-    # The emulator has no LogSoftmax kernel: x - m - log(sum(exp(x - m))), m = max(x) for range.
-    axis = norm_dim(int(node.args[1]), rank(node.args[0]))  # type: ignore[arg-type]
-    xv = ctx.value(node.args[0])
-    shifted = ctx.tmp("Sub", [xv, ctx.tmp("ReduceMax", [xv], axes=[axis], keepdims=1)])
-    total = ctx.tmp("ReduceSum", [ctx.tmp("Exp", [shifted]), ctx.int64s([axis])], keepdims=1)
-    ctx.emit("Sub", [shifted, ctx.tmp("Log", [total])], node)
 
 
 def _any_supported(node: Node) -> str | None:
