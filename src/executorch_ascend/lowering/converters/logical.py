@@ -81,6 +81,7 @@ def _logical(onnx_op: str, target: object, fn: object, id: str) -> None:
 
 _logical("And", aten.logical_and.default, torch.logical_and, "logical_and")
 _logical("Or", aten.logical_or.default, torch.logical_or, "logical_or")
+_logical("Xor", aten.logical_xor.default, torch.logical_xor, "logical_xor")
 
 
 @converter(
