@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the executorch-ascend authors. */
 /*
  * Our own declarations of the documented AscendCL (ACL) C API subset that
  * executorch-ascend uses: the types and codes here, the functions in

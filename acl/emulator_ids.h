@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the executorch-ascend authors. */
 /*
  * How the backend tells the project's CANN emulator apart from real CANN:
  * the two facts the backend needs, shared with the emulator so the two cannot

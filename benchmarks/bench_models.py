@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Benchmarks the Ascend delegate on the CANN emulator against eager PyTorch and ExecuTorch CPU.
 
     python benchmarks/bench_models.py [--iterations N] [--warmup N] [--work-dir DIR]

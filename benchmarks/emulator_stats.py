@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """The emulator's traffic counters (aclEmuGetStats, acl/emulator_ids.h), read through ctypes.
 
 dlopen of the path the backend uses (EXECUTORCH_ASCEND_ACL_LIB) returns the library the backend

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """The models the benchmark measures: the end-to-end tests' MLP and small CNN and the demo's
 transformers ResNet (all from examples/example_models.py)."""
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """python examples/demo.py: a transformers ResNet lowered to Ascend, run on the CANN emulator.
 
 Builds ResNetForImageClassification from a small ResNetConfig (random weights, nothing

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Small models shared by the demo, the end-to-end tests and the benchmarks (one copy of each)."""
 
 from __future__ import annotations

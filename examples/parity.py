@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """How close an Ascend output is to eager PyTorch: the comparison the demo, the tests and the
 benchmarks make (fp32 to 1e-4 relative to the largest expected magnitude)."""
 

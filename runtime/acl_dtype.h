@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // ExecuTorch ScalarType <-> ACL aclDataType, for the types both sides can
 // hold bit for bit. Anything else is not delegable.
 #pragma once

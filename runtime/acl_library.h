@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The ACL function table: every ACL function the backend calls, resolved
 // once per process with dlopen/dlsym. The backend never links libascendcl.so,
 // so the same binary runs with real CANN, with the project's CANN emulator,

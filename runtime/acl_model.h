@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The lifecycle half of a delegate: a device reference, an ACL context on it,
 // the loaded .om and its description. Created once at init, released in the
 // reverse order (with the context current) when the delegate is destroyed.

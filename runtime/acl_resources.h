@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // RAII owners for the ACL objects a delegate holds, so every error path of
 // init and every destroy releases exactly what was created. Release failures
 // are logged, never fatal: there is nothing better to do at that point.

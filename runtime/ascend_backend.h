@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // AscendBackend: the ExecuTorch BackendInterface for Huawei Ascend NPUs.
 // It reads the delegate blob (the .om's named-data key) and the compile specs
 // (SoC, default device), checks the SoC against the device, fetches the .om

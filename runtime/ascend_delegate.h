@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // One loaded delegate (the DelegateHandle): the model's lifecycle (AclModel)
 // and its I/O binding (IoBinding), both created once at init and reused by
 // every run.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The compile specs the runtime reads (AscendCompileSpec writes them into the
 // .pte beside the blob): the SoC the .om was compiled for and the default
 // device. Every other key (precision_mode, toolchain, ...) is ahead-of-time

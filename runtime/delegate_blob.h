@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The delegate blob (`processed_bytes`, docs/blob-format.md): only what the
 // runtime needs and cannot get elsewhere, which is the named-data key of the
 // compiled model. The I/O signature comes from the model's own description

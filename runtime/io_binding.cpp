@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 #include "io_binding.h"
 
 #include <executorch/runtime/core/exec_aten/util/dim_order_util.h>

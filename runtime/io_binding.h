@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The I/O half of a delegate: one slot per model input and output, built from
 // the loaded model's own description (aclmdlDesc), with the device memory and
 // the two ACL datasets behind them. bind() allocates everything once; a run

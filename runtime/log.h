@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The backend's log and check macros: ExecuTorch's own, with one prefix, so
 // every line the backend writes starts with "AscendBackend: ".
 #pragma once

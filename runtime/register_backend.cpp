@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Registers AscendBackend with ExecuTorch's backend registry when the shared
 // library is loaded (a static initializer): linking or dlopen-ing
 // libexecutorch_backend_ascend.so is all an application has to do.

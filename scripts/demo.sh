@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 # The main job: a transformers ResNet exported, lowered to Ascend, compiled by
 # atc, saved as .pte + .ptd, run on the CANN emulator, compared with eager.
 set -euo pipefail

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 # One-time (idempotent) set-up: Debian build dependencies, a venv in .venv,
 # the pinned torch + executorch, the CANN emulator (its own package,
 # emulator/, built into build/emulator) and executorch-ascend itself, built

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 # Every test: the C++ suites (ctest) and the Python suites (pytest). The model zoo
 # (tests/python/test_model_zoo.py, the slowest file) runs in a second pytest process beside the
 # rest, one per core; both must pass. Extra arguments go to both pytest runs.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Throughput of the emulator's Conv and MatMul reference kernels at a few
 // sizes. These kernels are what an .om executes on the emulator, so their
 // speed bounds the emulator's model latency; it says nothing about an NPU.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The prologue of every exported function: take the registry lock, name the
 // call for messages and logs, refuse calls outside aclInit..aclFinalize, and
 // apply an injected fault (to the FAULTS rows of acl/acl_functions.def).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Emulator configuration from EXECUTORCH_ASCEND_EMU_* environment variables,
 // read once per aclInit (docs/emulator.md, "Configuration").
 #pragma once

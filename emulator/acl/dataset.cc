@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Data buffers (pointer + size, borrowed) and datasets (ordered lists of
 // borrowed data buffers). Both are registry handles, so a destroyed or
 // forged handle is reported instead of dereferenced.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Devices and contexts. A device's default context lives from its first
 // aclrtSetDevice to the matching aclrtResetDevice (calls are counted, as in
 // recent CANN); explicit contexts live from aclrtCreateContext to

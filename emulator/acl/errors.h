@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The thread-local "last error" that aclGetRecentErrMsg returns, as in real
 // CANN: each thread sees only the failures of its own calls.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The emulator-only exports of acl_emu_extras.def: a version string that tells
 // the backend it is talking to the emulator, live-object stats, and fault
 // injection. They work before aclInit and after aclFinalize.

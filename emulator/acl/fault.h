@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Fault injection: make a named ACL function fail with a chosen code after a
 // number of successful calls, so callers' error paths can be tested
 // (aclEmuInjectFault, EXECUTORCH_ASCEND_EMU_FAULT).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // What the opaque ACL handles point to. Every handle a caller passes in is
 // looked up in the registry (state.h) before it is dereferenced, so a stale
 // or forged handle is an error, never a wild read.

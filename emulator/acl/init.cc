@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // aclInit / aclFinalize: the process lifetime of the emulator.
 #include <cstdio>
 #include <string>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Device and pinned host memory, and copies between them. "Device" memory is
 // host RAM the emulator hands out and tracks, so that any pointer can be told
 // apart as device memory (and bounds-checked) or host memory, which is how

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Model descriptions: a snapshot of a loaded model's inputs and outputs.
 // Bad handles or indexes give what real CANN gives (0, ACL_DT_UNDEFINED,
 // ACL_FORMAT_UNDEFINED, NULL or an error code) plus a message.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Running a model. Before the engine touches anything, every buffer is
 // checked the way a real NPU would need it: device memory of the model's
 // device, large enough for its tensor. "Async" execution runs to completion

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Loading and unloading models. A model belongs to the context that was
 // current when it was loaded; its work and weight memory is either managed
 // by the emulator (charged to the device's memory) or given by the caller

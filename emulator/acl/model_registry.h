@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Helpers shared by the model calls: turning bytes into an engine Model with
 // the checks real CANN makes at load, and finding a loaded model for a call
 // made in a given context.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The emulator's process-wide registry: every live device allocation, host
 // allocation, context, stream, model, description, dataset and data buffer.
 // Guarded by one mutex, held by ApiCall (api_call.h) for the whole of each

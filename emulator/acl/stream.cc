@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Streams. The emulator runs every "async" operation to completion before it
 // returns, so a stream is only a validated handle and synchronizing it has
 // nothing to wait for.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """ExecuTorch backend delegate for Huawei Ascend NPUs (CANN), with a CANN emulator.
 
     from executorch_ascend import AscendPartitioner, AscendCompileSpec

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """AscendBackend: the ExecuTorch BackendDetails that compiles a partition to an Ascend .om.
 
 The class name is the backend id (`AscendBackend.__name__`) the C++ runtime registers.

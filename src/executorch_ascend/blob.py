@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """The delegate blob (processed_bytes), as docs/blob-format.md specifies.
 
 The blob holds only what the runtime needs and cannot get elsewhere: the named-data key of the

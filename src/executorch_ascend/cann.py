@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Where CANN is: the one resolver of the ACL library and of atc, and the explicit switch to the
 CANN emulator.
 

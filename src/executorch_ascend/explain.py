@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """What lowering to Ascend will do with a program, found by the very steps lowering takes.
 
 `explain(torch.export.export(model, inputs))` turns the program into the edge program that

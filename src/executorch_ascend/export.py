@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """One-call export: nn.Module -> .pte (+ .ptd) with Ascend delegates, and what got delegated."""
 
 from __future__ import annotations

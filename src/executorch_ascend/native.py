@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Loading of the C++ backend into this process's ExecuTorch runtime.
 
 The Python runtime (executorch.runtime / pybindings) links executorch/lib/libexecutorch.so. The

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """AscendPartitioner: tags exactly the nodes the converter registry can lower."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Where the package's own native parts live, installed or in a development build.
 
 `pip install` puts the C++ backend and the runner inside the package (pyproject.toml / CMake

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """What a .pte runs where: its delegate calls and the CPU kernel calls of each execution plan.
 
 A .pte no longer holds the graph the partitioner saw, so it cannot say *why* an op stayed on the

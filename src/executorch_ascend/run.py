@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Running lowered programs: with the C++ ascend_runner (raw files) or the Python runtime."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """The atc driver: finds CANN's atc or the emulator's, and compiles one ONNX model to an .om.
 
 Both atcs take CANN's command line, so the only difference is which binary runs; the .om's

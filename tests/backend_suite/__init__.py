@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """ExecuTorch backend test suite integration: the "ascend" TestFlow.
 
 `executorch.backends.test.suite` lists its flows in a fixed table (flow.all_flows); an

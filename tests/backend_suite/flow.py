@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """The "ascend" flow for ExecuTorch's backend test suite (executorch.backends.test.suite).
 
 Lowering goes through AscendPartitioner with the emulator toolchain (no CANN here); the .pte

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Runs ExecuTorch's backend test suite (operators) for the "ascend" flow and summarizes it.
 
     python tests/backend_suite/run.py [-k EXPR] [--report CSV] [--summary MD] [--seed N]

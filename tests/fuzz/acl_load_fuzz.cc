@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // libFuzzer harness for aclmdlLoadFromMem end to end through the emulator's
 // libascendcl.so: the bytes are resealed (size field + CRC, so mutations get
 // past the checksum), loaded, and a model that loads is described through

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // libFuzzer harness for atc's ONNX import and compile: the input is the
 // --model file's bytes. atc reads its model only from a path, so the bytes go
 // into a memfd and atc opens /proc/self/fd/<n>; --mode=3 runs the whole

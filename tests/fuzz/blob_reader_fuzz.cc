@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // libFuzzer harness for the delegate blob codec (runtime/delegate_blob.cpp):
 // any byte string must give a blob or an error, and a blob that parses must
 // satisfy the invariants the backend relies on in init() and write back to

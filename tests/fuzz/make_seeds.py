@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Writes the fuzzers' seed inputs: small ONNX models (opset 17, IR 8, the
 ops the Python lowering emits) and delegate blobs (docs/blob-format.md).
 

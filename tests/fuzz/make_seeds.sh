@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 # Writes the fuzzers' seed corpora into <out_dir>:
 #   onnx/  small ONNX models (make_seeds.py)         -> fuzz_atc_onnx
 #   om/    those models compiled by the emulator atc -> fuzz_om_*, fuzz_acl_load

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // libFuzzer harness for ascend_emu::Model::Load behind the .om checksum: the
 // input's size field and CRC trailer are rewritten first (ResealOm), so
 // mutations reach the fields the CRC would otherwise reject. A model that

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 # Builds the libFuzzer harnesses (clang, ASan + UBSan + coverage on the whole
 # tree) and runs each for N seconds, one at a time, on its seed corpus, then
 # prints a summary. docs/fuzzing.md explains the targets and the output.

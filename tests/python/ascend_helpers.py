@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Helpers shared by the Python tests: eager, ONNX Runtime and emulator runs, and the tolerance."""
 
 from __future__ import annotations

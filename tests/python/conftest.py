@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Shared pytest setup for the Python tests.
 
 1. Dev builds: if EXECUTORCH_ASCEND_DEV_BUILD names a CMake build dir, point the package at the

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """A zoo of `transformers` model families as users bring them: each built from a small config in
 its *default* configuration (default attention implementation, default options), its weights
 re-initialised so the outputs are O(1) (transformers' std-0.02 init shrinks many of them towards

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """The delegate blob: byte layout exactly as docs/blob-format.md and delegate_blob.json, round
 trip, and rejection of malformed bytes (the C++ codec, tests/cpp/runtime/delegate_blob_test.cpp,
 rejects the same cases)."""

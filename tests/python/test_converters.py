@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Per-op tests generated from the samples each converter declares (lowering/converters/*.py).
 
 Three results per sample must agree: eager PyTorch, ONNX Runtime on the emitted ONNX, and the whole

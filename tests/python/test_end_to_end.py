@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Whole models: export, lower to Ascend (emulator atc), save, run with ascend_runner and with
 executorch.runtime, compare with eager at the fp32 tolerance (1e-4 * max(1, max |eager|))."""
 

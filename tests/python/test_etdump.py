@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Profiling a delegated program: executorch.runtime with ETDump enabled records the Ascend
 delegate's execute as a delegate event, the Inspector reads it back, and outputs still match eager
 (fp32 tolerance). AscendBackend::execute once gave the event both a name and a debug index, and

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """`executorch-ascend explain` on a .pte lists its Ascend delegate calls and CPU kernel calls."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """What the indexing and layout converters refuse, and why (the reasons `explain` shows)."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """The model zoo (model_zoo.py): transformers families in their default configuration, lowered to
 Ascend and run by the Python runtime on the emulator.
 

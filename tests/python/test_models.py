@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Whole `transformers` models (small configs, random weights, default attention implementation)
 lowered to one Ascend partition and run on the emulator: every compute node is delegated and the
 output matches eager PyTorch within 1e-4 of the output's scale in float32, and within 1e-2 in

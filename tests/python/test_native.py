@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Package import wiring: which ACL the backend is pointed at, and that only an explicit choice
 selects the CANN emulator."""
 

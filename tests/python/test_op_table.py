@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """docs/op-support.md is generated from the converter registry; it must match the code."""
 
 from __future__ import annotations

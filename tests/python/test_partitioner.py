@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """AscendPartitioner tags exactly what the registry can lower, and says why the rest stays."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """ascend_runner runs a program that has XNNPACK partitions beside the Ascend ones: the runner links
 the wheel's XnnpackBackend as well as AscendBackend. Before, it failed the method load with
 "Backend XnnpackBackend is not registered". Outputs are compared with eager (fp32 tolerance)."""

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """The atc driver: which atc is chosen, what it is told, and how its failures surface."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """The backend's wheel alone: built from this checkout, it holds the backend and the runner and
 nothing of the CANN emulator, and once installed it registers AscendBackend with the ExecuTorch
 runtime (unavailable, since this machine has no CANN) and never finds an emulator."""

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Ops kept whole must re-trace in the graph they sit in (lowering/whole_ops.py).
 
 Attention built exactly as transformers' default ("sdpa") attention builds it: q/k/v projected,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // ascend_runner: runs one method of an ExecuTorch program (.pte, optional
 // .ptd) through executorch::extension::Module, with the AscendBackend and
 // XnnpackBackend delegates and ExecuTorch's optimized CPU kernels linked in.

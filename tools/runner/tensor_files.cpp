@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 #include "tensor_files.h"
 
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>

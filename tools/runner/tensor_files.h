@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // ascend_runner's tensor I/O: raw input files, deterministic inputs, raw
 // output files and a short printable summary of a tensor.
 #pragma once

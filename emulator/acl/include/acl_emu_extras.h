@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026 the executorch-ascend authors. */
 /*
  * The emulator-only extras of its libascendcl.so (acl_emu_extras.def): a
  * version string, live-object and traffic counters that tests read to prove

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The atc pipeline. Nothing is written unless every step succeeded, and the
 // .om appears atomically (temp file + rename), so a failed or interrupted
 // run never leaves a half-written model where the toolchain looks for one.

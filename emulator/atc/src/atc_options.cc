@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Command-line parsing for the emulator's atc. Option names, value spellings
 // and defaults follow CANN's atc; what the emulator cannot honour is refused
 // by name rather than silently ignored.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // atc's command line: the subset of CANN's atc options the emulator supports
 // (docs/atc.md), parsed and checked before any file is read.
 #pragma once

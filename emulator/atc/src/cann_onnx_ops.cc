@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // CANN's ONNX parser looks nodes up by "<domain>::<model opset>::<op type>"
 // exactly, so an op must be registered for the model's very opset; this
 // table is that registration list for the standard ai.onnx ops.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Which ai.onnx op types CANN's ONNX parser registers, per opset
 // (generated from the reference list, see tools/gen_cann_onnx_ops.py).
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Why each check exists is the libonnx 1.12 code it protects; see the header.
 #include "conv_pool_guard.h"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // ONNX 1.12's shape inference for the window ops (convPoolShapeInference for
 // Conv, MaxPool, AveragePool, LpPool; convTransposeShapeInference;
 // maxUnpoolShapeInference; roiPoolTypeShapeInference) trusts its inputs: it

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // ONNX graph -> Program. Shapes come from the emulator's kernels (the same
 // Infer that Model::Load re-runs), cross-checked against ONNX's own shape
 // inference wherever that produced a static shape.

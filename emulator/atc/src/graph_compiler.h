@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Compiles a loaded ONNX model (onnx_loader.h) into an emulator Program:
 // initializers and Constant nodes become weights, each node becomes a kernel
 // step whose output shapes come from the kernel's own Infer, and activations

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Greedy-by-size first-fit arena planning (a textbook heuristic: close to
 // optimal on inference graphs, O(n^2) in the number of buffers).
 #include "memory_planner.h"

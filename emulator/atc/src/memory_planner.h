@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Arena planning: activations and scratch buffers whose lifetimes do not
 // overlap share memory.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The ONNX front end of the emulator's atc. The checks run in CANN's order:
 // the parser refuses an unregistered op (or one its plugin rejects) before
 // anything validates the graph, so "Gelu at opset 17" or "Concat without

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Reading an ONNX model the way CANN's ONNX parser accepts it: protobuf,
 // ai.onnx opset 11..18, every node registered for that exact opset, then
 // ONNX's checker and shape inference with the --input_shape overrides, and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Decoding ONNX tensors. Lengths are checked against the declared dims before
 // any copy, so a malformed initializer is an error, never a wild read.
 #include "onnx_tensor.h"

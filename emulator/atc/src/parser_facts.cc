@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The parser facts are keyed by op type; each check mirrors a refusal that a
 // CANN parser plugin makes in code (cann-onnx-ops.md, "(code)" notes). Facts
 // known only from documentation are not enforced: they describe kernels of

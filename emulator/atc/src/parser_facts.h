@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // What CANN's ONNX parser plugins refuse in a node, beyond registration:
 // the "(code)" facts of the reference op list for ops the emulator runs
 // (e.g. Concat without axis, Transpose without perm, MaxPool's Indices).

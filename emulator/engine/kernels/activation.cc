@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Activations with ONNX semantics: Relu (float32, float16, int32, int64;
 // NaN stays NaN), Sigmoid, Tanh, Elu, LeakyRelu, HardSigmoid, HardSwish
 // (float32 and float16, computed in float and rounded to half on store), and

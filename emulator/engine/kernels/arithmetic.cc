@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Arithmetic with numpy/ONNX multidirectional broadcasting: Add, Sub, Mul,
 // Div, Pow, Mod and variadic Max/Min (float32, float16, int32, int64; Pow's
 // base float only). Floats compute in float (fp16 rounds once on store);

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Attribute getters. A getter falls back when the attribute is absent or of
 // another kind; kernels that must refuse a wrong kind check it themselves
 // (CheckAttributes in kernel_util.h).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Numpy/ONNX multidirectional broadcasting shared by the elementwise binary
 // kernels (arithmetic.cc, logical.cc): the one Infer of a broadcasting node,
 // and the loops. The innermost output dim is a tight loop; the outer dims

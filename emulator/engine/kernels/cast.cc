@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Cast between float32, float16, int32, int64 and bool with ONNX semantics:
 // float -> int truncates toward zero, anything -> bool is `!= 0` (NaN is
 // true), bool -> number is 0 or 1, int64 -> int32 wraps (two's complement, as

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Concat and Split: joining tensors along an axis and cutting one apart again
 // (Split's sizes from the optional constant `split` input, equal parts, or
 // opset 18's num_outputs). They copy rows of bytes, so they accept every

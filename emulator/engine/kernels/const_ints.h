@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Small integer operands (Slice's starts, Pad's pads, Resize's sizes, ...)
 // that ONNX passes as inputs but that the emulator, like CANN, needs as
 // constants: read into fixed arrays, so Run can re-read them without

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Conv (1-D and 2-D, ONNX semantics: group, pads, strides, dilations,
 // auto_pad, optional bias), float32 (float16 via half_via_float.h). Each
 // (image, group) is one GEMM: W_g [M/g, C/g*kH*kW] x im2col(X_g) [C/g*kH*kW,

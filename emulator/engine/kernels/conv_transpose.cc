@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // ConvTranspose for 2-D (NCHW) and 1-D (NCL, run as height 1): group,
 // strides, dilations, pads / auto_pad / output_shape, output_padding and an
 // optional bias. Each image and group is one GEMM (W_g^T * X_g, on Eigen)

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Eigen views of the row-major buffers the kernels work on. Maps never
 // allocate or copy; GEMMs go through Eigen's blocked, vectorized products.
 #pragma once

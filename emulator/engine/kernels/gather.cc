@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Gather and GatherElements. Indices are data, not constants, so Infer cannot
 // check their values: Run checks every index (negative ones count from the
 // end) and writes zeros for one outside the axis instead of reading out of

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // float16 support for float32-only kernels (GEMMs, convolution, pooling,
 // Softmax, ReduceMean): widen the fp16 operands into float scratch, run the
 // float kernel unchanged (fp32 accumulation, Eigen GEMM), round its outputs

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Validation helpers every kernel's Infer uses, and the few small helpers
 // kernels of several families share. Infer also runs on untrusted .om data,
 // so shapes, counts, dtypes and attributes are all checked here before any

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Logic and comparisons: Equal, Less, LessOrEqual, Greater, GreaterOrEqual
 // (numeric inputs, and bool for Equal; bool output), And, Or, Xor, Not (bool),
 // Where (bool condition, 3-way broadcast), and IsInf, IsNaN (float32/float16

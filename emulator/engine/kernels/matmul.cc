@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // MatMul (numpy semantics: 1-D promotion, broadcast batch dims) and Gemm
 // (transA/transB, alpha, beta, optional C broadcast to [M, N]), float32, on
 // Eigen GEMM; float16 through float scratch (half_via_float.h).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // LayerNormalization (opset 17) and BatchNormalization in inference mode.
 // float32 and float16 (fp16 storage, statistics and arithmetic in float).
 // LayerNormalization produces only Y: a node asking for Mean or InvStdDev is

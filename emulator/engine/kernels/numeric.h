@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Element types as kernels compute with them. fp16 tensors are stored as IEEE
 // half (Eigen::half, 2 bytes) and computed in float: load widens, store rounds
 // to nearest even once. bool tensors are one byte; any non-zero byte reads as

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Infer and Run of every kernel of kernels.def. Only registry.cc (the table)
 // and the kernels' own files include this.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Pad (opset 13+): pads is a constant input (negative values crop), the
 // optional constant_value a scalar of the data's dtype; modes constant,
 // reflect and edge. Elements move by size, so every dtype works (the

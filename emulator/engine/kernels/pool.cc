@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // MaxPool and AveragePool (1-D, 2-D and 3-D: kernel_shape, strides, pads,
 // auto_pad, ceil_mode; dilations for MaxPool; count_include_pad for
 // AveragePool) and GlobalAveragePool, float32 (float16 via

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The one index walk behind every Reduce* (reduction.cc), over the dims a
 // ReducePlan marks: floats accumulate in double and round once on store, a
 // mean divides that sum (a mean over zero elements is NaN, as in PyTorch);

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Which dims a Reduce* node reduces (reduce_plan.h): axes from the attribute
 // or a constant input, keepdims and noop_with_empty_axes checked once here for
 // every reduction kernel.

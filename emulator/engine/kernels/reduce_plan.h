@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Which dims a Reduce* node reduces, shared by the reduction kernels
 // (reduction.cc). Axes come from the `axes` attribute (opset
 // 13-17 for most Reduce ops) or from a constant int64 input (ReduceSum 13+,

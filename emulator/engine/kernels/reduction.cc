@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Reductions: ReduceSum (axes as an optional constant int64 input, opset
 // 13+), ReduceMean/ReduceMax/ReduceMin (axes attribute, opset 13-17, or
 // input, 18), ArgMax/ArgMin (-> int64; select_last_index=0 only) and CumSum

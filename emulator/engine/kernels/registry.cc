@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The static op table, built from kernels.def: the emulator runs exactly the
 // ops listed there, and atc refuses every other op type.
 #include <algorithm>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Resize (opset 13+) of 4-D NCHW tensors over H and W: nearest (every
 // nearest_mode) and linear (bilinear), coordinate transformation modes
 // half_pixel, pytorch_half_pixel, align_corners and asymmetric. scales or

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // ScatterND (opset 16-18 semantics): output = data, then every index tuple of
 // `indices` (its last dim, k, addresses the leading k dims of data) replaces
 // ("none") or adds to ("add") one slice data[i0..ik-1, ...] with the matching

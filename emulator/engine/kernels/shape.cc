@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Shape kernels: Reshape, Flatten, Squeeze, Unsqueeze, Identity (a copy of
 // the bytes), Transpose and Expand (a strided copy). They move bytes, so they
 // accept every dtype the engine knows. As in CANN, shape operands passed as

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Slice and Tile. As in CANN, the operands ONNX passes as inputs (starts,
 // ends, axes, steps, repeats) must be constant initializers. The kernels move
 // elements by size, so they accept every dtype.

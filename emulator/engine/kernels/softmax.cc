@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Softmax (opset 13+: one axis, default -1, max-subtracted for stability),
 // float32 (float16 via half_via_float.h).
 #include <algorithm>

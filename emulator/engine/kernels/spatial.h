@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Window geometry shared by Conv, ConvTranspose and the pooling kernels:
 // strides, dilations, pads and auto_pad resolved into explicit per-axis
 // numbers. Conv runs 1-D ops

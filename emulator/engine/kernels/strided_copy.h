@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The one loop behind Slice, Transpose and Expand: walk an output in
 // row-major order and read each element from a base offset plus per-dim
 // input strides (negative for reversed slices, 0 for broadcast dims). Moves

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // DType facts and Shape helpers shared by the kernels, the interpreter and atc.
 #include "ascend_emu/tensor.h"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The generic one-input elementwise kernel shared by unary_math.cc,
 // activation.cc and logical.cc's Not/IsInf/IsNaN: an Infer that keeps the
 // input's shape, and maps y[i] = f(x[i]). float16 computes in float and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Elementwise math with ONNX semantics: Abs, Neg, Exp, Log, Sqrt,
 // Reciprocal, Ceil, Floor, Round, Sign, Sin, Cos, Erf. float32 and float16
 // (computed in float, rounded to half on store); Abs, Neg and Sign also take

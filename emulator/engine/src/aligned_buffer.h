@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Owned, kOmAlignment-aligned bytes that report allocation failure instead
 // of throwing (sizes come from untrusted files).
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Little-endian encoding for the .om format. The reader is the only code that
 // touches untrusted bytes: every read checks the remaining length first and
 // the first failure sticks (later reads fail too), so parsing code can read a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Model: a validated Program bound to memory, run as a flat loop of steps.
 //
 // Everything a run needs (weights, the default arena, the TensorRefs each

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // CRC-32 for the .om trailer: catches accidental damage (a truncated copy, a
 // flipped bit) with a clear message before any field is interpreted.
 #include <array>

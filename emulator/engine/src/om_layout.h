@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Fixed positions of the .om header and trailer (docs/om-format.md), shared
 // by the writer, the reader and ResealOm.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Parses the .om byte layout (docs/om-format.md) into a Program. Every read is
 // bounds-checked by ByteReader; every enum, rank, dim and count is checked
 // here. Cross-references (indices, offsets) are ValidateProgram's job.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Serializes a Program into the .om byte layout (docs/om-format.md).
 #include <cstring>
 #include <string>

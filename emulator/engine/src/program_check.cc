@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // ValidateProgram: the gate between untrusted .om bytes and the kernels.
 #include "ascend_emu/program_check.h"
 

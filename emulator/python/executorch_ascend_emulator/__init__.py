@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """The CANN emulator's installed files, laid out like a CANN toolkit's $ASCEND_HOME_PATH.
 
     import executorch_ascend_emulator as emu

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Lowering of edge-dialect programs to ONNX (ai.onnx opset 17, IR version 8)."""
 
 from .context import LoweringError

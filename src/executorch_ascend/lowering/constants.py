@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Which graph values are known ahead of time, and their values.
 
 Parameters, buffers and lifted tensor constants are constants. So is any side-effect-free,

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """State shared by the converters while one program is lowered to ONNX."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """A small builder around onnx.helper that gives every value and node a stable name.
 
 Graph inputs are "input_<i>", graph outputs "output_<i>", nodes "<OpType>_<n>", intermediate values

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """The op-support table, generated from the converter registry (docs/op-support.md)."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """ExportedProgram (edge dialect, all ops lowerable) -> one ONNX model.
 
 User inputs become graph inputs "input_<i>" in call order; parameters, buffers and lifted constants

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """The converter registry: the single source of truth for what AscendBackend can lower.
 
 Each converter is a small function per ATen/edge op overload, registered with `@converter(...)`,

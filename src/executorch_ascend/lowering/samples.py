@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Helpers for declaring converter samples next to the converters."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Edge-dialect op targets wrap ATen overloads; the registry is keyed by the ATen overload."""
 
 from __future__ import annotations

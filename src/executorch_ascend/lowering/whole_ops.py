@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Ops kept whole through to_edge must re-trace in the graph they sit in.
 
 `to_edge_transform_and_lower` traces the graph several times: it functionalises it, decomposes

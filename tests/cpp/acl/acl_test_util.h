@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Shared fixtures for the libascendcl.so emulator tests. Every test starts
 // from a clean EXECUTORCH_ASCEND_EMU_* environment with strict mode on, so a
 // test that leaks anything fails in TearDown's aclFinalize.

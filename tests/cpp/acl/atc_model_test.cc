@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The path the backend takes: an ONNX graph compiled by the emulator's atc
 // (same command line as CANN's), then loaded and run through ACL.
 #include <sys/wait.h>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Data buffers and datasets are tracked handles: queries on NULL give
 // NULL/0, and stale or forged handles are errors rather than reads.
 #include "acl_test_util.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Devices, contexts and streams: ranges, the thread-local current context,
 // default contexts and what may not be destroyed while in use.
 #include <cstdlib>

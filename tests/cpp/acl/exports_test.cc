@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The library as the backend sees it: dlopen + dlsym. Every row of
 // acl/acl_functions.def and of acl_emu_extras.def is exported; nothing else
 // is.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Fault injection through aclEmuInjectFault and EXECUTORCH_ASCEND_EMU_FAULT.
 #include <cstdlib>
 #include <string_view>

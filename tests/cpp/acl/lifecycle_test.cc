@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // aclInit / aclFinalize rules, configuration from the environment, leak
 // reporting and the thread-local error message.
 #include <cstdlib>

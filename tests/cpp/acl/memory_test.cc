@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Device and pinned host memory: limits, pointer classification, and the
 // checks on every copy.
 #include <cstdlib>

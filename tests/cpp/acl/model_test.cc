@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Model load, description and execution, with the usage rules real CANN
 // imposes: emulator .om only, matching SoC, device-memory I/O of the right
 // size and count, and one context for load, execute and unload.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Real emulator .om images for the model tests, written in-process with the
 // engine's own .om writer (the same code atc uses), so these tests do not
 // depend on atc. atc_model_test.cc covers the ONNX -> atc -> load path.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The atc executable itself: exit codes and output lines, as the Python
 // toolchain sees them.
 #include <gtest/gtest.h>

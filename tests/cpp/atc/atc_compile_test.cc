@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // atc end to end: ONNX graphs built in C++, compiled in-process, loaded and
 // run by the engine, compared with numbers computed here.
 #include <gtest/gtest.h>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Malformed window ops (Conv, ConvTranspose, the pools, MaxUnpool,
 // MaxRoiPool) that crashed atc inside libonnx 1.12's shape inference
 // (docs/fuzzing.md, "Findings") get a clean refusal naming the node. atc runs

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // atc end to end for the data-movement and normalization kernels: constant
 // operands (split, starts, axes, pads) travel as int64 initializers and are
 // read by the kernels' Infer at compile and load time.

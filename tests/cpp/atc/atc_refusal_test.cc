@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // What atc refuses, and the messages it refuses with (docs/atc.md).
 #include <gtest/gtest.h>
 

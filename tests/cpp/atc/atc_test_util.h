@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Running atc in-process on models built with OnnxBuilder, and running the
 // .om it writes through the engine.
 #pragma once

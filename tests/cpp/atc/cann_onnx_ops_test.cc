@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The generated registration table against facts of the reference list.
 #include "cann_onnx_ops.h"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The arena planner: buffers alive at the same time never share bytes, and
 // buffers that are not do.
 #include "memory_planner.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Small ONNX models built in C++ with the onnx protobuf API, for the atc
 // tests (no Python at test time).
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Random inputs and attributes for the math kernels (unary, binary,
 // comparison, logic, IsInf/IsNaN, Where, Mod, Cast, ReduceSum/Max/Min, ArgMax/ArgMin,
 // CumSum) in kernels_test_fuzz.cc: they take float16, int32 and bool as well,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Random inputs for the data-movement, normalization, Resize and
 // ConvTranspose kernels in kernels_test_fuzz.cc: their operands (starts,
 // pads, scales, ...) are constant inputs, so the fuzzer must build them with

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // No-alloc cases for the data-movement, normalization, Resize and
 // ConvTranspose kernels (kernels_test_noalloc.cc runs them): each uses the
 // attributes and constant operands its Run re-reads.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Activation kernels: Relu (NaN stays NaN, int64), attribute defaults and
 // values of LeakyRelu, Elu and HardSigmoid, and Clip with either or both
 // bounds. Their float32/float16 oracles over shapes are in

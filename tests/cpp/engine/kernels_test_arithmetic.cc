@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Add, Sub, Mul, Div, Pow, Mod and variadic Max/Min: broadcasting against a
 // naive oracle in float32, float16, int32 and int64 (wrapping, truncating
 // division that never traps), and refusals. KernelsBinary.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The naive numpy-broadcasting oracle of the elementwise binary kernel
 // tests (arithmetic, logical): every output index mapped back to its inputs.
 #pragma once

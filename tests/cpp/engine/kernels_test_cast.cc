@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Cast between float32, float16, int32, int64 and bool: every pair against a
 // per-value oracle, ONNX's truncation and != 0 rules, and refusals.
 #include <cmath>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Concat and Split: axes (negative too), every dtype, equal, explicit and
 // opset 18 num_outputs splits, and refusals.
 #include <cstdint>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Conv against a direct 7-loop convolution: groups, depthwise, strides,
 // dilations, pads, auto_pad, 1-D, bias, 1x1 fast path.
 #include <string>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // ConvTranspose against a naive scatter oracle (every input pixel adds
 // weight * value at stride * i - pad + dilation * k), over groups, strides,
 // dilations, pads, output_padding, auto_pad, output_shape, 1-D, fp16, and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Host tensors of the dtypes beyond float32/int64 (float16, int32, bool) for
 // the kernel tests, and the half-rounding tolerance fp16 results are held to.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // float16 through the float32-only kernels (MatMul, Gemm, Conv, pools,
 // Softmax): each fp16 result must be the float kernel's result on the same
 // (half-representable) inputs, rounded to half once; fp16 storage with fp32

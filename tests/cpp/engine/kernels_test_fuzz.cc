@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Randomized robustness: every kernel gets random shapes, dtypes and
 // attributes (many of them invalid). Infer must either refuse with a message
 // naming the op, or accept, and then Run must stay inside its buffers: inputs

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Gather and GatherElements against naive index loops, with negative,
 // int32 and out-of-range indices (which must yield zeros, never a read
 // outside the data).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Comparisons (bool out, every numeric dtype and bool for Equal), And, Or,
 // Xor, Not, Where (3-way broadcast), IsInf and IsNaN against naive oracles,
 // and refusals. KernelsBinary.Refusals also covers the broadcasting

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // MatMul (1-D promotion, batch broadcasting) and Gemm (transposes, alpha,
 // beta, C broadcasting) against naive triple loops.
 #include <string>

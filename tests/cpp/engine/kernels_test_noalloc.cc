@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Run is the interpreter's hot path: it must not allocate. This binary
 // replaces the global operator new to count calls, and runs every kernel on
 // small inputs with the attributes that exercise its attribute reads.

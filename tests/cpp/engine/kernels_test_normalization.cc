@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // LayerNormalization and BatchNormalization against double-precision naive
 // formulas, fp16 against the float result rounded to half, and refusals.
 #include <Eigen/Core>

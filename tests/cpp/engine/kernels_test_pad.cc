@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Pad in constant, reflect and edge modes against a naive per-element
 // oracle (reflection by repeated folding), cropping with negative pads,
 // element sizes and refusals.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // MaxPool, AveragePool and GlobalAveragePool against naive window loops
 // (output sizes computed by the oracle with PyTorch's ceil_mode rule).
 #include <cmath>

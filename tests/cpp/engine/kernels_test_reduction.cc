@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Reductions: ReduceMean (axes attribute or constant input, keepdims,
 // noop_with_empty_axes, negative axes), ReduceSum/Max/Min, ArgMax/ArgMin and
 // CumSum against naive oracles that walk every input element, across dtypes,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Resize: hand-computed values from the ONNX reference formulas (which match
 // torch's upsample_nearest2d / upsample_bilinear2d), a naive per-element
 // oracle over every mode combination, sizes vs scales, fp16, refusals.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // ScatterND against a naive loop over index tuples, for reduction "none" and
 // "add", several index depths, negative, duplicate and out-of-range indices
 // (which must be skipped, never written outside the output), fp16 and int64

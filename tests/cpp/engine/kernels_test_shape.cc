@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Reshape, Flatten, Squeeze, Unsqueeze, Identity, Transpose and Expand:
 // shapes, negative axes, every element size, and refusals.
 #include <string>

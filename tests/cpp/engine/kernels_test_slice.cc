@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Slice and Tile: results against naive index arithmetic (numpy's slicing
 // rules), every element size, refusals.
 #include <algorithm>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Elementwise math kernels against std:: math oracles: float32 exactly (same
 // formula), float16 within half rounding, integer Abs/Neg/Sign, rounding and
 // special values, and refusals. The oracle tables and KernelsUnary.Refusals

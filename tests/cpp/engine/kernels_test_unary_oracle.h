@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Oracle helpers of the unary kernel tests (unary_math, activation): float
 // inputs, a reference function applied elementwise, reference activations.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Test harness for the emulator's reference kernels: host tensors, an
 // attribute builder, and RunKernel, which drives a kernel exactly as the
 // interpreter does (Infer, then Run on buffers of the inferred sizes) and

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 # Tests of the emulator's reference kernels (emulator/engine/kernels),
 # included by tests/cpp/engine/CMakeLists.txt.
 add_executable(ascend_emu_kernels_test

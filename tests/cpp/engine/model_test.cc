@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Model::Load + Model::Run on hand-built programs, and ValidateProgram's
 // refusals of programs that would make a kernel touch the wrong memory.
 #include "ascend_emu/model.h"

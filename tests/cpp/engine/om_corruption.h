@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Deterministic damage to a valid .om image: every truncation and many random
 // byte edits, each loaded and (when it loads) run. The property under test:
 // Model::Load returns an error or a model whose Run is safe; never a crash

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The .om writer and reader: round trip, header checks, and robustness of the
 // reader + loader against truncated and corrupted images.
 #include "ascend_emu/om_format.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // libFuzzer entry point: any byte string given to Model::Load must yield an
 // error or a model whose Run is safe. Built only with clang (see
 // CMakeLists.txt); the deterministic corruption tests cover the same property

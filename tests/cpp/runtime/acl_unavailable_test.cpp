@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The backend with an ACL library it cannot use. ctest runs this executable
 // once per case, each in its own process (the library is resolved once per
 // process), with EXECUTORCH_ASCEND_ACL_LIB pointing at: nothing, a library

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // AscendBackend::execute with ExecuTorch's ETDump profiler attached: the
 // delegate event must name itself without a debug index (ETDumpGen aborts the
 // process when both are set), the run must still be right, and the event must

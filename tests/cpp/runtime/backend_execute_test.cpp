@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // AscendBackend against the CANN emulator: happy paths with numbers checked,
 // every execute-time argument error, ACL failures during execute, and
 // concurrent use of one delegate.

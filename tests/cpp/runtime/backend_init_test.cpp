@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // AscendBackend::init against the CANN emulator: every error path (missing
 // named data, a foreign blob, a wrong SoC, wrong .om kind, device choice, ACL
 // failures at each step) fails with a clear error and leaks nothing (the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Shared pieces of the AscendBackend tests: a NamedDataMap over in-memory
 // bytes, and a way to call init/execute/destroy through the real registry
 // with a real BackendInitContext.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The compile specs the runtime reads, and the SoC check: no ACL needed.
 #include "compile_options.h"
 

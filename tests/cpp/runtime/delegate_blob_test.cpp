@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The delegate blob codec against docs/blob-format.md: golden bytes, round
 // trip, every truncation, corruption, versions and limits.
 #include "delegate_blob.h"

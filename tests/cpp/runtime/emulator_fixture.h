@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Fixture for the AscendBackend tests against the CANN emulator: compiles
 // real emulator .om files once, reaches the emulator's stats and fault
 // injection through dlsym, and checks after every test that nothing ACL

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The backend with a library that looks like real CANN (no aclEmuVersion;
 // tests/cpp/runtime/fake_acl/fake_acl.cpp): an emulator-built .om must be
 // refused before any device resource is created, and a CANN-built .om must

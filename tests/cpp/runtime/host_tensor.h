@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // A host tensor owning its storage, sizes, dim order and strides, wrapped in
 // an EValue ready for BackendInterface::execute.
 #pragma once

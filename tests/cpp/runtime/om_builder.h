@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Builds small ONNX models with the onnx protobuf API and compiles them with
 // the emulator's atc (path in env EXECUTORCH_ASCEND_ATC), giving the tests a
 // real emulator .om.

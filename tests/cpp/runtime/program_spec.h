@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // What a lowered program hands AscendBackend::init for one delegate: the
 // blob (written with the runtime's own codec, runtime/delegate_blob.h) and
 // the compile specs the runtime reads, as AscendCompileSpec writes them.

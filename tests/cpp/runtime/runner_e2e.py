@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """ascend_runner end to end: a model lowered with AscendPartitioner (emulator atc), run by the
 C++ runner against the emulator's libascendcl.so, compared with eager PyTorch.
 

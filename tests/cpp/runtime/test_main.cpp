@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // GoogleTest main for the runtime tests: ExecuTorch's platform layer (used by
 // ET_LOG) must be initialised before anything logs.
 #include <executorch/runtime/platform/runtime.h>

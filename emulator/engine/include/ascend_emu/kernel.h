@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The contract between the emulator's interpreter and its reference kernels.
 //
 // A kernel implements one ONNX operator with ONNX semantics. It knows nothing

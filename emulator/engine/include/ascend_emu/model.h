@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // A compiled emulator model: an .om image parsed, validated and ready to run.
 // This is the only engine type libascendcl.so (emulator/acl) uses.
 #pragma once

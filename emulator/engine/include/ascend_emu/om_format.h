@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The emulator's .om file: one writer and one bounds-checked reader
 // (docs/om-format.md has the byte layout).
 #pragma once

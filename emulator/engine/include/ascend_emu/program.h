@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // The compiled program an .om holds (docs/om-format.md), in memory.
 //
 // atc builds a Program from an ONNX graph and serializes it (om_format.h);

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Tensors as the emulator's kernels and interpreter see them: a dtype, a
 // small fixed-rank shape and a data pointer into planned memory. No ACL and no
 // ownership here (see docs/emulator.md, "Engine").

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Importing this package registers every converter family with the registry."""
 
 from . import (  # noqa: F401

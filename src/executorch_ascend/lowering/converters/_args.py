@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Small helpers for reading op arguments the same way on ATen and edge nodes."""
 
 from __future__ import annotations

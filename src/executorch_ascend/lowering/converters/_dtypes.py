@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """The dtype groups the converters accept, one definition each for every op family."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Emit helpers shared by the op families: constants and scalar operands in an operand's dtype,
 casts, trunc, and the one-op unary converters."""
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Index tensors shared by gather and scatter: their normalization and the plan of x[indices].
 
 CANN's Gather does not take negative indices: constant indices are normalized here; graph-input

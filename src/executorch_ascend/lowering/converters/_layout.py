@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Dim orders (memory layouts) at the edge of an Ascend partition.
 
 Inside an ONNX graph values have no layout: a copy into channels_last (`_clone_dim_order` /

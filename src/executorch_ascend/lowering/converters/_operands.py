@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Operand checks shared by arithmetic and logical: ONNX needs both operands in one dtype where
 PyTorch promotes, so a node is lowered only when its tensor operands already agree."""
 

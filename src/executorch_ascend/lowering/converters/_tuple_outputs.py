@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Ops that return a tuple of which only element 0 is lowered (max_pool2d_with_indices' values,
 batch/layer/group norm's output). Their converters write straight into the first
 `getitem(op, 0)` user."""

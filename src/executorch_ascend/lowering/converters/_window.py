@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Kernel windows, shared by conv and pool: reading them from a node, ONNX's pads and output
 sizes, CANN's window limits."""
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Activations -> Relu, Sigmoid, Tanh, LeakyRelu, Elu, Clip, or a short chain of ONNX ops.
 
 Gelu is not in CANN's ONNX parser table, so it becomes Erf (exact) or Tanh (approximate) with

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Arithmetic -> Add, Sub, Mul, Div, Pow, Max, Min (numpy-style broadcasting in both PyTorch and
 ONNX); remainder and rounding division through Div and Floor; clamp with tensor bounds.
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """scaled_dot_product_attention -> one region of MatMul, Mul, Softmax (and the mask ops).
 
 The op is kept whole through to_edge (keep_whole), so one attention is one small ONNX region

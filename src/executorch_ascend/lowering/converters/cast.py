@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """dtype conversions (and layout changes with them) -> Cast, or Identity where the dtype stays."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """cat/stack and split/chunk -> Concat, Split (float, int32/int64 and bool alike)."""
 
 from __future__ import annotations

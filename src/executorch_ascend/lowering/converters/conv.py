@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """1-D and 2-D convolution, plain and transposed -> Conv, ConvTranspose.
 
 torch.nn.Conv1d/2d and ConvTranspose1d/2d all reach the edge graph as aten.convolution on a 3-D

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Gathers -> Gather, GatherElements: index_select, embedding, gather and advanced indexing
 (aten.index.Tensor), with constant or graph-computed int64/int32 indices (see _indexing.py).
 

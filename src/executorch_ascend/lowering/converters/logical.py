@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Comparisons, logic and predicates -> Equal, Less, LessOrEqual, Greater, GreaterOrEqual, And,
 Or, Xor, Not, Where, IsInf, IsNaN (comparisons also for int32/int64; bool out).
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Matrix products -> Gemm (2-D with bias/scales) or MatMul (numpy matmul semantics, like torch).
 
 `linear` and `matmul` are kept whole through to_edge (ops_to_not_decompose), so a Linear becomes

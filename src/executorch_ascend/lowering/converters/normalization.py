@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Inference batch norm -> Mul + Add with per-channel scale and shift folded ahead of time.
 
 In eval mode batch norm is an affine map of constants, so no BatchNormalization op (and none of its

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Padding -> Pad.
 
 CANN's Pad supports only constant_value 0 in constant mode, so other fill values stay on the CPU.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """2-D and 3-D pooling -> MaxPool, AveragePool, GlobalAveragePool (1-D pooling included).
 
 torch.nn.MaxPool1d / AvgPool1d / AdaptiveAvgPool1d reach the edge graph as unsqueeze + the 2-D

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Reductions -> ReduceSum, ReduceMean, ReduceMax, ReduceMin, ArgMax, ArgMin, CumSum (float and
 int32/int64, an int32/bool input promoted to int64 first, as PyTorch does); the spatial mean of
 NCHW as GlobalAveragePool; var as mean((x - mean(x))^2) * n / (n - correction); any (and all,

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Upsampling -> Resize.
 
 CANN runs nearest Resize as round_prefer_ceil whatever nearest_mode says; PyTorch's nearest is

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Scatters -> ScatterND: index_put (x[indices] = v), index_copy and slice_scatter.
 
 index_put(x, indices, v) writes v (broadcast to the shape x[indices] has, see _indexing.py)

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Shape and layout ops -> Reshape, Transpose, Expand, Identity (float, int32/int64 and bool
 alike). Shapes are static, so every reshape target is the exact output shape (an int64
 initializer), never -1 or 0; full_like is an Expand of a 0-d initializer (its value depends only on

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Slicing and tiling -> Slice, Gather, Tile (float, int32/int64 and bool alike): slice_copy,
 select_copy (one index: a Gather of a constant position) and repeat.
 

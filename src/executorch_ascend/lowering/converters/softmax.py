@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """softmax and log_softmax -> Softmax; log_softmax through ReduceMax/Exp/ReduceSum/Log (the
 emulator has no LogSoftmax kernel)."""
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
 """Unary math -> Abs, Neg, Exp, Log, Sqrt, Reciprocal, Erf, Sin, Cos, Floor, Ceil, Round, Sign,
 or a short chain of them.
 

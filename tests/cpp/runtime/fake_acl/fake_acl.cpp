@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
 // Test doubles for the ACL library *as a whole*, to exercise how the backend
 // reacts to libraries other than the emulator (the backend's real code path
 // is unchanged: it dlopens these like any libascendcl.so):
