@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
-"""The emulator's traffic counters (aclEmuGetStats, acl/emulator_ids.h), read through ctypes.
+"""The emulator's traffic counters (aclEmuGetStats, emulator/acl/include/acl_emu_extras.h), read
+through ctypes.
 
 dlopen of the path the backend uses (EXECUTORCH_ASCEND_ACL_LIB) returns the library the backend
 already loaded, so these are the counters of the very copy that serves the delegate. The
@@ -56,10 +57,12 @@ class EmulatorStats:
 
     @classmethod
     def of_this_process(cls) -> EmulatorStats:
-        """The emulator named by EXECUTORCH_ASCEND_ACL_LIB (set on `import executorch_ascend`)."""
+        """The emulator named by EXECUTORCH_ASCEND_ACL_LIB (as use_emulator() sets it)."""
         path = os.environ.get("EXECUTORCH_ASCEND_ACL_LIB")
         if not path:
-            raise RuntimeError("EXECUTORCH_ASCEND_ACL_LIB is not set; import executorch_ascend")
+            raise RuntimeError(
+                "EXECUTORCH_ASCEND_ACL_LIB is not set; call executorch_ascend.use_emulator() first"
+            )
         return cls(Path(path))
 
     def traffic(self) -> Traffic:

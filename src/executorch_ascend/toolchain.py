@@ -68,22 +68,25 @@ def _emulator_version(path: Path) -> str:
 def resolve_atc(spec: AscendCompileSpec) -> Atc:
     """Chooses the atc for `spec.toolchain`; raises ToolchainError if it is missing.
 
-    "cann" takes CANN's atc (cann.cann_atc); "emulator" the emulator's; "auto" CANN's when found,
-    else the emulator's if use_emulator() chose it, else it is an error: never a silent fallback.
+    "cann" takes CANN's atc (cann.cann_atc); "emulator" the emulator's; "auto" the emulator's when
+    use_emulator() chose it (its .om is what the backend will then run) and no atc_path names
+    CANN's, else CANN's, else it is an error: never a silent fallback.
     """
-    if spec.toolchain in ("cann", "auto"):
+    use_cann = spec.toolchain == "cann" or (
+        spec.toolchain == "auto" and (spec.atc_path is not None or cann.chosen_emulator() is None)
+    )
+    if use_cann:
         found = cann.cann_atc(spec.atc_path)
         if found is not None:
             if not _executable(found):
                 raise ToolchainError(f"CANN atc at {found} is not an executable file")
             return Atc(found, "cann", f"cann {found}")
-        if spec.toolchain == "cann" or cann.chosen_emulator() is None:
-            raise ToolchainError(
-                f"toolchain={spec.toolchain!r} but no CANN atc was found: pass atc_path, or "
-                "source CANN's set_env.sh (sets ASCEND_HOME_PATH), or put atc on PATH; to "
-                "compile for the CANN emulator call executorch_ascend.use_emulator() or use "
-                "toolchain='emulator'"
-            )
+        raise ToolchainError(
+            f"toolchain={spec.toolchain!r} but no CANN atc was found: pass atc_path, or "
+            "source CANN's set_env.sh (sets ASCEND_HOME_PATH), or put atc on PATH; to "
+            "compile for the CANN emulator call executorch_ascend.use_emulator() or use "
+            "toolchain='emulator'"
+        )
     emulator = cann.find_emulator()
     if emulator is None or not _executable(emulator.atc):
         where = emulator.atc if emulator else "nowhere"

@@ -2,7 +2,7 @@
 # Copyright (c) 2026 the executorch-ascend authors.
 """Runs ExecuTorch's backend test suite (operators) for the "ascend" flow and summarizes it.
 
-    python tests/backend_suite/run.py [-k EXPR] [--report CSV] [--summary MD] [--seed N]
+    python tests/backend_suite/run.py [-k EXPR] [--report JUNIT_XML] [--summary MD] [--seed N]
 
 The suite (executorch.backends.test.suite, shipped in the executorch wheel) is pytest-based and
 parametrizes every operator test over flow.all_flows(); this script adds the out-of-tree

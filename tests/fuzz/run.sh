@@ -28,6 +28,7 @@ flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefin
 CC=clang CXX=clang++ cmake -S "$repo" -B "$build" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXECUTABLE="$PYTHON" \
   -DEXECUTORCH_ASCEND_BUILD_FUZZERS=ON -DEXECUTORCH_ASCEND_BUILD_TESTS=OFF \
+  -DEXECUTORCH_ASCEND_BUILD_EMULATOR=ON \
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" >/dev/null
 cmake --build "$build" --target atc "${targets[@]}" -j"$jobs"
 

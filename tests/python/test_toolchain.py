@@ -64,6 +64,7 @@ def fake_cann(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     atc = _write_script(home / "bin" / "atc", FAKE_CANN_ATC)
     monkeypatch.setenv("ASCEND_HOME_PATH", str(home))
     monkeypatch.delenv("ASCEND_TOOLKIT_HOME", raising=False)
+    monkeypatch.setattr(cann, "_chosen", None)  # a CANN host: the emulator is not chosen
     return atc
 
 
@@ -87,6 +88,17 @@ def test_auto_uses_the_emulator_only_when_it_was_chosen(native, no_cann, monkeyp
     monkeypatch.setattr(cann, "_chosen", None)  # production: CANN or a clear error
     with pytest.raises(ToolchainError, match=r"no CANN atc was found.*use_emulator"):
         resolve_atc(AscendCompileSpec(toolchain="auto"))
+
+
+def test_a_chosen_emulator_wins_over_an_installed_cann(fake_cann, monkeypatch) -> None:
+    emulator = cann.Emulator(fake_cann.parent / "emu-atc", fake_cann.parent / "emu.so")
+    emu_atc = _write_script(emulator.atc, "#!/bin/sh\necho emulator 1\n")
+    monkeypatch.setattr(cann, "find_emulator", lambda: emulator)
+    monkeypatch.setattr(cann, "_chosen", emulator)
+    assert resolve_atc(AscendCompileSpec(toolchain="auto")).path == emu_atc
+    # An explicit CANN atc still means CANN.
+    explicit = AscendCompileSpec(toolchain="auto", atc_path=str(fake_cann))
+    assert resolve_atc(explicit).path == fake_cann
 
 
 @pytest.mark.emulator

@@ -293,9 +293,9 @@ options below; anything else is refused.
   --output=<path>            writes <path>.om
   --soc_version=<chip>       target chip, e.g. Ascend910B1, Ascend310P3
   --precision_mode=<mode>    must_keep_origin_dtype or force_fp32 (fp32 as
-                             written); force_fp16 (CANN's default),
-                             allow_fp32_to_fp16 and allow_mix_precision are
-                             not supported yet, so this option is required
+                             written); CANN's seven other modes (force_fp16,
+                             its default, and the fp16/bf16 mixes) are not
+                             supported yet, so this option is required
   --input_shape="x:1,3,224,224;y:2,8"
                              fixes or checks input dims (no -1: static only)
   --input_format=NCHW|ND|NCDHW
