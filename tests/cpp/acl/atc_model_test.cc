@@ -8,11 +8,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "acl_test_util.h"
-#include "onnx/onnx_pb.h"
+#include "onnx_builder.h"
 
 namespace ascend_emu::acl_test {
 namespace {
@@ -23,45 +24,15 @@ constexpr int64_t kShape[] = {1, 2, 2, 2};
 constexpr size_t kNumel = 8;
 constexpr float kBias[kNumel] = {1, -1, 0.5f, -0.5f, 2, -2, 0, 3};
 
-void SetFloatType(onnx::ValueInfoProto* value, const std::string& name) {
-  value->set_name(name);
-  auto* tensor = value->mutable_type()->mutable_tensor_type();
-  tensor->set_elem_type(onnx::TensorProto::FLOAT);
-  for (int64_t dim : kShape)
-    tensor->mutable_shape()->add_dim()->set_dim_value(dim);
-}
-
 // y = Relu(x + b), x float32[1, 2, 2, 2], b an initializer.
 std::string BuildOnnxModel() {
-  onnx::ModelProto model;
-  model.set_ir_version(8);
-  model.set_producer_name("acl emulator tests");
-  auto* opset = model.add_opset_import();
-  opset->set_domain("");
-  opset->set_version(17);
-  auto* graph = model.mutable_graph();
-  graph->set_name("add_relu");
-  SetFloatType(graph->add_input(), "x");
-  SetFloatType(graph->add_output(), "y");
-  auto* bias = graph->add_initializer();
-  bias->set_name("b");
-  bias->set_data_type(onnx::TensorProto::FLOAT);
-  for (int64_t dim : kShape) bias->add_dims(dim);
-  for (float value : kBias) bias->add_float_data(value);
-  auto* add = graph->add_node();
-  add->set_op_type("Add");
-  add->set_name("add");
-  add->add_input("x");
-  add->add_input("b");
-  add->add_output("s");
-  auto* relu = graph->add_node();
-  relu->set_op_type("Relu");
-  relu->set_name("relu");
-  relu->add_input("s");
-  relu->add_output("y");
-  std::string bytes;
-  EXPECT_TRUE(model.SerializeToString(&bytes));
-  return bytes;
+  const std::vector<int64_t> shape(std::begin(kShape), std::end(kShape));
+  ascend_emu::testing::OnnxBuilder b;
+  b.Input("x", shape).Output("y", shape);
+  b.InitF32("b", shape, std::vector<float>(std::begin(kBias), std::end(kBias)));
+  b.Node("Add", {"x", "b"}, {"s"}, "add");
+  b.Node("Relu", {"s"}, {"y"}, "relu");
+  return b.Serialize();
 }
 
 class AtcModelTest : public AclTest {

@@ -9,47 +9,28 @@
 
 #include "ascend_emu/om_format.h"
 #include "ascend_emu/program.h"
+#include "program_builder.h"
 
 namespace ascend_emu::acl_test {
 namespace {
 
-Shape Shape23() {
-  Shape shape;
-  shape.rank = 2;
-  shape.dims[0] = 2;
-  shape.dims[1] = 3;
-  return shape;
-}
+using testing::Dims;
+using testing::MakeIo;
+using testing::MakeOp;
+using testing::MakeTensor;
 
 TensorInfo Tensor(const std::string& name, TensorLocation location,
                   uint64_t offset) {
-  TensorInfo tensor;
-  tensor.name = name;
-  tensor.dtype = DType::kFloat32;
-  tensor.shape = Shape23();
-  tensor.location = location;
-  tensor.offset = offset;
-  return tensor;
+  return MakeTensor(name, DType::kFloat32, Dims({2, 3}), location, offset);
 }
 
 IoInfo Io(const std::string& name, uint32_t tensor) {
-  IoInfo io;
-  io.name = name;
-  io.dtype = DType::kFloat32;
-  io.format = ACL_FORMAT_ND;
-  io.shape = Shape23();
-  io.tensor = tensor;
-  return io;
+  return MakeIo(name, DType::kFloat32, Dims({2, 3}), tensor);
 }
 
 OpInfo Op(const std::string& type, std::vector<int32_t> inputs,
           int32_t output) {
-  OpInfo op;
-  op.op_type = type;
-  op.name = type + "_0";
-  op.inputs = std::move(inputs);
-  op.outputs = {output};
-  return op;
+  return MakeOp(type, type + "_0", std::move(inputs), {output});
 }
 
 }  // namespace

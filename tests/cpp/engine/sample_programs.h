@@ -13,31 +13,10 @@
 
 #include "ascend_emu/model.h"
 #include "ascend_emu/program.h"
+#include "program_builder.h"
 
 namespace ascend_emu {
 namespace testing {
-
-inline Shape Dims(std::initializer_list<int64_t> dims) {
-  Shape s;
-  for (int64_t d : dims) s.dims[s.rank++] = d;
-  return s;
-}
-
-inline Attribute IntsAttr(std::vector<int64_t> v) {
-  Attribute a;
-  a.kind = Attribute::Kind::kInts;
-  a.ints = std::move(v);
-  return a;
-}
-
-inline void AppendWeights(Program* p, const void* data, size_t n,
-                          uint64_t* offset) {
-  p->weights.resize((p->weights.size() + kOmAlignment - 1) / kOmAlignment *
-                    kOmAlignment);
-  *offset = p->weights.size();
-  const uint8_t* b = static_cast<const uint8_t*>(data);
-  p->weights.insert(p->weights.end(), b, b + n);
-}
 
 // y = Reshape(Relu(x + b), [3, 2]); also returns x and b unchanged as
 // outputs 1 and 2 (a graph output that is a graph input or a constant).
@@ -55,13 +34,7 @@ inline Program AddReluReshapeProgram() {
 
   auto tensor = [&](const char* name, DType dtype, Shape s, TensorLocation loc,
                     uint64_t offset) {
-    TensorInfo t;
-    t.name = name;
-    t.dtype = dtype;
-    t.shape = s;
-    t.location = loc;
-    t.offset = offset;
-    p.tensors.push_back(t);
+    p.tensors.push_back(MakeTensor(name, dtype, s, loc, offset));
   };
   tensor("x", DType::kFloat32, Dims({2, 3}), TensorLocation::kInput, 0);
   tensor("b", DType::kFloat32, Dims({2, 3}), TensorLocation::kWeight, b_off);
@@ -71,35 +44,15 @@ inline Program AddReluReshapeProgram() {
   tensor("y", DType::kFloat32, Dims({3, 2}), TensorLocation::kOutput, 0);
   p.arena_size = 128;
 
-  auto io = [](const char* name, DType dtype, Shape s, uint32_t tensor) {
-    IoInfo i;
-    i.name = name;
-    i.dtype = dtype;
-    i.format = ACL_FORMAT_ND;
-    i.shape = s;
-    i.tensor = tensor;
-    return i;
-  };
+  const auto io = MakeIo;
   p.inputs.push_back(io("x", DType::kFloat32, Dims({2, 3}), 0));
   p.outputs.push_back(io("y", DType::kFloat32, Dims({3, 2}), 5));
   p.outputs.push_back(io("x_again", DType::kFloat32, Dims({2, 3}), 0));
   p.outputs.push_back(io("b_out", DType::kFloat32, Dims({2, 3}), 1));
 
-  OpInfo add;
-  add.op_type = "Add";
-  add.name = "add";
-  add.inputs = {0, 1};
-  add.outputs = {3};
-  OpInfo relu;
-  relu.op_type = "Relu";
-  relu.name = "relu";
-  relu.inputs = {3};
-  relu.outputs = {4};
-  OpInfo reshape;
-  reshape.op_type = "Reshape";
-  reshape.name = "reshape";
-  reshape.inputs = {4, 2};
-  reshape.outputs = {5};
+  OpInfo add = MakeOp("Add", "add", {0, 1}, {3});
+  OpInfo relu = MakeOp("Relu", "relu", {3}, {4});
+  OpInfo reshape = MakeOp("Reshape", "reshape", {4, 2}, {5});
   Attribute allowzero;
   allowzero.kind = Attribute::Kind::kInt;
   allowzero.i = 0;

@@ -2,7 +2,6 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 #include "om_builder.h"
 
-#include <onnx/onnx_pb.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,34 +10,12 @@
 #include <iterator>
 #include <sstream>
 
+#include "onnx_builder.h"
+
 namespace executorch::backends::ascend::testing {
 namespace {
 
-void set_float_io(onnx::ValueInfoProto* value, const std::string& name,
-                  const std::vector<int64_t>& dims) {
-  value->set_name(name);
-  auto* tensor_type = value->mutable_type()->mutable_tensor_type();
-  tensor_type->set_elem_type(onnx::TensorProto::FLOAT);
-  for (int64_t d : dims) {
-    tensor_type->mutable_shape()->add_dim()->set_dim_value(d);
-  }
-}
-
-onnx::ModelProto new_model() {
-  onnx::ModelProto model;
-  model.set_ir_version(8);
-  model.set_producer_name("executorch-ascend-tests");
-  auto* opset = model.add_opset_import();
-  opset->set_domain("");
-  opset->set_version(17);
-  return model;
-}
-
-std::string serialize(const onnx::ModelProto& model) {
-  std::string bytes;
-  model.SerializeToString(&bytes);
-  return bytes;
-}
+using ascend_emu::testing::OnnxBuilder;
 
 std::string make_temp_dir() {
   const char* base = std::getenv("TMPDIR");
@@ -53,46 +30,24 @@ std::string make_temp_dir() {
 }  // namespace
 
 std::string add_model_onnx() {
-  onnx::ModelProto model = new_model();
-  auto* graph = model.mutable_graph();
-  graph->set_name("add");
-  auto* node = graph->add_node();
-  node->set_op_type("Add");
-  node->add_input("x");
-  node->add_input("y");
-  node->add_output("z");
-  set_float_io(graph->add_input(), "x", {2, 3});
-  set_float_io(graph->add_input(), "y", {2, 3});
-  set_float_io(graph->add_output(), "z", {2, 3});
-  return serialize(model);
+  OnnxBuilder b;
+  b.Input("x", {2, 3}).Input("y", {2, 3}).Output("z", {2, 3});
+  b.Node("Add", {"x", "y"}, {"z"});
+  return b.Serialize();
 }
 
 std::string matmul_relu_model_onnx() {
-  onnx::ModelProto model = new_model();
-  auto* graph = model.mutable_graph();
-  graph->set_name("matmul_relu");
-  auto* weight = graph->add_initializer();
-  weight->set_name("W");
-  weight->set_data_type(onnx::TensorProto::FLOAT);
-  weight->add_dims(4);
-  weight->add_dims(3);
+  std::vector<float> weight;
   for (int i = 0; i < 4; ++i) {
     for (int j = 0; j < 3; ++j) {
-      weight->add_float_data(static_cast<float>(i - j));
+      weight.push_back(static_cast<float>(i - j));
     }
   }
-  auto* matmul = graph->add_node();
-  matmul->set_op_type("MatMul");
-  matmul->add_input("x");
-  matmul->add_input("W");
-  matmul->add_output("h");
-  auto* relu = graph->add_node();
-  relu->set_op_type("Relu");
-  relu->add_input("h");
-  relu->add_output("y");
-  set_float_io(graph->add_input(), "x", {2, 4});
-  set_float_io(graph->add_output(), "y", {2, 3});
-  return serialize(model);
+  OnnxBuilder b;
+  b.Input("x", {2, 4}).Output("y", {2, 3}).InitF32("W", {4, 3}, weight);
+  b.Node("MatMul", {"x", "W"}, {"h"});
+  b.Node("Relu", {"h"}, {"y"});
+  return b.Serialize();
 }
 
 std::vector<uint8_t> compile_with_atc(const std::string& onnx_bytes,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// Small ONNX models built in C++ with the onnx protobuf API, for the atc
-// tests (no Python at test time).
+// Small ONNX models built in C++ with the onnx protobuf API, for every C++
+// test that needs one (atc, the emulator's ACL, the runtime): no Python at
+// test time, and one builder.
 #pragma once
 
 #include <cstdint>
@@ -109,6 +110,12 @@ class OnnxBuilder {
   }
 
   onnx::ModelProto& model() { return model_; }
+
+  std::string Serialize() const {
+    std::string bytes;
+    model_.SerializeToString(&bytes);
+    return bytes;
+  }
 
   void Save(const std::string& path) const {
     std::ofstream out(path, std::ios::binary);
