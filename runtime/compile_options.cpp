@@ -84,7 +84,7 @@ std::string soc_family(const std::string& soc) {
 }
 
 Error check_soc(const std::string& compiled_for, const char* device_soc) {
-  if (compiled_for.empty() || device_soc == nullptr) {
+  if (compiled_for.empty() || device_soc == nullptr || device_soc[0] == '\0') {
     return Error::Ok;
   }
   const std::string device(device_soc);

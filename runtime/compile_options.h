@@ -34,7 +34,7 @@ std::string soc_family(const std::string& soc);
 // An .om runs only on the chip family it was compiled for: a different
 // family is DelegateInvalidCompatibility with a message naming both; another
 // chip of the same family is allowed (logged at Info); an empty `compiled_for`
-// or an unknown device SoC (nullptr) passes.
+// or an unknown device SoC (nullptr or "") passes.
 executorch::runtime::Error check_soc(const std::string& compiled_for,
                                      const char* device_soc);
 

@@ -67,6 +67,7 @@ TEST(CompileOptions, SocCheck) {
             Error::DelegateInvalidCompatibility);
   EXPECT_EQ(check_soc("", "Ascend310P3"), Error::Ok);
   EXPECT_EQ(check_soc("Ascend910B1", nullptr), Error::Ok);
+  EXPECT_EQ(check_soc("Ascend910B1", ""), Error::Ok);  // SoC unknown
 }
 
 }  // namespace
