@@ -31,6 +31,7 @@ typedef void* aclrtStream;
 typedef struct aclmdlDesc aclmdlDesc;
 typedef struct aclmdlDataset aclmdlDataset;
 typedef struct aclDataBuffer aclDataBuffer;
+typedef struct aclmdlConfigHandle aclmdlConfigHandle;
 
 /* Error codes (ACL "acl_base" error list and runtime "rt_error_codes"). */
 enum {
@@ -115,6 +116,41 @@ typedef enum {
   ACL_HBM_MEM_HUGE = 4,
   ACL_HBM_MEM_NORMAL = 5,
 } aclrtMemAttr;
+
+/* aclmdlConfigAttr: what aclmdlSetConfigOpt sets on a config handle (numbered
+ * from 0 in CANN's acl_mdl.h; a pointer value is passed by the address of the
+ * pointer, a size_t or int32_t by its address). */
+typedef enum {
+  ACL_MDL_PRIORITY_INT32 = 0,
+  ACL_MDL_LOAD_TYPE_SIZET = 1,
+  ACL_MDL_PATH_PTR = 2,
+  ACL_MDL_MEM_ADDR_PTR = 3,
+  ACL_MDL_MEM_SIZET = 4,
+  ACL_MDL_WEIGHT_ADDR_PTR = 5,
+  ACL_MDL_WEIGHT_SIZET = 6,
+  ACL_MDL_WORKSPACE_ADDR_PTR = 7,
+  ACL_MDL_WORKSPACE_SIZET = 8,
+  ACL_MDL_INPUTQ_NUM_SIZET = 9,
+  ACL_MDL_INPUTQ_ADDR_PTR = 10,
+  ACL_MDL_OUTPUTQ_NUM_SIZET = 11,
+  ACL_MDL_OUTPUTQ_ADDR_PTR = 12,
+  ACL_MDL_WORKSPACE_MEM_OPTIMIZE = 13,
+  ACL_MDL_WEIGHT_PATH_PTR = 14,
+  ACL_MDL_MODEL_DESC_PTR = 15,
+  ACL_MDL_RESERVED = 0xFFFF,
+} aclmdlConfigAttr;
+
+/* Values of ACL_MDL_LOAD_TYPE_SIZET. */
+#define ACL_MDL_LOAD_FROM_FILE 1
+#define ACL_MDL_LOAD_FROM_FILE_WITH_MEM 2
+#define ACL_MDL_LOAD_FROM_MEM 3
+#define ACL_MDL_LOAD_FROM_MEM_WITH_MEM 4
+#define ACL_MDL_LOAD_FROM_FILE_WITH_Q 5
+#define ACL_MDL_LOAD_FROM_MEM_WITH_Q 6
+
+/* Device memory bound with aclmdlSetExternalWeightAddress must have a size
+ * that is a multiple of this. */
+#define ACL_EXTERNAL_WEIGHT_SIZE_ALIGNMENT 32
 
 #define ACL_MAX_DIM_CNT 128
 #define ACL_MAX_TENSOR_NAME_LEN 128

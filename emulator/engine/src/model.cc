@@ -38,6 +38,9 @@ class LoadedModel final : public Model {
   }
   const std::vector<IoDesc>& inputs() const override { return input_descs_; }
   const std::vector<IoDesc>& outputs() const override { return output_descs_; }
+  const std::vector<ExternalWeightDesc>& external_weights() const override {
+    return external_weights_;
+  }
 
   bool Run(const void* const* inputs, void* const* outputs, void* work,
            std::string* error) override;
@@ -69,6 +72,7 @@ class LoadedModel final : public Model {
   size_t arena_size_ = 0;
   std::vector<IoDesc> input_descs_;
   std::vector<IoDesc> output_descs_;
+  std::vector<ExternalWeightDesc> external_weights_;
   std::vector<size_t> tensor_bytes_;
   std::vector<uint8_t*> tensor_data_;  // rebound on every run
   std::vector<Step> steps_;
@@ -256,12 +260,20 @@ bool LoadedModel::Run(const void* const* inputs, void* const* outputs,
 }  // namespace
 
 std::unique_ptr<Model> Model::Load(const void* data, size_t size,
+                                   const WeightBindings& weights,
                                    std::string* error) {
   std::string local;
   if (error == nullptr) error = &local;
   try {
     Program program;
     if (!ReadOm(data, size, &program, error)) return nullptr;
+    // TODO(external weights): FileConstant tensors bound from `weights`.
+    if (!weights.empty()) {
+      *error = "this .om names no external weight files, but " +
+               std::to_string(weights.size()) + " were bound (first '" +
+               weights.begin()->first + "')";
+      return nullptr;
+    }
     auto model = std::make_unique<LoadedModel>();
     if (!model->Init(std::move(program), error)) return nullptr;
     return model;
@@ -271,6 +283,17 @@ std::unique_ptr<Model> Model::Load(const void* data, size_t size,
     *error = std::string("failed to load the .om: ") + e.what();
   }
   return nullptr;
+}
+
+bool Model::ReadExternalWeights(const void* data, size_t size,
+                                std::vector<ExternalWeightDesc>* weights,
+                                std::string* error) {
+  std::string local;
+  if (error == nullptr) error = &local;
+  Program program;
+  if (!ReadOm(data, size, &program, error)) return false;
+  weights->clear();  // TODO(external weights): the .om's weight files
+  return true;
 }
 
 }  // namespace ascend_emu

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,23 +22,55 @@ struct IoDesc {
   size_t size_bytes;
 };
 
+// One weight file an .om built with atc --external_weight=1|2 reads at run
+// time instead of holding the bytes (its FileConstant tensors).
+struct ExternalWeightDesc {
+  std::string name;   // file name atc wrote into weight/, e.g. "weight_<sha>"
+  size_t size_bytes;  // the file's size
+};
+
+// Memory bound to one weight file (aclmdlSetExternalWeightAddress): read in
+// place by every run, never copied; must outlive the Model.
+struct WeightBinding {
+  const void* data = nullptr;
+  size_t size = 0;  // >= the file's size
+};
+using WeightBindings = std::map<std::string, WeightBinding>;
+
 class Model {
  public:
   virtual ~Model() = default;
 
   // Parses an .om image (docs/om-format.md). Every field is bounds-checked
   // and every op re-validated with its kernel's Infer; on any problem returns
-  // nullptr and sets *error. Does not keep a reference to `data`.
+  // nullptr and sets *error. Does not keep a reference to `data`. Every
+  // external weight file of the .om must be in `weights` (an unbound file, or
+  // a binding smaller than the file, is an error naming the file); bindings
+  // of files the .om does not name are errors too.
   static std::unique_ptr<Model> Load(const void* data, size_t size,
+                                     const WeightBindings& weights,
                                      std::string* error);
+  // An .om with no external weights.
+  static std::unique_ptr<Model> Load(const void* data, size_t size,
+                                     std::string* error) {
+    return Load(data, size, WeightBindings{}, error);
+  }
+
+  // The external weight files an .om image names, without loading it (so a
+  // loader can read or bind them first). False and *error on a bad image.
+  static bool ReadExternalWeights(const void* data, size_t size,
+                                  std::vector<ExternalWeightDesc>* weights,
+                                  std::string* error);
 
   // Bytes the model needs while running (activations and scratch) and for
-  // its weights: what aclmdlQuerySizeFromMem reports.
+  // its weights held in the .om (external weights not included): what
+  // aclmdlQuerySizeFromMem reports.
   virtual size_t work_size() const = 0;
   virtual size_t weight_size() const = 0;
   virtual const std::string& soc_version() const = 0;
   virtual const std::vector<IoDesc>& inputs() const = 0;
   virtual const std::vector<IoDesc>& outputs() const = 0;
+  virtual const std::vector<ExternalWeightDesc>& external_weights() const = 0;
 
   // Runs the program. inputs[i] holds inputs()[i].size_bytes bytes,
   // outputs[i] outputs()[i].size_bytes. `work` is work_size() bytes of
