@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ascend_emu/program.h"
 #include "ascend_emu/tensor.h"
 
 namespace ascend_emu {
@@ -20,13 +21,6 @@ struct IoDesc {
   aclFormat format;  // ACL_FORMAT_NCHW for 4-D inputs (atc --input_format), else ND
   Shape shape;
   size_t size_bytes;
-};
-
-// One weight file an .om built with atc --external_weight=1|2 reads at run
-// time instead of holding the bytes (its FileConstant tensors).
-struct ExternalWeightDesc {
-  std::string name;   // file name atc wrote into weight/, e.g. "weight_<sha>"
-  size_t size_bytes;  // the file's size
 };
 
 // Memory bound to one weight file (aclmdlSetExternalWeightAddress): read in

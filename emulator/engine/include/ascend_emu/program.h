@@ -23,6 +23,16 @@ enum class TensorLocation : uint32_t {
   kWeight = 1,  // constant: `offset` bytes into the weight section
   kInput = 2,   // graph input number `offset` (caller's input buffer)
   kOutput = 3,  // graph output number `offset` (caller's output buffer)
+  // FileConstant (atc --external_weight=1|2): `offset` bytes into external
+  // weight file number `file`, memory the loader binds
+  // (aclmdlSetExternalWeightAddress) and the model reads in place.
+  kExternal = 4,
+};
+
+// One weight file the program reads at run time instead of holding the bytes.
+struct ExternalWeightDesc {
+  std::string name;   // file name atc wrote into weight/, e.g. "weight_<hash>"
+  uint64_t size_bytes = 0;  // the file's size
 };
 
 struct TensorInfo {
@@ -31,6 +41,7 @@ struct TensorInfo {
   Shape shape;
   TensorLocation location = TensorLocation::kArena;
   uint64_t offset = 0;  // byte offset, or graph I/O index (see above)
+  uint32_t file = 0;    // kExternal: index into Program::external_weights
 };
 
 struct IoInfo {
@@ -62,7 +73,8 @@ struct Program {
   std::vector<TensorInfo> tensors;
   std::vector<OpInfo> ops;  // in execution order
   uint64_t arena_size = 0;  // bytes of work memory the plan uses
-  std::vector<uint8_t> weights;
+  std::vector<uint8_t> weights;  // the constants held in the .om
+  std::vector<ExternalWeightDesc> external_weights;  // the files it reads
 };
 
 // Alignment of every arena and weight offset, and of the memory behind them.
