@@ -28,6 +28,12 @@ PRECISION_MODES: tuple[str, ...] = (
     "allow_fp32_to_bf16",
 )
 
+# atc --external_weight (CANN ATC guide): 0 every constant inside the .om, 1 one file per constant
+# in weight/ beside the .om, 2 all of them in one combined file there.
+EXTERNAL_WEIGHT_MODES: tuple[int, ...] = (0, 1, 2)
+# Compile specs whose value is an int (the others are text).
+_INT_FIELDS: tuple[str, ...] = ("device_id", "external_weight", "external_weight_threshold")
+
 _SOC_PATTERN = re.compile(r"^Ascend[0-9A-Za-z]+$")
 # The tag becomes a file name, "<tag>.ptd", next to the .pte.
 _TAG_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
@@ -47,7 +53,17 @@ class AscendCompileSpec:
     toolchain:      "cann" requires CANN's atc, "emulator" uses the bundled emulator's atc,
                     "auto" uses CANN's when found, else the emulator's (with a warning).
     atc_path:       explicit CANN atc (toolchain "cann" or "auto").
-    external_tag:   when set, the compiled .om goes to "<external_tag>.ptd" instead of the .pte.
+    external_tag:   when set, the compiled .om goes to "<external_tag>.ptd" instead of the .pte,
+                    and so do the weight files of the partition (unless a constant carries its
+                    own tag from delegate_external_constants_pass_unlifted).
+    external_weight: atc --external_weight: 0 the weights stay inside the .om; 1 atc writes one
+                    weight file per large constant, 2 one combined file. The weight files are
+                    stored as named data under content keys, so identical weights of several
+                    partitions or methods are stored once (and held once on the device).
+    external_weight_threshold: constants of at least this many bytes are handed to atc as ONNX
+                    external data (so no ONNX protobuf limit applies) and, with external_weight 1
+                    or 2, become weight files; 0 takes every constant that has bytes. Smaller
+                    ones (shapes, scalars, biases) stay inline in the .om.
     """
 
     soc_version: str = "Ascend910B1"
@@ -56,6 +72,8 @@ class AscendCompileSpec:
     toolchain: Toolchain = "auto"
     atc_path: str | None = None
     external_tag: str | None = None
+    external_weight: int = 1
+    external_weight_threshold: int = 1024
 
     def __post_init__(self) -> None:
         self.validate()
@@ -71,11 +89,7 @@ class AscendCompileSpec:
                 f"precision_mode {self.precision_mode!r} is not an atc precision mode; "
                 f"use one of {', '.join(PRECISION_MODES)}"
             )
-        if (
-            isinstance(self.device_id, bool)
-            or not isinstance(self.device_id, int)
-            or not 0 <= self.device_id < 2**31
-        ):
+        if not _is_int(self.device_id) or not 0 <= self.device_id < 2**31:
             raise CompileSpecError(f"device_id must be an int >= 0, got {self.device_id!r}")
         if self.toolchain not in TOOLCHAINS:
             raise CompileSpecError(
@@ -95,6 +109,19 @@ class AscendCompileSpec:
             raise CompileSpecError(
                 "external_tag becomes the file name '<tag>.ptd': use letters, digits, '_', '-', "
                 f"'.', not starting with '.' or '-'; got {self.external_tag!r}"
+            )
+        if not _is_int(self.external_weight) or self.external_weight not in EXTERNAL_WEIGHT_MODES:
+            raise CompileSpecError(
+                "external_weight is atc's --external_weight: 0 (weights inside the .om), "
+                "1 (one weight file per constant) or 2 (one combined weight file); "
+                f"got {self.external_weight!r}"
+            )
+        if not _is_int(self.external_weight_threshold) or not (
+            0 <= self.external_weight_threshold < 2**63
+        ):
+            raise CompileSpecError(
+                "external_weight_threshold must be an int >= 0 (bytes; 0 makes every constant "
+                f"external), got {self.external_weight_threshold!r}"
             )
 
     def to_compile_specs(self) -> list[CompileSpec]:
@@ -121,14 +148,19 @@ class AscendCompileSpec:
                 text = bytes(spec.value).decode("utf-8")
             except UnicodeDecodeError as e:
                 raise CompileSpecError(f"compile spec {spec.key!r} is not UTF-8 text") from e
-            if spec.key == "device_id":
+            if spec.key in _INT_FIELDS:
                 try:
                     values[spec.key] = int(text)
                 except ValueError as e:
-                    raise CompileSpecError(f"device_id must be an integer, got {text!r}") from e
+                    raise CompileSpecError(f"{spec.key} must be an integer, got {text!r}") from e
             else:
                 values[spec.key] = text
         return cls(**values)  # type: ignore[arg-type]
+
+
+def _is_int(value: object) -> bool:
+    # bool is an int subclass, but True is no device id or byte count.
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 SpecLike = AscendCompileSpec | Sequence[CompileSpec] | None

@@ -16,6 +16,7 @@ def test_defaults() -> None:
     assert spec.device_id == 0
     assert spec.toolchain == "auto"
     assert spec.atc_path is None and spec.external_tag is None
+    assert spec.external_weight == 1 and spec.external_weight_threshold == 1024
 
 
 def test_round_trip_through_compile_specs() -> None:
@@ -26,16 +27,33 @@ def test_round_trip_through_compile_specs() -> None:
         toolchain="cann",
         atc_path="/opt/cann/bin/atc",
         external_tag="weights",
+        external_weight=2,
+        external_weight_threshold=0,
     )
     specs = spec.to_compile_specs()
     assert all(isinstance(s, CompileSpec) and isinstance(s.value, bytes) for s in specs)
-    assert {s.key: s.value for s in specs}["device_id"] == b"2"
+    values = {s.key: s.value for s in specs}
+    assert values["device_id"] == b"2"
+    assert (values["external_weight"], values["external_weight_threshold"]) == (b"2", b"0")
     assert AscendCompileSpec.from_compile_specs(specs) == spec
 
 
 def test_unset_optionals_are_not_emitted() -> None:
     keys = {s.key for s in AscendCompileSpec().to_compile_specs()}
-    assert keys == {"soc_version", "precision_mode", "device_id", "toolchain"}
+    assert keys == {
+        "soc_version",
+        "precision_mode",
+        "device_id",
+        "toolchain",
+        "external_weight",
+        "external_weight_threshold",
+    }
+
+
+def test_external_weight_specs_are_ahead_of_time_only() -> None:
+    from executorch_ascend import blob
+
+    assert not {"external_weight", "external_weight_threshold"} & set(blob.RUNTIME_COMPILE_SPECS)
 
 
 @pytest.mark.parametrize(
@@ -54,6 +72,14 @@ def test_unset_optionals_are_not_emitted() -> None:
         ({"external_tag": "a/b"}, "external_tag"),
         ({"external_tag": ""}, "external_tag"),
         ({"external_tag": ".hidden"}, "external_tag"),
+        ({"external_weight": 3}, "external_weight"),
+        ({"external_weight": -1}, "external_weight"),
+        ({"external_weight": True}, "external_weight"),
+        ({"external_weight": "1"}, "external_weight"),
+        ({"external_weight_threshold": -1}, "external_weight_threshold"),
+        ({"external_weight_threshold": 1.5}, "external_weight_threshold"),
+        ({"external_weight_threshold": False}, "external_weight_threshold"),
+        ({"external_weight_threshold": 2**63}, "external_weight_threshold"),
     ],
 )
 def test_invalid_values_raise_clear_errors(kwargs: dict, message: str) -> None:
@@ -72,6 +98,12 @@ def test_from_compile_specs_rejects_bad_lists() -> None:
         AscendCompileSpec.from_compile_specs([CompileSpec("soc_version", b"\xff")])
     with pytest.raises(CompileSpecError, match="integer"):
         AscendCompileSpec.from_compile_specs([CompileSpec("device_id", b"one")])
+    with pytest.raises(CompileSpecError, match="external_weight must be an integer"):
+        AscendCompileSpec.from_compile_specs([CompileSpec("external_weight", b"inline")])
+    with pytest.raises(CompileSpecError, match="external_weight_threshold must be an integer"):
+        AscendCompileSpec.from_compile_specs([CompileSpec("external_weight_threshold", b"1k")])
+    with pytest.raises(CompileSpecError, match=r"0 \(weights inside the \.om\)"):
+        AscendCompileSpec.from_compile_specs([CompileSpec("external_weight", b"5")])
 
 
 def test_as_compile_spec_accepts_every_form() -> None:
