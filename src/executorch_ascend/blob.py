@@ -3,9 +3,10 @@
 """The delegate blob (processed_bytes), as docs/blob-format.md specifies.
 
 The blob holds only what the runtime needs and cannot get elsewhere: the named-data key of the
-compiled .om. The I/O signature is the .om's own (aclmdlDesc at load), the SoC and device travel in
-the compile specs. The format's constants come from delegate_blob.json, the one spec the C++
-runtime's codec (runtime/delegate_blob.cpp) is generated from too.
+compiled .om, and for each external weight file the .om reads, the name the .om knows it by, its
+named-data key and its size. The I/O signature is the .om's own (aclmdlDesc at load), the SoC and
+device travel in the compile specs. The format's constants come from delegate_blob.json, the one
+spec the C++ runtime's codec (runtime/delegate_blob.cpp) is generated from too.
 """
 
 from __future__ import annotations
@@ -20,10 +21,13 @@ _SPEC = json.loads(resources.files(__package__).joinpath("delegate_blob.json").r
 MAGIC: bytes = _SPEC["magic"].encode("ascii")
 VERSION: int = _SPEC["version"]
 MAX_KEY_BYTES: int = _SPEC["om_key_max_bytes"]
+MAX_WEIGHT_NAME_BYTES: int = _SPEC["weight_name_max_bytes"]
+MAX_WEIGHTS: int = _SPEC["max_weights"]
 # The compile spec keys the runtime reads (AscendCompileSpec field names).
 RUNTIME_COMPILE_SPECS: tuple[str, ...] = tuple(_SPEC["runtime_compile_specs"])
 
-_HEADER = struct.Struct("<4sII")  # magic, version, om_key length
+_U32 = struct.Struct("<I")
+_U64 = struct.Struct("<Q")
 
 
 class BlobError(ValueError):
@@ -35,39 +39,120 @@ class BlobVersionError(BlobError):
 
 
 @dataclass(frozen=True)
+class BlobWeight:
+    """One external weight file of the .om."""
+
+    name: str  # the file name the .om refers to (aclmdlSetExternalWeightAddress's name)
+    key: str  # named-data key of the file's bytes, "ascend/weight/<sha256>"
+    size: int  # bytes; the named data must have exactly this size
+
+
+@dataclass(frozen=True)
 class AscendBlob:
     om_key: str
+    weights: tuple[BlobWeight, ...] = ()
 
 
-def _check_key(data: bytes) -> None:
-    if not 0 < len(data) <= MAX_KEY_BYTES:
-        raise BlobError(f"om_key is {len(data)} bytes; it must be 1..{MAX_KEY_BYTES}")
+def _check_text(what: str, data: bytes, limit: int) -> None:
+    if not 0 < len(data) <= limit:
+        raise BlobError(f"{what} is {len(data)} bytes; it must be 1..{limit}")
     if b"\0" in data:
-        raise BlobError("om_key contains a NUL byte")
+        raise BlobError(f"{what} contains a NUL byte")
+
+
+def _check_weights(weights: tuple[BlobWeight, ...]) -> None:
+    if len(weights) > MAX_WEIGHTS:
+        raise BlobError(f"{len(weights)} weights; at most {MAX_WEIGHTS} fit a blob")
+    names = [w.name for w in weights]
+    if len(set(names)) != len(names):
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        raise BlobError(f"weight name {repeated[0]!r} appears twice")
+    for w in weights:
+        if not 0 < w.size < 2**64:
+            raise BlobError(f"weight {w.name!r} has size {w.size}; it must be > 0")
+
+
+def _text(what: str, value: str, limit: int) -> bytes:
+    data = value.encode("utf-8")
+    _check_text(what, data, limit)
+    return _U32.pack(len(data)) + data
 
 
 def encode(blob: AscendBlob) -> bytes:
-    key = blob.om_key.encode("utf-8")
-    _check_key(key)
-    return _HEADER.pack(MAGIC, VERSION, len(key)) + key
+    weights = tuple(blob.weights)
+    _check_weights(weights)
+    parts = [MAGIC, _U32.pack(VERSION), _text("om_key", blob.om_key, MAX_KEY_BYTES)]
+    parts.append(_U32.pack(len(weights)))
+    for w in weights:
+        parts.append(_text(f"weight name {w.name!r}", w.name, MAX_WEIGHT_NAME_BYTES))
+        parts.append(_text(f"key of weight {w.name!r}", w.key, MAX_KEY_BYTES))
+        parts.append(_U64.pack(w.size))
+    return b"".join(parts)
+
+
+class _Reader:
+    """Reads the blob front to back; every read names what was truncated."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self._pos = 0
+
+    def take(self, n: int, what: str) -> bytes:
+        if len(self._data) - self._pos < n:
+            raise BlobError(f"{len(self._data)} bytes: truncated inside the {what}")
+        chunk = self._data[self._pos : self._pos + n]
+        self._pos += n
+        return chunk
+
+    def u32(self, what: str) -> int:
+        return _U32.unpack(self.take(4, what))[0]
+
+    def u64(self, what: str) -> int:
+        return _U64.unpack(self.take(8, what))[0]
+
+    def text(self, what: str, limit: int) -> str:
+        length = self.u32(f"{what} length")
+        if not 0 < length <= limit:
+            raise BlobError(f"{what} length {length} is outside 1..{limit}")
+        data = self.take(length, what)
+        _check_text(what, data, limit)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise BlobError(f"{what} is not UTF-8") from e
+
+    def remaining(self) -> int:
+        return len(self._data) - self._pos
 
 
 def decode(data: bytes) -> AscendBlob:
+    data = bytes(data)
     if data[: len(MAGIC)] != MAGIC:
         raise BlobError(f"no {MAGIC!r} magic; this is not an AscendBackend delegate blob")
-    if len(data) < len(MAGIC) + 4:
-        raise BlobError(f"{len(data)} bytes: truncated inside the version")
-    (version,) = struct.unpack_from("<I", data, len(MAGIC))
+    reader = _Reader(data)
+    reader.take(len(MAGIC), "magic")
+    version = reader.u32("version")
     if version != VERSION:
-        raise BlobVersionError(f"blob version {version}; this code reads version {VERSION}")
-    if len(data) < _HEADER.size:
-        raise BlobError(f"{len(data)} bytes: truncated inside the om_key length")
-    (length,) = struct.unpack_from("<I", data, len(MAGIC) + 4)
-    key = bytes(data[_HEADER.size :])
-    if len(key) != length:
-        raise BlobError(f"om_key needs {length} bytes, {len(key)} follow the header")
-    _check_key(key)
-    try:
-        return AscendBlob(key.decode("utf-8"))
-    except UnicodeDecodeError as e:
-        raise BlobError("om_key is not UTF-8") from e
+        raise BlobVersionError(
+            f"blob version {version}; this code reads version {VERSION} "
+            "(re-export the model with a matching executorch-ascend)"
+        )
+    om_key = reader.text("om_key", MAX_KEY_BYTES)
+    count = reader.u32("weight count")
+    if count > MAX_WEIGHTS:
+        raise BlobError(f"weight count {count} is outside 0..{MAX_WEIGHTS}")
+    weights: list[BlobWeight] = []
+    names: set[str] = set()
+    for i in range(count):
+        name = reader.text(f"name of weight {i}", MAX_WEIGHT_NAME_BYTES)
+        if name in names:
+            raise BlobError(f"weight name {name!r} appears twice")
+        names.add(name)
+        key = reader.text(f"key of weight {name!r}", MAX_KEY_BYTES)
+        size = reader.u64(f"size of weight {name!r}")
+        if size == 0:
+            raise BlobError(f"weight {name!r} has size 0")
+        weights.append(BlobWeight(name, key, size))
+    if reader.remaining():
+        raise BlobError(f"{reader.remaining()} trailing bytes after the weight table")
+    return AscendBlob(om_key, tuple(weights))
