@@ -3,6 +3,7 @@
 """Lowering of edge-dialect programs to ONNX (ai.onnx opset 17, IR version 8)."""
 
 from .context import LoweringError
+from .external_data import GraphConstant
 from .onnx_graph import IR_VERSION, OPSET
 from .program import LoweredGraph, OnnxValue, to_onnx
 from .registry import Converter, Sample, all_converters, ops_kept_whole, why_unsupported
@@ -11,6 +12,7 @@ __all__ = [
     "IR_VERSION",
     "OPSET",
     "Converter",
+    "GraphConstant",
     "LoweredGraph",
     "LoweringError",
     "OnnxValue",

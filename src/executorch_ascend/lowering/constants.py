@@ -7,9 +7,15 @@ deterministic op whose inputs are all constants: after to_edge, `x + 1` reads a 
 through `_to_dim_order_copy`, and a Linear's weight may pass through `permute_copy`. Such nodes
 are folded at lowering time into ONNX initializers rather than emitted as ops, so no Cast or
 ConstantOfShape is needed on the device.
+
+A constant also has an external tag when ExecuTorch's delegate_external_constants_pass_unlifted
+gave one to the parameters it comes from (node.meta["custom"]["delegate_constant_tag"]): the
+tag names the .ptd its bytes belong in, and folding (a Linear weight's permute_copy) keeps it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 import torch
 from torch.export import ExportedProgram
@@ -17,6 +23,19 @@ from torch.fx import Node
 from torch.fx.node import map_arg
 
 from .targets import aten_target
+
+# Where delegate_external_constants_pass_unlifted puts a constant's tag: node.meta["custom"][...].
+TAG_META_KEY = "delegate_constant_tag"
+
+
+def common_tag(tags: Iterable[str | None]) -> str | None:
+    """The one tag the tagged items share; None when none is tagged or their tags differ.
+
+    Data derived from constants of one tag belongs with them; data of several tags has no home of
+    its own, and the caller's default (the compile spec's external_tag) applies.
+    """
+    distinct = {t for t in tags if t is not None}
+    return distinct.pop() if len(distinct) == 1 else None
 
 
 def _is_pure(node: Node) -> bool:
@@ -48,6 +67,7 @@ class ConstantResolver:
             self._placeholder_targets[name] = target
         self._is_const: dict[Node, bool] = {}
         self._values: dict[Node, torch.Tensor] = {}
+        self._tags: dict[Node, str | None] = {}
 
     def is_lifted(self, node: Node) -> bool:
         """A parameter, non-mutated buffer or lifted tensor constant placeholder."""
@@ -91,3 +111,19 @@ class ConstantResolver:
         tensor = tensor.detach()
         self._values[node] = tensor
         return tensor
+
+    def tag(self, node: Node) -> str | None:
+        """The external tag of a constant: its own for a lifted placeholder, for a folded node
+        the tag its constant inputs share (common_tag); None if untagged or not a constant."""
+        if not self.is_constant(node):
+            return None
+        if node in self._tags:
+            return self._tags[node]
+        if node.op == "placeholder":
+            custom = node.meta.get("custom")
+            tag = custom.get(TAG_META_KEY) if isinstance(custom, dict) else None
+            result = tag if isinstance(tag, str) and tag else None
+        else:
+            result = common_tag(self.tag(n) for n in node.all_input_nodes)
+        self._tags[node] = result
+        return result

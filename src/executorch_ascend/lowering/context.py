@@ -10,7 +10,7 @@ import numpy as np
 import torch
 from torch.fx import Node
 
-from .constants import ConstantResolver
+from .constants import ConstantResolver, common_tag
 from .onnx_graph import OnnxGraphBuilder
 
 
@@ -51,7 +51,9 @@ class LoweringContext:
         tensor = self.constants.value(arg)
         if tensor is None:
             raise LoweringError(f"operand {arg.name} has not been lowered")
-        name = self.builder.add_initializer(tensor.contiguous().numpy(), _hint(arg.name))
+        name = self.builder.add_initializer(
+            tensor.contiguous().numpy(), _hint(arg.name), tag=self.constants.tag(arg)
+        )
         self._names[arg] = name
         return name
 
@@ -73,6 +75,12 @@ class LoweringContext:
     def tmp(self, op_type: str, inputs: Sequence[str], **attrs: object) -> str:
         """Emits an ONNX node for an intermediate value; returns its name."""
         return self.builder.add_node(op_type, inputs, None, **attrs)[0]
+
+    def derived_initializer(self, array: np.ndarray, hint: str, sources: Sequence[object]) -> str:
+        """An initializer a converter computed from constant operands (a transposed or folded
+        weight): it keeps their external tag, so its bytes go to the same .ptd as theirs."""
+        tag = common_tag(self.constants.tag(s) for s in sources if isinstance(s, Node))
+        return self.builder.add_initializer(array, hint, tag=tag)
 
     def scalar(self, value: float, dtype: torch.dtype = torch.float32) -> str:
         return self.builder.add_initializer(

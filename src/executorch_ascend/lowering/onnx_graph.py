@@ -4,7 +4,8 @@
 
 Graph inputs are "input_<i>", graph outputs "output_<i>", nodes "<OpType>_<n>", intermediate values
 "<hint>_<n>": the same program always yields the same ONNX bytes, so the .om (keyed by its hash)
-is reproducible.
+is reproducible. Initializers of at least `external_threshold` bytes become ONNX external data
+(external_data.py) instead of bytes inside the ModelProto.
 """
 
 from __future__ import annotations
@@ -16,14 +17,24 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from .external_data import GraphConstant, align, external_tensor, little_endian
+
 OPSET = 17
 IR_VERSION = 8
 PRODUCER = "executorch-ascend"
 
 
 class OnnxGraphBuilder:
-    def __init__(self, graph_name: str = "ascend_partition") -> None:
+    """`external_threshold`: initializers with at least this many bytes (and at least one) are
+    external data; None keeps every initializer inside the ModelProto."""
+
+    def __init__(
+        self, graph_name: str = "ascend_partition", external_threshold: int | None = None
+    ) -> None:
         self._graph_name = graph_name
+        self._external_threshold = external_threshold
+        self._constants: list[GraphConstant] = []
+        self._external_end = 0
         self._nodes: list[onnx.NodeProto] = []
         self._inputs: list[onnx.ValueInfoProto] = []
         self._outputs: list[onnx.ValueInfoProto] = []
@@ -57,11 +68,29 @@ class OnnxGraphBuilder:
     def add_output(self, name: str, elem_type: int, dims: Sequence[int]) -> None:
         self._outputs.append(helper.make_tensor_value_info(name, elem_type, list(dims)))
 
-    def add_initializer(self, array: np.ndarray, hint: str = "const") -> str:
+    def add_initializer(
+        self, array: np.ndarray, hint: str = "const", tag: str | None = None
+    ) -> str:
+        """A new initializer holding `array` (kept by reference when it becomes external data,
+        so a weight's bytes are not copied before they are written). `tag` is the external tag
+        of the constants it was computed from."""
         name = self.fresh(hint)
-        # np.ascontiguousarray would turn a 0-d array into 1-d.
-        self._initializers.append(numpy_helper.from_array(np.asarray(array, order="C"), name))
+        array = little_endian(array)
+        threshold = self._external_threshold
+        offset = None
+        if threshold is not None and array.nbytes > 0 and array.nbytes >= threshold:
+            offset = align(self._external_end)
+            self._external_end = offset + array.nbytes
+            self._initializers.append(external_tensor(name, array, offset))
+        else:
+            self._initializers.append(numpy_helper.from_array(array, name))
+        self._constants.append(GraphConstant(name, array, tag, offset))
         return name
+
+    @property
+    def constants(self) -> tuple[GraphConstant, ...]:
+        """Every initializer made so far, in order."""
+        return tuple(self._constants)
 
     def add_int64s(self, values: Sequence[int], hint: str = "shape") -> str:
         return self.add_initializer(np.asarray(list(values), dtype=np.int64), hint)

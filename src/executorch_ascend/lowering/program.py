@@ -4,12 +4,14 @@
 
 User inputs become graph inputs "input_<i>" in call order; parameters, buffers and lifted constants
 become initializers when an op reads them; user outputs become "output_<i>" in order. The result is
-checked with onnx.checker before it goes to atc.
+checked with onnx.checker before it goes to atc: in memory when every initializer is inline, else
+as the saved files (LoweredGraph.save), the only check that sees external data.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import onnx
 import torch
@@ -18,8 +20,10 @@ from torch.export.graph_signature import InputKind, OutputKind
 from torch.fx import Node
 
 from ..dtypes import onnx_elem_type
+from . import external_data
 from .constants import ConstantResolver
 from .context import LoweringContext, LoweringError
+from .external_data import GraphConstant
 from .onnx_graph import OnnxGraphBuilder
 from .registry import lookup, op_name, why_unsupported
 
@@ -33,9 +37,25 @@ class OnnxValue:
 
 @dataclass(frozen=True)
 class LoweredGraph:
+    """The ONNX model of one program. `model` holds the graph; initializers that are external
+    data (see `constants`) are only references in it until `save` writes their bytes."""
+
     model: onnx.ModelProto
     inputs: list[OnnxValue]
     outputs: list[OnnxValue]
+    constants: tuple[GraphConstant, ...] = ()
+
+    @property
+    def has_external_data(self) -> bool:
+        return any(c.external for c in self.constants)
+
+    def save(self, directory: str | Path) -> Path:
+        """Writes part.onnx (and part.weights, the external data) into `directory`, checks the
+        files with onnx.checker, and returns the path of part.onnx."""
+        try:
+            return external_data.save(self.model, self.constants, Path(directory))
+        except onnx.checker.ValidationError as e:
+            raise LoweringError(f"emitted ONNX failed onnx.checker: {e}") from e
 
 
 def _tensor_meta(node: Node) -> torch.Tensor:
@@ -72,9 +92,14 @@ def _user_output_nodes(program: ExportedProgram) -> list[Node]:
     return result
 
 
-def to_onnx(program: ExportedProgram) -> LoweredGraph:
-    """Lowers a whole program (a delegated partition, or a fully supported edge program)."""
-    builder = OnnxGraphBuilder()
+def to_onnx(program: ExportedProgram, external_threshold: int | None = None) -> LoweredGraph:
+    """Lowers a whole program (a delegated partition, or a fully supported edge program).
+
+    `external_threshold`: initializers of at least this many bytes become ONNX external data,
+    written by `save` (what atc gets; no protobuf size limit then applies); None (the default)
+    keeps every initializer in `model`, which is then a self-contained, checked model.
+    """
+    builder = OnnxGraphBuilder(external_threshold=external_threshold)
     constants = ConstantResolver(program)
     ctx = LoweringContext(builder, constants)
 
@@ -119,8 +144,10 @@ def to_onnx(program: ExportedProgram) -> LoweredGraph:
         outputs.append(OnnxValue(name, val.dtype, tuple(val.shape)))
 
     model = builder.build()
-    try:
-        onnx.checker.check_model(model, full_check=True)
-    except onnx.checker.ValidationError as e:
-        raise LoweringError(f"emitted ONNX failed onnx.checker: {e}") from e
-    return LoweredGraph(model, inputs, outputs)
+    graph = LoweredGraph(model, inputs, outputs, builder.constants)
+    if not graph.has_external_data:
+        try:
+            onnx.checker.check_model(model, full_check=True)
+        except onnx.checker.ValidationError as e:
+            raise LoweringError(f"emitted ONNX failed onnx.checker: {e}") from e
+    return graph

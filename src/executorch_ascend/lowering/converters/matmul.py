@@ -59,7 +59,7 @@ def linear(ctx: LoweringContext, node: Node) -> None:
     weight = ctx.constant(w)
     if weight is not None:
         # The folded transpose keeps the weight's own dtype (fp16 under model.half()).
-        w_t = ctx.builder.add_initializer(weight.t().contiguous().numpy(), "weight_t")
+        w_t = ctx.derived_initializer(weight.t().contiguous().numpy(), "weight_t", [w])
     else:
         w_t = ctx.tmp("Transpose", [ctx.value(w)], perm=[1, 0])
     if bias is None:

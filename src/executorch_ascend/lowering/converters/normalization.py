@@ -66,11 +66,12 @@ def batch_norm(ctx: LoweringContext, node: Node) -> None:
     # model.half() that is fp16 (one rounding of the exact fold, not of each statistic).
     dtype = tensor_val(x).dtype
     trailing = (1,) * (rank(x) - 2)
-    scale_name = ctx.builder.add_initializer(
-        scale.to(dtype).reshape(-1, *trailing).numpy(), "bn_scale"
+    sources = [weight, bias, mean, var]
+    scale_name = ctx.derived_initializer(
+        scale.to(dtype).reshape(-1, *trailing).numpy(), "bn_scale", sources
     )
-    shift_name = ctx.builder.add_initializer(
-        shift.to(dtype).reshape(-1, *trailing).numpy(), "bn_shift"
+    shift_name = ctx.derived_initializer(
+        shift.to(dtype).reshape(-1, *trailing).numpy(), "bn_shift", sources
     )
     scaled = ctx.tmp("Mul", [ctx.value(x), scale_name])
     ctx.builder.add_node("Add", [scaled, shift_name], [first_output_name(ctx, node)])

@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
+"""ONNX external data: large initializers kept out of the ModelProto, written to one file.
+
+A ModelProto is a protobuf message, and protobuf cannot serialize one past 2 GB; a model whose
+weights are bigger can only be handed to atc with its large initializers as external data
+(TensorProto.data_location = EXTERNAL, with location, offset and length). Here they all go to one
+file beside the model, `part.weights`, each at a 64-byte-aligned offset, written straight from
+the numpy view of the tensor the lowering folded or read (no second copy of the weights in
+memory). The layout depends only on the order the initializers were made, so the same program
+always gives the same files, and the same .om (which is keyed by its hash).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper
+
+MODEL_FILE = "part.onnx"
+WEIGHTS_FILE = "part.weights"
+# Cache-line aligned, as ONNX Runtime's own external-data writer does, so a reader can map the
+# file and use every tensor in place.
+ALIGNMENT = 64
+
+
+def little_endian(array: np.ndarray) -> np.ndarray:
+    """`array` as ONNX stores raw data: C order, little-endian (a copy only when it is not)."""
+    array = np.asarray(array, order="C")  # np.ascontiguousarray would turn a 0-d array into 1-d
+    if array.dtype.byteorder == ">" or (array.dtype.byteorder == "=" and sys.byteorder == "big"):
+        array = array.astype(array.dtype.newbyteorder("<"))
+    return array
+
+
+@dataclass(frozen=True)
+class GraphConstant:
+    """One initializer of the lowered graph: its value, its tag, and where its bytes go.
+
+    `array` is what the initializer holds (for parameters a view of the tensor's own memory).
+    `tag` is the external tag delegate_external_constants_pass_unlifted gave the constants it was
+    computed from, or None. `offset` is its place in WEIGHTS_FILE when it is external data, None
+    when its bytes are inline in the ModelProto.
+    """
+
+    name: str
+    array: np.ndarray
+    tag: str | None
+    offset: int | None
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.array.nbytes)
+
+    @property
+    def external(self) -> bool:
+        return self.offset is not None
+
+    def raw_bytes(self) -> memoryview:
+        """The initializer's bytes as ONNX stores them, without copying."""
+        return memoryview(self.array.reshape(-1).view(np.uint8))
+
+
+def align(offset: int) -> int:
+    return -(-offset // ALIGNMENT) * ALIGNMENT
+
+
+def external_tensor(name: str, array: np.ndarray, offset: int) -> TensorProto:
+    """The TensorProto of an initializer whose bytes are at `offset` in WEIGHTS_FILE."""
+    tensor = TensorProto()
+    tensor.name = name
+    tensor.data_type = helper.np_dtype_to_tensor_dtype(array.dtype)
+    tensor.dims.extend(array.shape)
+    tensor.data_location = TensorProto.EXTERNAL
+    for key, value in (
+        ("location", WEIGHTS_FILE),
+        ("offset", str(offset)),
+        ("length", str(array.nbytes)),
+    ):
+        entry = tensor.external_data.add()
+        entry.key, entry.value = key, value
+    return tensor
+
+
+def write_weights(path: Path, constants: Sequence[GraphConstant]) -> int:
+    """Writes the external constants at their offsets (zero padding between); returns the size."""
+    external = sorted((c for c in constants if c.external), key=lambda c: c.offset or 0)
+    position = 0
+    with open(path, "wb") as f:
+        for c in external:
+            assert c.offset is not None and c.offset >= position, "overlapping external data"
+            f.write(bytes(c.offset - position))
+            f.write(c.raw_bytes())
+            position = c.offset + c.nbytes
+    return position
+
+
+def save(model: onnx.ModelProto, constants: Sequence[GraphConstant], directory: Path) -> Path:
+    """Writes MODEL_FILE (and WEIGHTS_FILE when a constant is external) into `directory`, checks
+    the files with onnx.checker, and returns the model's path.
+
+    The check reads the saved files: only a check of the files sees the external data, and an
+    in-memory check needs the whole model as one protobuf.
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    model_path = directory / MODEL_FILE
+    # SerializeToString, not onnx.save: onnx.save would try to manage the external data itself.
+    model_path.write_bytes(model.SerializeToString())
+    if any(c.external for c in constants):
+        size = write_weights(directory / WEIGHTS_FILE, constants)
+        # onnx.checker does not compare lengths with the file; onnx.load would.
+        if (directory / WEIGHTS_FILE).stat().st_size != size:
+            raise onnx.checker.ValidationError(f"{WEIGHTS_FILE} was not written completely")
+    onnx.checker.check_model(model_path, full_check=True)
+    return model_path
