@@ -2,6 +2,10 @@
 # Copyright (c) 2026 the executorch-ascend authors.
 """AscendBackend: the ExecuTorch BackendDetails that compiles a partition to an Ascend .om.
 
+preprocess lowers the partition to ONNX (large constants as external data), runs atc, and stores
+the .om and the weight files atc wrote beside it as named data (weights.py); the blob it returns
+lists their keys (blob.py).
+
 The class name is the backend id (`AscendBackend.__name__`) the C++ runtime registers.
 """
 
@@ -19,7 +23,8 @@ from torch.export import ExportedProgram
 from . import blob
 from .compile_spec import AscendCompileSpec
 from .lowering import LoweredGraph, to_onnx
-from .toolchain import compile_onnx
+from .toolchain import WeightFile, compile_onnx
+from .weights import store_weights
 
 logger = logging.getLogger(__name__)
 
@@ -40,28 +45,48 @@ class AscendBackend(BackendDetails):
         edge_program: ExportedProgram, compile_specs: list[CompileSpec]
     ) -> PreprocessResult:
         spec = AscendCompileSpec.from_compile_specs(compile_specs)
-        lowered: LoweredGraph = to_onnx(edge_program)
+        # Large constants go to atc as ONNX external data, so no protobuf size limit applies.
+        lowered: LoweredGraph = to_onnx(edge_program, spec.external_weight_threshold)
         compiled = compile_onnx(
-            lowered.model.SerializeToString(),
-            spec,
-            [v.name for v in lowered.inputs],
-            [v.dims for v in lowered.inputs],
+            lowered, spec, [v.name for v in lowered.inputs], [v.dims for v in lowered.inputs]
         )
+        _warn_if_tags_are_lost(lowered, spec, compiled.weights)
         key = om_key(compiled.om)
         store = NamedDataStore()
+        # The .om follows the compile spec's tag only: per-constant tags name where weights go,
+        # and the .om (graph and plan, no weights) stays in the .pte without one, as XNNPACK
+        # keeps its blob there.
         store.add_named_data(
             key, compiled.om, alignment=OM_ALIGNMENT, external_tag=spec.external_tag
         )
+        weights = store_weights(store, compiled.weights, lowered.constants, spec.external_tag)
         # The SoC and device reach the runtime as compile specs, which ExecuTorch stores with the
         # delegate; the I/O signature is the .om's own.
-        processed = blob.encode(blob.AscendBlob(om_key=key))
+        processed = blob.encode(blob.AscendBlob(om_key=key, weights=weights))
         logger.info(
-            "AscendBackend: %d ONNX nodes -> %s (%s)",
+            "AscendBackend: %d ONNX nodes -> %s (%s), %d weight file(s)",
             len(lowered.model.graph.node),
             key,
             compiled.atc.description,
+            len(weights),
         )
         return PreprocessResult(
             processed_bytes=processed,
             data_store_output=store.get_named_data_store_output(),
+        )
+
+
+def _warn_if_tags_are_lost(
+    lowered: LoweredGraph, spec: AscendCompileSpec, weights: list[WeightFile]
+) -> None:
+    """Tagged constants compiled into the .om cannot go to their .ptd: say so, once."""
+    tagged = {c.tag for c in lowered.constants if c.tag is not None}
+    if tagged and not weights:
+        logger.warning(
+            "AscendBackend: constants tagged for %s stay inside the .om (which goes to %s): "
+            "atc wrote no weight files (external_weight=%d, external_weight_threshold=%d)",
+            ", ".join(sorted(f"{t}.ptd" for t in tagged)),
+            f"{spec.external_tag}.ptd" if spec.external_tag else "the .pte",
+            spec.external_weight,
+            spec.external_weight_threshold,
         )

@@ -3,7 +3,8 @@
 """The atc driver: finds CANN's atc or the emulator's, and compiles one ONNX model to an .om.
 
 Both atcs take CANN's command line, so the only difference is which binary runs; the .om's
-magic tells the runtime which one built it.
+magic tells the runtime which one built it. With --external_weight=1|2 atc also writes weight files
+into `weight/` beside the .om; they are collected with it (CompiledOm.weights).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import os
 import subprocess
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from . import cann
 from ._version import __version__
@@ -24,6 +26,11 @@ from .compile_spec import AscendCompileSpec
 logger = logging.getLogger(__name__)
 
 ATC_TIMEOUT_S = 600
+MODEL_FILE = "part.onnx"
+# atc --output=part writes part.om, and with --external_weight=1|2 its weight files into weight/
+# in the same folder (CANN ATC guide).
+OUTPUT_STEM = "part"
+WEIGHT_DIR = "weight"
 
 
 class ToolchainError(RuntimeError):
@@ -42,10 +49,28 @@ class Atc:
 
 
 @dataclass(frozen=True)
+class WeightFile:
+    """A file atc wrote into weight/: the .om reads it at run time instead of holding the bytes."""
+
+    name: str  # file name, without the folder: the name the .om refers to it by
+    data: bytes
+
+
+@dataclass(frozen=True)
 class CompiledOm:
     om: bytes
     atc: Atc
     log: str
+    weights: list[WeightFile] = field(default_factory=list)  # sorted by name
+
+
+class OnnxFiles(Protocol):
+    """An ONNX model that writes itself as files (its graph, and its external data beside it),
+    e.g. lowering.LoweredGraph."""
+
+    def save(self, directory: Path) -> Path:
+        """Writes the files into `directory`; returns the path of the .onnx file."""
+        ...
 
 
 def _executable(path: Path) -> bool:
@@ -108,18 +133,21 @@ def atc_command(
     spec: AscendCompileSpec,
     input_names: Sequence[str],
     input_shapes: Sequence[Sequence[int]],
+    model_file: str = MODEL_FILE,
 ) -> list[str]:
     # NCHW when every input is 4-D (what CANN expects for image models), else ND.
     input_format = "NCHW" if input_shapes and all(len(s) == 4 for s in input_shapes) else "ND"
     cmd = [
         str(atc.path),
         "--framework=5",
-        "--model=part.onnx",
-        "--output=part",
+        f"--model={model_file}",
+        f"--output={OUTPUT_STEM}",
         f"--soc_version={spec.soc_version}",
         f"--precision_mode={spec.precision_mode}",
         f"--input_format={input_format}",
         "--mode=0",
+        # Always given, 0 included: what the .om holds must not depend on atc's default.
+        f"--external_weight={spec.external_weight}",
     ]
     # Rank-0 inputs have no dims to give; atc reads every shape from the (static) model anyway.
     shaped = [(n, s) for n, s in zip(input_names, input_shapes, strict=True) if len(s) > 0]
@@ -130,18 +158,25 @@ def atc_command(
 
 
 def compile_onnx(
-    onnx_bytes: bytes,
+    model: bytes | OnnxFiles,
     spec: AscendCompileSpec,
     input_names: Sequence[str],
     input_shapes: Sequence[Sequence[int]],
     atc: Atc | None = None,
 ) -> CompiledOm:
-    """Runs atc on the model in a temporary directory and returns the .om bytes."""
+    """Runs atc on the model in a temporary directory; returns the .om and its weight files.
+
+    `model` is the serialized ModelProto, or files to save (a model with external data).
+    """
     atc = atc or resolve_atc(spec)
     with tempfile.TemporaryDirectory(prefix="executorch_ascend_atc_") as tmp:
         workdir = Path(tmp)
-        (workdir / "part.onnx").write_bytes(onnx_bytes)
-        cmd = atc_command(atc, spec, input_names, input_shapes)
+        if isinstance(model, bytes):
+            (workdir / MODEL_FILE).write_bytes(model)
+            model_file = MODEL_FILE
+        else:
+            model_file = model.save(workdir).name
+        cmd = atc_command(atc, spec, input_names, input_shapes, model_file)
         logger.debug("running %s", " ".join(cmd))
         try:
             done = subprocess.run(
@@ -150,7 +185,7 @@ def compile_onnx(
         except (OSError, subprocess.TimeoutExpired) as e:
             raise ToolchainError(f"could not run {atc.description}: {e}") from e
         log = (done.stdout + done.stderr).strip()
-        om_path = workdir / "part.om"
+        om_path = workdir / f"{OUTPUT_STEM}.om"
         if done.returncode != 0:
             raise ToolchainError(
                 f"atc ({atc.description}) failed with exit code {done.returncode}:\n"
@@ -161,5 +196,42 @@ def compile_onnx(
                 f"atc ({atc.description}) succeeded but wrote no part.om; its output:\n{log}"
             )
         om = om_path.read_bytes()
-    logger.info("compiled a partition with %s (%d-byte .om)", atc.description, len(om))
-    return CompiledOm(om, atc, log)
+        weights = collect_weight_files(workdir / WEIGHT_DIR, atc)
+    logger.info(
+        "compiled a partition with %s (%d-byte .om, %d weight file(s), %d bytes)",
+        atc.description,
+        len(om),
+        len(weights),
+        sum(len(w.data) for w in weights),
+    )
+    return CompiledOm(om, atc, log, weights)
+
+
+def collect_weight_files(folder: Path, atc: Atc) -> list[WeightFile]:
+    """The files atc wrote into `folder` (weight/), sorted by name; none when it made no folder.
+
+    Real CANN's atc and the emulator's name them differently, so nothing is assumed about the
+    names beyond "a file in weight/"; whatever is there is what the .om reads. An entry that is
+    not a regular file, or an empty file, is an atc this driver does not understand.
+    """
+    if not folder.exists() and not folder.is_symlink():
+        return []
+    if folder.is_symlink() or not folder.is_dir():
+        raise ToolchainError(f"atc ({atc.description}) wrote {WEIGHT_DIR}, which is not a folder")
+    weights = []
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        where = f"{WEIGHT_DIR}/{entry.name}"
+        if not entry.is_file(follow_symlinks=False):
+            raise ToolchainError(
+                f"atc ({atc.description}) wrote {where}, which is not a regular file; "
+                "weight files must be plain files"
+            )
+        try:
+            entry.name.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise ToolchainError(f"atc ({atc.description}) wrote {where!r}: not UTF-8") from e
+        data = Path(entry.path).read_bytes()
+        if not data:
+            raise ToolchainError(f"atc ({atc.description}) wrote an empty weight file {where}")
+        weights.append(WeightFile(entry.name, data))
+    return weights

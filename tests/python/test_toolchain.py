@@ -19,6 +19,7 @@ from executorch_ascend.export import lower
 from executorch_ascend.toolchain import (
     Atc,
     ToolchainError,
+    WeightFile,
     atc_command,
     compile_onnx,
     resolve_atc,
@@ -160,9 +161,14 @@ def test_command_line() -> None:
         "--precision_mode=force_fp32",
         "--input_format=NCHW",
         "--mode=0",
+        "--external_weight=1",
     ]
     nd = atc_command(fake, spec, ["input_0", "input_1"], [(2, 3), ()])
     assert "--input_format=ND" in nd and "--input_shape=input_0:2,3" in nd
+    for mode in (0, 1, 2):
+        cmd = atc_command(fake, AscendCompileSpec(external_weight=mode), ["input_0"], [(2,)])
+        assert cmd[-1] == f"--external_weight={mode}"  # 0 too: never atc's default
+    assert "--model=other.onnx" in atc_command(fake, spec, [], [], model_file="other.onnx")
 
 
 @pytest.mark.emulator
@@ -212,3 +218,56 @@ def test_emulator_build_is_marked_by_the_om_magic_and_external_tag(native, no_ca
     assert om[:8] == b"AEMU.OM\0"  # acl/emulator_ids.h: the one emulator-build marker
     assert decoded.om_key not in module.named_data_store_output.pte_data
     assert os.environ.get("ASCEND_HOME_PATH") is None
+
+
+def _atc_then(tmp_path: Path, body: str) -> AscendCompileSpec:
+    """A CANN-like atc that writes part.om, then runs `body` in its working directory."""
+    atc = _write_script(tmp_path / "bin" / "atc", f"#!/bin/sh\necho om > part.om\n{body}\n")
+    return AscendCompileSpec(toolchain="cann", atc_path=str(atc))
+
+
+def test_weight_files_atc_wrote_are_collected_by_name(tmp_path) -> None:
+    spec = _atc_then(
+        tmp_path, "mkdir weight; printf abc > weight/weight_b; printf x > weight/weight_a"
+    )
+    compiled = compile_onnx(b"x", spec, [], [])
+    assert compiled.om == b"om\n"
+    assert compiled.weights == [WeightFile("weight_a", b"x"), WeightFile("weight_b", b"abc")]
+    # No weight/ folder (external_weight=0, or no large constant): no weight files.
+    assert compile_onnx(b"x", _atc_then(tmp_path / "none", ""), [], []).weights == []
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("mkdir weight; : > weight/weight_0", r"empty weight file weight/weight_0"),
+        ("mkdir -p weight/sub", r"weight/sub, which is not a regular file"),
+        ("mkdir weight; ln -s ../part.om weight/link", r"weight/link, which is not a regular"),
+        ("printf x > weight", r"wrote weight, which is not a folder"),
+        ("mkdir elsewhere; ln -s elsewhere weight", r"wrote weight, which is not a folder"),
+    ],
+)
+def test_weight_folder_entries_atc_should_not_write_are_errors(
+    tmp_path, body: str, message: str
+) -> None:
+    with pytest.raises(ToolchainError, match=message):
+        compile_onnx(b"x", _atc_then(tmp_path, body), [], [])
+
+
+class _TwoFiles:
+    """An ONNX model that saves itself as two files (as a LoweredGraph with external data)."""
+
+    def save(self, directory: Path) -> Path:
+        (directory / "net.weights").write_bytes(b"w" * 64)
+        (directory / "net.onnx").write_bytes(b"model")
+        return directory / "net.onnx"
+
+
+def test_a_model_with_external_data_is_saved_beside_it_for_atc(tmp_path) -> None:
+    spec = _atc_then(
+        tmp_path,
+        'for a in "$@"; do [ "$a" = --model=net.onnx ] && ok=1; done\n'
+        '[ -n "$ok" ] && [ -f net.weights ] || { echo "bad model files" >&2; exit 7; }',
+    )
+    compiled = compile_onnx(_TwoFiles(), spec, [], [])
+    assert compiled.om == b"om\n" and compiled.weights == []
