@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -109,3 +111,39 @@ def edge_with_kept_ops(module: torch.nn.Module, inputs: Sequence[torch.Tensor]):
     }
     config = EdgeCompileConfig(preserve_ops=sorted(kept, key=str), _check_ir_validity=False)
     return to_edge(exported, compile_config=config).exported_program()
+
+
+class _EmuStats(ctypes.Structure):
+    # emulator/acl/include/acl_emu_extras.h, aclEmuStats, in order.
+    _fields_ = [
+        (name, ctypes.c_uint64)
+        for name in (
+            "live_device_allocs",
+            "live_device_bytes",
+            "live_host_allocs",
+            "live_models",
+            "live_descs",
+            "live_datasets",
+            "live_data_buffers",
+            "live_streams",
+            "live_contexts",
+            "bytes_host_to_device",
+            "bytes_device_to_host",
+            "executes",
+        )
+    ]
+
+
+def emulator_device_memory() -> tuple[int, int]:
+    """(live device allocations, live device bytes) of the emulator serving this process.
+
+    dlopen of the library the backend uses (EXECUTORCH_ASCEND_ACL_LIB, set by use_emulator())
+    returns that very copy, so these are the counters of the delegates loaded here.
+    """
+    lib = ctypes.CDLL(os.environ["EXECUTORCH_ASCEND_ACL_LIB"])
+    stats = _EmuStats()
+    get = lib.aclEmuGetStats
+    get.argtypes, get.restype = [ctypes.POINTER(_EmuStats)], ctypes.c_int
+    if get(ctypes.byref(stats)) != 0:
+        raise RuntimeError("aclEmuGetStats failed")
+    return int(stats.live_device_allocs), int(stats.live_device_bytes)
