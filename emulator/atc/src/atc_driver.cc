@@ -3,6 +3,9 @@
 // The atc pipeline. Nothing is written unless every step succeeded, and the
 // .om appears atomically (temp file + rename), so a failed or interrupted
 // run never leaves a half-written model where the toolchain looks for one.
+// With --external_weight=1|2 the weight files are written first (each
+// complete before it gets its name), then the .om; if anything fails after
+// them, the files this run created are removed again.
 #include "atc_driver.h"
 
 #include <unistd.h>
@@ -19,6 +22,7 @@
 #include "atc_options.h"
 #include "graph_compiler.h"
 #include "onnx_loader.h"
+#include "weight_files.h"
 
 namespace ascend_emu {
 namespace atc {
@@ -52,11 +56,20 @@ bool Verbose(const AtcOptions& o) {
 std::string Compile(const AtcOptions& options, std::ostream& out) {
   onnx::ModelProto model;
   int64_t opset = 0;
-  std::string err = LoadOnnxModel(options, &model, &opset);
+  ExternalData external;  // the mapped external data, used until the end
+  std::string err = LoadOnnxModel(options, &model, &opset, &external);
   if (!err.empty()) return err;
 
   Program program;
-  err = CompileGraph(model, opset, options, &program);
+  std::vector<PendingFileConstant> file_constants;
+  err =
+      CompileGraph(model, opset, options, external, &program, &file_constants);
+  if (!err.empty()) return err;
+
+  const std::string path = OmPathFor(options.output);
+  WeightFiles weight_files;  // removes its files unless committed
+  err = weight_files.Place(options.external_weight, file_constants,
+                           WeightDirFor(path), options.mode == 0, &program);
   if (!err.empty()) return err;
 
   std::vector<uint8_t> image;
@@ -75,15 +88,25 @@ std::string Compile(const AtcOptions& options, std::ostream& out) {
         << " ops, " << program.tensors.size() << " tensors, arena "
         << program.arena_size << " bytes, weights " << program.weights.size()
         << " bytes, .om " << image.size() << " bytes\n";
+    if (!file_constants.empty()) {
+      uint64_t bytes = 0;
+      for (const ExternalWeightDesc& w : program.external_weights) {
+        bytes += w.size_bytes;
+      }
+      out << "[INFO] --external_weight=" << options.external_weight << ": "
+          << file_constants.size() << " FileConstants in "
+          << program.external_weights.size() << " weight file(s) of " << bytes
+          << " bytes in " << WeightDirFor(path) << "/\n";
+    }
   }
   if (options.mode == 3) {
     if (Verbose(options))
       out << "[INFO] --mode=3: pre-check only, nothing written\n";
     return "";
   }
-  const std::string path = OmPathFor(options.output);
   err = WriteAtomically(path, image);
   if (!err.empty()) return err;
+  weight_files.Commit();
   if (Verbose(options)) out << "[INFO] wrote " << path << "\n";
   return "";
 }
