@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "ascend_emu/program_check.h"
 #include "atc_options.h"
 #include "graph_compiler.h"
+#include "mapped_file.h"
 #include "onnx_loader.h"
 #include "weight_files.h"
 
@@ -49,6 +51,46 @@ std::string WriteAtomically(const std::string& path,
   return "";
 }
 
+// The engine must accept what atc writes: the image is checked with the
+// loader's own reader and validator before the .om lands on disk, its
+// FileConstants against the weight files as written (mapped back from
+// disk). A pre-check writes no files, so there each FileConstant is checked
+// as a file of its own holding its source bytes.
+std::string SelfCheck(const std::vector<uint8_t>& image,
+                      const WeightFiles& weight_files,
+                      const std::vector<PendingFileConstant>& file_constants,
+                      bool written) {
+  Program reread;
+  std::string err;
+  if (!ReadOm(image.data(), image.size(), &reread, &err)) {
+    return "internal error: the .om does not read back: " + err;
+  }
+  std::vector<std::unique_ptr<MappedFile>> mapped;
+  std::vector<const uint8_t*> external;
+  if (written) {
+    for (const std::string& path : weight_files.paths()) {
+      mapped.push_back(MappedFile::Open(path, &err));
+      if (mapped.back() == nullptr) {
+        return "cannot read back the weight file just written: " + err;
+      }
+      external.push_back(mapped.back()->data());
+    }
+  } else {
+    reread.external_weights.clear();
+    for (const PendingFileConstant& c : file_constants) {
+      TensorInfo& t = reread.tensors.at(c.tensor);
+      t.file = static_cast<uint32_t>(reread.external_weights.size());
+      t.offset = 0;
+      reread.external_weights.push_back(
+          {"pre_check_" + std::to_string(t.file), c.bytes.size});
+      external.push_back(c.bytes.data);
+    }
+  }
+  err = ValidateProgram(reread, reread.weights.data(), external);
+  if (!err.empty()) return "internal error: the .om does not validate: " + err;
+  return "";
+}
+
 bool Verbose(const AtcOptions& o) {
   return o.log == "info" || o.log == "debug";
 }
@@ -74,14 +116,8 @@ std::string Compile(const AtcOptions& options, std::ostream& out) {
 
   std::vector<uint8_t> image;
   if (!WriteOm(program, &image, &err)) return err;
-  // The engine must accept what atc writes: check it with the loader's own
-  // reader and validator before anything lands on disk.
-  Program reread;
-  if (!ReadOm(image.data(), image.size(), &reread, &err)) {
-    return "internal error: the .om does not read back: " + err;
-  }
-  err = ValidateProgram(reread, reread.weights.data());
-  if (!err.empty()) return "internal error: the .om does not validate: " + err;
+  err = SelfCheck(image, weight_files, file_constants, options.mode == 0);
+  if (!err.empty()) return err;
 
   if (Verbose(options)) {
     out << "[INFO] ai.onnx opset " << opset << ", " << program.ops.size()
