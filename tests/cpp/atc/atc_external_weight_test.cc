@@ -158,6 +158,20 @@ TEST_F(AtcExternalWeight, PartitionsShareTheWeightFolder) {
   EXPECT_EQ(part0->external_weights().size(), 3u);
 }
 
+TEST_F(AtcExternalWeight, AGraphOutputThatIsAFileConstantIsCopiedFromItsFile) {
+  OnnxBuilder m;
+  m.Input("x", {4}).Output("y", {4}).Output("b", {4});
+  m.InitExternal("b", onnx::TensorProto::FLOAT, {4},
+                 {{"location", "m.data"}, {"offset", "64"}, {"length", "16"}});
+  m.Node("Add", {"x", "b"}, {"y"});
+  ASSERT_EQ(Compile(m, "out", {"--external_weight=2"}).code, 0);
+  auto model = Load("out");
+  ASSERT_NE(model, nullptr);
+  const auto outputs = testing::RunFloat(*model, {{0, 0, 0, 0}});
+  EXPECT_EQ(outputs[0], kB);
+  EXPECT_EQ(outputs[1], kB);
+}
+
 TEST_F(AtcExternalWeight, PreCheckWritesNothing) {
   const AtcResult r = Compile(ExternalModel("m.data"), "m",
                               {"--external_weight=2", "--mode=3"});
