@@ -4,9 +4,9 @@
 
 It does with the files what the emulator's atc does: reads part.onnx and its
 external data, and with --external_weight=1 writes each external-data initializer's bytes to
-weight/weight_<sha256 of the bytes>, with 2 all of them, in model order, to one
-weight/weight_combined_<sha256>, with 0 none (the bytes stay in the .om). Its .om is not runnable:
-"FAKE-EXTW-OM", the weight file names, then the ModelProto (with the bytes of mode 0 inline).
+weight/weight_<sha256 of the bytes>, with 2 all of them, in model order and 64-byte aligned, to
+one weight/weight_combined_<sha256>, with 0 none (the bytes stay in the .om). Its .om is not
+runnable: "FAKE-EXTW-OM", the weight file names, then the ModelProto (mode 0: with the bytes).
 
 FAKE_ATC_TRANSFORM=1 makes it write each file's bytes reversed, as a real atc that converts a
 weight's layout would: no file then matches a graph constant. Run it through `script(path)`.
@@ -43,7 +43,9 @@ def main(argv: list[str]) -> int:
         for name in external:
             files[f"weight_{hashlib.sha256(data[name]).hexdigest()}"] = data[name]
     elif mode == 2 and external:
-        combined = b"".join(data[name] for name in external)
+        combined = b""
+        for name in external:  # each at a 64-byte-aligned offset, zeros between
+            combined += bytes(-len(combined) % 64) + data[name]
         files[f"weight_combined_{hashlib.sha256(combined).hexdigest()}"] = combined
     if files:
         folder = model_path.parent / "weight"
