@@ -131,6 +131,26 @@ EXPORT aclError aclmdlQuerySizeFromMem(const void*, size_t, size_t* w,
 }
 EXPORT aclError aclmdlLoadFromMemWithMem(const void*, size_t, uint32_t* id,
                                          void*, size_t, void*, size_t) {
+  ++resources_created;
+  *id = 1;
+  return FAKE_RESULT;
+}
+EXPORT aclmdlConfigHandle* aclmdlCreateConfigHandle(void) {
+  return FAKE_HANDLE(aclmdlConfigHandle*);
+}
+EXPORT aclError aclmdlDestroyConfigHandle(aclmdlConfigHandle*) {
+  return FAKE_RESULT;
+}
+EXPORT aclError aclmdlSetConfigOpt(aclmdlConfigHandle*, aclmdlConfigAttr,
+                                   const void*, size_t) {
+  return FAKE_RESULT;
+}
+EXPORT aclError aclmdlSetExternalWeightAddress(aclmdlConfigHandle*, const char*,
+                                               void*, size_t) {
+  return FAKE_RESULT;
+}
+EXPORT aclError aclmdlLoadWithConfig(const aclmdlConfigHandle*, uint32_t* id) {
+  ++resources_created;
   *id = 1;
   return FAKE_RESULT;
 }
