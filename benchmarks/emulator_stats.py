@@ -71,3 +71,11 @@ class EmulatorStats:
         if rc != 0:
             raise RuntimeError(f"aclEmuGetStats failed with {rc}")
         return Traffic(raw.bytes_host_to_device, raw.bytes_device_to_host, raw.executes)
+
+    def live_device_bytes(self) -> int:
+        """Bytes of device memory the process holds through aclrtMalloc (weights, I/O buffers)."""
+        raw = _AclEmuStats()
+        rc = self._get(ctypes.byref(raw))
+        if rc != 0:
+            raise RuntimeError(f"aclEmuGetStats failed with {rc}")
+        return raw.live_device_bytes

@@ -25,8 +25,10 @@ namespace {
 
 class LoadedModel final : public Model {
  public:
-  // Takes a Program ValidateProgram accepted (against weights_ memory).
-  bool Init(Program program, std::string* error);
+  // Validates `program` against its weights (copied into weights_) and the
+  // bound external weight files, then prepares the run.
+  bool Init(Program program, const WeightBindings& bindings,
+            std::string* error);
 
   size_t work_size() const override {
     // Slack so caller memory of any alignment can be aligned inside.
@@ -39,7 +41,7 @@ class LoadedModel final : public Model {
   const std::vector<IoDesc>& inputs() const override { return input_descs_; }
   const std::vector<IoDesc>& outputs() const override { return output_descs_; }
   const std::vector<ExternalWeightDesc>& external_weights() const override {
-    return external_weights_;
+    return program_.external_weights;
   }
 
   bool Run(const void* const* inputs, void* const* outputs, void* work,
@@ -66,13 +68,16 @@ class LoadedModel final : public Model {
   bool BindTensors(const void* const* inputs, void* const* outputs,
                    uint8_t* arena, std::string* error);
 
+  // Points external_[i] at the memory bound to external weight file i.
+  bool BindExternal(const WeightBindings& bindings, std::string* error);
+
   Program program_;  // weights moved out into weights_
   AlignedBuffer weights_;
+  std::vector<const uint8_t*> external_;  // bound memory, read in place
   AlignedBuffer own_arena_;
   size_t arena_size_ = 0;
   std::vector<IoDesc> input_descs_;
   std::vector<IoDesc> output_descs_;
-  std::vector<ExternalWeightDesc> external_weights_;
   std::vector<size_t> tensor_bytes_;
   std::vector<uint8_t*> tensor_data_;  // rebound on every run
   std::vector<Step> steps_;
@@ -91,8 +96,46 @@ IoDesc MakeDesc(const IoInfo& io) {
   return d;
 }
 
-bool LoadedModel::Init(Program program, std::string* error) {
+bool LoadedModel::BindExternal(const WeightBindings& bindings,
+                               std::string* error) {
+  for (const auto& [name, binding] : bindings) {
+    bool named = false;
+    for (const ExternalWeightDesc& file : program_.external_weights) {
+      named = named || file.name == name;
+    }
+    if (!named) {
+      *error = "memory is bound to external weight '" + name +
+               "', a file this .om does not read";
+      return false;
+    }
+  }
+  for (const ExternalWeightDesc& file : program_.external_weights) {
+    auto it = bindings.find(file.name);
+    if (it == bindings.end() || it->second.data == nullptr) {
+      *error = "external weight '" + file.name + "' (" +
+               std::to_string(file.size_bytes) +
+               " bytes) is not bound to memory";
+      return false;
+    }
+    if (it->second.size < file.size_bytes) {
+      *error = "external weight '" + file.name + "' is " +
+               std::to_string(file.size_bytes) + " bytes but only " +
+               std::to_string(it->second.size) + " bytes are bound";
+      return false;
+    }
+    external_.push_back(static_cast<const uint8_t*>(it->second.data));
+  }
+  return true;
+}
+
+bool LoadedModel::Init(Program program, const WeightBindings& bindings,
+                       std::string* error) {
   program_ = std::move(program);
+  if (std::string err = CheckExternalWeightFiles(program_); !err.empty()) {
+    *error = "invalid .om: " + err;
+    return false;
+  }
+  if (!BindExternal(bindings, error)) return false;
   if (!weights_.Allocate(program_.weights.size())) {
     *error = "out of memory for " + std::to_string(program_.weights.size()) +
              " bytes of weights";
@@ -102,7 +145,7 @@ bool LoadedModel::Init(Program program, std::string* error) {
     std::memcpy(weights_.data(), program_.weights.data(),
                 program_.weights.size());
   }
-  std::string err = ValidateProgram(program_, weights_.data());
+  std::string err = ValidateProgram(program_, weights_.data(), external_);
   if (!err.empty()) {
     *error = "invalid .om: " + err;
     return false;
@@ -194,6 +237,10 @@ bool LoadedModel::BindTensors(const void* const* inputs, void* const* outputs,
       case TensorLocation::kWeight:
         p = weights_.data() + t.offset;
         break;
+      case TensorLocation::kExternal:
+        // Read-only: no op writes a weight (ValidateProgram).
+        p = const_cast<uint8_t*>(external_[t.file]) + t.offset;
+        break;
       case TensorLocation::kInput:
         p = static_cast<uint8_t*>(const_cast<void*>(inputs[t.offset]));
         break;
@@ -267,15 +314,8 @@ std::unique_ptr<Model> Model::Load(const void* data, size_t size,
   try {
     Program program;
     if (!ReadOm(data, size, &program, error)) return nullptr;
-    // TODO(external weights): FileConstant tensors bound from `weights`.
-    if (!weights.empty()) {
-      *error = "this .om names no external weight files, but " +
-               std::to_string(weights.size()) + " were bound (first '" +
-               weights.begin()->first + "')";
-      return nullptr;
-    }
     auto model = std::make_unique<LoadedModel>();
-    if (!model->Init(std::move(program), error)) return nullptr;
+    if (!model->Init(std::move(program), weights, error)) return nullptr;
     return model;
   } catch (const std::bad_alloc&) {
     *error = "out of memory while loading the .om";
@@ -292,7 +332,7 @@ bool Model::ReadExternalWeights(const void* data, size_t size,
   if (error == nullptr) error = &local;
   Program program;
   if (!ReadOm(data, size, &program, error)) return false;
-  weights->clear();  // TODO(external weights): the .om's weight files
+  *weights = std::move(program.external_weights);
   return true;
 }
 

@@ -164,8 +164,8 @@ bool ReadBody(ByteReader& r, Program* p) {
   }
 
   uint32_t n = 0;
-  // name length, dtype, rank, location, offset: 24 bytes at least.
-  if (!r.Count(&n, OmLimits::kMaxTensors, 24, "tensor count")) return false;
+  // name length, dtype, rank, location, offset, file: 28 bytes at least.
+  if (!r.Count(&n, OmLimits::kMaxTensors, 28, "tensor count")) return false;
   p->tensors.resize(n);
   for (TensorInfo& t : p->tensors) {
     uint32_t location = 0;
@@ -173,10 +173,10 @@ bool ReadBody(ByteReader& r, Program* p) {
         !ReadDType(r, &t.dtype, "tensor dtype") ||
         !ReadShape(r, &t.shape, "tensor shape") ||
         !r.U32(&location, "tensor location") ||
-        !r.U64(&t.offset, "tensor offset")) {
+        !r.U64(&t.offset, "tensor offset") || !r.U32(&t.file, "tensor file")) {
       return false;
     }
-    if (location > static_cast<uint32_t>(TensorLocation::kOutput)) {
+    if (location > static_cast<uint32_t>(TensorLocation::kExternal)) {
       return r.Fail("tensor '" + t.name + "': unknown location " +
                     std::to_string(location));
     }
@@ -205,6 +205,19 @@ bool ReadBody(ByteReader& r, Program* p) {
   const uint8_t* weights = nullptr;
   if (!r.Span(&weights, weight_size, "weight section")) return false;
   p->weights.assign(weights, weights + weight_size);
+
+  // name length, size: 12 bytes at least.
+  if (!r.Count(&n, OmLimits::kMaxExternalWeights, 12,
+               "external weight count")) {
+    return false;
+  }
+  p->external_weights.resize(n);
+  for (ExternalWeightDesc& file : p->external_weights) {
+    if (!r.Str(&file.name, OmLimits::kMaxStringBytes, "weight file name") ||
+        !r.U64(&file.size_bytes, "weight file size")) {
+      return false;
+    }
+  }
   return true;
 }
 
@@ -270,7 +283,7 @@ bool ReadOm(const void* data, size_t size, Program* program,
   }
   if (r.remaining() != 0) {
     *error = "malformed .om: " + std::to_string(r.remaining()) +
-             " unexpected bytes after the weight section";
+             " unexpected bytes after the external weight list";
     *program = Program();
     return false;
   }

@@ -126,7 +126,7 @@ bool WriteOm(const Program& program, std::vector<uint8_t>* out,
   ByteWriter w(&bytes);
   w.Bytes(EXECUTORCH_ASCEND_EMU_OM_MAGIC, EXECUTORCH_ASCEND_EMU_OM_MAGIC_SIZE);
   w.U32(kOmFormatVersion);
-  w.U32(0);  // flags: none defined in version 1
+  w.U32(0);  // flags: none defined
   w.U64(0);  // file size, patched below
 
   if (program.soc_version.size() > OmLimits::kMaxSocVersionBytes) {
@@ -157,6 +157,7 @@ bool WriteOm(const Program& program, std::vector<uint8_t>* out,
     WriteShape(w, t.shape);
     w.U32(static_cast<uint32_t>(t.location));
     w.U64(t.offset);
+    w.U32(t.file);
   }
 
   if (program.ops.size() > OmLimits::kMaxOps) {
@@ -188,6 +189,20 @@ bool WriteOm(const Program& program, std::vector<uint8_t>* out,
   w.U64(program.arena_size);
   w.U64(program.weights.size());
   w.Bytes(program.weights.data(), program.weights.size());
+
+  if (program.external_weights.size() > OmLimits::kMaxExternalWeights) {
+    *error = "too many external weight files: " +
+             std::to_string(program.external_weights.size());
+    return false;
+  }
+  w.U32(static_cast<uint32_t>(program.external_weights.size()));
+  for (const ExternalWeightDesc& file : program.external_weights) {
+    if (!CheckString(file.name, "external weight file name", error)) {
+      return false;
+    }
+    w.Str(file.name);
+    w.U64(file.size_bytes);
+  }
   w.U32(0);  // checksum, sealed below
 
   if (!ResealOm(&bytes)) {

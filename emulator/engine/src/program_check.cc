@@ -4,6 +4,7 @@
 #include "ascend_emu/program_check.h"
 
 #include <exception>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,18 @@ std::string CheckTensors(const Program& p, std::vector<uint64_t>* bytes,
                  " lies outside the weight section or is misaligned";
         }
         break;
+      case TensorLocation::kExternal:
+        if (t.file >= p.external_weights.size()) {
+          return TensorLabel(p, i) + " names external weight file " +
+                 std::to_string(t.file) + " of " +
+                 std::to_string(p.external_weights.size());
+        }
+        if (t.offset % kOmAlignment != 0 ||
+            !Inside(t.offset, nb, p.external_weights[t.file].size_bytes)) {
+          return TensorLabel(p, i) + " lies outside weight file '" +
+                 p.external_weights[t.file].name + "' or is misaligned";
+        }
+        break;
       case TensorLocation::kInput:
         if (t.offset >= p.inputs.size() || p.inputs[t.offset].tensor != i) {
           return TensorLabel(p, i) + " names a graph input that is not it";
@@ -98,6 +111,28 @@ std::string CheckTensors(const Program& p, std::vector<uint64_t>* bytes,
         break;
       default:
         return TensorLabel(p, i) + " has an unknown location";
+    }
+  }
+  return "";
+}
+
+std::string CheckFileList(const Program& p) {
+  std::set<std::string> names;
+  for (size_t i = 0; i < p.external_weights.size(); ++i) {
+    const ExternalWeightDesc& file = p.external_weights[i];
+    const std::string label = "external weight file " + std::to_string(i);
+    if (file.name.empty()) return label + " has no name";
+    if (file.name.find('/') != std::string::npos ||
+        file.name.find('\0') != std::string::npos || file.name == "." ||
+        file.name == "..") {
+      return label + " '" + file.name + "' is not a plain file name";
+    }
+    if (file.size_bytes == 0 || file.size_bytes > OmLimits::kMaxWeightBytes) {
+      return label + " '" + file.name + "' has size " +
+             std::to_string(file.size_bytes);
+    }
+    if (!names.insert(file.name).second) {
+      return label + " '" + file.name + "' is listed twice";
     }
   }
   return "";
@@ -124,7 +159,8 @@ std::string CheckIo(const Program& p, const std::vector<IoInfo>& ios,
   return "";
 }
 
-std::string CheckOp(const Program& p, const uint8_t* weights, size_t index,
+std::string CheckOp(const Program& p, const uint8_t* weights,
+                    const std::vector<const uint8_t*>& external, size_t index,
                     const std::vector<uint64_t>& bytes,
                     std::vector<bool>* available, uint64_t* arena_end) {
   const OpInfo& op = p.ops[index];
@@ -151,6 +187,8 @@ std::string CheckOp(const Program& p, const uint8_t* weights, size_t index,
     inputs[k].shape = info.shape;
     if (info.location == TensorLocation::kWeight) {
       inputs[k].data = const_cast<uint8_t*>(weights + info.offset);
+    } else if (info.location == TensorLocation::kExternal) {
+      inputs[k].data = const_cast<uint8_t*>(external[info.file] + info.offset);
     }
     if (info.location == TensorLocation::kArena && bytes[t] != 0) {
       read.push_back({info.offset, info.offset + bytes[t]});
@@ -227,14 +265,25 @@ std::string CheckOp(const Program& p, const uint8_t* weights, size_t index,
 
 }  // namespace
 
-std::string ValidateProgram(const Program& p, const uint8_t* weights) {
+std::string CheckExternalWeightFiles(const Program& p) {
+  return CheckFileList(p);
+}
+
+std::string ValidateProgram(const Program& p, const uint8_t* weights,
+                            const std::vector<const uint8_t*>& external) {
   if (!ValidSocVersion(p.soc_version)) {
     return "invalid soc_version '" + p.soc_version + "'";
   }
   if (p.arena_size > OmLimits::kMaxArenaBytes) return "arena too large";
+  if (external.size() != p.external_weights.size()) {
+    return "the program reads " + std::to_string(p.external_weights.size()) +
+           " external weight files, " + std::to_string(external.size()) +
+           " are bound";
+  }
   std::vector<uint64_t> bytes;
   uint64_t arena_end = 0;
-  std::string err = CheckTensors(p, &bytes, &arena_end);
+  std::string err = CheckFileList(p);
+  if (err.empty()) err = CheckTensors(p, &bytes, &arena_end);
   if (err.empty()) err = CheckIo(p, p.inputs, "input");
   if (err.empty()) err = CheckIo(p, p.outputs, "output");
   if (!err.empty()) return err;
@@ -242,11 +291,12 @@ std::string ValidateProgram(const Program& p, const uint8_t* weights) {
   std::vector<bool> available(p.tensors.size(), false);
   for (size_t i = 0; i < p.tensors.size(); ++i) {
     const TensorLocation loc = p.tensors[i].location;
-    available[i] =
-        loc == TensorLocation::kInput || loc == TensorLocation::kWeight;
+    available[i] = loc == TensorLocation::kInput ||
+                   loc == TensorLocation::kWeight ||
+                   loc == TensorLocation::kExternal;
   }
   for (size_t i = 0; i < p.ops.size(); ++i) {
-    err = CheckOp(p, weights, i, bytes, &available, &arena_end);
+    err = CheckOp(p, weights, external, i, bytes, &available, &arena_end);
     if (!err.empty()) return err;
   }
   for (size_t i = 0; i < p.outputs.size(); ++i) {

@@ -115,7 +115,7 @@ TEST(OmFormat, RejectsWrongMagic) {
 }
 
 TEST(OmFormat, RejectsOtherVersions) {
-  for (uint8_t version : {0, 2, 255}) {
+  for (uint8_t version : {0, 1, 3, 255}) {
     std::vector<uint8_t> image = Write(AddReluReshapeProgram());
     image[8] = version;
     ResealOm(&image);

@@ -61,6 +61,26 @@ inline Program AddReluReshapeProgram() {
   return p;
 }
 
+// AddReluReshapeProgram with both constants in external weight files (as
+// atc --external_weight=1 writes them): "weight_b" holds b, "weight_shape"
+// the int64 shape; kExternalB / kExternalShape are their bytes.
+inline const float kExternalB[6] = {0.5f, -1.0f, 2.0f, -3.0f, 0.0f, 1.0f};
+inline const int64_t kExternalShape[2] = {3, 2};
+
+inline Program ExternalAddReluReshapeProgram() {
+  Program p = AddReluReshapeProgram();
+  p.weights.clear();
+  p.external_weights = {{"weight_b", sizeof(kExternalB)},
+                        {"weight_shape", sizeof(kExternalShape)}};
+  p.tensors[1].location = TensorLocation::kExternal;
+  p.tensors[1].file = 0;
+  p.tensors[1].offset = 0;
+  p.tensors[2].location = TensorLocation::kExternal;
+  p.tensors[2].file = 1;
+  p.tensors[2].offset = 0;
+  return p;
+}
+
 // Runs `model` on zero-filled inputs except for a ramp in float inputs.
 // Returns Run's result; the point is that it returns at all.
 inline bool RunWithOwnBuffers(Model& model, std::string* error) {

@@ -23,7 +23,13 @@
 namespace ascend_emu {
 
 struct Attribute {
-  enum class Kind : int32_t { kInt = 1, kFloat = 2, kString = 3, kInts = 4, kFloats = 5 };
+  enum class Kind : int32_t {
+    kInt = 1,
+    kFloat = 2,
+    kString = 3,
+    kInts = 4,
+    kFloats = 5
+  };
   Kind kind = Kind::kInt;
   int64_t i = 0;
   float f = 0.0f;
@@ -42,7 +48,8 @@ class Attributes {
   bool Has(const std::string& name) const { return map_.count(name) != 0; }
   int64_t GetInt(const std::string& name, int64_t fallback) const;
   float GetFloat(const std::string& name, float fallback) const;
-  std::string GetString(const std::string& name, const std::string& fallback) const;
+  std::string GetString(const std::string& name,
+                        const std::string& fallback) const;
   // Empty vector when absent.
   std::vector<int64_t> GetInts(const std::string& name) const;
   std::vector<float> GetFloats(const std::string& name) const;

@@ -18,7 +18,8 @@ namespace ascend_emu {
 struct IoDesc {
   std::string name;
   DType dtype;
-  aclFormat format;  // ACL_FORMAT_NCHW for 4-D inputs (atc --input_format), else ND
+  aclFormat
+      format;  // ACL_FORMAT_NCHW for 4-D inputs (atc --input_format), else ND
   Shape shape;
   size_t size_bytes;
 };
@@ -70,8 +71,8 @@ class Model {
   // outputs[i] outputs()[i].size_bytes. `work` is work_size() bytes of
   // caller memory, or nullptr to use memory the model allocated at load.
   // Not reentrant for one Model (one model id runs on one stream at a time).
-  virtual bool Run(const void* const* inputs, void* const* outputs,
-                   void* work, std::string* error) = 0;
+  virtual bool Run(const void* const* inputs, void* const* outputs, void* work,
+                   std::string* error) = 0;
 };
 
 }  // namespace ascend_emu

@@ -13,7 +13,7 @@
 
 namespace ascend_emu {
 
-constexpr uint32_t kOmFormatVersion = 1;
+constexpr uint32_t kOmFormatVersion = 2;
 
 // Limits the reader enforces, so a corrupted count can neither exhaust memory
 // nor overflow arithmetic. The writer refuses programs beyond them too.
@@ -29,6 +29,7 @@ struct OmLimits {
   static constexpr uint64_t kMaxArenaBytes = uint64_t{1} << 40;
   static constexpr uint64_t kMaxWeightBytes = uint64_t{1} << 40;
   static constexpr uint32_t kMaxSocVersionBytes = 64;
+  static constexpr uint32_t kMaxExternalWeights = 1u << 16;
 };
 
 // Serializes `program`. Returns false (and sets *error) when a field is

@@ -31,7 +31,7 @@ enum class TensorLocation : uint32_t {
 
 // One weight file the program reads at run time instead of holding the bytes.
 struct ExternalWeightDesc {
-  std::string name;   // file name atc wrote into weight/, e.g. "weight_<hash>"
+  std::string name;  // file name atc wrote into weight/, e.g. "weight_<hash>"
   uint64_t size_bytes = 0;  // the file's size
 };
 
@@ -71,8 +71,8 @@ struct Program {
   std::vector<IoInfo> inputs;
   std::vector<IoInfo> outputs;
   std::vector<TensorInfo> tensors;
-  std::vector<OpInfo> ops;  // in execution order
-  uint64_t arena_size = 0;  // bytes of work memory the plan uses
+  std::vector<OpInfo> ops;       // in execution order
+  uint64_t arena_size = 0;       // bytes of work memory the plan uses
   std::vector<uint8_t> weights;  // the constants held in the .om
   std::vector<ExternalWeightDesc> external_weights;  // the files it reads
 };

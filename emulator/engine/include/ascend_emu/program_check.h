@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ascend_emu/program.h"
 
@@ -24,7 +25,15 @@ namespace ascend_emu {
 //  - an op's output regions overlap neither each other, its inputs nor its
 //    scratch, and the arena is no larger than the plan needs.
 // `weights` holds program.weights.size() bytes (the weight section, possibly
-// copied to aligned memory). Returns "" or the first problem found.
-std::string ValidateProgram(const Program& program, const uint8_t* weights);
+// copied to aligned memory); `external[i]` holds the bytes of
+// program.external_weights[i] (memory the loader bound; external weight
+// tensors must lie inside their file, 64-byte aligned, and the file list must
+// have unique plain names of non-zero size). Returns "" or the first problem.
+// The part of ValidateProgram a loader needs before binding memory: the
+// external weight files have unique plain names and non-zero sizes.
+std::string CheckExternalWeightFiles(const Program& program);
+
+std::string ValidateProgram(const Program& program, const uint8_t* weights,
+                            const std::vector<const uint8_t*>& external = {});
 
 }  // namespace ascend_emu
