@@ -6,6 +6,8 @@
 // config handle; every error (missing key, size mismatch, a blob that does
 // not match the .om) and every injected ACL fault fails cleanly.
 #include <cmath>
+#include <memory>
+#include <thread>
 
 #include "emulator_fixture.h"
 #include "external_om.h"
@@ -75,6 +77,9 @@ class BackendWeights : public AscendEmulatorTest {
 
   inline static std::vector<uint8_t>* scale_om_ = nullptr;
   inline static std::vector<uint8_t>* shift_om_ = nullptr;
+  // Runtime allocators holding handles that TearDown destroys, so they
+  // outlive the test body.
+  std::vector<std::unique_ptr<Arena>> arenas_;
 };
 
 TEST_F(BackendWeights, OneDelegateRunsWithItsWeightOnTheDevice) {
@@ -136,6 +141,37 @@ TEST_F(BackendWeights, TwoPartitionsShareAWeight) {
   EXPECT_EQ(weight_bytes_on_device(2), kWeightDeviceBytes);
   expect_runs_right(*scale);
   expect_runs_right(*shift, /*shift=*/true);
+}
+
+TEST_F(BackendWeights, ConcurrentInitsUploadTheWeightOnce) {
+  constexpr int kThreads = 4;
+  for (int t = 0; t < kThreads; ++t) {
+    arenas_.push_back(std::make_unique<Arena>());
+  }
+  const uint64_t uploaded_before = hooks_.stats().bytes_host_to_device;
+  std::vector<DelegateHandle*> handles(kThreads, nullptr);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      const BlobSpec spec = external_blob(kScaleKey);
+      ProcessedBlob processed(write_blob(spec));
+      const CompileSpecs compile_specs(spec);
+      executorch::runtime::BackendInitContext context(
+          arenas_[t]->get(), nullptr, "forward", &data_);
+      auto handle =
+          backend_->init(context, processed.get(), compile_specs.get());
+      if (handle.ok()) handles[t] = *handle;
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (DelegateHandle* handle : handles) {
+    ASSERT_NE(handle, nullptr);
+    handles_.push_back(handle);  // destroyed by TearDown
+  }
+  EXPECT_EQ(hooks_.stats().bytes_host_to_device - uploaded_before,
+            kTensorBytes);
+  EXPECT_EQ(weight_bytes_on_device(kThreads), kWeightDeviceBytes);
+  for (DelegateHandle* handle : handles) expect_runs_right(handle);
 }
 
 TEST_F(BackendWeights, EachDeviceHoldsItsOwnCopy) {
