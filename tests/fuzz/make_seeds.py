@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
 """Writes the fuzzers' seed inputs: small ONNX models (opset 17, IR 8, the
-ops the Python lowering emits) and delegate blobs (docs/blob-format.md).
+ops the Python lowering emits), delegate blobs (docs/blob-format.md) and
+TensorProtos stored as ONNX external data (fuzz_atc_external_data, whose
+model folder holds data.bin, sub/inner.bin, empty.bin and the symlinks
+link_in, link_out and link_abs).
 
 The .om seeds are compiled from the ONNX files by make_seeds.sh with atc.
 """
@@ -133,14 +136,37 @@ def blob_seeds() -> dict[str, bytes]:
     }
 
 
+def _external(dtype: int, dims: list[int], **entries: str) -> bytes:
+    tensor = TensorProto(name="w", data_type=dtype, dims=dims)
+    tensor.data_location = TensorProto.EXTERNAL
+    for key, value in entries.items():
+        entry = tensor.external_data.add()
+        entry.key, entry.value = key, value
+    return tensor.SerializeToString()
+
+
+def external_data_seeds() -> dict[str, bytes]:
+    return {
+        "whole_file": _external(F32, [32, 1024], location="data.bin"),
+        "range": _external(F32, [4], location="data.bin", offset="64", length="16"),
+        "nested": _external(TensorProto.INT64, [2], location="sub/inner.bin", length="16"),
+        "link_in": _external(F32, [16], location="link_in", offset="4096", length="64"),
+        "link_out": _external(F32, [4], location="link_out", length="16"),
+        "dotdot": _external(F32, [4], location="sub/../data.bin", length="16"),
+        "empty": _external(F32, [0], location="empty.bin"),
+    }
+
+
 def main(out_dir: str) -> None:
     root = Path(out_dir)
-    for sub in ("onnx", "blob"):
+    for sub in ("onnx", "blob", "external_data"):
         (root / sub).mkdir(parents=True, exist_ok=True)
     for name, model in onnx_seeds().items():
         onnx.save(model, str(root / "onnx" / f"{name}.onnx"))
     for name, data in blob_seeds().items():
         (root / "blob" / f"{name}.bin").write_bytes(data)
+    for name, data in external_data_seeds().items():
+        (root / "external_data" / f"{name}.pb").write_bytes(data)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 #   onnx/  small ONNX models (make_seeds.py)         -> fuzz_atc_onnx
 #   om/    those models compiled by the emulator atc -> fuzz_om_*, fuzz_acl_load
 #   blob/  delegate blobs (docs/blob-format.md)      -> fuzz_blob_reader
+#   external_data/ TensorProtos with external data   -> fuzz_atc_external_data
 # Usage: make_seeds.sh <atc> <out_dir>   (python: $PYTHON, else the repo venv)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -12,7 +13,7 @@ atc="${1:?usage: make_seeds.sh <atc> <out_dir>}"
 out="${2:?usage: make_seeds.sh <atc> <out_dir>}"
 python="${PYTHON:-$here/../../.venv/bin/python}"
 
-rm -rf "$out/onnx" "$out/om" "$out/blob"
+rm -rf "$out/onnx" "$out/om" "$out/blob" "$out/external_data"
 "$python" "$here/make_seeds.py" "$out"
 mkdir -p "$out/om"
 for model in "$out"/onnx/*.onnx; do
@@ -24,4 +25,5 @@ for model in "$out"/onnx/*.onnx; do
     --precision_mode=must_keep_origin_dtype >/dev/null
 done
 echo "seeds: $(ls "$out/onnx" | wc -l) onnx, $(ls "$out/om" | wc -l) om," \
-  "$(ls "$out/blob" | wc -l) blob in $out"
+  "$(ls "$out/blob" | wc -l) blob, $(ls "$out/external_data" | wc -l)" \
+  "external_data in $out"

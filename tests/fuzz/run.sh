@@ -7,7 +7,7 @@
 #
 # Usage: tests/fuzz/run.sh [seconds=60] [target...]
 #   targets: fuzz_blob_reader fuzz_om_reader fuzz_om_resealed fuzz_atc_onnx
-#            fuzz_acl_load (default: all)
+#            fuzz_atc_external_data fuzz_acl_load (default: all)
 # Env: BUILD_DIR (default <repo>/build/fuzz), JOBS (default 2),
 #      PYTHON (default <repo>/.venv/bin/python), FUZZ_ARGS (extra libFuzzer flags)
 # Exit status: 0 when no target found anything, 1 otherwise.
@@ -17,7 +17,7 @@ repo="$(cd "$here/../.." && pwd)"
 seconds="${1:-60}"
 shift || true
 all_targets=(fuzz_blob_reader fuzz_om_reader fuzz_om_resealed fuzz_atc_onnx
-             fuzz_acl_load)
+             fuzz_atc_external_data fuzz_acl_load)
 targets=("$@")
 [[ ${#targets[@]} -eq 0 ]] && targets=("${all_targets[@]}")
 build="${BUILD_DIR:-$repo/build/fuzz}"
@@ -39,6 +39,7 @@ seed_dir_for() {
   case "$1" in
     fuzz_blob_reader) echo "$seeds/blob" ;;
     fuzz_atc_onnx) echo "$seeds/onnx" ;;
+    fuzz_atc_external_data) echo "$seeds/external_data" ;;
     *) echo "$seeds/om" ;;
   esac
 }
@@ -50,6 +51,7 @@ extra_args_for() {
     # libonnx 1.12 crashes on some models (docs/fuzzing.md, findings): fork
     # mode records each crash and keeps fuzzing past it.
     fuzz_atc_onnx) echo "-dict=$here/dict/onnx.dict -fork=1 -ignore_crashes=1" ;;
+    fuzz_atc_external_data) echo "-dict=$here/dict/external_data.dict" ;;
     *) echo "" ;;
   esac
 }

@@ -16,9 +16,9 @@ namespace atc {
 namespace {
 
 const char* const kOptionNames[] = {
-    "framework",   "model",        "output",      "soc_version",
-    "input_shape", "input_format", "output_type", "precision_mode",
-    "mode",        "log",
+    "framework",   "model",        "output",          "soc_version",
+    "input_shape", "input_format", "output_type",     "precision_mode",
+    "mode",        "log",          "external_weight",
 };
 
 bool IsOption(const std::string& name) {
@@ -85,6 +85,18 @@ std::string CheckMode(const std::string& value, AtcOptions* o) {
   return "--mode=" + value + " is not a valid atc mode (0, 1, 3 or 6)";
 }
 
+std::string CheckExternalWeight(const std::string& value, AtcOptions* o) {
+  int64_t v = 0;
+  if (ParseInt(value, &v) && v >= 0 && v <= 2) {
+    o->external_weight = static_cast<int>(v);
+    return "";
+  }
+  return "--external_weight='" + value +
+         "' is invalid: the value must be 0 (weights inside the .om), 1 (one "
+         "file per constant in weight/ beside the .om) or 2 (one combined "
+         "file there)";
+}
+
 // CANN's atc accepts these nine (ge api/atc, cann-fidelity.md); the emulator
 // computes in the model's own dtypes, which two of them mean.
 constexpr const char* kCannPrecisionModes[] = {"force_fp16",
@@ -120,6 +132,7 @@ std::string CheckValue(const std::string& name, const std::string& value,
   if (name == "framework") return CheckFramework(value, o);
   if (name == "mode") return CheckMode(value, o);
   if (name == "precision_mode") return CheckPrecisionMode(value, o);
+  if (name == "external_weight") return CheckExternalWeight(value, o);
   if (name == "model") {
     if (value.empty()) return "--model is empty";
     o->model = value;
@@ -247,7 +260,8 @@ ParseStatus ParseAtcOptions(const std::vector<std::string>& args,
       *error = "unknown option --" + name +
                " (the emulator's atc supports --framework, --model, --output, "
                "--soc_version, --input_shape, --input_format, --output_type, "
-               "--precision_mode, --mode, --log; see atc --help)";
+               "--precision_mode, --mode, --log, --external_weight; see atc "
+               "--help)";
       return ParseStatus::kError;
     }
     if (!given.insert(name).second) {
@@ -303,6 +317,11 @@ options below; anything else is refused.
                              inputs and outputs; default NCHW
   --output_type=FP32         only FP32: every output must be float32
   --mode=0|3                 0 build (default), 3 pre-check only (no file)
+  --external_weight=0|1|2    where initializers stored as ONNX external data
+                             go: 0 into the .om (default); 1 one file per
+                             constant, <output dir>/weight/weight_<sha256>;
+                             2 one file, weight/weight_combined_<sha256>.
+                             The .om then refers to them (FileConstants)
   --log=debug|info|warning|error|null
   --help, -h                 this text
 

@@ -23,6 +23,10 @@ struct AtcOptions {
   std::string output_type;  // empty: outputs keep their ONNX dtype
   std::string precision_mode;
   int mode = 0;  // 0 build, 3 pre-check only
+  // 0: every constant in the .om; 1: each constant stored as ONNX external
+  // data becomes a FileConstant in its own file weight/weight_<sha256> beside
+  // the .om; 2: all of them in one file weight/weight_combined_<sha256>.
+  int external_weight = 0;
   std::string log = "null";
 };
 

@@ -6,6 +6,8 @@
 #include "graph_compiler.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <map>
 #include <string>
@@ -17,6 +19,7 @@
 #include "memory_planner.h"
 #include "onnx_loader.h"
 #include "onnx_tensor.h"
+#include "weight_files.h"
 
 namespace ascend_emu {
 namespace atc {
@@ -33,6 +36,24 @@ struct Value {
   int last_use = -1;     // last op reading it
   int output_slot = -1;  // graph output written straight by its op
   int tensor = -1;       // Program tensor, once emitted
+};
+
+// A constant's bytes: decoded from the model proto, or (stored as ONNX
+// external data) a view into a mapped file.
+struct ConstBytes {
+  std::vector<uint8_t> owned;
+  bool external = false;
+  ByteView view;  // external: the bytes in their file
+
+  ByteView bytes() const {
+    return external ? view : ByteView{owned.data(), owned.size(), nullptr};
+  }
+  // What a kernel's Infer reads (shape and axes tensors). A view into a file
+  // is only as aligned as its ONNX offset; small misaligned ones get an
+  // aligned copy in `owned`.
+  const uint8_t* infer_data() const {
+    return external && owned.empty() ? view.data : owned.data();
+  }
 };
 
 struct PendingOp {
@@ -119,10 +140,14 @@ std::string Describe(DType dtype, const Shape& shape) {
 class GraphCompiler {
  public:
   GraphCompiler(const onnx::ModelProto& model, int64_t opset,
-                const AtcOptions& options)
-      : graph_(model.graph()), opset_(opset), options_(options) {}
+                const AtcOptions& options, const ExternalData& external)
+      : graph_(model.graph()),
+        opset_(opset),
+        options_(options),
+        external_(external) {}
 
-  std::string Compile(Program* program) {
+  std::string Compile(Program* program,
+                      std::vector<PendingFileConstant>* file_constants) {
     std::string err = AddInitializers();
     if (err.empty()) err = AddInputs();
     if (err.empty()) CollectOnnxTypes();
@@ -131,15 +156,41 @@ class GraphCompiler {
     }
     if (err.empty()) err = CheckOutputs();
     if (err.empty()) err = Emit(program);
+    if (err.empty()) *file_constants = std::move(file_constants_);
     return err;
   }
 
  private:
   std::string AddInitializers() {
-    for (const onnx::TensorProto& init : graph_.initializer()) {
-      std::string err = AddConst(init, init.name());
+    for (int i = 0; i < graph_.initializer_size(); ++i) {
+      const onnx::TensorProto& init = graph_.initializer(i);
+      const ByteView* view = external_.Find(i);
+      std::string err = view != nullptr ? AddExternalConst(init, *view)
+                                        : AddConst(init, init.name());
       if (!err.empty()) return "initializer " + err;
     }
+    return "";
+  }
+
+  // The loader checked the view against the tensor's dtype and dims.
+  std::string AddExternalConst(const onnx::TensorProto& t,
+                               const ByteView& view) {
+    Value v;
+    v.kind = Value::Kind::kConst;
+    v.index = static_cast<int>(consts_.size());
+    uint64_t nbytes = 0;
+    std::string err = DecodeTensorType(t, &v.dtype, &v.shape, &nbytes);
+    if (!err.empty()) return err;
+    consts_.emplace_back();
+    ConstBytes& c = consts_.back();
+    c.external = true;
+    c.view = view;
+    if (reinterpret_cast<uintptr_t>(view.data) % alignof(std::max_align_t) !=
+            0 &&
+        view.size <= kInlineForOnnxChecksBytes) {
+      c.owned.assign(view.data, view.data + view.size);
+    }
+    values_[t.name()] = v;
     return "";
   }
 
@@ -148,7 +199,8 @@ class GraphCompiler {
     v.kind = Value::Kind::kConst;
     v.index = static_cast<int>(consts_.size());
     consts_.emplace_back();
-    std::string err = DecodeTensor(t, &v.dtype, &v.shape, &consts_.back());
+    std::string err =
+        DecodeTensor(t, &v.dtype, &v.shape, &consts_.back().owned);
     if (!err.empty()) return err;
     values_[name] = v;
     return "";
@@ -233,7 +285,8 @@ class GraphCompiler {
       inputs[k].dtype = v.dtype;
       inputs[k].shape = v.shape;
       if (v.kind == Value::Kind::kConst)
-        inputs[k].data = consts_[v.index].data();
+        // Infer only reads inputs (a mapped file is read-only anyway).
+        inputs[k].data = const_cast<uint8_t*>(consts_[v.index].infer_data());
       v.last_use = op_index;
     }
     err = ResolveOpsetSemantics(op.op_type, opset_, inputs, &op.attrs);
@@ -331,12 +384,23 @@ class GraphCompiler {
         t.offset = static_cast<uint64_t>(v.index);
         break;
       case Value::Kind::kConst: {
-        const std::vector<uint8_t>& bytes = consts_[v.index];
+        const ConstBytes& c = consts_[v.index];
+        const ByteView bytes = c.bytes();
+        if (c.external && options_.external_weight != 0 && bytes.size != 0) {
+          // A FileConstant: no bytes in the .om; WeightFiles lays out its
+          // file and offset.
+          t.location = TensorLocation::kExternal;
+          file_constants_.push_back(
+              {static_cast<uint32_t>(p->tensors.size()), bytes});
+          break;
+        }
         p->weights.resize((p->weights.size() + kOmAlignment - 1) /
                           kOmAlignment * kOmAlignment);
         t.location = TensorLocation::kWeight;
         t.offset = p->weights.size();
-        p->weights.insert(p->weights.end(), bytes.begin(), bytes.end());
+        p->weights.insert(p->weights.end(), bytes.data,
+                          bytes.data + bytes.size);
+        bytes.Release();
         break;
       }
       case Value::Kind::kOpOutput:
@@ -425,8 +489,10 @@ class GraphCompiler {
   const onnx::GraphProto& graph_;
   const int64_t opset_;
   const AtcOptions& options_;
+  const ExternalData& external_;
   std::unordered_map<std::string, Value> values_;
-  std::vector<std::vector<uint8_t>> consts_;
+  std::vector<ConstBytes> consts_;
+  std::vector<PendingFileConstant> file_constants_;
   std::vector<std::string> input_names_;
   std::vector<PendingOp> ops_;
   std::map<std::string, const onnx::TypeProto*> onnx_types_;
@@ -435,9 +501,11 @@ class GraphCompiler {
 }  // namespace
 
 std::string CompileGraph(const onnx::ModelProto& model, int64_t opset,
-                         const AtcOptions& options, Program* program) {
-  GraphCompiler compiler(model, opset, options);
-  return compiler.Compile(program);
+                         const AtcOptions& options,
+                         const ExternalData& external, Program* program,
+                         std::vector<PendingFileConstant>* file_constants) {
+  GraphCompiler compiler(model, opset, options, external);
+  return compiler.Compile(program, file_constants);
 }
 
 }  // namespace atc

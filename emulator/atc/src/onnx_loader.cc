@@ -38,8 +38,10 @@ std::string ReadFile(const std::string& path, std::string* bytes) {
   if (size < 0) return "cannot read --model '" + path + "'";
   if (size > kMaxModelBytes) {
     return "--model '" + path +
-           "' is larger than 2 GB (ONNX external data is not supported by the "
-           "emulator)";
+           "' is larger than 2 GB, protobuf's limit: save the model with its "
+           "weights as ONNX external data (onnx.save(..., "
+           "save_as_external_data=True)), which atc reads from the files "
+           "beside it";
   }
   in.seekg(0, std::ios::beg);
   bytes->resize(static_cast<size_t>(size));
@@ -172,7 +174,7 @@ std::string NodeLabel(const onnx::NodeProto& node, int index) {
 }
 
 std::string LoadOnnxModel(const AtcOptions& options, onnx::ModelProto* model,
-                          int64_t* opset) {
+                          int64_t* opset, ExternalData* external) {
   std::string bytes;
   std::string err = ReadFile(options.model, &bytes);
   if (!err.empty()) return err;
@@ -185,6 +187,9 @@ std::string LoadOnnxModel(const AtcOptions& options, onnx::ModelProto* model,
 
   err = CheckOpset(*model, opset);
   if (err.empty()) err = CheckRegistrations(model->graph(), *opset);
+  // Before libonnx sees the graph: it checks external data only by stat()
+  // and cannot read it for shape inference.
+  if (err.empty()) err = external->Load(options.model, model->mutable_graph());
   if (err.empty()) err = ApplyInputShapes(options, model->mutable_graph());
   // libonnx 1.12 crashes on some malformed window ops instead of refusing.
   if (err.empty()) err = GuardConvPoolNodes(model->mutable_graph());

@@ -11,6 +11,7 @@
 
 #include "atc_options.h"
 #include "onnx/onnx_pb.h"
+#include "onnx_external_data.h"
 
 namespace ascend_emu {
 namespace atc {
@@ -18,10 +19,12 @@ namespace atc {
 constexpr int64_t kMinOnnxOpset = 11;
 constexpr int64_t kMaxOnnxOpset = 18;
 
-// Fills *model (shape-inferred, input shapes fixed) and *opset (the model's
-// ai.onnx opset). Returns "" or the reason the model is refused.
+// Fills *model (shape-inferred, input shapes fixed), *opset (the model's
+// ai.onnx opset) and *external (the initializers stored as ONNX external
+// data, mapped from their files; it must outlive every use of their bytes).
+// Returns "" or the reason the model is refused.
 std::string LoadOnnxModel(const AtcOptions& options, onnx::ModelProto* model,
-                          int64_t* opset);
+                          int64_t* opset, ExternalData* external);
 
 // "node 'name' op 'Type'" (or "node #i" when unnamed), for messages.
 std::string NodeLabel(const onnx::NodeProto& node, int index);

@@ -63,14 +63,9 @@ std::string OnnxTypeName(int32_t elem_type) {
   return "type " + std::to_string(elem_type);
 }
 
-std::string DecodeTensor(const onnx::TensorProto& t, DType* dtype, Shape* shape,
-                         std::vector<uint8_t>* bytes) {
+std::string DecodeTensorType(const onnx::TensorProto& t, DType* dtype,
+                             Shape* shape, uint64_t* nbytes) {
   const std::string label = "tensor '" + t.name() + "'";
-  if (t.data_location() == onnx::TensorProto::EXTERNAL) {
-    return label +
-           " uses ONNX external data, which the emulator's atc does not "
-           "read yet";
-  }
   if (t.has_segment()) return label + " is segmented, which is not supported";
   if (!DTypeFromOnnx(t.data_type(), dtype)) {
     return label + " has dtype " + OnnxTypeName(t.data_type()) +
@@ -93,7 +88,25 @@ std::string DecodeTensor(const onnx::TensorProto& t, DType* dtype, Shape* shape,
   }
   const size_t elem = DTypeSize(*dtype);
   if (numel > kMaxTensorBytes / elem) return label + " is too large";
-  const uint64_t expected = numel * elem;
+  *nbytes = numel * elem;
+  return "";
+}
+
+std::string DecodeTensor(const onnx::TensorProto& t, DType* dtype, Shape* shape,
+                         std::vector<uint8_t>* bytes) {
+  const std::string label = "tensor '" + t.name() + "'";
+  if (t.data_location() == onnx::TensorProto::EXTERNAL) {
+    // Graph initializers are read by onnx_external_data.h; a Constant
+    // node's value in another file is something no exporter writes.
+    return label +
+           " uses ONNX external data, which the emulator's atc reads only for "
+           "graph initializers";
+  }
+  uint64_t expected = 0;
+  std::string err = DecodeTensorType(t, dtype, shape, &expected);
+  if (!err.empty()) return err;
+  const size_t elem = DTypeSize(*dtype);
+  const uint64_t numel = expected / elem;
 
   if (t.has_raw_data()) {
     if (t.raw_data().size() != expected) {

@@ -20,8 +20,15 @@ bool DTypeFromOnnx(int32_t elem_type, DType* dtype);
 // ONNX's name for a TensorProto.DataType ("FLOAT", "DOUBLE", ...).
 std::string OnnxTypeName(int32_t elem_type);
 
+// The dtype and shape of an initializer or a Constant's value and the bytes
+// its data must hold (dtype size x element count), checked for size
+// overflow. Returns "" or why the emulator cannot hold it.
+std::string DecodeTensorType(const onnx::TensorProto& tensor, DType* dtype,
+                             Shape* shape, uint64_t* nbytes);
+
 // Decodes an initializer or a Constant's value (raw_data or the typed
-// fields) into little-endian bytes. Returns "" or why it cannot.
+// fields) into little-endian bytes. Returns "" or why it cannot (external
+// data included: initializers stored that way go through ExternalData).
 std::string DecodeTensor(const onnx::TensorProto& tensor, DType* dtype,
                          Shape* shape, std::vector<uint8_t>* bytes);
 

@@ -51,6 +51,19 @@ TEST(AtcCli, UnknownOptionFails) {
       << e.output;
 }
 
+TEST(AtcCli, UnknownExternalWeightModeFails) {
+  const Exec e = RunBinary(
+      "--framework=5 --model=m.onnx --output=m --soc_version=Ascend910B1 "
+      "--precision_mode=must_keep_origin_dtype --external_weight=5");
+  EXPECT_EQ(e.code, 1);
+  EXPECT_NE(e.output.find("ATC run failed: --external_weight='5' is invalid: "
+                          "the value must be 0 (weights inside the .om), 1"),
+            std::string::npos)
+      << e.output;
+  EXPECT_NE(RunBinary("--help").output.find("--external_weight=0|1|2"),
+            std::string::npos);
+}
+
 class AtcCliCompile : public testing::AtcTest {};
 
 TEST_F(AtcCliCompile, CompilesAModel) {

@@ -111,6 +111,13 @@ TEST(AtcOptions, Refusals) {
       {{"--input_shape=x"}, "is not name:dims"},
       {{"--input_shape=x:1;x:2"}, "twice"},
       {{"stray"}, "unexpected argument 'stray'"},
+      {{"--external_weight=3"},
+       "--external_weight='3' is invalid: the value must be 0 (weights "
+       "inside the .om), 1 (one file per constant in weight/ beside the .om) "
+       "or 2 (one combined file there)"},
+      {{"--external_weight=-1"}, "--external_weight='-1' is invalid"},
+      {{"--external_weight=yes"}, "--external_weight='yes' is invalid"},
+      {{"--external_weight="}, "--external_weight='' is invalid"},
   };
   for (const Refusal& c : cases) {
     AtcOptions o;
@@ -119,6 +126,25 @@ TEST(AtcOptions, Refusals) {
     EXPECT_NE(err.find(c.expected), std::string::npos)
         << "expected '" << c.expected << "', got '" << err << "'";
   }
+}
+
+TEST(AtcOptions, ExternalWeight) {
+  AtcOptions o;
+  std::string err;
+  ASSERT_EQ(Parse({}, &o, &err), ParseStatus::kOk) << err;
+  EXPECT_EQ(o.external_weight, 0);  // CANN's default: weights in the .om
+  for (int mode : {0, 1, 2}) {
+    ASSERT_EQ(Parse({"--external_weight=" + std::to_string(mode)}, &o, &err),
+              ParseStatus::kOk)
+        << err;
+    EXPECT_EQ(o.external_weight, mode);
+  }
+  std::vector<std::string> spaced = kBase;
+  spaced.push_back("--external_weight");
+  spaced.push_back("2");
+  ASSERT_EQ(ParseAtcOptions(spaced, &o, &err), ParseStatus::kOk) << err;
+  EXPECT_EQ(o.external_weight, 2);
+  EXPECT_NE(AtcUsage().find("--external_weight=0|1|2"), std::string::npos);
 }
 
 TEST(AtcOptions, RefusesRepeatedOptions) {

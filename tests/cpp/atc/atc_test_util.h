@@ -64,6 +64,12 @@ class AtcTest : public ::testing::Test {
 
   std::string Path(const std::string& name) const { return dir_ + "/" + name; }
 
+  // Writes `bytes` into Path(name) (e.g. a model's external data file).
+  void WriteFile(const std::string& name, const std::string& bytes) const {
+    std::ofstream out(Path(name), std::ios::binary);
+    out << bytes;
+  }
+
   // Saves `b` as <name>.onnx and runs atc with the usual options plus
   // `extra`; returns the result (the .om is Path(name + ".om")).
   AtcResult Compile(const OnnxBuilder& b, const std::string& name,
@@ -112,6 +118,13 @@ inline std::vector<std::vector<float>> RunFloat(
   std::string error;
   EXPECT_TRUE(model.Run(in.data(), out.data(), nullptr, &error)) << error;
   return outputs;
+}
+
+// The bytes of a vector, as a file would hold them.
+template <typename T>
+std::string AsBytes(const std::vector<T>& v) {
+  return std::string(reinterpret_cast<const char*>(v.data()),
+                     v.size() * sizeof(T));
 }
 
 inline std::vector<float> Ramp(size_t n, float scale = 0.1f,

@@ -62,6 +62,25 @@ class OnnxBuilder {
     return *this;
   }
 
+  // An initializer stored as ONNX external data: its external_data entries
+  // are `entries` as given (location, offset, length, ...; any order, any
+  // key), and writing the bytes into the file is the caller's job.
+  OnnxBuilder& InitExternal(
+      const std::string& name, int32_t elem, std::vector<int64_t> dims,
+      const std::vector<std::pair<std::string, std::string>>& entries) {
+    onnx::TensorProto* t = model_.mutable_graph()->add_initializer();
+    t->set_name(name);
+    t->set_data_type(elem);
+    for (int64_t d : dims) t->add_dims(d);
+    t->set_data_location(onnx::TensorProto::EXTERNAL);
+    for (const auto& [key, value] : entries) {
+      onnx::StringStringEntryProto* e = t->add_external_data();
+      e->set_key(key);
+      e->set_value(value);
+    }
+    return *this;
+  }
+
   onnx::NodeProto& Node(const std::string& op, std::vector<std::string> inputs,
                         std::vector<std::string> outputs,
                         const std::string& name = "") {
