@@ -158,6 +158,17 @@ Result<DelegateHandle*> AscendBackend::init(
   if (error != Error::Ok) {
     return error;
   }
+  // Checked before any device memory is touched: binding external weights
+  // needs the config-handle calls, which older CANN releases lack.
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      blob->weights.empty() || library.api().has_config_load(),
+      DelegateInvalidCompatibility,
+      "this model reads %zu external weight file(s), which needs "
+      "aclmdlSetExternalWeightAddress and aclmdlLoadWithConfig; the ACL "
+      "library %s lacks them (an older CANN): upgrade CANN, or re-export with "
+      "AscendCompileSpec(external_weight=0) to compile the weights into the "
+      ".om",
+      blob->weights.size(), library.path().c_str());
   const Result<int32_t> device = choose_device(context, specs->device_id);
   if (!device.ok()) {
     return device.error();
