@@ -36,7 +36,8 @@ std::string AclLibrary::resolve_path() {
   if (const char* explicit_path = env_or_null("EXECUTORCH_ASCEND_ACL_LIB")) {
     return explicit_path;
   }
-  for (const char* home_variable : {"ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME"}) {
+  for (const char* home_variable :
+       {"ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME"}) {
     if (const char* home = env_or_null(home_variable)) {
       return std::string(home) + "/lib64/libascendcl.so";
     }
@@ -76,12 +77,15 @@ void AclLibrary::load() {
     fail("ACL library '" + path_ + "' has no symbol '" #name "'");          \
     return;                                                                 \
   }
+#define EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME_OPTIONAL(name) \
+  api_.name = reinterpret_cast<decltype(api_.name)>(dlsym(handle_, #name));
 #define EXECUTORCH_ASCEND_ACL_RESOLVE_EMULATED(name)
 #define ACL_FUNCTION(ret, name, params, user, faults) \
   EXECUTORCH_ASCEND_ACL_RESOLVE_##user(name)
 #include <acl_functions.def>
 #undef ACL_FUNCTION
 #undef EXECUTORCH_ASCEND_ACL_RESOLVE_EMULATED
+#undef EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME_OPTIONAL
 #undef EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME
 
   is_emulator_ = dlsym(handle_, EXECUTORCH_ASCEND_EMULATOR_SYMBOL) != nullptr;

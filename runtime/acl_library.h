@@ -12,19 +12,33 @@
 
 namespace executorch::backends::ascend {
 
-// The RUNTIME rows of acl/acl_functions.def, one member each, typed from our
-// own prototype in acl/acl_api.h, so a signature mismatch is a compile error
-// rather than a silent ABI bug.
+// The RUNTIME and RUNTIME_OPTIONAL rows of acl/acl_functions.def, one member
+// each, typed from our own prototype in acl/acl_api.h, so a signature
+// mismatch is a compile error rather than a silent ABI bug. Optional members
+// are null when the library lacks them.
 struct AclApi {
 #define EXECUTORCH_ASCEND_ACL_MEMBER_RUNTIME(name) \
   decltype(&::name) name = nullptr;
+#define EXECUTORCH_ASCEND_ACL_MEMBER_RUNTIME_OPTIONAL(name) \
+  EXECUTORCH_ASCEND_ACL_MEMBER_RUNTIME(name)
 #define EXECUTORCH_ASCEND_ACL_MEMBER_EMULATED(name)
 #define ACL_FUNCTION(ret, name, params, user, faults) \
   EXECUTORCH_ASCEND_ACL_MEMBER_##user(name)
 #include <acl_functions.def>
 #undef ACL_FUNCTION
 #undef EXECUTORCH_ASCEND_ACL_MEMBER_EMULATED
+#undef EXECUTORCH_ASCEND_ACL_MEMBER_RUNTIME_OPTIONAL
 #undef EXECUTORCH_ASCEND_ACL_MEMBER_RUNTIME
+
+  // The config-handle calls (aclmdlCreateConfigHandle .. aclmdlLoadWithConfig)
+  // that binding external weights needs are all present.
+  bool has_config_load() const {
+    return aclmdlCreateConfigHandle != nullptr &&
+           aclmdlDestroyConfigHandle != nullptr &&
+           aclmdlSetConfigOpt != nullptr &&
+           aclmdlSetExternalWeightAddress != nullptr &&
+           aclmdlLoadWithConfig != nullptr;
+  }
 };
 
 // The process-wide ACL library. Resolved on first use, never unloaded: ACL is

@@ -28,9 +28,13 @@ Error AclModel::make_current() const {
   return Error::Ok;
 }
 
-Error AclModel::load(const void* om, size_t om_size, int32_t device_id) {
-  const Error error = create_context(device_id);
-  return error == Error::Ok ? load_model(om, om_size) : error;
+Error AclModel::load(const ModelSource& source, const LoadOptions& options) {
+  Error error = create_context(options.device_id);
+  if (error == Error::Ok) error = acquire_weights(source);
+  if (error == Error::Ok) error = allocate_memory(source, options);
+  if (error == Error::Ok) error = load_model(source, options);
+  if (error == Error::Ok) error = read_desc();
+  return error;
 }
 
 Error AclModel::create_context(int32_t device_id) {
@@ -53,24 +57,14 @@ Error AclModel::create_context(int32_t device_id) {
   return make_current();
 }
 
-Error AclModel::load_model(const void* om, size_t om_size) {
-  uint32_t model_id = 0;
-  const aclError error = api_->aclmdlLoadFromMem(om, om_size, &model_id);
-  if (error != ACL_SUCCESS) {
-    ASCEND_LOG(Error, "aclmdlLoadFromMem (%zu bytes) failed with %d: %s",
-               om_size, error, library_.recent_error());
-    return error == ACL_ERROR_DESERIALIZE_MODEL ? Error::InvalidProgram
-                                                : Error::InvalidState;
-  }
-  model_.emplace(api_, model_id);
-
+Error AclModel::read_desc() {
   desc_ = ModelDesc(api_, api_->aclmdlCreateDesc());
   ASCEND_CHECK_OR_RETURN_ERROR(static_cast<bool>(desc_), InvalidState,
                                "aclmdlCreateDesc failed: %s",
                                library_.recent_error());
-  const aclError desc_error = api_->aclmdlGetDesc(desc_.get(), model_id);
-  ASCEND_CHECK_OR_RETURN_ERROR(desc_error == ACL_SUCCESS, InvalidState,
-                               "aclmdlGetDesc failed with %d: %s", desc_error,
+  const aclError error = api_->aclmdlGetDesc(desc_.get(), model_->get());
+  ASCEND_CHECK_OR_RETURN_ERROR(error == ACL_SUCCESS, InvalidState,
+                               "aclmdlGetDesc failed with %d: %s", error,
                                library_.recent_error());
   return Error::Ok;
 }

@@ -1,35 +1,65 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
 // The lifecycle half of a delegate: a device reference, an ACL context on it,
-// the loaded .om and its description. Created once at init, released in the
+// the memory the model is loaded with (its external weights from the weights
+// cache, and work and inline-weight memory when the backend owns it), the
+// loaded .om and its description. Created once at init, released in the
 // reverse order (with the context current) when the delegate is destroyed.
 #pragma once
 
 #include <executorch/runtime/core/error.h>
+#include <executorch/runtime/core/named_data_map.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <vector>
 
 #include "acl_library.h"
 #include "acl_resources.h"
+#include "delegate_blob.h"
+#include "device_allocation.h"
+#include "weights_cache.h"
+#include "workspace_option.h"
 
 namespace executorch::backends::ascend {
+
+// What a delegate loads.
+struct ModelSource {
+  const void* om = nullptr;  // ACL copies it: may be freed after load()
+  size_t om_size = 0;
+  // The .om's external weight files (the blob's list) and the named data
+  // that holds their bytes.
+  const std::vector<ExternalWeight>* weights = nullptr;
+  const executorch::runtime::NamedDataMap* named_data = nullptr;
+};
+
+// How it is loaded.
+struct LoadOptions {
+  int32_t device_id = 0;
+  WorkspaceMode workspace = WorkspaceMode::kAcl;
+  // The method instance whose delegates share work memory (kShared).
+  const void* method_allocator = nullptr;
+  const char* method_name = nullptr;
+};
 
 class AclModel {
  public:
   explicit AclModel(const AclLibrary& library);
-  // Makes the context current so the model, desc and context are released
-  // where they were created, whichever thread destroys the delegate.
+  // Makes the context current so everything is released where it was
+  // created, whichever thread destroys the delegate.
   ~AclModel();
   AclModel(const AclModel&) = delete;
   AclModel& operator=(const AclModel&) = delete;
 
-  // Sets the device, creates a context and loads the .om (ACL copies it, so
-  // `om` may be freed afterwards), then reads its description. On error what
-  // was created so far is released by the destructor.
-  executorch::runtime::Error load(const void* om, size_t om_size,
-                                  int32_t device_id);
+  // Sets the device and creates a context, gets the external weights onto
+  // the device (shared through the weights cache), allocates work and
+  // inline-weight memory if the backend owns it, loads the .om and reads
+  // its description. On error what was created so far is released by the
+  // destructor.
+  executorch::runtime::Error load(const ModelSource& source,
+                                  const LoadOptions& options);
 
   // aclrtSetCurrentContext for this model's context (before every run).
   executorch::runtime::Error make_current() const;
@@ -45,15 +75,28 @@ class AclModel {
 
  private:
   executorch::runtime::Error create_context(int32_t device_id);
-  executorch::runtime::Error load_model(const void* om, size_t om_size);
+  // acl_model_load.cpp: the memory a model is loaded with, and the loads.
+  executorch::runtime::Error acquire_weights(const ModelSource& source);
+  executorch::runtime::Error allocate_memory(const ModelSource& source,
+                                             const LoadOptions& options);
+  executorch::runtime::Error load_model(const ModelSource& source,
+                                        const LoadOptions& options);
+  executorch::runtime::Error load_with_config(const ModelSource& source,
+                                              bool with_memory);
+  executorch::runtime::Error read_desc();
 
   const AclLibrary& library_;
   const AclApi* api_;
   int32_t device_id_ = -1;
-  // Declaration order is release order reversed: desc, model, context,
-  // device.
+  // Declaration order is release order reversed: desc, model (unloaded
+  // before the memory it uses), inline weights, work memory, external
+  // weights, context, device.
   std::optional<DeviceReference> device_;
   Context context_;
+  // One per entry of the blob's weight list, in its order.
+  std::vector<std::shared_ptr<const DeviceWeight>> weights_;
+  std::shared_ptr<const DeviceAllocation> work_;
+  std::unique_ptr<DeviceAllocation> inline_weights_;
   std::optional<LoadedModelId> model_;
   ModelDesc desc_;
 };

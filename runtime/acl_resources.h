@@ -48,6 +48,8 @@ class AclOwned {
 
   Handle get() const { return handle_; }
   explicit operator bool() const { return handle_ != Handle{}; }
+  // Gives up ownership (for a release whose failure must be reported).
+  Handle release() { return std::exchange(handle_, Handle{}); }
 
   void reset() {
     if (handle_ != Handle{}) {
@@ -78,6 +80,12 @@ struct ReleaseModelDesc {
                                   api.aclmdlDestroyDesc(desc));
   }
 };
+struct ReleaseConfigHandle {
+  void operator()(const AclApi& api, aclmdlConfigHandle* handle) const {
+    internal::log_release_failure("aclmdlDestroyConfigHandle",
+                                  api.aclmdlDestroyConfigHandle(handle));
+  }
+};
 struct ReleaseContext {
   void operator()(const AclApi& api, aclrtContext context) const {
     internal::log_release_failure("aclrtDestroyContext",
@@ -91,6 +99,8 @@ using DeviceMemory = AclOwned<void*, ReleaseDeviceMemory>;
 using DataBuffer = AclOwned<aclDataBuffer*, ReleaseDataBuffer>;
 // Model description from aclmdlCreateDesc.
 using ModelDesc = AclOwned<aclmdlDesc*, ReleaseModelDesc>;
+// Model load configuration from aclmdlCreateConfigHandle.
+using ConfigHandle = AclOwned<aclmdlConfigHandle*, ReleaseConfigHandle>;
 // Explicit context from aclrtCreateContext.
 using Context = AclOwned<aclrtContext, ReleaseContext>;
 

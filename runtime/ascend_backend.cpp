@@ -5,6 +5,7 @@
 #include <emulator_ids.h>
 #include <executorch/runtime/core/event_tracer_hooks_delegate.h>
 
+#include <array>
 #include <cstring>
 #include <new>
 
@@ -87,6 +88,21 @@ Result<int32_t> AscendBackend::choose_device(const BackendInitContext& context,
   return device;
 }
 
+Result<WorkspaceMode> AscendBackend::choose_workspace(
+    const BackendInitContext& context) const {
+  const Result<const char*> runtime_spec =
+      context.get_runtime_spec<const char*>(kWorkspaceOption);
+  if (runtime_spec.ok()) {
+    return parse_workspace_mode(runtime_spec.get(),
+                                "the load-time backend option");
+  }
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      runtime_spec.error() == Error::NotFound, InvalidArgument,
+      "load-time option '%s' must be a string: 'acl', 'delegate' or 'shared'",
+      kWorkspaceOption);
+  return workspace_default_.load();
+}
+
 Result<DelegateHandle*> AscendBackend::init(
     BackendInitContext& context, FreeableBuffer* processed,
     ArrayRef<CompileSpec> compile_specs) const {
@@ -142,9 +158,24 @@ Result<DelegateHandle*> AscendBackend::init(
   if (error != Error::Ok) {
     return error;
   }
+  // Checked before any device memory is touched: binding external weights
+  // needs the config-handle calls, which older CANN releases lack.
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      blob->weights.empty() || library.api().has_config_load(),
+      DelegateInvalidCompatibility,
+      "this model reads %zu external weight file(s), which needs "
+      "aclmdlSetExternalWeightAddress and aclmdlLoadWithConfig; the ACL "
+      "library %s lacks them (an older CANN): upgrade CANN, or re-export with "
+      "AscendCompileSpec(external_weight=0) to compile the weights into the "
+      ".om",
+      blob->weights.size(), library.path().c_str());
   const Result<int32_t> device = choose_device(context, specs->device_id);
   if (!device.ok()) {
     return device.error();
+  }
+  const Result<WorkspaceMode> workspace = choose_workspace(context);
+  if (!workspace.ok()) {
+    return workspace.error();
   }
 
   // The handle itself lives in the method's runtime allocator, which is freed
@@ -161,7 +192,18 @@ Result<DelegateHandle*> AscendBackend::init(
       "the runtime allocator has no room for the delegate handle (%zu bytes)",
       sizeof(AscendDelegate));
   auto* delegate = new (memory) AscendDelegate(library);
-  error = delegate->load(om_data.get(), om->size(), device.get());
+  ModelSource source;
+  source.om = om_data.get();
+  source.om_size = om->size();
+  source.weights = &blob->weights;
+  source.named_data = named_data;
+  LoadOptions options;
+  options.device_id = device.get();
+  options.workspace = workspace.get();
+  // One method instance: its runtime allocator and its name.
+  options.method_allocator = allocator;
+  options.method_name = context.get_method_name();
+  error = delegate->load(source, options);
   om->Free();
   if (error != Error::Ok) {
     delegate->~AscendDelegate();
@@ -196,6 +238,22 @@ void AscendBackend::destroy(DelegateHandle* handle) const {
 Error AscendBackend::set_option(BackendOptionContext& /*context*/,
                                 const Span<BackendOption>& options) {
   for (const BackendOption& option : options) {
+    if (std::strcmp(option.key, kWorkspaceOption) == 0) {
+      const auto* value = std::get_if<
+          std::array<char, executorch::runtime::kMaxOptionValueLength>>(
+          &option.value);
+      ASCEND_CHECK_OR_RETURN_ERROR(
+          value != nullptr, InvalidArgument,
+          "option '%s' must be a string: 'acl', 'delegate' or 'shared'",
+          kWorkspaceOption);
+      const Result<WorkspaceMode> mode =
+          parse_workspace_mode(value->data(), "set_option");
+      if (!mode.ok()) {
+        return mode.error();
+      }
+      workspace_default_.store(mode.get());
+      continue;
+    }
     ASCEND_CHECK_OR_RETURN_ERROR(std::strcmp(option.key, kDeviceIdOption) == 0,
                                  InvalidArgument, "unknown option '%s'",
                                  option.key);
@@ -213,6 +271,13 @@ Error AscendBackend::set_option(BackendOptionContext& /*context*/,
 Error AscendBackend::get_option(BackendOptionContext& /*context*/,
                                 Span<BackendOption>& options) {
   for (BackendOption& option : options) {
+    if (std::strcmp(option.key, kWorkspaceOption) == 0) {
+      std::array<char, executorch::runtime::kMaxOptionValueLength> name{};
+      std::strncpy(name.data(), workspace_mode_name(workspace_default_.load()),
+                   name.size() - 1);
+      option.value = name;
+      continue;
+    }
     ASCEND_CHECK_OR_RETURN_ERROR(std::strcmp(option.key, kDeviceIdOption) == 0,
                                  InvalidArgument, "unknown option '%s'",
                                  option.key);

@@ -11,12 +11,17 @@
 
 #include <atomic>
 
+#include "workspace_option.h"
+
 namespace executorch::backends::ascend {
 
 // The name the Python AscendBackend (BackendDetails) writes into the .pte.
 inline constexpr char kAscendBackendName[] = "AscendBackend";
 // Backend option and load-time runtime spec: the device to run on (int).
 inline constexpr char kDeviceIdOption[] = "device_id";
+// Backend option and load-time runtime spec: who owns each model's work
+// memory (string: "acl", "delegate" or "shared"; runtime/workspace_option.h).
+inline constexpr char kWorkspaceOption[] = "workspace";
 
 class AscendBackend final : public executorch::runtime::BackendInterface {
  public:
@@ -36,13 +41,15 @@ class AscendBackend final : public executorch::runtime::BackendInterface {
 
   void destroy(executorch::runtime::DelegateHandle* handle) const override;
 
-  // "device_id" (int >= 0, or -1 to go back to each program's own device):
-  // applies to delegates initialised afterwards.
+  // "device_id" (int >= 0, or -1 to go back to each program's own device)
+  // and "workspace" ("acl", "delegate" or "shared"): defaults for delegates
+  // initialised afterwards; a load-time option overrides them.
   executorch::runtime::Error set_option(
       executorch::runtime::BackendOptionContext& context,
       const executorch::runtime::Span<executorch::runtime::BackendOption>&
           options) override;
-  // "device_id": the value set with set_option, -1 when none is set.
+  // "device_id": the value set with set_option, -1 when none is set;
+  // "workspace": the default mode's name ("acl" unless set).
   executorch::runtime::Error get_option(
       executorch::runtime::BackendOptionContext& context,
       executorch::runtime::Span<executorch::runtime::BackendOption>& options)
@@ -52,8 +59,11 @@ class AscendBackend final : public executorch::runtime::BackendInterface {
   executorch::runtime::Result<int32_t> choose_device(
       const executorch::runtime::BackendInitContext& context,
       int32_t program_device) const;
+  executorch::runtime::Result<WorkspaceMode> choose_workspace(
+      const executorch::runtime::BackendInitContext& context) const;
 
   std::atomic<int> device_override_{-1};
+  std::atomic<WorkspaceMode> workspace_default_{WorkspaceMode::kAcl};
 };
 
 }  // namespace executorch::backends::ascend

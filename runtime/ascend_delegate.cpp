@@ -10,8 +10,9 @@ using executorch::runtime::Error;
 using executorch::runtime::EValue;
 using executorch::runtime::Span;
 
-Error AscendDelegate::load(const void* om, size_t om_size, int32_t device_id) {
-  const Error error = model_.load(om, om_size, device_id);
+Error AscendDelegate::load(const ModelSource& source,
+                           const LoadOptions& options) {
+  const Error error = model_.load(source, options);
   return error == Error::Ok ? io_.bind(model_) : error;
 }
 

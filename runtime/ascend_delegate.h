@@ -28,10 +28,10 @@ class AscendDelegate {
   AscendDelegate(const AscendDelegate&) = delete;
   AscendDelegate& operator=(const AscendDelegate&) = delete;
 
-  // Loads the .om on `device_id` and binds its inputs and outputs. On error
-  // everything created so far is released by the destructor.
-  executorch::runtime::Error load(const void* om, size_t om_size,
-                                  int32_t device_id);
+  // Loads the .om (AclModel::load) and binds its inputs and outputs. On
+  // error everything created so far is released by the destructor.
+  executorch::runtime::Error load(const ModelSource& source,
+                                  const LoadOptions& options);
 
   // args: the delegate's inputs then outputs. Checks every EValue, copies
   // inputs to the device, executes and copies outputs back. Allocates

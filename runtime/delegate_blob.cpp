@@ -2,7 +2,9 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 #include "delegate_blob.h"
 
+#include <algorithm>
 #include <cstring>
+#include <set>
 
 #include "log.h"
 
@@ -14,18 +16,120 @@ using executorch::runtime::Result;
 namespace {
 
 constexpr size_t kMagicSize = sizeof(kBlobMagic) - 1;  // without the NUL
-constexpr size_t kHeaderSize = kMagicSize + 4 + 4;     // magic, version, length
+// The smallest weight entry: two 4-byte lengths, two 1-byte strings, a u64.
+constexpr size_t kMinWeightBytes = 4 + 1 + 4 + 1 + 8;
 
-uint32_t read_u32(const uint8_t* p) {
-  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
-         (static_cast<uint32_t>(p[2]) << 16) |
-         (static_cast<uint32_t>(p[3]) << 24);
-}
+// Reads little-endian fields front to back; every read is bounds-checked and
+// names the field in the error, so a truncation says where it happened.
+class Cursor {
+ public:
+  Cursor(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+
+  size_t remaining() const { return size_ - offset_; }
+
+  bool u32(const char* field, uint32_t* value) {
+    if (!has(4, field)) return false;
+    const uint8_t* p = data_ + offset_;
+    *value = static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
+             (static_cast<uint32_t>(p[2]) << 16) |
+             (static_cast<uint32_t>(p[3]) << 24);
+    offset_ += 4;
+    return true;
+  }
+
+  bool u64(const char* field, uint64_t* value) {
+    uint32_t low = 0;
+    uint32_t high = 0;
+    if (!has(8, field) || !u32(field, &low) || !u32(field, &high)) {
+      return false;
+    }
+    *value = static_cast<uint64_t>(low) | (static_cast<uint64_t>(high) << 32);
+    return true;
+  }
+
+  // A u32 length in 1..max, then that many bytes without a NUL.
+  bool string(const char* field, uint32_t max, std::string* value) {
+    uint32_t length = 0;
+    if (!u32((std::string(field) + " length").c_str(), &length)) return false;
+    if (length == 0 || length > max) {
+      ASCEND_LOG(Error, "delegate blob: %s length %u is outside 1..%u", field,
+                 length, max);
+      return false;
+    }
+    if (!has(length, field)) return false;
+    value->assign(reinterpret_cast<const char*>(data_ + offset_), length);
+    offset_ += length;
+    if (value->find('\0') != std::string::npos) {
+      ASCEND_LOG(Error, "delegate blob: %s contains a NUL byte", field);
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  bool has(size_t count, const char* field) const {
+    if (remaining() >= count) return true;
+    ASCEND_LOG(Error,
+               "delegate blob: %zu bytes, truncated inside the %s (%zu more "
+               "bytes needed at offset %zu)",
+               size_, field, count - remaining(), offset_);
+    return false;
+  }
+
+  const uint8_t* data_;
+  size_t size_;
+  size_t offset_ = 0;
+};
 
 void write_u32(std::vector<uint8_t>& out, uint32_t value) {
   for (int i = 0; i < 4; ++i) {
     out.push_back(static_cast<uint8_t>(value >> (8 * i)));
   }
+}
+
+void write_u64(std::vector<uint8_t>& out, uint64_t value) {
+  write_u32(out, static_cast<uint32_t>(value));
+  write_u32(out, static_cast<uint32_t>(value >> 32));
+}
+
+void write_string(std::vector<uint8_t>& out, const std::string& value) {
+  write_u32(out, static_cast<uint32_t>(value.size()));
+  out.insert(out.end(), value.begin(), value.end());
+}
+
+// The weight list after the om_key; false (logged) when malformed.
+bool read_weights(Cursor& in, std::vector<ExternalWeight>* weights) {
+  uint32_t count = 0;
+  if (!in.u32("weight count", &count)) return false;
+  if (count > kBlobMaxWeights) {
+    ASCEND_LOG(Error, "delegate blob: weight count %u is above %u", count,
+               kBlobMaxWeights);
+    return false;
+  }
+  // The count is untrusted: reserve no more entries than could fit.
+  weights->reserve(std::min<size_t>(count, in.remaining() / kMinWeightBytes));
+  std::set<std::string> names;
+  for (uint32_t i = 0; i < count; ++i) {
+    ExternalWeight weight;
+    if (!in.string("weight name", kBlobMaxWeightNameBytes, &weight.name) ||
+        !in.string("weight key", kBlobMaxKeyBytes, &weight.key) ||
+        !in.u64("weight size", &weight.size)) {
+      ASCEND_LOG(Error, "delegate blob: in weight %u of %u", i, count);
+      return false;
+    }
+    if (weight.size == 0) {
+      ASCEND_LOG(Error, "delegate blob: weight '%s' has size 0",
+                 weight.name.c_str());
+      return false;
+    }
+    if (!names.insert(weight.name).second) {
+      ASCEND_LOG(Error, "delegate blob: weight name '%s' appears twice",
+                 weight.name.c_str());
+      return false;
+    }
+    weights->push_back(std::move(weight));
+  }
+  return true;
 }
 
 }  // namespace
@@ -40,43 +144,38 @@ Result<DelegateBlob> read_delegate_blob(const void* data, size_t size) {
       "delegate blob: no '%s' magic; this is not an AscendBackend delegate "
       "blob",
       kBlobMagic);
-  ASCEND_CHECK_OR_RETURN_ERROR(size >= kMagicSize + 4, InvalidProgram,
-                               "delegate blob: %zu bytes, truncated inside "
-                               "the version",
-                               size);
-  const uint32_t version = read_u32(bytes + kMagicSize);
+  Cursor in(bytes + kMagicSize, size - kMagicSize);
+  uint32_t version = 0;
+  if (!in.u32("version", &version)) {
+    return Error::InvalidProgram;
+  }
   ASCEND_CHECK_OR_RETURN_ERROR(
       version == kBlobVersion, DelegateInvalidCompatibility,
       "delegate blob version %u is not supported by this runtime (it reads "
       "version %u); re-export the model with a matching executorch-ascend",
       version, kBlobVersion);
-  ASCEND_CHECK_OR_RETURN_ERROR(size >= kHeaderSize, InvalidProgram,
-                               "delegate blob: %zu bytes, truncated inside "
-                               "the om_key length",
-                               size);
-  const uint32_t length = read_u32(bytes + kMagicSize + 4);
-  ASCEND_CHECK_OR_RETURN_ERROR(
-      length > 0 && length <= kBlobMaxKeyBytes, InvalidProgram,
-      "delegate blob: om_key length %u is outside 1..%u", length,
-      kBlobMaxKeyBytes);
-  ASCEND_CHECK_OR_RETURN_ERROR(
-      size - kHeaderSize == length, InvalidProgram,
-      "delegate blob: om_key needs %u bytes, %zu follow the header", length,
-      size - kHeaderSize);
   DelegateBlob blob;
-  blob.om_key.assign(reinterpret_cast<const char*>(bytes + kHeaderSize),
-                     length);
-  ASCEND_CHECK_OR_RETURN_ERROR(blob.om_key.find('\0') == std::string::npos,
-                               InvalidProgram,
-                               "delegate blob: om_key contains a NUL byte");
+  if (!in.string("om_key", kBlobMaxKeyBytes, &blob.om_key) ||
+      !read_weights(in, &blob.weights)) {
+    return Error::InvalidProgram;
+  }
+  ASCEND_CHECK_OR_RETURN_ERROR(in.remaining() == 0, InvalidProgram,
+                               "delegate blob: %zu trailing bytes after the "
+                               "last weight",
+                               in.remaining());
   return blob;
 }
 
 std::vector<uint8_t> write_delegate_blob(const DelegateBlob& blob) {
   std::vector<uint8_t> out(kBlobMagic, kBlobMagic + kMagicSize);
   write_u32(out, kBlobVersion);
-  write_u32(out, static_cast<uint32_t>(blob.om_key.size()));
-  out.insert(out.end(), blob.om_key.begin(), blob.om_key.end());
+  write_string(out, blob.om_key);
+  write_u32(out, static_cast<uint32_t>(blob.weights.size()));
+  for (const ExternalWeight& weight : blob.weights) {
+    write_string(out, weight.name);
+    write_string(out, weight.key);
+    write_u64(out, weight.size);
+  }
   return out;
 }
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
 // The delegate blob (`processed_bytes`, docs/blob-format.md): only what the
-// runtime needs and cannot get elsewhere, which is the named-data key of the
-// compiled model. The I/O signature comes from the model's own description
-// (aclmdlDesc), the target SoC and device from the compile specs.
+// runtime needs and cannot get elsewhere: the named-data key of the compiled
+// model, and the external weight files the model reads (the name the .om
+// uses, where the bytes are in named data, their size). The I/O signature
+// comes from the model's own description (aclmdlDesc), the target SoC and
+// device from the compile specs.
 //
 // The format's constants come from src/executorch_ascend/delegate_blob.json,
 // the spec the Python encoder reads too (delegate_blob_format.h is generated
@@ -20,9 +22,22 @@
 
 namespace executorch::backends::ascend {
 
+// One weight file the .om reads at run time instead of holding the bytes.
+struct ExternalWeight {
+  // The file name the .om refers to (what aclmdlSetExternalWeightAddress is
+  // given), e.g. "weight_<sha256>".
+  std::string name;
+  // Named-data key of the bytes, "ascend/weight/<sha256>".
+  std::string key;
+  // The file's size in bytes (> 0).
+  uint64_t size = 0;
+};
+
 struct DelegateBlob {
   // Named-data key of the .om, "ascend/om/<sha256>".
   std::string om_key;
+  // Names are unique; two names may share a key (identical bytes).
+  std::vector<ExternalWeight> weights;
 };
 
 // Parses a blob. Errors (each logged once):

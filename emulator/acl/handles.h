@@ -7,7 +7,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <map>
 #include <memory>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "acl_api.h"
@@ -29,6 +33,38 @@ struct aclmdlDesc {
   // A copy, so a description stays readable after its model is unloaded.
   std::vector<ascend_emu::IoDesc> inputs;
   std::vector<ascend_emu::IoDesc> outputs;
+};
+
+namespace ascend_emu::acl {
+
+// Device memory bound to one external weight file with
+// aclmdlSetExternalWeightAddress.
+struct ExternalWeightAddress {
+  void* data = nullptr;
+  size_t size = 0;
+};
+
+}  // namespace ascend_emu::acl
+
+// What aclmdlSetConfigOpt and aclmdlSetExternalWeightAddress set, read by
+// aclmdlLoadWithConfig. Strings are copied, as in real CANN, so the caller's
+// buffers need not outlive the call.
+struct aclmdlConfigHandle {
+  std::set<int> set;  // the aclmdlConfigAttr values set so far
+  int32_t priority = 0;
+  size_t load_type = 0;
+  std::string path;
+  const void* mem_addr = nullptr;
+  size_t mem_size = 0;
+  void* weight_addr = nullptr;
+  size_t weight_size = 0;
+  void* work_addr = nullptr;
+  size_t work_size = 0;
+  std::string weight_path;
+  // File name -> bound memory; binding a name again replaces it.
+  std::map<std::string, ascend_emu::acl::ExternalWeightAddress> weights;
+
+  bool has(int attr) const { return set.count(attr) != 0; }
 };
 
 namespace ascend_emu::acl {
@@ -56,6 +92,13 @@ struct HostAlloc {
   size_t size = 0;
 };
 
+// Host memory, 64-byte aligned like device memory, standing for device
+// memory the emulator manages itself (external weights read from files).
+struct FreeBytes {
+  void operator()(uint8_t* bytes) const { std::free(bytes); }
+};
+using AlignedBytes = std::unique_ptr<uint8_t, FreeBytes>;
+
 struct ModelRec {
   uint32_t id = 0;
   ContextRec* context = nullptr;
@@ -64,7 +107,16 @@ struct ModelRec {
   // Caller device memory the model runs in (aclmdlLoadFromMemWithMem), or
   // nullptr when the model uses memory it allocated at load.
   void* work = nullptr;
-  // Device memory charged to the device for emulator-managed work/weights.
+  // Base addresses of the caller's device allocations the model reads or
+  // writes while it is loaded (bound external weights, work and weight
+  // memory given at load): aclrtFree refuses them until the model is
+  // unloaded.
+  std::vector<uintptr_t> pinned;
+  // External weights the emulator read from files: the model reads them in
+  // place; charged to the device.
+  std::vector<AlignedBytes> weight_files;
+  // Device memory charged to the device for emulator-managed work, weights
+  // and weight files.
   size_t charged_bytes = 0;
 };
 

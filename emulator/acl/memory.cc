@@ -229,6 +229,15 @@ ACL_EMU_EXPORT aclError aclrtFree(void* devPtr) {
                 "already freed)",
                 devPtr);
   }
+  // A loaded model still reads this memory: on a device, freeing it would
+  // let the next allocation overwrite the model's weights or work memory.
+  if (const auto* model = ascend_emu::acl::ModelPinning(state, it->first)) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "%p is in use by loaded model %u (external weight memory "
+                "bound with aclmdlSetExternalWeightAddress, or work/weight "
+                "memory given at load): unload the model before freeing it",
+                devPtr, model->id);
+  }
   state.devices[it->second.device].used_bytes -= it->second.size;
   std::free(devPtr);
   state.device_allocs.erase(it);

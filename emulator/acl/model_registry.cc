@@ -23,8 +23,9 @@ aclError CheckModelBytes(const State& state, const void* data, size_t size) {
   return ACL_SUCCESS;
 }
 
-aclError ParseModelImage(const State& state, const void* data, size_t size,
-                         std::unique_ptr<ascend_emu::Model>* model) {
+namespace {
+
+aclError CheckMagic(const void* data, size_t size) {
   if (size < EXECUTORCH_ASCEND_EMU_OM_MAGIC_SIZE ||
       std::memcmp(data, EXECUTORCH_ASCEND_EMU_OM_MAGIC,
                   EXECUTORCH_ASCEND_EMU_OM_MAGIC_SIZE) != 0) {
@@ -32,9 +33,30 @@ aclError ParseModelImage(const State& state, const void* data, size_t size,
                 "not an emulator .om (no AEMU.OM magic): models built by "
                 "CANN's atc need a real Ascend device and real CANN");
   }
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclError ReadModelWeightFiles(
+    const void* data, size_t size,
+    std::vector<ascend_emu::ExternalWeightDesc>* files) {
+  if (aclError rc = CheckMagic(data, size)) return rc;
+  std::string error;
+  if (!ascend_emu::Model::ReadExternalWeights(data, size, files, &error)) {
+    return Fail(ACL_ERROR_DESERIALIZE_MODEL, "invalid emulator .om: %s",
+                error.c_str());
+  }
+  return ACL_SUCCESS;
+}
+
+aclError ParseModelImage(const State& state, const void* data, size_t size,
+                         const ascend_emu::WeightBindings& weights,
+                         std::unique_ptr<ascend_emu::Model>* model) {
+  if (aclError rc = CheckMagic(data, size)) return rc;
   std::string error;
   std::unique_ptr<ascend_emu::Model> parsed =
-      ascend_emu::Model::Load(data, size, &error);
+      ascend_emu::Model::Load(data, size, weights, &error);
   if (parsed == nullptr) {
     return Fail(ACL_ERROR_DESERIALIZE_MODEL, "invalid emulator .om: %s",
                 error.c_str());
@@ -72,16 +94,11 @@ aclError FindModelInContext(State& state, uint32_t model_id,
 }
 
 uint32_t RegisterModel(State& state, ContextRec* context,
-                       std::unique_ptr<ascend_emu::Model> model, void* work,
-                       size_t charged_bytes) {
-  auto record = std::make_unique<ModelRec>();
+                       std::unique_ptr<ModelRec> record) {
   record->id = state.next_model_id++;
   record->context = context;
   record->device = context->device;
-  record->model = std::move(model);
-  record->work = work;
-  record->charged_bytes = charged_bytes;
-  state.devices[context->device].used_bytes += charged_bytes;
+  state.devices[context->device].used_bytes += record->charged_bytes;
   uint32_t id = record->id;
   state.models.emplace(id, std::move(record));
   return id;

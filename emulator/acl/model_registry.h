@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 #include "acl_api.h"
 #include "ascend_emu/model.h"
@@ -14,10 +15,19 @@
 
 namespace ascend_emu::acl {
 
-// Checks the emulator .om magic, parses the image and checks that it was
-// built for the emulated SoC. ACL_ERROR_DESERIALIZE_MODEL on any problem.
+// Checks the emulator .om magic, parses the image with its external weight
+// files bound to `weights` and checks that it was built for the emulated
+// SoC. ACL_ERROR_DESERIALIZE_MODEL on any problem.
 aclError ParseModelImage(const State& state, const void* data, size_t size,
+                         const ascend_emu::WeightBindings& weights,
                          std::unique_ptr<ascend_emu::Model>* model);
+
+// The external weight files an image names (checking the magic first), so a
+// loader can bind or read them before parsing. ACL_ERROR_DESERIALIZE_MODEL
+// on a bad image.
+aclError ReadModelWeightFiles(
+    const void* data, size_t size,
+    std::vector<ascend_emu::ExternalWeightDesc>* files);
 
 // Model bytes may be host memory (PCIe cards) or device memory (SoC boards);
 // device memory is bounds-checked against its allocation.
@@ -29,10 +39,10 @@ aclError CheckModelBytes(const State& state, const void* data, size_t size);
 aclError FindModelInContext(State& state, uint32_t model_id,
                             const ContextRec* context, ModelRec** model);
 
-// Registers a loaded model in `context`, charging `charged_bytes` to its
+// Registers a loaded model (its model, work, pinned, weight_files and
+// charged_bytes filled in) in `context`, charging charged_bytes to its
 // device, and returns its new id.
 uint32_t RegisterModel(State& state, ContextRec* context,
-                       std::unique_ptr<ascend_emu::Model> model, void* work,
-                       size_t charged_bytes);
+                       std::unique_ptr<ModelRec> record);
 
 }  // namespace ascend_emu::acl

@@ -110,6 +110,15 @@ ContextRec* NewContext(State& state, int32_t device, bool is_default) {
   return raw;
 }
 
+const ModelRec* ModelPinning(const State& state, uintptr_t base) {
+  for (const auto& [id, model] : state.models) {
+    for (uintptr_t pinned : model->pinned) {
+      if (pinned == base) return model.get();
+    }
+  }
+  return nullptr;
+}
+
 size_t CountStreams(const State& state, const ContextRec* context) {
   size_t count = 0;
   for (const auto& [handle, stream] : state.streams) {
@@ -147,6 +156,13 @@ std::string ReleaseAllAndReportLeaks(State& state) {
   }
   AppendCount(&summary, state.datasets.size(), "dataset(s)");
   state.datasets.clear();
+
+  for (const auto& [handle, config] : state.config_handles) {
+    PrintLeak("model config handle %p (%zu external weight binding(s))",
+              static_cast<const void*>(handle), config->weights.size());
+  }
+  AppendCount(&summary, state.config_handles.size(), "model config handle(s)");
+  state.config_handles.clear();
 
   for (const auto& [handle, buffer] : state.buffers) {
     PrintLeak("data buffer %p of %zu bytes", static_cast<const void*>(handle),

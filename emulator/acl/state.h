@@ -45,6 +45,8 @@ struct State {
   std::map<const aclmdlDataset*, std::unique_ptr<aclmdlDataset>> datasets;
   std::map<const aclmdlDesc*, std::unique_ptr<aclmdlDesc>> descs;
   std::map<uint32_t, std::unique_ptr<ModelRec>> models;
+  std::map<const aclmdlConfigHandle*, std::unique_ptr<aclmdlConfigHandle>>
+      config_handles;
   uint32_t next_model_id = 1;
   uint64_t next_serial = 1;  // not reset by aclFinalize: serials stay unique
 
@@ -74,6 +76,10 @@ aclError ResolveStream(State& state, aclrtStream stream, ContextRec* context);
 
 // Creates a context record on `device` and registers it.
 ContextRec* NewContext(State& state, int32_t device, bool is_default);
+
+// The loaded model that pins the device allocation at `base` (see
+// ModelRec::pinned), or nullptr.
+const ModelRec* ModelPinning(const State& state, uintptr_t base);
 
 // Number of streams and models owned by `context`.
 size_t CountStreams(const State& state, const ContextRec* context);

@@ -10,11 +10,16 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <set>
+#include <string>
 
 #include "delegate_blob.h"
 
 using executorch::backends::ascend::DelegateBlob;
+using executorch::backends::ascend::ExternalWeight;
 using executorch::backends::ascend::kBlobMaxKeyBytes;
+using executorch::backends::ascend::kBlobMaxWeightNameBytes;
+using executorch::backends::ascend::kBlobMaxWeights;
 using executorch::backends::ascend::read_delegate_blob;
 using executorch::backends::ascend::write_delegate_blob;
 
@@ -24,16 +29,35 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   return 0;
 }
 
+namespace {
+
+bool valid_string(const std::string& value, size_t max) {
+  return !value.empty() && value.size() <= max &&
+         value.find('\0') == std::string::npos;
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto result = read_delegate_blob(data, size);
   if (!result.ok()) return 0;
   const DelegateBlob& blob = result.get();
   // The reader documents these as rejected; a blob that slips through would
-  // look up an empty or truncated named-data key.
-  if (blob.om_key.empty() || blob.om_key.size() > kBlobMaxKeyBytes ||
-      blob.om_key.find('\0') != std::string::npos) {
+  // look up an empty or truncated named-data key, bind a weight twice or
+  // upload an empty one.
+  if (!valid_string(blob.om_key, kBlobMaxKeyBytes) ||
+      blob.weights.size() > kBlobMaxWeights) {
     std::abort();
   }
+  std::set<std::string> names;
+  for (const ExternalWeight& weight : blob.weights) {
+    if (!valid_string(weight.name, kBlobMaxWeightNameBytes) ||
+        !valid_string(weight.key, kBlobMaxKeyBytes) || weight.size == 0 ||
+        !names.insert(weight.name).second) {
+      std::abort();
+    }
+  }
+  // Round trip: what the reader accepts, the writer gives back byte for byte.
   const auto again = write_delegate_blob(blob);
   if (again.size() != size || std::memcmp(again.data(), data, size) != 0) {
     std::abort();

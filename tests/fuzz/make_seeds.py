@@ -109,16 +109,30 @@ def _string(text: str) -> bytes:
     return struct.pack("<I", len(raw)) + raw
 
 
-def blob(om_key: str, version: int = 2) -> bytes:
-    key = om_key.encode()
-    return b"ASCB" + struct.pack("<II", version, len(key)) + key
+def blob(om_key: str, weights: tuple[tuple[str, str, int], ...] = (), version: int = 3) -> bytes:
+    """A delegate blob (docs/blob-format.md): om_key, then (name, key, size)
+    per external weight file."""
+    out = b"ASCB" + struct.pack("<I", version) + _string(om_key)
+    out += struct.pack("<I", len(weights))
+    for name, key, size in weights:
+        out += _string(name) + _string(key) + struct.pack("<Q", size)
+    return out
 
 
 def blob_seeds() -> dict[str, bytes]:
+    digest = "ab" * 32
     return {
-        "om_key": blob("ascend/om/" + "ab" * 32),
+        "om_key": blob("ascend/om/" + digest),
         "short_key": blob("k"),
-        "version_1": blob("ascend/om/x", version=1),
+        "one_weight": blob(
+            "ascend/om/" + digest,
+            (("weight_" + digest, "ascend/weight/" + digest, 1024),),
+        ),
+        "shared_key": blob(
+            "ascend/om/x",
+            (("weight_a", "ascend/weight/s", 32), ("weight_b", "ascend/weight/s", 32)),
+        ),
+        "version_2": blob("ascend/om/x", version=2),
     }
 
 

@@ -14,67 +14,13 @@
 #include <vector>
 
 #include "acl_test_util.h"
+#include "model_io.h"
 #include "test_models.h"
 
 namespace ascend_emu::acl_test {
 namespace {
 
 using ::testing::HasSubstr;
-
-const std::vector<float> kX = {1, 2, 3, -4, 5, -6};
-const std::vector<float> kY = {0.5f, -3, 1, 1, 2, 10};
-
-// Device buffers for x, y and z with their data buffers and datasets;
-// everything released in the destructor.
-class ModelIo {
- public:
-  explicit ModelIo(size_t x_bytes = kTensorBytes, size_t y_bytes = kTensorBytes,
-                   size_t z_bytes = kTensorBytes)
-      : x_(x_bytes), y_(y_bytes), z_(z_bytes) {
-    input_ = aclmdlCreateDataset();
-    output_ = aclmdlCreateDataset();
-    Add(input_, x_.get(), x_bytes);
-    Add(input_, y_.get(), y_bytes);
-    Add(output_, z_.get(), z_bytes);
-  }
-  ~ModelIo() {
-    for (aclDataBuffer* buffer : buffers_) {
-      EXPECT_EQ(aclDestroyDataBuffer(buffer), ACL_SUCCESS);
-    }
-    EXPECT_EQ(aclmdlDestroyDataset(input_), ACL_SUCCESS);
-    EXPECT_EQ(aclmdlDestroyDataset(output_), ACL_SUCCESS);
-  }
-  void Add(aclmdlDataset* dataset, void* data, size_t size) {
-    aclDataBuffer* buffer = aclCreateDataBuffer(data, size);
-    buffers_.push_back(buffer);
-    EXPECT_EQ(aclmdlAddDatasetBuffer(dataset, buffer), ACL_SUCCESS);
-  }
-  void CopyInputs() {
-    ASSERT_EQ(aclrtMemcpy(x_.get(), x_.size(), kX.data(), kTensorBytes,
-                          ACL_MEMCPY_HOST_TO_DEVICE),
-              ACL_SUCCESS);
-    ASSERT_EQ(aclrtMemcpy(y_.get(), y_.size(), kY.data(), kTensorBytes,
-                          ACL_MEMCPY_HOST_TO_DEVICE),
-              ACL_SUCCESS);
-  }
-  std::vector<float> Output() {
-    std::vector<float> z(6, -1.0f);
-    EXPECT_EQ(aclrtMemcpy(z.data(), kTensorBytes, z_.get(), kTensorBytes,
-                          ACL_MEMCPY_DEVICE_TO_HOST),
-              ACL_SUCCESS);
-    return z;
-  }
-  aclmdlDataset* input() { return input_; }
-  aclmdlDataset* output() { return output_; }
-
- private:
-  DeviceBuffer x_;
-  DeviceBuffer y_;
-  DeviceBuffer z_;
-  aclmdlDataset* input_ = nullptr;
-  aclmdlDataset* output_ = nullptr;
-  std::vector<aclDataBuffer*> buffers_;
-};
 
 class ModelTest : public AclTest {
  protected:
@@ -445,13 +391,15 @@ TEST_F(ModelTest, LoadWithCallerMemoryValidatesAndUsesIt) {
     ASSERT_EQ(aclmdlExecute(id, io.input(), io.output()), ACL_SUCCESS)
         << LastError();
     EXPECT_EQ(io.Output(), ExpectedAddMulRelu(kX, kY));
-    // Running in freed work memory is refused.
-    ASSERT_EQ(aclrtFree(work_memory), ACL_SUCCESS);
-    EXPECT_EQ(aclmdlExecute(id, io.input(), io.output()),
-              ACL_ERROR_INVALID_PARAM);
-    EXPECT_THAT(LastError(), HasSubstr("no longer allocated"));
+    // The model's work and weight memory cannot be freed while it is
+    // loaded: the next allocation would overwrite what the model uses.
+    EXPECT_EQ(aclrtFree(work_memory), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT(LastError(), HasSubstr("in use by loaded model"));
+    EXPECT_EQ(aclrtFree(weight_memory.get()), ACL_ERROR_INVALID_PARAM);
+    ASSERT_EQ(aclmdlExecute(id, io.input(), io.output()), ACL_SUCCESS);
   }
   EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(work_memory), ACL_SUCCESS);
 }
 
 TEST_F(ModelTest, SocNameFromEnvironmentAcceptsMatchingModels) {

@@ -62,11 +62,43 @@ std::vector<uint8_t> BuildAddMulReluOm(const std::string& soc_version) {
   return image;
 }
 
+std::vector<uint8_t> BuildAddMulReluExternalOm(const std::string& soc_version) {
+  Program program;
+  program.soc_version = soc_version;
+  program.producer = "acl emulator tests";
+  program.tensors = {
+      Tensor("x", TensorLocation::kInput, 0),
+      Tensor("y", TensorLocation::kInput, 1),
+      Tensor("w", TensorLocation::kExternal, kExternalWeightOffset),
+      Tensor("t", TensorLocation::kArena, 0),
+      Tensor("u", TensorLocation::kArena, kOmAlignment),
+      Tensor("z", TensorLocation::kOutput, 0),
+  };
+  program.tensors[2].file = 0;
+  program.external_weights = {{kExternalName, kExternalFileBytes}};
+  program.inputs = {Io("x", 0), Io("y", 1)};
+  program.outputs = {Io("z", 5)};
+  program.ops = {Op("Add", {0, 1}, 3), Op("Mul", {3, 2}, 4),
+                 Op("Relu", {4}, 5)};
+  program.arena_size = 2 * kOmAlignment;
+  std::vector<uint8_t> image;
+  std::string error;
+  EXPECT_TRUE(WriteOm(program, &image, &error)) << error;
+  return image;
+}
+
+std::vector<uint8_t> ExternalWeightFile(const float* weights) {
+  std::vector<uint8_t> file(kExternalFileBytes, 0xEE);  // padding: never read
+  std::memcpy(file.data() + kExternalWeightOffset, weights, kTensorBytes);
+  return file;
+}
+
 std::vector<float> ExpectedAddMulRelu(const std::vector<float>& x,
-                                      const std::vector<float>& y) {
+                                      const std::vector<float>& y,
+                                      const float* weights) {
   std::vector<float> z(6);
   for (size_t i = 0; i < 6; ++i) {
-    z[i] = std::max(0.0f, (x[i] + y[i]) * kWeights[i]);
+    z[i] = std::max(0.0f, (x[i] + y[i]) * weights[i]);
   }
   return z;
 }

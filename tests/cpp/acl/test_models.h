@@ -19,8 +19,24 @@ std::vector<uint8_t> BuildAddMulReluOm(const std::string& soc_version);
 constexpr float kWeights[6] = {1.0f, -1.0f, 2.0f, -2.0f, 0.5f, 3.0f};
 constexpr size_t kTensorBytes = 6 * sizeof(float);
 
-// The reference result of the model above.
+// The same model with w in an external weight file (atc --external_weight):
+// file kExternalName holds kExternalFileBytes bytes, w at offset
+// kExternalWeightOffset (the bytes before it are padding the model never
+// reads). No weight memory; the file must be bound or read from a folder.
+std::vector<uint8_t> BuildAddMulReluExternalOm(const std::string& soc_version);
+
+constexpr char kExternalName[] = "weight_w";
+constexpr size_t kExternalWeightOffset = 64;
+constexpr size_t kExternalFileBytes = kExternalWeightOffset + 6 * sizeof(float);
+// kExternalFileBytes rounded up to ACL_EXTERNAL_WEIGHT_SIZE_ALIGNMENT.
+constexpr size_t kExternalBindBytes = 96;
+
+// The bytes of that file, with w = `weights` (kWeights by default).
+std::vector<uint8_t> ExternalWeightFile(const float* weights = kWeights);
+
+// The reference result of the models above.
 std::vector<float> ExpectedAddMulRelu(const std::vector<float>& x,
-                                      const std::vector<float>& y);
+                                      const std::vector<float>& y,
+                                      const float* weights = kWeights);
 
 }  // namespace ascend_emu::acl_test

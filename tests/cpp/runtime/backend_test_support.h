@@ -10,6 +10,7 @@
 #include <executorch/runtime/core/named_data_map.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -76,7 +77,8 @@ class BytesNamedDataMap final : public executorch::runtime::NamedDataMap {
 
  private:
   std::map<std::string, std::vector<uint8_t>> data_;
-  mutable int outstanding_ = 0;
+  // Atomic: delegates may be initialised from several threads at once.
+  mutable std::atomic<int> outstanding_{0};
 };
 
 // The backend as the runtime sees it: looked up by name in the registry.

@@ -18,10 +18,13 @@
 #include <vector>
 
 #include "acl_library.h"
+#include "ascend_backend.h"
 #include "backend_test_support.h"
 #include "host_tensor.h"
 #include "om_builder.h"
 #include "program_spec.h"
+#include "shared_workspace.h"
+#include "weights_cache.h"
 
 namespace executorch::backends::ascend::testing {
 
@@ -38,6 +41,17 @@ class EmulatorHooks {
           reinterpret_cast<aclEmuGetStatsFn>(dlsym(handle_, "aclEmuGetStats"));
       inject_ = reinterpret_cast<aclEmuInjectFaultFn>(
           dlsym(handle_, "aclEmuInjectFault"));
+      init_ = reinterpret_cast<decltype(&aclInit)>(dlsym(handle_, "aclInit"));
+      finalize_ = reinterpret_cast<decltype(&aclFinalize)>(
+          dlsym(handle_, "aclFinalize"));
+      set_device_ = reinterpret_cast<decltype(&aclrtSetDevice)>(
+          dlsym(handle_, "aclrtSetDevice"));
+      reset_device_ = reinterpret_cast<decltype(&aclrtResetDevice)>(
+          dlsym(handle_, "aclrtResetDevice"));
+      mem_info_ = reinterpret_cast<decltype(&aclrtGetMemInfo)>(
+          dlsym(handle_, "aclrtGetMemInfo"));
+      query_ = reinterpret_cast<decltype(&aclmdlQuerySizeFromMem)>(
+          dlsym(handle_, "aclmdlQuerySizeFromMem"));
     }
   }
   ~EmulatorHooks() {
@@ -45,7 +59,12 @@ class EmulatorHooks {
       dlclose(handle_);
     }
   }
-  bool ok() const { return stats_ != nullptr && inject_ != nullptr; }
+  bool ok() const {
+    return stats_ != nullptr && inject_ != nullptr && init_ != nullptr &&
+           finalize_ != nullptr && set_device_ != nullptr &&
+           reset_device_ != nullptr && mem_info_ != nullptr &&
+           query_ != nullptr;
+  }
   aclEmuStats stats() const {
     aclEmuStats s{};
     EXPECT_EQ(stats_(&s), 0);
@@ -56,10 +75,43 @@ class EmulatorHooks {
   }
   void clear() const { inject_(nullptr, 0, 0); }
 
+  // Device memory in use on `device` (aclrtGetMemInfo): allocations plus
+  // what loaded models hold (work, weights). Uses the device's default
+  // context for the query; the backend sets its own before every call.
+  size_t device_used(int32_t device) const {
+    size_t free_bytes = 0;
+    size_t total = 0;
+    EXPECT_EQ(set_device_(device), 0);
+    EXPECT_EQ(mem_info_(ACL_HBM_MEM, &free_bytes, &total), 0);
+    EXPECT_EQ(reset_device_(device), 0);
+    return total - free_bytes;
+  }
+
+  // aclmdlQuerySizeFromMem: the work and inline-weight memory of `om`.
+  void query_sizes(const std::vector<uint8_t>& om, size_t* work,
+                   size_t* weight) const {
+    EXPECT_EQ(query_(om.data(), om.size(), work, weight), 0);
+  }
+
+  // aclFinalize (strict: it fails when anything is left alive, config
+  // handles included, and names each leak on stderr), then aclInit again so
+  // the backend, which initialised ACL once, can go on.
+  aclError finalize_and_reinit() const {
+    const aclError finalized = finalize_();
+    EXPECT_EQ(init_(nullptr), 0);
+    return finalized;
+  }
+
  private:
   void* handle_ = nullptr;
   aclEmuGetStatsFn stats_ = nullptr;
   aclEmuInjectFaultFn inject_ = nullptr;
+  decltype(&aclInit) init_ = nullptr;
+  decltype(&aclFinalize) finalize_ = nullptr;
+  decltype(&aclrtSetDevice) set_device_ = nullptr;
+  decltype(&aclrtResetDevice) reset_device_ = nullptr;
+  decltype(&aclrtGetMemInfo) mem_info_ = nullptr;
+  decltype(&aclmdlQuerySizeFromMem) query_ = nullptr;
 };
 
 inline void expect_nothing_alive(const aclEmuStats& s) {
@@ -71,6 +123,8 @@ inline void expect_nothing_alive(const aclEmuStats& s) {
   EXPECT_EQ(s.live_data_buffers, 0u);
   EXPECT_EQ(s.live_streams, 0u);
   EXPECT_EQ(s.live_contexts, 0u);
+  EXPECT_EQ(WeightsCache::get().live(), 0u);
+  EXPECT_EQ(SharedWorkspaces::get().live(), 0u);
 }
 
 // The add model: x, y float [2, 3] -> z float [2, 3].
@@ -128,9 +182,10 @@ class AscendEmulatorTest : public ::testing::Test {
 
   void TearDown() override {
     hooks_.clear();
-    // set_option state is process-wide: leave no device override behind.
-    executorch::runtime::BackendOptions<1> reset;
+    // set_option state is process-wide: leave no override behind.
+    executorch::runtime::BackendOptions<2> reset;
     (void)reset.set_option("device_id", -1);
+    (void)reset.set_option("workspace", "acl");
     (void)executorch::runtime::set_option(kAscendBackendName, reset.view());
     for (auto* handle : handles_) {
       backend_->destroy(handle);
@@ -138,6 +193,10 @@ class AscendEmulatorTest : public ::testing::Test {
     handles_.clear();
     expect_nothing_alive(hooks_.stats());
     EXPECT_EQ(data_.outstanding(), 0) << "a named-data buffer was not freed";
+    // The emulator's own leak check covers what the counters do not (model
+    // config handles); the suite runs with EXECUTORCH_ASCEND_EMU_STRICT=1.
+    EXPECT_EQ(hooks_.finalize_and_reinit(), 0)
+        << "aclFinalize found leaks (listed on stderr)";
   }
 
   // init through the registered backend; a handle is destroyed in TearDown.
@@ -147,11 +206,11 @@ class AscendEmulatorTest : public ::testing::Test {
           runtime_specs = {},
       executorch::runtime::MemoryAllocator* allocator = nullptr,
       const executorch::runtime::NamedDataMap* data = nullptr,
-      bool use_data = true) {
+      bool use_data = true, const char* method_name = "forward") {
     ProcessedBlob processed(write_blob(spec));
     const CompileSpecs compile_specs(spec);
     executorch::runtime::BackendInitContext context(
-        allocator != nullptr ? allocator : arena_.get(), nullptr, "forward",
+        allocator != nullptr ? allocator : arena_.get(), nullptr, method_name,
         use_data ? (data != nullptr ? data : &data_) : nullptr, runtime_specs);
     auto handle = backend_->init(context, processed.get(), compile_specs.get());
     EXPECT_TRUE(processed.freed()) << "processed blob not freed by init";

@@ -3,7 +3,9 @@
 // The backend with a library that looks like real CANN (no aclEmuVersion;
 // tests/cpp/runtime/fake_acl/fake_acl.cpp): an emulator-built .om must be
 // refused before any device resource is created, and a CANN-built .om must
-// get past that check.
+// get past that check. Run twice (EXPECT_CONFIG_LOAD): with the config-handle
+// calls, and as an older CANN without them, where a model with external
+// weights is refused before anything is created and others still load.
 #include <dlfcn.h>
 #include <emulator_ids.h>
 #include <gtest/gtest.h>
@@ -41,13 +43,25 @@ std::vector<uint8_t> om_bytes(bool emulator_magic) {
   return om;
 }
 
-Error init_with(bool emulator_magic, const char* soc = "Ascend910B1") {
+bool expect_config_load() {
+  const char* value = std::getenv("EXPECT_CONFIG_LOAD");
+  return value == nullptr || std::strcmp(value, "0") != 0;
+}
+
+Error init_with(bool emulator_magic, const char* soc = "Ascend910B1",
+                bool external_weight = false) {
   testing::BlobSpec spec;
   spec.soc_version = soc;
+  if (external_weight) {
+    spec.weights.push_back({"weight_w", "ascend/weight/w", 64});
+  }
   testing::ProcessedBlob processed(testing::write_blob(spec));
   const testing::CompileSpecs compile_specs(spec);
   testing::BytesNamedDataMap data;
   data.add(spec.om_key, om_bytes(emulator_magic));
+  if (external_weight) {
+    data.add("ascend/weight/w", std::vector<uint8_t>(64, 0x11));
+  }
   testing::Arena arena;
   BackendInitContext context(arena.get(), nullptr, "forward", &data);
   auto handle = testing::registered_backend()->init(context, processed.get(),
@@ -91,6 +105,25 @@ TEST(FakeCann, CannOmPassesTheCompatibilityCheck) {
   const int before = resources_created();
   EXPECT_EQ(init_with(/*emulator_magic=*/false), Error::Ok);
   EXPECT_GT(resources_created(), before);
+}
+
+TEST(FakeCann, ConfigLoadCallsAreOptional) {
+  const AclLibrary& library = AclLibrary::get();
+  ASSERT_TRUE(library.available()) << library.unavailable_reason();
+  EXPECT_EQ(library.api().has_config_load(), expect_config_load());
+}
+
+TEST(FakeCann, ExternalWeightsNeedTheConfigLoadCalls) {
+  const int before = resources_created();
+  const Error error = init_with(/*emulator_magic=*/false, "Ascend910B1",
+                                /*external_weight=*/true);
+  if (expect_config_load()) {
+    EXPECT_EQ(error, Error::Ok);
+    EXPECT_GT(resources_created(), before);
+  } else {
+    EXPECT_EQ(error, Error::DelegateInvalidCompatibility);
+    EXPECT_EQ(resources_created(), before);
+  }
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 //    aclEmuVersion and reports one device; every call succeeds. Used to check
 //    that an emulator-built .om is refused before anything is loaded, and
 //    counts SetDevice/CreateContext so the test can see nothing was created.
+//  - FAKE_ACL_NO_CONFIG_LOAD (with the above): an older CANN without the
+//    config-handle calls (aclmdlCreateConfigHandle .. aclmdlLoadWithConfig).
 #include <acl_api.h>
 
 #include <atomic>
@@ -131,9 +133,31 @@ EXPORT aclError aclmdlQuerySizeFromMem(const void*, size_t, size_t* w,
 }
 EXPORT aclError aclmdlLoadFromMemWithMem(const void*, size_t, uint32_t* id,
                                          void*, size_t, void*, size_t) {
+  ++resources_created;
   *id = 1;
   return FAKE_RESULT;
 }
+#ifndef FAKE_ACL_NO_CONFIG_LOAD
+EXPORT aclmdlConfigHandle* aclmdlCreateConfigHandle(void) {
+  return FAKE_HANDLE(aclmdlConfigHandle*);
+}
+EXPORT aclError aclmdlDestroyConfigHandle(aclmdlConfigHandle*) {
+  return FAKE_RESULT;
+}
+EXPORT aclError aclmdlSetConfigOpt(aclmdlConfigHandle*, aclmdlConfigAttr,
+                                   const void*, size_t) {
+  return FAKE_RESULT;
+}
+EXPORT aclError aclmdlSetExternalWeightAddress(aclmdlConfigHandle*, const char*,
+                                               void*, size_t) {
+  return FAKE_RESULT;
+}
+EXPORT aclError aclmdlLoadWithConfig(const aclmdlConfigHandle*, uint32_t* id) {
+  ++resources_created;
+  *id = 1;
+  return FAKE_RESULT;
+}
+#endif  // FAKE_ACL_NO_CONFIG_LOAD
 EXPORT aclError aclmdlUnload(uint32_t) { return FAKE_RESULT; }
 EXPORT aclmdlDesc* aclmdlCreateDesc(void) { return FAKE_HANDLE(aclmdlDesc*); }
 EXPORT aclError aclmdlDestroyDesc(aclmdlDesc*) { return FAKE_RESULT; }

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// The one model loader behind every load call (aclmdlLoadFromFile,
+// aclmdlLoadFromMem, aclmdlLoadFromMemWithMem, aclmdlLoadWithConfig): each
+// turns its arguments into a LoadRequest.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "acl_api.h"
+#include "external_weights.h"
+#include "handles.h"
+#include "state.h"
+
+namespace ascend_emu::acl {
+
+struct LoadRequest {
+  // The .om image, already checked by CheckModelBytes (host memory, or
+  // device memory on SoC boards).
+  const void* data = nullptr;
+  size_t size = 0;
+  // Caller device memory for work and inline weights; nullptr leaves that
+  // memory to the emulator (charged to the device), as CANN allows.
+  void* work = nullptr;
+  size_t work_size = 0;
+  void* weight = nullptr;
+  size_t weight_size = 0;
+  // Memory bound to external weight files (aclmdlSetExternalWeightAddress);
+  // nullptr when the call has no config handle.
+  const std::map<std::string, ExternalWeightAddress>* bound = nullptr;
+  // Where unbound external weight files are read from.
+  WeightFolder folder;
+};
+
+// Loads the model in the current context: parses it with its external
+// weights bound, checks caller memory, charges the device for what the
+// emulator manages, and registers it with the caller allocations it uses
+// pinned. Sets *model_id on success; on failure nothing is left behind.
+aclError LoadModel(State& state, const LoadRequest& request,
+                   uint32_t* model_id);
+
+// aclmdlQuerySizeFromMem's answer: the work and inline weight memory the
+// model needs (external weight files not included). A model with external
+// weights is measured without binding them (the engine cannot validate its
+// ops without their bytes). ACL_ERROR_DESERIALIZE_MODEL on a bad image.
+aclError QueryModelSizes(const State& state, const void* data, size_t size,
+                         size_t* work_size, size_t* weight_size);
+
+// Reads a whole .om file: ACL_ERROR_INVALID_PARAM if unreadable,
+// ACL_ERROR_DESERIALIZE_MODEL if empty.
+aclError ReadModelFile(const char* path, std::vector<unsigned char>* bytes);
+
+// The folder real CANN reads the external weights of a model loaded from
+// `om_path` from: "weight" beside the file.
+std::string WeightFolderBeside(const std::string& om_path);
+
+}  // namespace ascend_emu::acl

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+#include "weights_cache.h"
+
+#include <cinttypes>
+
+#include "log.h"
+
+namespace executorch::backends::ascend {
+
+using executorch::runtime::Error;
+using executorch::runtime::FreeableBuffer;
+using executorch::runtime::NamedDataMap;
+using executorch::runtime::Result;
+
+namespace {
+
+Result<std::unique_ptr<DeviceWeight>> upload(const AclLibrary& library,
+                                             int32_t device,
+                                             const NamedDataMap& data,
+                                             const ExternalWeight& weight) {
+  Result<FreeableBuffer> bytes = data.get_data(weight.key.c_str());
+  if (!bytes.ok()) {
+    ASCEND_LOG(Error,
+               "named data '%s' (external weight '%s' of the compiled model) "
+               "not found (error 0x%x): load the .ptd file that holds the "
+               "model's weights with the .pte",
+               weight.key.c_str(), weight.name.c_str(),
+               static_cast<unsigned>(bytes.error()));
+    return bytes.error() == Error::NotFound ? Error::NotFound : bytes.error();
+  }
+  const Result<const void*> source = bytes->data_safe();
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      source.ok() && source.get() != nullptr && bytes->size() == weight.size,
+      InvalidProgram,
+      "named data '%s' holds %zu bytes, but the delegate blob says external "
+      "weight '%s' has %" PRIu64 " bytes; re-export the program",
+      weight.key.c_str(), bytes->size(), weight.name.c_str(), weight.size);
+  constexpr uint64_t kAlign = ACL_EXTERNAL_WEIGHT_SIZE_ALIGNMENT;
+  ASCEND_CHECK_OR_RETURN_ERROR(weight.size <= SIZE_MAX - kAlign, InvalidProgram,
+                               "external weight '%s' (%" PRIu64
+                               " bytes) does not fit in memory",
+                               weight.name.c_str(), weight.size);
+  const size_t rounded =
+      static_cast<size_t>((weight.size + kAlign - 1) / kAlign * kAlign);
+  auto allocation =
+      allocate_device_memory(library, rounded, device, weight.name.c_str());
+  if (!allocation.ok()) {
+    return allocation.error();
+  }
+  const aclError error =
+      library.api().aclrtMemcpy((*allocation)->get(), rounded, source.get(),
+                                bytes->size(), ACL_MEMCPY_HOST_TO_DEVICE);
+  // The upload is the only reader: unmap now, before the next weight.
+  bytes->Free();
+  ASCEND_CHECK_OR_RETURN_ERROR(error == ACL_SUCCESS, InvalidState,
+                               "aclrtMemcpy of external weight '%s' (%" PRIu64
+                               " bytes) to device %d failed with %d: %s",
+                               weight.name.c_str(), weight.size, device, error,
+                               library.recent_error());
+  auto uploaded = std::make_unique<DeviceWeight>();
+  uploaded->allocation = std::move(**allocation);
+  uploaded->bytes = weight.size;
+  return uploaded;
+}
+
+}  // namespace
+
+WeightsCache& WeightsCache::get() {
+  // Never destroyed: delegates may be destroyed during static destruction.
+  static WeightsCache* cache = new WeightsCache();
+  return *cache;
+}
+
+Result<std::shared_ptr<const DeviceWeight>> WeightsCache::acquire(
+    const AclLibrary& library, int32_t device, const NamedDataMap& data,
+    const ExternalWeight& weight) {
+  auto entry = entries_.get(
+      {device, weight.key}, [](const DeviceWeight&) { return true; },
+      [&] { return upload(library, device, data, weight); });
+  if (!entry.ok()) {
+    return entry.error();
+  }
+  // Keys name content, so one key has one size; a blob that disagrees with
+  // the copy another program uploaded is malformed.
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      (*entry)->bytes == weight.size, InvalidProgram,
+      "named data '%s' is on device %d with %" PRIu64
+      " bytes, but this delegate blob says external weight '%s' has %" PRIu64
+      " bytes",
+      weight.key.c_str(), device, (*entry)->bytes, weight.name.c_str(),
+      weight.size);
+  return std::shared_ptr<const DeviceWeight>(std::move(entry.get()));
+}
+
+}  // namespace executorch::backends::ascend
