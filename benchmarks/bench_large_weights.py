@@ -2,10 +2,10 @@
 # Copyright (c) 2026 the executorch-ascend authors.
 """A model with more than 2 GiB of fp32 weights, end to end: AOT, files, load, memory, correctness.
 
-    python benchmarks/bench_large_weights.py [--layers 9] [--width 8192] [--work-dir DIR]
+    python benchmarks/bench_large_weights.py [--layers 10] [--width 8192] [--work-dir DIR]
 
-The model is a stack of `--layers` Linear(width, width) layers (default 9 x 8192 x 8192 fp32 =
-2.25 GiB of weights, past protobuf's 2 GB limit for one ONNX file), exported with its weights and
+The model is a stack of `--layers` Linear(width, width) layers (default 10 x 8192 x 8192 fp32 =
+2.5 GiB of weights, past protobuf's 2 GB limit for one ONNX file), exported with its weights and
 .om in `weights.ptd` (AscendCompileSpec external_tag). Each phase runs in its own process so its
 peak RSS is its own:
 
@@ -19,8 +19,10 @@ peak RSS is its own:
 
 "Resident copies" is (peak RSS - RSS before loading) / weight bytes. On the emulator the device
 is host memory, so one copy (the device's) is the floor; the mapped .ptd pages of the weight
-being uploaded come on top until the backend frees them. Run on purpose only; it needs about
-4x the weight bytes of free disk and takes several minutes.
+being uploaded come on top until the backend frees them. To tell the two apart, the parent
+process samples the loading process's /proc/<pid>/status every millisecond: RssAnon (heap and
+the emulated device) and RssFile (mapped file pages), each at its peak. Run on purpose only; it
+needs about 3x the weight bytes of free disk and takes a few minutes.
 """
 
 from __future__ import annotations
@@ -42,11 +44,26 @@ GIB = 1 << 30
 INPUT_SEED = 0
 
 
-def _rss_bytes(field: str) -> int:
-    for line in Path("/proc/self/status").read_text().splitlines():
+def _rss_bytes(field: str, pid: int | str = "self") -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith(field + ":"):
             return int(line.split()[1]) * 1024
-    raise RuntimeError(f"no {field} in /proc/self/status")
+    raise RuntimeError(f"no {field} in /proc/{pid}/status")
+
+
+def _watch(child: subprocess.Popen) -> dict:
+    """Peaks of the child's anonymous and file-backed RSS, sampled until it exits."""
+    peaks = {"peak_rss_anon": 0, "peak_rss_file": 0}
+    while child.poll() is None:
+        try:
+            anon = _rss_bytes("RssAnon", child.pid)
+            file = _rss_bytes("RssFile", child.pid)
+        except (OSError, RuntimeError):
+            break  # exited between poll() and the read
+        peaks["peak_rss_anon"] = max(peaks["peak_rss_anon"], anon)
+        peaks["peak_rss_file"] = max(peaks["peak_rss_file"], file)
+        time.sleep(0.001)
+    return peaks
 
 
 def _model(layers: int, width: int):
@@ -105,6 +122,7 @@ def phase_python(work: Path) -> dict:
     expected = torch.from_numpy(np.load(work / "expected.npy"))
     runtime = Runtime.get()
     before = _rss_bytes("VmRSS")
+    anon_before = _rss_bytes("RssAnon")
     start = time.perf_counter()
     program = runtime.load_program(work / "large.pte", data_path=work / "weights.ptd")
     method = program.load_method("forward")
@@ -116,6 +134,7 @@ def phase_python(work: Path) -> dict:
     return {
         "load_s": load_s,
         "rss_before": before,
+        "rss_anon_before": anon_before,
         "rss_after_load": after_load,
         "peak_rss": peak,
         "device_bytes": device_bytes,
@@ -138,6 +157,7 @@ def phase_runner(work: Path) -> dict:
            "--output-dir", str(out_dir)]  # fmt: skip
     with open(work / "runner.log", "w") as log:
         child = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=os.environ)
+        peaks = _watch(child)
         _, status, usage = os.wait4(child.pid, 0)
     text = (work / "runner.log").read_text()
     if os.waitstatus_to_exitcode(status) != 0:
@@ -148,16 +168,23 @@ def phase_runner(work: Path) -> dict:
         "load_s": load_ms / 1000.0,
         "peak_rss": usage.ru_maxrss * 1024,
         "max_abs_error": float(np.abs(out - expected).max()),
+        **peaks,
     }
 
 
 def _run_phase(phase: str, work: Path, args: argparse.Namespace) -> dict:
     cmd = [sys.executable, __file__, "--phase", phase, "--work-dir", str(work),
            "--layers", str(args.layers), "--width", str(args.width)]  # fmt: skip
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"phase {phase} failed:\n{done.stderr[-4000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        child = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
+        peaks = _watch(child)
+        child.wait()
+        out.seek(0)
+        err.seek(0)
+        if child.returncode != 0:
+            raise RuntimeError(f"phase {phase} failed:\n{err.read()[-4000:]}")
+        result = json.loads(out.read().strip().splitlines()[-1])
+    return {**peaks, **result}
 
 
 def _gib(n: float) -> str:
@@ -186,11 +213,17 @@ def report(aot: dict, py: dict, runner: dict) -> str:
         f"| Python runtime: peak RSS | {_gib(py['peak_rss'])} (+{_gib(extra)}) |",
         f"| Python runtime: resident copies at peak | {extra / w:.3f} |",
         f"| Python runtime: RSS after load | {_gib(py['rss_after_load'])} |",
+        f"| Python runtime: peak RssAnon (heap + emulated device) | "
+        f"+{_gib(py['peak_rss_anon'] - py['rss_anon_before'])} "
+        f"({(py['peak_rss_anon'] - py['rss_anon_before']) / w:.3f} x weights) |",
+        f"| Python runtime: peak RssFile (mapped pages) | {_gib(py['peak_rss_file'])} |",
         f"| emulated device memory in use | {py['device_bytes']} B "
         f"({py['device_bytes'] / w:.4f} x weights) |",
         f"| ascend_runner: load | {runner['load_s']:.2f} s |",
         f"| ascend_runner: peak RSS | {_gib(runner['peak_rss'])} "
         f"({runner['peak_rss'] / w:.3f} x weights) |",
+        f"| ascend_runner: peak RssAnon / RssFile | {_gib(runner['peak_rss_anon'])} "
+        f"({runner['peak_rss_anon'] / w:.3f} x weights) / {_gib(runner['peak_rss_file'])} |",
         f"| max abs error vs eager (Python / runner; max abs output {py['max_abs_expected']:.3g}) "
         f"| {py['max_abs_error']:.3g} / {runner['max_abs_error']:.3g} (tolerance {tol:.3g}) |",
     ]  # fmt: skip
@@ -199,7 +232,7 @@ def report(aot: dict, py: dict, runner: dict) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--layers", type=int, default=9)
+    parser.add_argument("--layers", type=int, default=10)
     parser.add_argument("--width", type=int, default=8192)
     parser.add_argument("--work-dir", type=Path, default=None)
     parser.add_argument("--phase", choices=("aot", "python", "runner"), default=None)
