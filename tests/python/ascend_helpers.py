@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import os
 import re
 from collections.abc import Sequence
@@ -14,6 +13,7 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 import torch
+from executorch_ascend_emulator.stats import read_stats
 from parity import fp32_tolerance, max_abs_error
 
 from executorch_ascend import AscendBackend
@@ -113,37 +113,11 @@ def edge_with_kept_ops(module: torch.nn.Module, inputs: Sequence[torch.Tensor]):
     return to_edge(exported, compile_config=config).exported_program()
 
 
-class _EmuStats(ctypes.Structure):
-    # emulator/acl/include/acl_emu_extras.h, aclEmuStats, in order.
-    _fields_ = [
-        (name, ctypes.c_uint64)
-        for name in (
-            "live_device_allocs",
-            "live_device_bytes",
-            "live_host_allocs",
-            "live_models",
-            "live_descs",
-            "live_datasets",
-            "live_data_buffers",
-            "live_streams",
-            "live_contexts",
-            "bytes_host_to_device",
-            "bytes_device_to_host",
-            "executes",
-        )
-    ]
-
-
 def emulator_device_memory() -> tuple[int, int]:
     """(live device allocations, live device bytes) of the emulator serving this process.
 
     dlopen of the library the backend uses (EXECUTORCH_ASCEND_ACL_LIB, set by use_emulator())
     returns that very copy, so these are the counters of the delegates loaded here.
     """
-    lib = ctypes.CDLL(os.environ["EXECUTORCH_ASCEND_ACL_LIB"])
-    stats = _EmuStats()
-    get = lib.aclEmuGetStats
-    get.argtypes, get.restype = [ctypes.POINTER(_EmuStats)], ctypes.c_int
-    if get(ctypes.byref(stats)) != 0:
-        raise RuntimeError("aclEmuGetStats failed")
-    return int(stats.live_device_allocs), int(stats.live_device_bytes)
+    stats = read_stats(os.environ["EXECUTORCH_ASCEND_ACL_LIB"])
+    return stats["live_device_allocs"], stats["live_device_bytes"]
