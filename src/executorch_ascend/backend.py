@@ -23,6 +23,7 @@ from torch.export import ExportedProgram
 from . import blob
 from .compile_spec import AscendCompileSpec
 from .lowering import LoweredGraph, to_onnx
+from .soc_dtypes import check_program
 from .toolchain import WeightFile, compile_onnx
 from .weights import store_weights
 
@@ -45,6 +46,8 @@ class AscendBackend(BackendDetails):
         edge_program: ExportedProgram, compile_specs: list[CompileSpec]
     ) -> PreprocessResult:
         spec = AscendCompileSpec.from_compile_specs(compile_specs)
+        # A subgraph tagged by another partitioner may hold bf16 for a chip without it.
+        check_program(edge_program, spec.soc_version)
         # Large constants go to atc as ONNX external data, so no protobuf size limit applies.
         lowered: LoweredGraph = to_onnx(edge_program, spec.external_weight_threshold)
         compiled = compile_onnx(

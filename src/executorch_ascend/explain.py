@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from torch.export import ExportedProgram
 
-from .compile_spec import SpecLike
+from .compile_spec import SpecLike, as_compile_spec
 from .lowering.registry import op_name, ops_kept_whole, why_unsupported
 from .partitioner import AscendPartitioner, analyze, propose_partitions
 
@@ -86,7 +86,7 @@ def explain(program: ExportedProgram, compile_spec: SpecLike = None) -> Explanat
             f"{name}: kept whole, with a contiguous copy after it so the graph re-traces"
             for name in partitioner.layout_fixes
         ]
-    decisions = analyze(edge)
+    decisions = analyze(edge, as_compile_spec(compile_spec).soc_version)
     reports = tuple(NodeReport(n.name, op_name(n), reason) for n, reason in decisions.items())
     return Explanation(reports, len(propose_partitions(edge, decisions)), tuple(notes))
 

@@ -21,12 +21,15 @@ from .compile_spec import SpecLike, as_compile_spec
 from .lowering.constants import ConstantResolver
 from .lowering.registry import ops_kept_whole, why_unsupported
 from .lowering.whole_ops import make_kept_outputs_contiguous
+from .soc_dtypes import bf16_refusal
 
 logger = logging.getLogger(__name__)
 
 
-def analyze(program: ExportedProgram) -> dict[Node, str | None]:
+def analyze(program: ExportedProgram, soc_version: str | None = None) -> dict[Node, str | None]:
     """For every call_function node: None if Ascend can take it, else why not.
+
+    With `soc_version`, nodes with dtypes that chip lacks (bf16 on Ascend310P) are refused too.
 
     Constant computations (folded into ONNX initializers at lowering) are taken only when every
     user is taken, and a getitem only with its tuple-producing op; neither is worth a delegate call
@@ -37,7 +40,10 @@ def analyze(program: ExportedProgram) -> dict[Node, str | None]:
     result: dict[Node, str | None] = {}
     for node in nodes:
         if not constants.is_constant(node):
-            result[node] = why_unsupported(node)
+            reason = why_unsupported(node)
+            if reason is None and soc_version is not None:
+                reason = bf16_refusal(node, soc_version)
+            result[node] = reason
     for node in reversed(nodes):
         if constants.is_constant(node):
             users_taken = bool(node.users) and all(result.get(u, "x") is None for u in node.users)
@@ -66,8 +72,10 @@ def propose_partitions(program: ExportedProgram, decisions: dict[Node, str | Non
     ).propose_partitions()
 
 
-def _kept_whole(node: Node) -> bool:
-    return why_unsupported(node) is None
+def _kept_whole(node: Node, soc_version: str | None = None) -> bool:
+    if why_unsupported(node) is not None:
+        return False
+    return soc_version is None or bf16_refusal(node, soc_version) is None
 
 
 class _RegistrySupport(OperatorSupportBase):
@@ -99,7 +107,7 @@ class AscendPartitioner(Partitioner):
         # A kept op's output layout can differ between the traces to_edge makes, and a view
         # after it then fails to re-trace; see lowering/whole_ops.py. The program is edited in
         # place (a clone that changes no value), as ExecuTorch hands it over for that purpose.
-        self.layout_fixes = make_kept_outputs_contiguous(exported_program, _kept_whole)
+        self.layout_fixes = make_kept_outputs_contiguous(exported_program, self._kept_whole)
         return exported_program
 
     def ops_to_not_decompose(
@@ -107,10 +115,14 @@ class AscendPartitioner(Partitioner):
     ) -> tuple[list[torch._ops.OpOverload], Callable[[Node], bool] | None]:
         # Keep an op whole only where it will be delegated: a kept op left on the CPU would have
         # no portable kernel after to_edge.
-        return ops_kept_whole(), _kept_whole
+        return ops_kept_whole(), self._kept_whole
+
+    def _kept_whole(self, node: Node) -> bool:
+        # A kept op left on the CPU (bf16 on Ascend310P included) has no portable kernel.
+        return _kept_whole(node, self.compile_spec.soc_version)
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
-        decisions = analyze(exported_program)
+        decisions = analyze(exported_program, self.compile_spec.soc_version)
         self.reasons = {n.name: r for n, r in decisions.items() if r is not None}
         partitions = propose_partitions(exported_program, decisions)
         tags: dict[str, DelegationSpec] = {}

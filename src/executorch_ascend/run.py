@@ -12,6 +12,7 @@ import numpy as np
 import torch
 
 from . import paths
+from .dtypes import numpy_dtype, to_numpy
 
 PathLike = str | Path
 
@@ -22,16 +23,19 @@ class RunnerError(RuntimeError):
 
 def write_raw(tensor: torch.Tensor, path: PathLike) -> None:
     """Raw little-endian bytes, the format ascend_runner --inputs reads."""
-    array = tensor.detach().contiguous().numpy()
+    array = to_numpy(tensor.contiguous())
     array.astype(array.dtype.newbyteorder("<"), copy=False).tofile(path)
 
 
 def read_raw(path: PathLike, like: torch.Tensor) -> torch.Tensor:
-    dtype = like.detach().numpy().dtype.newbyteorder("<")
+    dtype = numpy_dtype(like.dtype).newbyteorder("<")
     data = np.fromfile(path, dtype=dtype)
     if data.size != like.numel():
         raise RunnerError(f"{path} holds {data.size} values; expected {like.numel()}")
-    return torch.from_numpy(data.astype(dtype.newbyteorder("="))).reshape(like.shape)
+    data = data.astype(dtype.newbyteorder("="))
+    if like.dtype == torch.bfloat16:  # torch.from_numpy knows no ml_dtypes.bfloat16
+        return torch.from_numpy(data.view(np.int16)).view(torch.bfloat16).reshape(like.shape)
+    return torch.from_numpy(data).reshape(like.shape)
 
 
 def run_with_runner(

@@ -19,6 +19,7 @@
 #include "memory_planner.h"
 #include "onnx_loader.h"
 #include "onnx_tensor.h"
+#include "soc_dtypes.h"
 #include "weight_files.h"
 
 namespace ascend_emu {
@@ -156,6 +157,7 @@ class GraphCompiler {
     }
     if (err.empty()) err = CheckOutputs();
     if (err.empty()) err = Emit(program);
+    if (err.empty()) err = CheckSocDtypes(*program, options_.soc_version);
     if (err.empty()) *file_constants = std::move(file_constants_);
     return err;
   }

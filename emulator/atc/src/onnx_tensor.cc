@@ -35,6 +35,9 @@ bool DTypeFromOnnx(int32_t elem_type, DType* dtype) {
     case onnx::TensorProto::FLOAT16:
       *dtype = DType::kFloat16;
       return true;
+    case onnx::TensorProto::BFLOAT16:
+      *dtype = DType::kBFloat16;
+      return true;
     case onnx::TensorProto::INT8:
       *dtype = DType::kInt8;
       return true;
@@ -126,7 +129,8 @@ std::string DecodeTensor(const onnx::TensorProto& t, DType* dtype, Shape* shape,
     case DType::kInt32:
       PackAs<int32_t>(t.int32_data(), bytes);
       break;
-    case DType::kFloat16:  // the int32 field holds the 16-bit patterns
+    case DType::kFloat16:   // the int32 field holds the 16-bit patterns
+    case DType::kBFloat16:  // (ONNX stores both that way)
       PackAs<uint16_t>(t.int32_data(), bytes);
       break;
     case DType::kInt8:

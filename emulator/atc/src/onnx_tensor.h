@@ -14,7 +14,7 @@ namespace ascend_emu {
 namespace atc {
 
 // The engine dtype of an ONNX TensorProto.DataType; false when the emulator
-// has none (double, bfloat16, string, ...).
+// has none (double, string, ...).
 bool DTypeFromOnnx(int32_t elem_type, DType* dtype);
 
 // ONNX's name for a TensorProto.DataType ("FLOAT", "DOUBLE", ...).

@@ -135,6 +135,8 @@ void RunClip(const RunContext& ctx) {
   switch (ctx.inputs[0].dtype) {
     case DType::kFloat16:
       return RunClipTyped<Half>(ctx);
+    case DType::kBFloat16:
+      return RunClipTyped<BFloat16>(ctx);
     case DType::kInt32:
       return RunClipTyped<int32_t>(ctx);
     case DType::kInt64:

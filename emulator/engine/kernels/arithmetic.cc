@@ -183,6 +183,8 @@ void RunPow(const RunContext& ctx) {
   };
   if (x.dtype == DType::kFloat16) {
     run(Half{});
+  } else if (x.dtype == DType::kBFloat16) {
+    run(BFloat16{});
   } else {
     run(float{});
   }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// Cast between float32, float16, int32, int64 and bool with ONNX semantics:
+// Cast between float32, float16, bfloat16, int32, int64 and bool with ONNX
+// semantics (half <-> bf16 goes through float, exact, rounded once):
 // float -> int truncates toward zero, anything -> bool is `!= 0` (NaN is
 // true), bool -> number is 0 or 1, int64 -> int32 wraps (two's complement, as
 // numpy and ONNX Runtime). Where ONNX leaves a result undefined (NaN or an
@@ -38,6 +39,9 @@ bool DTypeFromOnnx(int64_t to, DType* out) {
     case 10:
       *out = DType::kFloat16;
       return true;
+    case 16:
+      *out = DType::kBFloat16;
+      return true;
     default:
       return false;
   }
@@ -62,8 +66,7 @@ To Convert(From v) {
     return Load(v) != 0 ? 1 : 0;
   } else if constexpr (std::is_same_v<From, Bool>) {
     return Store<To>(v != 0 ? 1 : 0);
-  } else if constexpr (std::is_same_v<From, float> ||
-                       std::is_same_v<From, Half>) {
+  } else if constexpr (std::is_same_v<From, float> || kIsHalfLike<From>) {
     if constexpr (std::is_integral_v<To>) {
       return FloatToInt<To>(Load(v));
     } else {
@@ -101,12 +104,13 @@ std::string InferCast(InferContext& ctx) {
   DType out;
   if (!DTypeFromOnnx(to, &out)) {
     return Fail(op, "unsupported target type " + std::to_string(to) +
-                        " (FLOAT, FLOAT16, INT32, INT64 or BOOL)");
+                        " (FLOAT, FLOAT16, BFLOAT16, INT32, INT64 or BOOL)");
   }
   const TensorRef& x = ctx.inputs[0];
   if (!Castable(x.dtype)) {
     return Fail(
-        op, DTypeRefusal(x.dtype, "float32, float16, int32, int64 or bool"));
+        op, DTypeRefusal(x.dtype,
+                         "float32, float16, bfloat16, int32, int64 or bool"));
   }
   return SetOutput(op, ctx, 0, out, x.shape);
 }

@@ -228,7 +228,10 @@ std::string InferConvTranspose(InferContext& ctx) {
   if (err.empty()) err = PrepareOutputs(kOp, ctx, 1);
   if (!err.empty()) return err;
   const DType d = ctx.inputs[0].dtype;
-  if (!IsFloat(d)) return Fail(kOp, DTypeRefusal(d, "float32 or float16"));
+  // Its half path reads Eigen::half directly; bf16 has no converter here.
+  if (!IsFloat(d) || d == DType::kBFloat16) {
+    return Fail(kOp, DTypeRefusal(d, "float32 or float16"));
+  }
   for (size_t i = 1; i < ctx.inputs.size(); ++i) {
     if (ctx.inputs[i].present() && ctx.inputs[i].dtype != d) {
       return Fail(kOp, "all inputs must be " + std::string(DTypeName(d)));

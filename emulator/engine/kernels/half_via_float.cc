@@ -24,23 +24,46 @@ size_t FloatBlock(int64_t numel) {
 
 }  // namespace
 
+// Widens one 16-bit float buffer into float.
+template <typename H>
+void Widen(const void* src, float* dst, int64_t n) {
+  const H* s = static_cast<const H*>(src);
+  for (int64_t j = 0; j < n; ++j) dst[j] = static_cast<float>(s[j]);
+}
+
+// Rounds float into a 16-bit float buffer (nearest even; NaN stays NaN).
+template <typename H>
+void Narrow(const float* src, void* dst, int64_t n) {
+  H* d = static_cast<H*>(dst);
+  for (int64_t j = 0; j < n; ++j) d[j] = H(src[j]);
+}
+
 std::string InferViaFloat(const char* op, InferFn float_infer,
                           InferContext& ctx) {
-  bool any_half = false;
+  // The node's one 16-bit float dtype (float16 or bfloat16), if any.
+  DType half = DType::kFloat32;
   bool any_float = false;
   for (const TensorRef& t : ctx.inputs) {
     if (!t.present()) continue;
-    any_half |= t.dtype == DType::kFloat16;
+    if (IsHalfLike(t.dtype)) {
+      if (half != DType::kFloat32 && half != t.dtype) {
+        return Fail(op, "inputs mix float16 and bfloat16");
+      }
+      half = t.dtype;
+    }
     any_float |= t.dtype == DType::kFloat32;
   }
-  if (!any_half) return float_infer(ctx);
-  if (any_float) return Fail(op, "inputs mix float16 and float32");
+  if (half == DType::kFloat32) return float_infer(ctx);
+  const char* hname = DTypeName(half);
+  if (any_float) {
+    return Fail(op, std::string("inputs mix ") + hname + " and float32");
+  }
   if (ctx.inputs.size() > kMaxIo || ctx.outputs.size() > kMaxIo) {
-    return Fail(op, "too many inputs or outputs for float16");
+    return Fail(op, std::string("too many inputs or outputs for ") + hname);
   }
   std::vector<TensorRef> inputs = ctx.inputs;
   for (TensorRef& t : inputs) {
-    if (!t.present() || t.dtype != DType::kFloat16) continue;
+    if (!t.present() || t.dtype != half) continue;
     t.dtype = DType::kFloat32;
     t.data = nullptr;  // half bits must never be read as float
   }
@@ -51,44 +74,51 @@ std::string InferViaFloat(const char* op, InferFn float_infer,
   // int64 sum of a few of them cannot overflow.
   int64_t bytes = 0;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (ctx.inputs[i].present() && ctx.inputs[i].dtype == DType::kFloat16) {
+    if (ctx.inputs[i].present() && ctx.inputs[i].dtype == half) {
       bytes += static_cast<int64_t>(FloatBlock(ctx.inputs[i].shape.numel()));
     }
   }
   for (TensorRef& out : ctx.outputs) {
     if (out.dtype != DType::kFloat32) continue;
     bytes += static_cast<int64_t>(FloatBlock(out.shape.numel()));
-    out.dtype = DType::kFloat16;
+    out.dtype = half;
   }
   bytes += static_cast<int64_t>((fctx.scratch_bytes + 63) / 64 * 64);
-  if (bytes > kMaxTensorBytes) return Fail(op, "float16 scratch is too large");
+  if (bytes > kMaxTensorBytes) {
+    return Fail(op, std::string(hname) + " scratch is too large");
+  }
   ctx.scratch_bytes = static_cast<size_t>(bytes);
   return "";
 }
 
 void RunViaFloat(RunFn float_run, const RunContext& ctx) {
-  bool half = false;
+  // Infer made every 16-bit float operand the same dtype.
+  DType half = DType::kFloat32;
   for (size_t i = 0; i < ctx.num_outputs; ++i) {
-    half |= ctx.outputs[i].dtype == DType::kFloat16;
+    if (IsHalfLike(ctx.outputs[i].dtype)) half = ctx.outputs[i].dtype;
   }
-  if (!half) return float_run(ctx);
+  if (half == DType::kFloat32) return float_run(ctx);
+  const bool bf16 = half == DType::kBFloat16;
   TensorRef in[kMaxIo];
   TensorRef out[kMaxIo];
   unsigned char* p = static_cast<unsigned char*>(ctx.scratch);
   for (size_t i = 0; i < ctx.num_inputs; ++i) {
     in[i] = ctx.inputs[i];
-    if (!in[i].present() || in[i].dtype != DType::kFloat16) continue;
+    if (!in[i].present() || in[i].dtype != half) continue;
     const int64_t n = in[i].shape.numel();
-    const Half* src = in[i].as<const Half>();
     float* dst = reinterpret_cast<float*>(p);
-    for (int64_t j = 0; j < n; ++j) dst[j] = static_cast<float>(src[j]);
+    if (bf16) {
+      Widen<BFloat16>(in[i].data, dst, n);
+    } else {
+      Widen<Half>(in[i].data, dst, n);
+    }
     in[i].dtype = DType::kFloat32;
     in[i].data = dst;
     p += FloatBlock(n);
   }
   for (size_t i = 0; i < ctx.num_outputs; ++i) {
     out[i] = ctx.outputs[i];
-    if (out[i].dtype != DType::kFloat16) continue;
+    if (out[i].dtype != half) continue;
     out[i].dtype = DType::kFloat32;
     out[i].data = p;
     p += FloatBlock(out[i].shape.numel());
@@ -96,11 +126,13 @@ void RunViaFloat(RunFn float_run, const RunContext& ctx) {
   RunContext fctx{ctx.attrs, in, ctx.num_inputs, out, ctx.num_outputs, p};
   float_run(fctx);
   for (size_t i = 0; i < ctx.num_outputs; ++i) {
-    if (ctx.outputs[i].dtype != DType::kFloat16) continue;
+    if (ctx.outputs[i].dtype != half) continue;
     const int64_t n = out[i].shape.numel();
-    const float* src = out[i].as<const float>();
-    Half* dst = ctx.outputs[i].as<Half>();
-    for (int64_t j = 0; j < n; ++j) dst[j] = Half(src[j]);
+    if (bf16) {
+      Narrow<BFloat16>(out[i].as<const float>(), ctx.outputs[i].data, n);
+    } else {
+      Narrow<Half>(out[i].as<const float>(), ctx.outputs[i].data, n);
+    }
   }
 }
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// float16 support for float32-only kernels (GEMMs, convolution, pooling,
-// Softmax, ReduceMean): widen the fp16 operands into float scratch, run the
-// float kernel unchanged (fp32 accumulation, Eigen GEMM), round its outputs
-// to half once. Infer sizes that scratch; float16 and float32 inputs may not
-// be mixed in one node.
+// float16 and bfloat16 support for float32-only kernels (GEMMs, convolution,
+// pooling, Softmax, ReduceMean): widen the 16-bit operands into float scratch,
+// run the float kernel unchanged (fp32 accumulation, Eigen GEMM), round its
+// outputs to the node's 16-bit dtype once (nearest even, NaN kept). Infer
+// sizes that scratch; a node may not mix float32, float16 and bfloat16.
 #pragma once
 
 #include "ascend_emu/kernel.h"
@@ -12,11 +12,12 @@
 namespace ascend_emu {
 namespace kernels {
 
-// Infer of `float_infer` for a node with float16 inputs (plain float_infer
-// otherwise). Converted inputs are shown to float_infer without their data.
+// Infer of `float_infer` for a node with float16 or bfloat16 inputs (plain
+// float_infer otherwise). Converted inputs are shown to float_infer without
+// their data.
 std::string InferViaFloat(const char* op, InferFn float_infer,
                           InferContext& ctx);
-// Run of `float_run` through float scratch when the outputs are float16.
+// Run of `float_run` through float scratch when the outputs are 16-bit floats.
 void RunViaFloat(RunFn float_run, const RunContext& ctx);
 
 // Defines Infer<Name>/Run<Name> over Infer<Name>Float/Run<Name>Float.

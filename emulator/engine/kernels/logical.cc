@@ -73,6 +73,12 @@ void MapFloatToBool(const RunContext& ctx, P pred) {
     });
     return;
   }
+  if (x.dtype == DType::kBFloat16) {
+    MapElements<BFloat16, Bool>(x, ctx.outputs[0], [&](BFloat16 v) -> Bool {
+      return pred(static_cast<float>(v)) ? 1 : 0;
+    });
+    return;
+  }
   MapElements<float, Bool>(x, ctx.outputs[0],
                            [&](float v) -> Bool { return pred(v) ? 1 : 0; });
 }

@@ -153,6 +153,8 @@ void RunLayerNormalization(const RunContext& ctx) {
   const float eps = AttrFloat(ctx.attrs, "epsilon", 1e-5f);
   if (x.dtype == DType::kFloat16) {
     LayerNormTyped<Half>(ctx, axis, eps);
+  } else if (x.dtype == DType::kBFloat16) {
+    LayerNormTyped<BFloat16>(ctx, axis, eps);
   } else {
     LayerNormTyped<float>(ctx, axis, eps);
   }
@@ -199,6 +201,8 @@ void RunBatchNormalization(const RunContext& ctx) {
   const float eps = AttrFloat(ctx.attrs, "epsilon", 1e-5f);
   if (ctx.inputs[0].dtype == DType::kFloat16) {
     BatchNormTyped<Half>(ctx, eps);
+  } else if (ctx.inputs[0].dtype == DType::kBFloat16) {
+    BatchNormTyped<BFloat16>(ctx, eps);
   } else {
     BatchNormTyped<float>(ctx, eps);
   }

@@ -247,7 +247,9 @@ std::string InferResize(InferContext& ctx) {
   if (err.empty()) err = PrepareOutputs(op, ctx, 1);
   if (!err.empty()) return err;
   const DType d = ctx.inputs[0].dtype;
-  if (!IsFloat(d)) return Fail(op, DTypeRefusal(d, "float32 or float16"));
+  if (!IsFloat(d)) {
+    return Fail(op, DTypeRefusal(d, "float32, float16 or bfloat16"));
+  }
   ResizePlan p;
   err = Plan(op, ctx.attrs, ctx.inputs.data(), ctx.inputs.size(), &p);
   if (!err.empty()) return err;
@@ -259,6 +261,8 @@ void RunResize(const RunContext& ctx) {
   Plan("Resize", ctx.attrs, ctx.inputs, ctx.num_inputs, &p);
   if (ctx.inputs[0].dtype == DType::kFloat16) {
     ResizeTyped<Half>(p, ctx.inputs[0], ctx.outputs[0]);
+  } else if (ctx.inputs[0].dtype == DType::kBFloat16) {
+    ResizeTyped<BFloat16>(p, ctx.inputs[0], ctx.outputs[0]);
   } else {
     ResizeTyped<float>(p, ctx.inputs[0], ctx.outputs[0]);
   }

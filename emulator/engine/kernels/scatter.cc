@@ -94,10 +94,10 @@ std::string InferScatterND(InferContext& ctx) {
   const TensorRef& data = ctx.inputs[0];
   const TensorRef& ind = ctx.inputs[1];
   const TensorRef& upd = ctx.inputs[2];
-  if (data.dtype != DType::kFloat32 && data.dtype != DType::kFloat16 &&
-      !IsInt(data.dtype)) {
-    return Fail(kOp,
-                DTypeRefusal(data.dtype, "float32, float16, int32 or int64"));
+  if (!IsFloat(data.dtype) && !IsInt(data.dtype)) {
+    return Fail(
+        kOp,
+        DTypeRefusal(data.dtype, "float32, float16, bfloat16, int32 or int64"));
   }
   if (upd.dtype != data.dtype) {
     return Fail(kOp, std::string("updates dtype ") + DTypeName(upd.dtype) +

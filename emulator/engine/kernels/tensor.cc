@@ -13,6 +13,7 @@ size_t DTypeSize(DType dtype) {
     case DType::kInt32:
       return 4;
     case DType::kFloat16:
+    case DType::kBFloat16:
       return 2;
     case DType::kInt8:
     case DType::kUInt8:
@@ -30,6 +31,8 @@ const char* DTypeName(DType dtype) {
       return "float32";
     case DType::kFloat16:
       return "float16";
+    case DType::kBFloat16:
+      return "bfloat16";
     case DType::kInt8:
       return "int8";
     case DType::kInt32:

@@ -46,6 +46,12 @@ void MapFloat(const RunContext& ctx, F f) {
     });
     return;
   }
+  if (x.dtype == DType::kBFloat16) {
+    MapElements<BFloat16, BFloat16>(x, ctx.outputs[0], [&](BFloat16 v) {
+      return BFloat16(f(static_cast<float>(v)));
+    });
+    return;
+  }
   MapElements<float, float>(x, ctx.outputs[0], f);
 }
 

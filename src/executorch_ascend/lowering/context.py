@@ -10,6 +10,7 @@ import numpy as np
 import torch
 from torch.fx import Node
 
+from ..dtypes import numpy_dtype, to_numpy
 from .constants import ConstantResolver, common_tag
 from .onnx_graph import OnnxGraphBuilder
 
@@ -52,7 +53,7 @@ class LoweringContext:
         if tensor is None:
             raise LoweringError(f"operand {arg.name} has not been lowered")
         name = self.builder.add_initializer(
-            tensor.contiguous().numpy(), _hint(arg.name), tag=self.constants.tag(arg)
+            to_numpy(tensor.contiguous()), _hint(arg.name), tag=self.constants.tag(arg)
         )
         self._names[arg] = name
         return name
@@ -83,9 +84,7 @@ class LoweringContext:
         return self.builder.add_initializer(array, hint, tag=tag)
 
     def scalar(self, value: float, dtype: torch.dtype = torch.float32) -> str:
-        return self.builder.add_initializer(
-            np.asarray(value, dtype=torch.empty((), dtype=dtype).numpy().dtype), "scalar"
-        )
+        return self.builder.add_initializer(np.asarray(value, dtype=numpy_dtype(dtype)), "scalar")
 
     def int64s(self, values: Sequence[int]) -> str:
         return self.builder.add_int64s(values)

@@ -18,6 +18,7 @@ namespace ascend_emu {
 enum class DType : int32_t {
   kFloat32 = ACL_FLOAT,
   kFloat16 = ACL_FLOAT16,
+  kBFloat16 = ACL_BF16,
   kInt8 = ACL_INT8,
   kInt32 = ACL_INT32,
   kUInt8 = ACL_UINT8,

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import torch
 
-# fp16 end to end: the emulator stores half and computes in float, like the NPU.
-FLOATS = (torch.float32, torch.float16)
+# fp16 and bf16 end to end: the emulator stores 16-bit floats and computes in float, like the
+# NPU. bf16 is accepted wherever float16 is (CANN lists bf16 for these ops on Ascend910B and
+# later); ConvTranspose is the one exception (conv.py). SoCs without bf16 (Ascend310P) are
+# refused per node by the partitioner (soc_dtypes.py).
+FLOATS = (torch.float32, torch.float16, torch.bfloat16)
 INTS = (torch.int32, torch.int64)
 # Arithmetic also takes int32/int64 (the kernels wrap on overflow, like PyTorch).
 NUMERIC = (*FLOATS, *INTS)

@@ -66,7 +66,7 @@ def _getitem_supported(node: Node) -> str | None:
     onnx=["Identity"],
     supports=_getitem_supported,
     # Split's parts may be integer or bool; the FIRST_OUTPUT_OPS' own converters take floats only.
-    dtypes=(torch.float32, torch.float16, torch.int64, torch.int32, torch.bool),
+    dtypes=(torch.float32, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.bool),
 )
 def getitem(ctx: LoweringContext, node: Node) -> None:
     # The tuple op already wrote its first getitem user; any further user aliases that value.

@@ -18,7 +18,7 @@ from ._layout import layout_reason
 dim_order_ops = torch.ops.dim_order_ops
 
 
-_CAST_DTYPES = (torch.float32, torch.float16, torch.int32, torch.int64, torch.bool)
+_CAST_DTYPES = (torch.float32, torch.float16, torch.bfloat16, torch.int32, torch.int64, torch.bool)
 
 
 def _cast_supported(node: Node) -> str | None:

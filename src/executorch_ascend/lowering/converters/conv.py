@@ -18,7 +18,7 @@ from torch.fx import Node
 from ..context import LoweringContext
 from ..registry import converter
 from ..samples import module_sample
-from ._args import ints, rank, shape
+from ._args import ints, rank, shape, tensor_val
 from ._dtypes import FLOATS
 from ._window import cann_window_limits, input_width, onnx_pads, spatial_rank
 
@@ -66,6 +66,8 @@ def _conv_supported(node: Node) -> str | None:
     limits = cann_window_limits(k, s, d, p, input_width(node))
     if limits is not None or not node.args[6]:
         return limits
+    if tensor_val(node.args[0]).dtype == torch.bfloat16:
+        return "bfloat16 ConvTranspose is not lowered (the emulator's kernel has no bf16 path)"
     return _transposed_supported(node, k, s, p, d)
 
 

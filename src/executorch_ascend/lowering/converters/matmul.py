@@ -11,6 +11,7 @@ from __future__ import annotations
 import torch
 from torch.fx import Node
 
+from ...dtypes import to_numpy
 from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample, module_sample
@@ -59,7 +60,7 @@ def linear(ctx: LoweringContext, node: Node) -> None:
     weight = ctx.constant(w)
     if weight is not None:
         # The folded transpose keeps the weight's own dtype (fp16 under model.half()).
-        w_t = ctx.derived_initializer(weight.t().contiguous().numpy(), "weight_t", [w])
+        w_t = ctx.derived_initializer(to_numpy(weight.t().contiguous()), "weight_t", [w])
     else:
         w_t = ctx.tmp("Transpose", [ctx.value(w)], perm=[1, 0])
     if bias is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import torch
 from torch.fx import Node
 
+from ...dtypes import to_numpy
 from ..context import LoweringContext, LoweringError
 from ..registry import converter
 from ..samples import module_sample
@@ -68,10 +69,10 @@ def batch_norm(ctx: LoweringContext, node: Node) -> None:
     trailing = (1,) * (rank(x) - 2)
     sources = [weight, bias, mean, var]
     scale_name = ctx.derived_initializer(
-        scale.to(dtype).reshape(-1, *trailing).numpy(), "bn_scale", sources
+        to_numpy(scale.to(dtype).reshape(-1, *trailing)), "bn_scale", sources
     )
     shift_name = ctx.derived_initializer(
-        shift.to(dtype).reshape(-1, *trailing).numpy(), "bn_shift", sources
+        to_numpy(shift.to(dtype).reshape(-1, *trailing)), "bn_shift", sources
     )
     scaled = ctx.tmp("Mul", [ctx.value(x), scale_name])
     ctx.builder.add_node("Add", [scaled, shift_name], [first_output_name(ctx, node)])
@@ -135,7 +136,7 @@ def layer_norm(ctx: LoweringContext, node: Node) -> None:
         ctx.value(weight)
         if weight is not None
         else ctx.builder.add_initializer(
-            torch.ones(list(normalized_shape), dtype=dtype).numpy(),  # type: ignore[arg-type]
+            to_numpy(torch.ones(list(normalized_shape), dtype=dtype)),  # type: ignore[arg-type]
             "ln_scale",
         )
     )

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+#include "soc_dtypes.h"
+
+#include <string>
+
+namespace ascend_emu {
+namespace atc {
+
+bool SocHasBf16(const std::string& soc_version) {
+  // Only the family CANN documents without bf16 for sure; Ascend310B's
+  // operator tables are not consistent about it, so it is not refused here.
+  static const std::string kNoBf16 = "Ascend310P";
+  return soc_version.compare(0, kNoBf16.size(), kNoBf16) != 0;
+}
+
+std::string CheckSocDtypes(const Program& program,
+                           const std::string& soc_version) {
+  if (SocHasBf16(soc_version)) return "";
+  for (const TensorInfo& t : program.tensors) {
+    if (t.dtype != DType::kBFloat16) continue;
+    return "tensor '" + t.name +
+           "' is bfloat16, which --soc_version=" + soc_version +
+           " does not support (CANN documents bf16 for Ascend910B and later, "
+           "not for Ascend310P): cast the model to float16 or float32";
+  }
+  return "";
+}
+
+}  // namespace atc
+}  // namespace ascend_emu
