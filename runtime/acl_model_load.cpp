@@ -9,6 +9,9 @@
 //                                       MEM_SIZET (+ WORKSPACE/WEIGHT),
 //                                       aclmdlSetExternalWeightAddress per
 //                                       file, aclmdlLoadWithConfig.
+#include <string_view>
+#include <unordered_set>
+
 #include "acl_model.h"
 #include "log.h"
 #include "shared_workspace.h"
@@ -16,6 +19,8 @@
 namespace executorch::backends::ascend {
 
 using executorch::runtime::Error;
+using executorch::runtime::NamedDataMap;
+using executorch::runtime::Result;
 
 namespace {
 
@@ -83,6 +88,35 @@ class ConfigSetter {
   aclmdlConfigHandle* handle_;
 };
 
+// Every weight key must be in this program's own named data, even when the
+// weights cache already holds a copy another program uploaded: whether a
+// program loads must not depend on what else the process has loaded. A map
+// that cannot list its keys is trusted (the cache or the upload still finds
+// a missing key).
+Error check_weight_keys_present(const NamedDataMap& named_data,
+                                const std::vector<ExternalWeight>& weights) {
+  const Result<uint32_t> count = named_data.get_num_keys();
+  if (!count.ok()) {
+    return Error::Ok;
+  }
+  std::unordered_set<std::string_view> keys;
+  for (uint32_t i = 0; i < count.get(); ++i) {
+    const Result<const char*> key = named_data.get_key(i);
+    if (key.ok() && key.get() != nullptr) {
+      keys.insert(key.get());
+    }
+  }
+  for (const ExternalWeight& weight : weights) {
+    ASCEND_CHECK_OR_RETURN_ERROR(
+        keys.count(weight.key) != 0, NotFound,
+        "named data '%s' (external weight '%s' of the compiled model) not "
+        "found: load the .ptd file that holds the model's weights with the "
+        ".pte",
+        weight.key.c_str(), weight.name.c_str());
+  }
+  return Error::Ok;
+}
+
 }  // namespace
 
 Error AclModel::acquire_weights(const ModelSource& source) {
@@ -94,6 +128,11 @@ Error AclModel::acquire_weights(const ModelSource& source) {
       "no named data map, so the model's %zu external weight file(s) cannot "
       "be found: load the .ptd file that holds them with the .pte",
       source.weights->size());
+  const Error present =
+      check_weight_keys_present(*source.named_data, *source.weights);
+  if (present != Error::Ok) {
+    return present;
+  }
   weights_.reserve(source.weights->size());
   for (const ExternalWeight& weight : *source.weights) {
     auto device_weight = WeightsCache::get().acquire(

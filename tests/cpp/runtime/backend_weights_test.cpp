@@ -193,6 +193,19 @@ TEST_F(BackendWeights, MissingWeightKeyIsNotFound) {
   EXPECT_EQ(error_of(init(spec)), Error::NotFound);
 }
 
+TEST_F(BackendWeights, AProgramWithoutTheWeightIsRefusedThoughTheCacheHasIt) {
+  auto first = init(external_blob(kScaleKey));
+  ASSERT_TRUE(first.ok());
+  BytesNamedDataMap without_weight;
+  without_weight.add(kScaleKey, *scale_om_);
+  Arena other_arena;
+  EXPECT_EQ(error_of(init(external_blob(kScaleKey), {}, other_arena.get(),
+                          &without_weight)),
+            Error::NotFound);
+  EXPECT_EQ(WeightsCache::get().live(), 1u);
+  expect_runs_right(*first);
+}
+
 TEST_F(BackendWeights, SizeMismatchIsInvalidProgram) {
   BlobSpec spec = external_blob(kScaleKey);
   spec.weights[0].size = kTensorBytes + 4;
