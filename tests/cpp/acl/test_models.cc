@@ -35,12 +35,15 @@ OpInfo Op(const std::string& type, std::vector<int32_t> inputs,
 
 }  // namespace
 
-std::vector<uint8_t> BuildAddMulReluOm(const std::string& soc_version) {
+namespace {
+
+// z = Relu((x + y) * w), w inline in the .om.
+// 0 x, 1 y (inputs), 2 w (weight), 3 t = x + y, 4 u = t * w (arena),
+// 5 z = Relu(u) (output).
+Program AddMulReluProgram(const std::string& soc_version) {
   Program program;
   program.soc_version = soc_version;
   program.producer = "acl emulator tests";
-  // 0 x, 1 y (inputs), 2 w (weight), 3 t = x + y, 4 u = t * w (arena),
-  // 5 z = Relu(u) (output).
   program.tensors = {
       Tensor("x", TensorLocation::kInput, 0),
       Tensor("y", TensorLocation::kInput, 1),
@@ -56,35 +59,31 @@ std::vector<uint8_t> BuildAddMulReluOm(const std::string& soc_version) {
   program.arena_size = 2 * kOmAlignment;
   program.weights.resize(kOmAlignment, 0);
   std::memcpy(program.weights.data(), kWeights, sizeof(kWeights));
+  return program;
+}
+
+std::vector<uint8_t> Write(const Program& program) {
   std::vector<uint8_t> image;
   std::string error;
   EXPECT_TRUE(WriteOm(program, &image, &error)) << error;
   return image;
 }
 
+}  // namespace
+
+std::vector<uint8_t> BuildAddMulReluOm(const std::string& soc_version) {
+  return Write(AddMulReluProgram(soc_version));
+}
+
 std::vector<uint8_t> BuildAddMulReluExternalOm(const std::string& soc_version) {
-  Program program;
-  program.soc_version = soc_version;
-  program.producer = "acl emulator tests";
-  program.tensors = {
-      Tensor("x", TensorLocation::kInput, 0),
-      Tensor("y", TensorLocation::kInput, 1),
-      Tensor("w", TensorLocation::kExternal, kExternalWeightOffset),
-      Tensor("t", TensorLocation::kArena, 0),
-      Tensor("u", TensorLocation::kArena, kOmAlignment),
-      Tensor("z", TensorLocation::kOutput, 0),
-  };
+  // The same program with w a FileConstant in the one weight file.
+  Program program = AddMulReluProgram(soc_version);
+  program.weights.clear();
+  program.tensors[2].location = TensorLocation::kExternal;
+  program.tensors[2].offset = kExternalWeightOffset;
   program.tensors[2].file = 0;
   program.external_weights = {{kExternalName, kExternalFileBytes}};
-  program.inputs = {Io("x", 0), Io("y", 1)};
-  program.outputs = {Io("z", 5)};
-  program.ops = {Op("Add", {0, 1}, 3), Op("Mul", {3, 2}, 4),
-                 Op("Relu", {4}, 5)};
-  program.arena_size = 2 * kOmAlignment;
-  std::vector<uint8_t> image;
-  std::string error;
-  EXPECT_TRUE(WriteOm(program, &image, &error)) << error;
-  return image;
+  return Write(program);
 }
 
 std::vector<uint8_t> ExternalWeightFile(const float* weights) {
