@@ -25,7 +25,7 @@ struct BlobSpec {
 
 inline std::vector<uint8_t> write_blob(const BlobSpec& spec) {
   std::vector<uint8_t> bytes =
-      write_delegate_blob(DelegateBlob{spec.om_key, spec.weights});
+      write_delegate_blob(DelegateBlob{spec.om_key, spec.weights, {}});
   for (int i = 0; i < 4; ++i) {  // the version field follows the magic
     bytes[sizeof(kBlobMagic) - 1 + i] =
         static_cast<uint8_t>(spec.version >> (8 * i));
