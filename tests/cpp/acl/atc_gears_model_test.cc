@@ -11,7 +11,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "acl_test_util.h"
@@ -87,18 +90,34 @@ class AclGears : public AclTest {
     AclTest::TearDown();
   }
 
-  // Compiles `model` with atc and `options`, loads it, reads its desc.
-  void Load(const OnnxBuilder& model, const std::string& options) {
-    model.Save(dir_ + "/net.onnx");
+  // Compiles `model` with atc and `options` into <name>.om.
+  void Compile(const OnnxBuilder& model, const std::string& options,
+               const std::string& name) {
+    model.Save(dir_ + "/" + name + ".onnx");
     const std::string command = std::string("'") + ATC_BINARY +
-                                "' --framework=5 --model='" + dir_ +
-                                "/net.onnx' --output='" + dir_ +
-                                "/net' --soc_version=Ascend910B1 "
+                                "' --framework=5 --model='" + dir_ + "/" +
+                                name + ".onnx' --output='" + dir_ + "/" + name +
+                                "' --soc_version=Ascend910B1 "
                                 "--precision_mode=must_keep_origin_dtype " +
                                 options + " >'" + dir_ + "/atc.log' 2>&1";
     const int status = std::system(command.c_str());
     ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
         << "atc failed: " << command;
+  }
+  // The work and weight sizes aclmdlQuerySizeFromMem gives for <name>.om.
+  std::pair<size_t, size_t> QuerySizes(const std::string& name) {
+    std::ifstream in(dir_ + "/" + name + ".om", std::ios::binary);
+    const std::vector<char> om((std::istreambuf_iterator<char>(in)), {});
+    size_t work = 0;
+    size_t weight = 0;
+    EXPECT_EQ(aclmdlQuerySizeFromMem(om.data(), om.size(), &work, &weight),
+              ACL_SUCCESS)
+        << LastError();
+    return {work, weight};
+  }
+  // Compiles `model` with atc and `options`, loads it, reads its desc.
+  void Load(const OnnxBuilder& model, const std::string& options) {
+    ASSERT_NO_FATAL_FAILURE(Compile(model, options, "net"));
     ASSERT_EQ(aclmdlLoadFromFile((dir_ + "/net.om").c_str(), &id_), ACL_SUCCESS)
         << LastError();
     desc_ = aclmdlCreateDesc();
@@ -356,6 +375,19 @@ TEST_F(AclGears, DynamicDims) {
   aclmdlDataset* tiny = Dataset({2 * 8 * 4, 8 * 2 * 4, 4});
   EXPECT_EQ(aclmdlSetInputDynamicDims(id_, tiny, 2, &all[0]),
             ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID);
+}
+
+TEST_F(AclGears, WorkSizeIsTheLargestGearsAndWeightsAreShared) {
+  std::vector<float> w, bias;
+  const OnnxBuilder model = MatMulAddRelu(&w, &bias);
+  ASSERT_NO_FATAL_FAILURE(Compile(
+      model, "--input_shape=x:-1,4 --dynamic_batch_size=1,8,2", "gears"));
+  ASSERT_NO_FATAL_FAILURE(Compile(model, "--input_shape=x:8,4", "batch8"));
+  ASSERT_NO_FATAL_FAILURE(Compile(model, "--input_shape=x:1,4", "batch1"));
+  const auto gears = QuerySizes("gears");
+  const auto batch8 = QuerySizes("batch8");
+  EXPECT_EQ(gears, batch8);  // the arena of batch 8, one copy of W and b
+  EXPECT_GT(gears.first, QuerySizes("batch1").first);
 }
 
 TEST_F(AclGears, StaticModelsHaveNoGears) {
