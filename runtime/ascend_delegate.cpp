@@ -24,12 +24,16 @@ Error AscendDelegate::load(const ModelSource& source,
 }
 
 Error AscendDelegate::run(Span<EValue*> args) {
-  Error error = io_.check_args(args);
+  size_t gear = 0;
+  Error error = io_.check_args(args, &gear);
   if (error != Error::Ok) {
     return error;
   }
   std::lock_guard<std::mutex> lock(mutex_);
   error = model_.make_current();
+  if (error == Error::Ok) {
+    error = io_.use_gear(gear);
+  }
   if (error == Error::Ok) {
     error = io_.copy_inputs(args);
   }

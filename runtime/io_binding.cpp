@@ -29,6 +29,24 @@ namespace {
 const char* role_name(bool input) { return input ? "input" : "output"; }
 
 // ExecuTorch tensors without a dim order array are in the default order.
+template <typename SlotT>
+std::vector<TensorShape> shapes_of(const std::vector<SlotT>& slots) {
+  std::vector<TensorShape> shapes(slots.size());
+  for (size_t i = 0; i < slots.size(); ++i) {
+    shapes[i].rank = slots[i].rank;
+    shapes[i].sizes = slots[i].sizes;
+  }
+  return shapes;
+}
+
+size_t numel(const TensorShape& shape) {
+  size_t n = 1;
+  for (size_t d = 0; d < shape.rank; ++d) {
+    n *= static_cast<size_t>(shape.sizes[d]);
+  }
+  return n;
+}
+
 bool has_default_dim_order(const Tensor& tensor) {
   const auto dim_order = tensor.dim_order();
   return dim_order.data() == nullptr ||
@@ -43,8 +61,12 @@ Error IoBinding::bind(const AclModel& model,
   model_ = &model;
   states_ = states;
   current_ = 0;
+  selected_gear_ = SIZE_MAX;
   Error error = read_slots(Role::kInput, inputs_);
   if (error == Error::Ok) error = read_slots(Role::kOutput, outputs_);
+  if (error == Error::Ok) {
+    error = gears_.read(model, shapes_of(inputs_), shapes_of(outputs_));
+  }
   if (error == Error::Ok) error = check_states();
   if (error == Error::Ok) error = allocate(Role::kInput, inputs_);
   if (error == Error::Ok) error = allocate(Role::kOutput, outputs_);
@@ -52,6 +74,18 @@ Error IoBinding::bind(const AclModel& model,
   if (error == Error::Ok && !states_.empty()) {
     error = build_datasets(datasets_[1], true);
   }
+  // Both dataset pairs share the gear input's buffer.
+  if (error == Error::Ok) {
+    error = gears_.read_output_shapes(model, datasets_[0].input.get());
+  }
+  return error;
+}
+
+Error IoBinding::use_gear(size_t gear) {
+  if (!gears_.dynamic() || gear == selected_gear_) return Error::Ok;
+  const Error error =
+      gears_.select(*model_, datasets_[current_].input.get(), gear);
+  selected_gear_ = error == Error::Ok ? gear : SIZE_MAX;
   return error;
 }
 
@@ -89,7 +123,8 @@ Error IoBinding::check_states() {
   arg_inputs_.clear();
   arg_outputs_.clear();
   for (size_t i = 0; i < inputs_.size(); ++i) {
-    if (!state_input[i]) arg_inputs_.push_back(i);
+    const bool gear_input = gears_.dynamic() && i == gears_.gear_input();
+    if (!state_input[i] && !gear_input) arg_inputs_.push_back(i);
   }
   for (size_t i = 0; i < outputs_.size(); ++i) {
     if (!state_output[i]) arg_outputs_.push_back(i);
@@ -180,13 +215,18 @@ Error IoBinding::read_slots(Role role, std::vector<Slot>& slots) {
         i, slot.name.c_str(), dims.dimCount, kTensorDimensionLimit);
     slot.rank = dims.dimCount;
     size_t numel = 1;
+    bool dynamic = false;
     for (size_t d = 0; d < slot.rank; ++d) {
       const int64_t dim = dims.dims[d];
+      if (dim == -1) {
+        // A shape gear decides (ShapeGears checks the model has them).
+        slot.sizes[d] = -1;
+        dynamic = true;
+        continue;
+      }
       ASCEND_CHECK_OR_RETURN_ERROR(
-          dim >= 0, NotSupported,
-          "%s %zu ('%s') has a dynamic dim %zu in the .om; only static "
-          "shapes are supported",
-          what, i, slot.name.c_str(), d);
+          dim >= 0, NotSupported, "%s %zu ('%s') has dim %zu = %lld in the .om",
+          what, i, slot.name.c_str(), d, static_cast<long long>(dim));
       ASCEND_CHECK_OR_RETURN_ERROR(
           dim <= std::numeric_limits<SizesType>::max() &&
               (dim == 0 || numel <= std::numeric_limits<size_t>::max() /
@@ -203,6 +243,8 @@ Error IoBinding::read_slots(Role role, std::vector<Slot>& slots) {
     slot.nbytes = numel * element;
     const size_t om_bytes = input ? api.aclmdlGetInputSizeByIndex(desc, i)
                                   : api.aclmdlGetOutputSizeByIndex(desc, i);
+    // A slot with gear dims holds the largest gear: the .om's size.
+    if (dynamic) slot.nbytes = om_bytes;
     ASCEND_CHECK_OR_RETURN_ERROR(
         om_bytes == slot.nbytes, InvalidProgram,
         "%s %zu ('%s'): the .om says %zu bytes, its dtype and shape give %zu",
@@ -268,7 +310,8 @@ Error IoBinding::build_datasets(Datasets& datasets, bool swapped) {
   return Error::Ok;
 }
 
-Error IoBinding::check_tensor(Role role, size_t index, EValue& value) const {
+Error IoBinding::check_tensor(Role role, size_t index, EValue& value,
+                              const TensorShape& shape) const {
   const bool input = role == Role::kInput;
   const Slot& slot = input ? inputs_[index] : outputs_[index];
   const char* what = role_name(input);
@@ -283,24 +326,24 @@ Error IoBinding::check_tensor(Role role, size_t index, EValue& value) const {
       slot.name.c_str(), executorch::runtime::toString(tensor.scalar_type()),
       executorch::runtime::toString(slot.scalar_type));
   if (!input) {
-    // Outputs take the model's shape; inputs must already have it.
+    // Outputs take the model's shape (at the gear); inputs must have it.
     ASCEND_CHECK_OR_RETURN_ERROR(
         executorch::runtime::resize_tensor(
-            tensor, ArrayRef<SizesType>(slot.sizes.data(), slot.rank)) ==
+            tensor, ArrayRef<SizesType>(shape.sizes.data(), shape.rank)) ==
             Error::Ok,
         InvalidArgument,
         "output %zu ('%s') cannot be resized to the model's rank %zu shape",
-        index, slot.name.c_str(), slot.rank);
+        index, slot.name.c_str(), shape.rank);
   }
-  bool same_shape = static_cast<size_t>(tensor.dim()) == slot.rank;
-  for (size_t d = 0; same_shape && d < slot.rank; ++d) {
-    same_shape = tensor.size(d) == slot.sizes[d];
+  bool same_shape = static_cast<size_t>(tensor.dim()) == shape.rank;
+  for (size_t d = 0; same_shape && d < shape.rank; ++d) {
+    same_shape = tensor.size(d) == shape.sizes[d];
   }
   if (!same_shape) {
     const auto got = executorch::runtime::tensor_shape_to_c_string(
         Span<const SizesType>(tensor.sizes().data(), tensor.sizes().size()));
     const auto want = executorch::runtime::tensor_shape_to_c_string(
-        Span<const SizesType>(slot.sizes.data(), slot.rank));
+        Span<const SizesType>(shape.sizes.data(), shape.rank));
     ASCEND_LOG(Error,
                "%s %zu ('%s') has shape %s; the compiled model needs the "
                "static shape %s",
@@ -311,16 +354,19 @@ Error IoBinding::check_tensor(Role role, size_t index, EValue& value) const {
       has_default_dim_order(tensor), InvalidArgument,
       "%s %zu ('%s') is not in the contiguous default dim order", what, index,
       slot.name.c_str());
+  const size_t nbytes =
+      numel(shape) * executorch::runtime::elementSize(slot.scalar_type);
   const void* data =
       input ? tensor.const_data_ptr() : tensor.mutable_data_ptr();
   ASCEND_CHECK_OR_RETURN_ERROR(
-      tensor.nbytes() == slot.nbytes && (slot.nbytes == 0 || data != nullptr),
+      tensor.nbytes() == nbytes && nbytes <= slot.nbytes &&
+          (nbytes == 0 || data != nullptr),
       InvalidArgument, "%s %zu ('%s') has no storage of %zu bytes", what, index,
-      slot.name.c_str(), slot.nbytes);
+      slot.name.c_str(), nbytes);
   return Error::Ok;
 }
 
-Error IoBinding::check_args(Span<EValue*> args) const {
+Error IoBinding::check_args(Span<EValue*> args, size_t* gear) const {
   const size_t expected = arg_inputs_.size() + arg_outputs_.size();
   ASCEND_CHECK_OR_RETURN_ERROR(
       args.size() == expected, InvalidArgument,
@@ -330,13 +376,49 @@ Error IoBinding::check_args(Span<EValue*> args) const {
     ASCEND_CHECK_OR_RETURN_ERROR(args[i] != nullptr, InvalidArgument,
                                  "argument %zu is null", i);
   }
+  *gear = 0;
+  if (gears_.dynamic()) {
+    for (size_t a = 0; a < arg_inputs_.size(); ++a) {
+      ASCEND_CHECK_OR_RETURN_ERROR(args[a]->isTensor(), InvalidArgument,
+                                   "input %zu is not a tensor", arg_inputs_[a]);
+    }
+    *gear = gears_.find(arg_inputs_, [&](size_t slot) {
+      size_t a = 0;
+      while (arg_inputs_[a] != slot) ++a;
+      const Tensor& tensor = args[a]->toTensor();
+      TensorShape shape;
+      shape.rank = std::min<size_t>(tensor.dim(), kTensorDimensionLimit);
+      for (size_t d = 0; d < shape.rank; ++d) shape.sizes[d] = tensor.size(d);
+      return shape;
+    });
+    if (*gear == gears_.count()) {
+      for (size_t a = 0; a < arg_inputs_.size(); ++a) {
+        const Tensor& tensor = args[a]->toTensor();
+        const auto got =
+            executorch::runtime::tensor_shape_to_c_string(Span<const SizesType>(
+                tensor.sizes().data(), tensor.sizes().size()));
+        ASCEND_LOG(Error, "input %zu ('%s') has shape %s", arg_inputs_[a],
+                   inputs_[arg_inputs_[a]].name.c_str(), got.data());
+      }
+      ASCEND_LOG(Error,
+                 "these input shapes are none of the model's %zu shape gears "
+                 "(atc --dynamic_batch_size / --dynamic_dims); they are:",
+                 gears_.count());
+      gears_.log_gears("AscendBackend");
+      return Error::InvalidArgument;
+    }
+  }
   for (size_t a = 0; a < arg_inputs_.size(); ++a) {
-    const Error error = check_tensor(Role::kInput, arg_inputs_[a], *args[a]);
+    const size_t slot = arg_inputs_[a];
+    const Error error =
+        check_tensor(Role::kInput, slot, *args[a], gears_.input(*gear, slot));
     if (error != Error::Ok) return error;
   }
   for (size_t a = 0; a < arg_outputs_.size(); ++a) {
-    const Error error = check_tensor(Role::kOutput, arg_outputs_[a],
-                                     *args[arg_inputs_.size() + a]);
+    const size_t slot = arg_outputs_[a];
+    const Error error =
+        check_tensor(Role::kOutput, slot, *args[arg_inputs_.size() + a],
+                     gears_.output(*gear, slot));
     if (error != Error::Ok) return error;
   }
   return Error::Ok;
@@ -347,14 +429,16 @@ Error IoBinding::copy_inputs(Span<EValue*> args) const {
   for (size_t a = 0; a < arg_inputs_.size(); ++a) {
     const size_t i = arg_inputs_[a];
     const Slot& slot = inputs_[i];
-    if (slot.nbytes == 0) continue;
-    const aclError error = api.aclrtMemcpy(
-        slot.device.get(), slot.nbytes, args[a]->toTensor().const_data_ptr(),
-        slot.nbytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    // The gear's bytes (check_args made them the tensor's size).
+    const size_t nbytes = args[a]->toTensor().nbytes();
+    if (nbytes == 0) continue;
+    const aclError error = api.aclrtMemcpy(slot.device.get(), slot.nbytes,
+                                           args[a]->toTensor().const_data_ptr(),
+                                           nbytes, ACL_MEMCPY_HOST_TO_DEVICE);
     ASCEND_CHECK_OR_RETURN_ERROR(
         error == ACL_SUCCESS, InvalidState,
         "copying input %zu ('%s', %zu bytes) to device %d failed with %d: %s",
-        i, slot.name.c_str(), slot.nbytes, model_->device_id(), error,
+        i, slot.name.c_str(), nbytes, model_->device_id(), error,
         model_->library().recent_error());
   }
   return Error::Ok;
@@ -365,16 +449,17 @@ Error IoBinding::copy_outputs(Span<EValue*> args) const {
   for (size_t a = 0; a < arg_outputs_.size(); ++a) {
     const size_t i = arg_outputs_[a];
     const Slot& slot = outputs_[i];
-    if (slot.nbytes == 0) continue;
     Tensor& tensor = args[arg_inputs_.size() + a]->toTensor();
-    const aclError error = api.aclrtMemcpy(
-        tensor.mutable_data_ptr(), slot.nbytes, slot.device.get(), slot.nbytes,
-        ACL_MEMCPY_DEVICE_TO_HOST);
+    const size_t nbytes = tensor.nbytes();
+    if (nbytes == 0) continue;
+    const aclError error =
+        api.aclrtMemcpy(tensor.mutable_data_ptr(), nbytes, slot.device.get(),
+                        nbytes, ACL_MEMCPY_DEVICE_TO_HOST);
     ASCEND_CHECK_OR_RETURN_ERROR(
         error == ACL_SUCCESS, InvalidState,
         "copying output %zu ('%s', %zu bytes) from device %d failed with %d: "
         "%s",
-        i, slot.name.c_str(), slot.nbytes, model_->device_id(), error,
+        i, slot.name.c_str(), nbytes, model_->device_id(), error,
         model_->library().recent_error());
   }
   return Error::Ok;

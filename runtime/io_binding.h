@@ -12,6 +12,10 @@
 // second pair of datasets with those buffers exchanged), so the state stays
 // on the device. Two buffers, because CANN does not promise that an output
 // may alias an input.
+//
+// A model with shape gears (ShapeGears) takes, per call, the gear whose
+// input shapes the arguments have; its slots are sized for the largest gear
+// and each call copies only the chosen gear's bytes.
 #pragma once
 
 #include <executorch/runtime/core/evalue.h>
@@ -25,6 +29,7 @@
 
 #include "acl_model.h"
 #include "delegate_blob.h"
+#include "shape_gears.h"
 
 namespace executorch::backends::ascend {
 
@@ -43,10 +48,15 @@ class IoBinding {
       const executorch::runtime::NamedDataMap* named_data);
 
   // args: the delegate's inputs then outputs (device state excluded).
-  // Checks the count, each input against its slot and each output (resized
-  // to its slot's shape).
+  // Checks the count, finds the shape gear of the inputs (*gear), checks
+  // each input against its slot at that gear and each output (resized to
+  // the gear's shape).
   executorch::runtime::Error check_args(
-      executorch::runtime::Span<executorch::runtime::EValue*> args) const;
+      executorch::runtime::Span<executorch::runtime::EValue*> args,
+      size_t* gear) const;
+  // Makes `gear` (from check_args) the one the next execute runs, with the
+  // documented ACL call, when it is not already.
+  executorch::runtime::Error use_gear(size_t gear);
   // Host to device for every input; device to host for every output. Only
   // after check_args succeeded for the same args.
   executorch::runtime::Error copy_inputs(
@@ -88,10 +98,13 @@ class IoBinding {
   executorch::runtime::Error allocate(Role role, std::vector<Slot>& slots);
   // swapped: the state slots take each other's buffers.
   executorch::runtime::Error build_datasets(Datasets& datasets, bool swapped);
-  executorch::runtime::Error check_tensor(
-      Role role, size_t index, executorch::runtime::EValue& value) const;
+  executorch::runtime::Error check_tensor(Role role, size_t index,
+                                          executorch::runtime::EValue& value,
+                                          const TensorShape& shape) const;
 
   const AclModel* model_ = nullptr;
+  ShapeGears gears_;
+  size_t selected_gear_ = SIZE_MAX;
   std::vector<DeviceStateEntry> states_;
   // Slot indices of the delegate's arguments: the slots that are no state.
   std::vector<size_t> arg_inputs_;

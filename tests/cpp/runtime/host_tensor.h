@@ -20,8 +20,11 @@ class HostTensor {
   using DimOrderType = executorch::aten::DimOrderType;
   using StridesType = executorch::aten::StridesType;
 
+  // dynamic_bound: resizable to any shape of at most `sizes`' elements, as
+  // ExecuTorch plans an output whose shape a gear decides.
   HostTensor(ScalarType type, std::vector<SizesType> sizes,
-             std::vector<DimOrderType> dim_order = {})
+             std::vector<DimOrderType> dim_order = {},
+             bool dynamic_bound = false)
       : sizes_(std::move(sizes)), dim_order_(std::move(dim_order)) {
     if (dim_order_.empty()) {
       dim_order_.resize(sizes_.size());
@@ -39,7 +42,9 @@ class HostTensor {
     storage_.assign(numel * executorch::runtime::elementSize(type) + 1, 0);
     impl_ = std::make_unique<executorch::aten::TensorImpl>(
         type, static_cast<ssize_t>(sizes_.size()), sizes_.data(),
-        storage_.data(), dim_order_.data(), strides_.data());
+        storage_.data(), dim_order_.data(), strides_.data(),
+        dynamic_bound ? executorch::aten::TensorShapeDynamism::DYNAMIC_BOUND
+                      : executorch::aten::TensorShapeDynamism::STATIC);
     value_ = executorch::runtime::EValue(executorch::aten::Tensor(impl_.get()));
   }
   HostTensor(const HostTensor&) = delete;

@@ -46,6 +46,14 @@ std::string accumulate_model_onnx() {
   return b.Serialize();
 }
 
+std::string batch_scale_model_onnx() {
+  OnnxBuilder b;
+  b.Input("x", {-1, 3}).OutputNoShape("y", 2);
+  b.InitF32("three", {1}, {3.0f});
+  b.Node("Mul", {"x", "three"}, {"y"});
+  return b.Serialize();
+}
+
 std::string matmul_relu_model_onnx() {
   std::vector<float> weight;
   for (int i = 0; i < 4; ++i) {
@@ -62,7 +70,8 @@ std::string matmul_relu_model_onnx() {
 
 std::vector<uint8_t> compile_with_atc(const std::string& onnx_bytes,
                                       const std::string& name,
-                                      std::string* error) {
+                                      std::string* error,
+                                      const std::string& extra_options) {
   const char* atc = std::getenv("EXECUTORCH_ASCEND_ATC");
   if (atc == nullptr || atc[0] == '\0') {
     *error = "EXECUTORCH_ASCEND_ATC is not set";
@@ -87,9 +96,8 @@ std::vector<uint8_t> compile_with_atc(const std::string& onnx_bytes,
   const std::string command =
       std::string("'") + atc + "' --framework=5 --model='" + onnx_path +
       "' --output='" + out_base +
-      "' --soc_version=Ascend910B1 --precision_mode=must_keep_origin_dtype "
-      "> '" +
-      dir + "/atc.log' 2>&1";
+      "' --soc_version=Ascend910B1 --precision_mode=must_keep_origin_dtype " +
+      extra_options + " > '" + dir + "/atc.log' 2>&1";
   const int status = std::system(command.c_str());
   if (status != 0) {
     std::ifstream log(dir + "/atc.log");

@@ -20,10 +20,15 @@ std::string matmul_relu_model_onnx();
 // float32; inputs x then s, outputs y then s_out).
 std::string accumulate_model_onnx();
 
-// Compiles serialized ONNX bytes with `atc --framework=5`; returns the .om
-// bytes, or an empty vector with `error` set.
+// y[b,3] = 3 * x[b,3], b a dynamic batch (for atc --dynamic_batch_size).
+std::string batch_scale_model_onnx();
+
+// Compiles serialized ONNX bytes with `atc --framework=5` and
+// `extra_options` (e.g. shape gears); returns the .om bytes, or an empty
+// vector with `error` set.
 std::vector<uint8_t> compile_with_atc(const std::string& onnx_bytes,
                                       const std::string& name,
-                                      std::string* error);
+                                      std::string* error,
+                                      const std::string& extra_options = "");
 
 }  // namespace executorch::backends::ascend::testing
