@@ -45,17 +45,14 @@ TrafficReader::TrafficReader() {
     // The extra reference is kept: the backend never unloads ACL either.
     void* symbol = dlsym(handle, "aclEmuGetStats");
     if (symbol == nullptr) {
-      reason_ =
-          "the ACL library has no aclEmuGetStats (real CANN counts no "
-          "traffic)";
+      reason_ = "the ACL library has no aclEmuGetStats: not the CANN emulator";
       return;
     }
     get_stats_ = reinterpret_cast<aclEmuGetStatsFn>(symbol);
     return;
   }
   reason_ =
-      "no ACL library is loaded (the program has no AscendBackend "
-      "delegate)";
+      "no ACL library is loaded: the program has no AscendBackend delegate";
 }
 
 std::optional<Traffic> TrafficReader::read() const {
