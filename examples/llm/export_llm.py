@@ -18,6 +18,7 @@ use_kv_cache.
 from __future__ import annotations
 
 import argparse
+import collections
 import dataclasses
 import logging
 import sys
@@ -25,14 +26,19 @@ import time
 from pathlib import Path
 
 import torch
-from executorch.exir import ExecutorchProgramManager, to_edge_transform_and_lower
+from executorch.exir import (
+    EdgeProgramManager,
+    ExecutorchProgramManager,
+    to_edge_transform_and_lower,
+)
+from executorch.exir.lowered_backend_module import get_lowered_submodules
 from llm_model import DTYPES, MODELS, build_model
 from torch.export import ExportedProgram
 
 import executorch_ascend
 from executorch_ascend import AscendCompileSpec, AscendPartitioner
 from executorch_ascend.compile_spec import TOOLCHAINS
-from executorch_ascend.export import DelegationSummary, delegation_summary, save
+from executorch_ascend.export import delegation_summary, save
 
 BACKENDS = ("ascend", "xnnpack")
 log = logging.getLogger("export_llm")
@@ -65,7 +71,7 @@ def lower_decoder(
     metadata: dict[str, object],
     toolchain: str = "emulator",
     prefill_len: int = 1,
-) -> tuple[ExecutorchProgramManager, DelegationSummary]:
+) -> tuple[ExecutorchProgramManager, str]:
     if backend == "ascend":
         spec_args: dict[str, object] = {"toolchain": toolchain}
         if prefill_len > 1:
@@ -79,8 +85,17 @@ def lower_decoder(
     edge = to_edge_transform_and_lower(
         exported, partitioner=[partitioner], constant_methods=metadata
     )
-    summary = delegation_summary(edge)  # before to_executorch, which rewrites the graph
+    summary = _summary(edge)  # before to_executorch, which rewrites the graph
     return edge.to_executorch(), summary
+
+
+def _summary(edge: EdgeProgramManager) -> str:
+    """Delegate calls per backend and the compute ops left on the CPU."""
+    lowered = get_lowered_submodules(edge.exported_program().graph_module)
+    calls = collections.Counter(m.backend_id for _, m, _ in lowered)
+    cpu = delegation_summary(edge).cpu_ops
+    parts = [f"{n} {backend} call(s)" for backend, n in sorted(calls.items())]
+    return ", ".join([*parts, f"{len(cpu)} compute op(s) on the CPU"])
 
 
 def export_llm(
@@ -117,7 +132,7 @@ def export_llm(
     pte, ptds = save(program, output)
     seconds = time.perf_counter() - start
     print(f"{model_name} {dtype} -> {pte} ({pte.stat().st_size} B) in {seconds:.1f} s")
-    print(f"delegation ({backend}): {summary}")
+    print(f"delegation: {summary}")
     print("metadata: " + ", ".join(f"{k}={v}" for k, v in metadata.items()))
     if ptds:
         print("data files: " + ", ".join(str(p) for p in ptds))
