@@ -12,8 +12,8 @@ traffic is n/a. Eager PyTorch through the same static-cache wrapper is the refer
 path's greedy tokens must equal eager's, else the run fails instead of printing a number.
 
 The emulator runs CPU reference kernels: its tokens/s says nothing about NPU speed. What the
-numbers are for: the delegate's per-token traffic (today the KV cache crosses host<->device on
-every call) and regressions. Run on purpose only (never from the tests).
+numbers are for: the delegate's per-token traffic (with the KV cache as device state, only the
+token, its position and the logits cross) and regressions. Run on purpose only (never from the tests).
 """
 
 from __future__ import annotations
