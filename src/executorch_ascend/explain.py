@@ -86,7 +86,8 @@ def explain(program: ExportedProgram, compile_spec: SpecLike = None) -> Explanat
             f"{name}: kept whole, with a contiguous copy after it so the graph re-traces"
             for name in partitioner.layout_fixes
         ]
-    decisions = analyze(edge, as_compile_spec(compile_spec).soc_version)
+    spec = as_compile_spec(compile_spec)
+    decisions = analyze(edge, spec.soc_version, spec)
     reports = tuple(NodeReport(n.name, op_name(n), reason) for n, reason in decisions.items())
     return Explanation(reports, len(propose_partitions(edge, decisions)), tuple(notes))
 

@@ -17,7 +17,8 @@ from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 
 from .backend import AscendBackend
-from .compile_spec import SpecLike, as_compile_spec
+from .compile_spec import AscendCompileSpec, SpecLike, as_compile_spec
+from .lowering import gears
 from .lowering.constants import ConstantResolver
 from .lowering.registry import ops_kept_whole, why_unsupported
 from .lowering.whole_ops import make_kept_outputs_contiguous
@@ -26,10 +27,26 @@ from .soc_dtypes import bf16_refusal
 logger = logging.getLogger(__name__)
 
 
-def analyze(program: ExportedProgram, soc_version: str | None = None) -> dict[Node, str | None]:
+def analyze(
+    program: ExportedProgram,
+    soc_version: str | None = None,
+    spec: AscendCompileSpec | None = None,
+) -> dict[Node, str | None]:
     """For every call_function node: None if Ascend can take it, else why not.
 
     With `soc_version`, nodes with dtypes that chip lacks (bf16 on Ascend310P) are refused too.
+    With the shape gears of `spec`, symbolic shapes are taken where every gear is
+    (lowering/gears.py); without usable gears the reason says what to add.
+    """
+    plan = gears.plan_gears(program, spec or AscendCompileSpec())
+    if isinstance(plan, gears.GearPlan):
+        return gears.analyze_at_gears(program, plan, lambda p: _analyze(p, soc_version))
+    decisions = _analyze(program, soc_version)
+    return decisions if plan is None else gears.explain_refusal(decisions, plan)
+
+
+def _analyze(program: ExportedProgram, soc_version: str | None) -> dict[Node, str | None]:
+    """analyze() for static shapes.
 
     Constant computations (folded into ONNX initializers at lowering) are taken only when every
     user is taken, and a getitem only with its tuple-producing op; neither is worth a delegate call
@@ -122,7 +139,8 @@ class AscendPartitioner(Partitioner):
         return _kept_whole(node, self.compile_spec.soc_version)
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
-        decisions = analyze(exported_program, self.compile_spec.soc_version)
+        spec = self.compile_spec
+        decisions = analyze(exported_program, spec.soc_version, spec)
         self.reasons = {n.name: r for n, r in decisions.items() if r is not None}
         partitions = propose_partitions(exported_program, decisions)
         tags: dict[str, DelegationSpec] = {}
