@@ -119,11 +119,13 @@ class AscendPartitioner(Partitioner):
         self.reasons: dict[str, str] = {}
         # Kept ops whose output got a contiguous copy before decomposition (node names).
         self.layout_fixes: list[str] = []
+        self._gear_kept: set[str] | None = None  # ops kept whole at every shape gear
 
     def transform_for_pre_decomposition(self, exported_program: ExportedProgram) -> ExportedProgram:
         # A kept op's output layout can differ between the traces to_edge makes, and a view
         # after it then fails to re-trace; see lowering/whole_ops.py. The program is edited in
         # place (a clone that changes no value), as ExecuTorch hands it over for that purpose.
+        self._gear_kept = self._kept_at_gears(exported_program)
         self.layout_fixes = make_kept_outputs_contiguous(exported_program, self._kept_whole)
         return exported_program
 
@@ -132,10 +134,24 @@ class AscendPartitioner(Partitioner):
     ) -> tuple[list[torch._ops.OpOverload], Callable[[Node], bool] | None]:
         # Keep an op whole only where it will be delegated: a kept op left on the CPU would have
         # no portable kernel after to_edge.
+        self._gear_kept = self._kept_at_gears(ep)
         return ops_kept_whole(), self._kept_whole
+
+    @property
+    def kept_at_every_gear(self) -> set[str] | None:
+        """Symbolic ops kept whole because they lower at every shape gear (None: no gears)."""
+        return self._gear_kept
+
+    def _kept_at_gears(self, ep: ExportedProgram) -> set[str] | None:
+        return gears.kept_whole_at_gears(
+            ep, self.compile_spec, lambda n: _kept_whole(n, self.compile_spec.soc_version)
+        )
 
     def _kept_whole(self, node: Node) -> bool:
         # A kept op left on the CPU (bf16 on Ascend310P included) has no portable kernel.
+        # With shape gears, a symbolic op is kept when it is lowerable at every gear.
+        if self._gear_kept is not None and gears.has_symbolic_shape(node):
+            return node.name in self._gear_kept
         return _kept_whole(node, self.compile_spec.soc_version)
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:

@@ -295,6 +295,32 @@ def analyze_at_gears(
     return {n: result[n] for n in nodes}
 
 
+def kept_whole_at_gears(
+    program: ExportedProgram, spec: AscendCompileSpec, kept: Callable[[Node], bool]
+) -> set[str] | None:
+    """Names of the nodes `kept` accepts at every gear; None when the program has no usable
+    gears (then `kept` decides on the symbolic node itself, and refuses it)."""
+    plan = plan_gears(program, spec)
+    if not isinstance(plan, GearPlan):
+        return None
+    names: set[str] | None = None
+    for binding in plan.bindings():
+        special = specialize(program, binding)
+        ok = {n.name for n in special.graph.nodes if n.op == "call_function" and kept(n)}
+        names = ok if names is None else names & ok
+    return names
+
+
+def has_symbolic_shape(node: Node) -> bool:
+    vals = node.meta.get("val")
+    vals = vals if isinstance(vals, (list, tuple)) else [vals]
+    vals = [*vals, *(n.meta.get("val") for n in node.all_input_nodes)]
+    return any(
+        isinstance(v, torch.Tensor) and any(isinstance(d, torch.SymInt) for d in v.shape)
+        for v in vals
+    )
+
+
 def explain_refusal(decisions: dict[Node, str | None], reason: str) -> dict[Node, str | None]:
     """Adds why gears cannot help to the reasons of nodes refused for dynamic shapes."""
     return {
