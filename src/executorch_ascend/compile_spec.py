@@ -228,6 +228,13 @@ def _validate_gears(batch: object, dims: object) -> None:
             "dynamic_batch_size and dynamic_dims cannot both be set (atc takes one of them); "
             "give the batch as one of the dynamic_dims values instead"
         )
+    if dims:
+        counts = {len(g) for g in dims}
+        if len(counts) != 1 or 0 in counts:
+            raise CompileSpecError(
+                "every dynamic_dims gear must give the same number (>= 1) of values, one per "
+                f"symbolic dim; got {gears_text(dims)}"  # type: ignore[arg-type]
+            )
     for key, gears in (("dynamic_batch_size", batch), ("dynamic_dims", dims)):
         if not gears:
             continue
@@ -240,13 +247,6 @@ def _validate_gears(batch: object, dims: object) -> None:
         values = [v for g in gears for v in (g if isinstance(g, tuple) else (g,))]
         if any(v <= 0 for v in values):
             raise CompileSpecError(f"{key} gears must be positive, got {gears_text(gears)}")  # type: ignore[arg-type]
-    if dims:
-        counts = {len(g) for g in dims}
-        if len(counts) != 1 or 0 in counts:
-            raise CompileSpecError(
-                "every dynamic_dims gear must give the same number (>= 1) of values, one per "
-                f"symbolic dim; got {gears_text(dims)}"  # type: ignore[arg-type]
-            )
 
 
 def _is_int(value: object) -> bool:

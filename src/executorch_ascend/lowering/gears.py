@@ -261,12 +261,16 @@ def analyze_at_gears(
     analysis takes it at every gear; a size node when every user of it is taken (so no size
     crosses a partition boundary)."""
     per_gear = []
-    for binding in plan.bindings():
-        decisions = static_analyze(specialize(program, binding))
+    specials = [specialize(program, binding) for binding in plan.bindings()]
+    for special in specials:
+        decisions = static_analyze(special)
         per_gear.append({n.name: r for n, r in decisions.items()})
     nodes = [n for n in program.graph.nodes if n.op == "call_function"]
     result: dict[Node, str | None] = {}
     sizes = [n for n in nodes if n.name not in per_gear[0]]
+    for name, reason in _gear_varying_constants(program, specials, set(sizes), plan).items():
+        for d in per_gear:
+            d[name] = reason
     for node in nodes:
         if node in sizes:
             continue
@@ -293,6 +297,51 @@ def analyze_at_gears(
                 result[node] = f"reads a size computed on the CPU ({', '.join(cpu)})"
                 changed = True
     return {n: result[n] for n in nodes}
+
+
+def _gear_varying_constants(
+    program: ExportedProgram, specials: list[ExportedProgram], sizes: set[Node], plan: GearPlan
+) -> dict[str, str]:
+    """Constants computed from sizes (scalar_tensor(s), arange(s)) that one graph cannot hold:
+    a float whose value changes with the gear, or a tensor that grows but is not the leading
+    part of the largest gear's. They stay on the CPU, so the partition reads them as inputs."""
+    from .constants import ConstantResolver
+
+    derived: set[Node] = set()
+    for node in program.graph.nodes:
+        if node.op == "call_function" and node not in sizes:
+            if any(n in sizes or n in derived for n in node.all_input_nodes):
+                derived.add(node)
+    if not derived:
+        return {}
+    resolvers = [ConstantResolver(s) for s in specials]
+    by_name = [{n.name: n for n in s.graph.nodes} for s in specials]
+    refused: dict[str, str] = {}
+    for node in derived:
+        nodes = [names.get(node.name) for names in by_name]
+        if any(n is None or not r.is_constant(n) for n, r in zip(nodes, resolvers, strict=True)):
+            continue
+        values = [r.value(n) for n, r in zip(nodes, resolvers, strict=True)]
+        if all(v.shape == values[0].shape and torch.equal(v, values[0]) for v in values):
+            continue
+        if all(v.shape == values[0].shape for v in values):
+            if values[0].dtype == torch.int64:
+                continue  # sizes: fitted to the gear symbols at lowering
+            refused[node.name] = (
+                f"its value is computed from the shape and changes with the gear "
+                f"({gears_text(plan.gears)}), so it is computed on the CPU"
+            )
+            continue
+        largest = max(values, key=lambda v: v.numel())
+        for v in values:
+            corner = tuple(slice(0, n) for n in v.shape)
+            if v.dim() != largest.dim() or not torch.equal(largest[corner], v):
+                refused[node.name] = (
+                    "its shape changes with the gear and it is not the leading part of the "
+                    "largest gear's value, so it is computed on the CPU"
+                )
+                break
+    return refused
 
 
 def kept_whole_at_gears(
