@@ -40,7 +40,7 @@ import onnx
 import sympy
 import torch
 from onnx import helper, numpy_helper
-from torch._subclasses.fake_tensor import FakeTensorMode
+from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode, unset_fake_temporarily
 from torch.export import ExportedProgram
 from torch.export.graph_signature import InputKind
 from torch.fx import Graph, GraphModule, Node
@@ -302,6 +302,14 @@ def analyze_at_gears(
 def _gear_varying_constants(
     program: ExportedProgram, specials: list[ExportedProgram], sizes: set[Node], plan: GearPlan
 ) -> dict[str, str]:
+    # ExecuTorch may partition under a fake mode; the constants themselves are real.
+    with unset_fake_temporarily():
+        return _varying_constants(program, specials, sizes, plan)
+
+
+def _varying_constants(
+    program: ExportedProgram, specials: list[ExportedProgram], sizes: set[Node], plan: GearPlan
+) -> dict[str, str]:
     """Constants computed from sizes (scalar_tensor(s), arange(s)) that one graph cannot hold:
     a float whose value changes with the gear, or a tensor that grows but is not the leading
     part of the largest gear's. They stay on the CPU, so the partition reads them as inputs."""
@@ -321,7 +329,12 @@ def _gear_varying_constants(
         nodes = [names.get(node.name) for names in by_name]
         if any(n is None or not r.is_constant(n) for n, r in zip(nodes, resolvers, strict=True)):
             continue
-        values = [r.value(n) for n, r in zip(nodes, resolvers, strict=True)]
+        try:
+            values = [r.value(n) for n, r in zip(nodes, resolvers, strict=True)]
+        except Exception:  # not computable here: the lowering checks it
+            continue
+        if any(isinstance(v, FakeTensor) for v in values):
+            continue
         if all(v.shape == values[0].shape and torch.equal(v, values[0]) for v in values):
             continue
         if all(v.shape == values[0].shape for v in values):
