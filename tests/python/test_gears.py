@@ -274,6 +274,47 @@ def test_dims_gears_force_nd_for_4d_inputs() -> None:
     assert not any(a.startswith("--dynamic") for a in static)
 
 
+class FlipBetween(torch.nn.Module):
+    """Two partitions around a CPU op (flip): the first reads only y's symbol, the second reads
+    the symbols in another order (flip's output, of y, before x) than the program's inputs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc1, self.fc2 = torch.nn.Linear(8, 8), torch.nn.Linear(8, 8)
+
+    def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        h = torch.flip(torch.relu(self.fc1(y)), [0])  # y: (s, 8)
+        return self.fc2(h).sum(0) + x.mean(0)  # x: (b, 8)
+
+
+def test_each_partition_gets_the_gears_of_its_own_symbols_in_its_own_order(recording_atc) -> None:
+    base, keep = recording_atc
+    module = _eval(FlipBetween())
+    b, s = Dim("b", min=1, max=4), Dim("s", min=1, max=16)
+    exported = export(
+        module, (torch.randn(2, 8), torch.randn(4, 8)), dynamic_shapes=({0: b}, {0: s})
+    )
+    # Gears of (b, s), the order of the program's inputs.
+    _, partitioner = _lower_with(_spec(base, dynamic_dims=((1, 4), (2, 8), (4, 8))), exported)
+    assert list(partitioner.reasons) == ["aten_flip_default"]
+    (first, first_onnx), (second, second_onnx) = _runs(keep)
+    # fc1 on y alone: s takes 4 and 8 (the gear (2, 8) and (4, 8) give it the same value).
+    assert "--input_shape=input_0:-1,8" in first and "--dynamic_dims=4;8" in first
+    # fc2 on flip(y) (s) before x (b): each gear's values reordered to (s, b).
+    assert "--input_shape=input_0:-1,8;input_1:-1,8" in second
+    assert "--dynamic_dims=4,1;8,2;8,4" in second
+    for seq in (4, 8):
+        y = torch.randn(seq, 8, generator=torch.Generator().manual_seed(seq))
+        (got,) = _ort_at(first_onnx, {"input_0": y.numpy()})
+        assert_close([got], [torch.relu(module.fc1(y)).detach()], f"partition 1 at s={seq}")
+    for seq, batch in ((4, 1), (8, 2), (8, 4)):
+        gen = torch.Generator().manual_seed(batch)
+        h, x = torch.randn(seq, 8, generator=gen), torch.randn(batch, 8, generator=gen)
+        (got,) = _ort_at(second_onnx, {"input_0": h.numpy(), "input_1": x.numpy()})
+        expected = (module.fc2(h).sum(0) + x.mean(0)).detach()
+        assert_close([got], [expected], f"partition 2 at (s={seq}, b={batch})")
+
+
 # --- a Llama with sequence gears ----------------------------------------------------------------
 
 

@@ -101,6 +101,31 @@ def input_symbols(program: ExportedProgram) -> list[sympy.Symbol]:
     return seen
 
 
+def _shape_env(program: ExportedProgram) -> object | None:
+    for node in _user_inputs(program):
+        for d in getattr(node.meta.get("val"), "shape", ()):
+            if isinstance(d, torch.SymInt) and d.node.shape_env is not None:
+                return d.node.shape_env
+    return None
+
+
+def exported_symbols(program: ExportedProgram) -> list[sympy.Symbol]:
+    """The symbols of the exported program's inputs, in order of first appearance, read from
+    the shape environment torch.export made (which a partition shares): so a partition whose
+    inputs have fewer symbols, or have them in another order, maps gear values as the whole
+    program does. Falls back to the program's own inputs."""
+    local = input_symbols(program)
+    env = _shape_env(program)
+    created = getattr(env, "backed_var_to_val", None) or getattr(env, "var_to_val", {})
+    replacements = getattr(env, "replacements", {})
+    order: list[sympy.Symbol] = []
+    for symbol in created:
+        canonical = replacements.get(symbol, symbol)
+        if isinstance(canonical, sympy.Symbol) and canonical not in order:
+            order.append(canonical)
+    return order if local and set(local) <= set(order) else local
+
+
 def _ranges(program: ExportedProgram) -> dict[sympy.Symbol, tuple[int, float]]:
     """(lower, upper) of each symbol, from the shape environment (or the range constraints)."""
     ranges: dict[sympy.Symbol, tuple[int, float]] = {}
@@ -161,12 +186,25 @@ def plan_gears(program: ExportedProgram, spec: AscendCompileSpec) -> GearPlan | 
                 f"dynamic_batch_size gears the batch (dim 0) only, but the inputs' symbolic dims "
                 f"are {names} ({_describe(dims)}); use dynamic_dims"
             )
-    elif len(spec.dynamic_dims[0]) != len(symbols):
-        return (
-            f"dynamic_dims gears give {len(spec.dynamic_dims[0])} value(s) each, but the inputs "
-            f"have {len(symbols)} symbolic dim(s): {names} ({_describe(dims)})"
-        )
-    for gear in spec.gears:
+    gears = spec.gears
+    if spec.dynamic_dims and len(gears[0]) != len(symbols):
+        exported = exported_symbols(program)
+        if len(gears[0]) != len(exported):
+            return (
+                f"dynamic_dims gears give {len(gears[0])} value(s) each, but the inputs "
+                f"have {len(symbols)} symbolic dim(s): {names} ({_describe(dims)})"
+            )
+        # A partition with some of the program's symbols: its gears are the distinct values
+        # those symbols take.
+        index = [exported.index(s) for s in symbols]
+        gears = tuple(dict.fromkeys(tuple(g[i] for i in index) for g in gears))
+    elif spec.dynamic_dims and symbols != exported_symbols(program)[: len(symbols)]:
+        exported = exported_symbols(program)
+        if set(exported) == set(symbols):
+            # The partition reads the symbols in another order than the program's inputs.
+            index = [exported.index(s) for s in symbols]
+            gears = tuple(tuple(g[i] for i in index) for g in gears)
+    for gear in gears:
         for s, v in zip(symbols, gear, strict=True):
             lower, upper = ranges.get(s, (1, float("inf")))
             # torch.export reports Dim(min=1) as [2, max] (its 0/1 specialization) and traces
@@ -177,7 +215,7 @@ def plan_gears(program: ExportedProgram, spec: AscendCompileSpec) -> GearPlan | 
                     f"gear {gears_text(gear)} sets {s}={v}, outside its range "
                     f"[{lower}, {int(upper)}]; gears: {gears_text(spec.dynamic_batch_size or spec.dynamic_dims)}"  # noqa: E501
                 )
-    return GearPlan(tuple(symbols), spec.gears, bool(spec.dynamic_batch_size))
+    return GearPlan(tuple(symbols), gears, bool(spec.dynamic_batch_size))
 
 
 def _describe(dims: list[list[sympy.Expr | int]]) -> str:
@@ -409,6 +447,9 @@ def lower_partition(
         return to_onnx(program, external_threshold), []
     if isinstance(plan, str):
         raise LoweringError(plan)
+    if len(plan.gears) == 1:
+        # Every gear gives this partition's symbols the same values: it is static.
+        return to_onnx(specialize(program, plan.bindings()[0]), external_threshold), []
     graphs = []
     for binding, gear in zip(plan.bindings(), plan.gears, strict=True):
         try:
