@@ -74,8 +74,8 @@ class AscendCompileSpec:
                     with a bounded torch.export.Dim there, and every gear must lie in its range;
                     the one .om then runs at exactly these batch sizes.
     dynamic_dims:   shape gears of several symbolic dims, atc --dynamic_dims: each gear gives one
-                    value per distinct symbolic dim of the partition's inputs, in order of first
-                    appearance (input 0's dims left to right, then input 1's...), e.g.
+                    value per distinct symbolic dim of the exported program's inputs, in order of
+                    first appearance (input 0's dims left to right, then input 1's...), e.g.
                     ((1, 16), (1, 32)) for (batch, seq); atc gets one value per -1 occurrence.
                     Not together with dynamic_batch_size. See docs/shape-gears.md.
     """
