@@ -25,7 +25,8 @@ extern "C" {
 
 typedef int aclError;
 
-/* Opaque handles (the real library defines these as incomplete structs or void*). */
+/* Opaque handles (the real library defines these as incomplete structs or
+ * void*). */
 typedef void* aclrtContext;
 typedef void* aclrtStream;
 typedef struct aclmdlDesc aclmdlDesc;
@@ -43,6 +44,11 @@ enum {
   ACL_ERROR_DESERIALIZE_MODEL = 100012,
   ACL_ERROR_COMPILING_STUB_MODE = 100039,
   ACL_ERROR_RT_PARAM_INVALID = 107000,
+  /* ge_error_codes.h: shape gears (aclmdlSetDynamicBatchSize,
+   * aclmdlSetInputDynamicDims). */
+  ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID = 145011,
+  ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID = 145012,
+  ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID = 145013,
   ACL_ERROR_BAD_ALLOC = 200000,
   ACL_ERROR_INVALID_DEVICE = 200002,
   ACL_ERROR_RT_MEMORY_ALLOCATION = 207001,
@@ -159,6 +165,16 @@ typedef struct aclmdlIODims {
   size_t dimCount;
   int64_t dims[ACL_MAX_DIM_CNT];
 } aclmdlIODims;
+
+/* Shape gears (acl_mdl.h): a model compiled with atc --dynamic_batch_size or
+ * --dynamic_dims has one more input, last, of this name, whose buffer
+ * aclmdlSetDynamicBatchSize / aclmdlSetInputDynamicDims fill. */
+#define ACL_DYNAMIC_TENSOR_NAME "ascend_mbatch_shape_data"
+#define ACL_MAX_BATCH_NUM 128
+typedef struct aclmdlBatch {
+  size_t batchCount;
+  uint64_t batch[ACL_MAX_BATCH_NUM];
+} aclmdlBatch;
 
 /* The functions, one prototype per row of acl_functions.def. */
 #define ACL_FUNCTION(ret, name, params, user, faults) ret name params;

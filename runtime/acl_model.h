@@ -33,6 +33,9 @@ struct ModelSource {
   // that holds their bytes.
   const std::vector<ExternalWeight>* weights = nullptr;
   const executorch::runtime::NamedDataMap* named_data = nullptr;
+  // The .om inputs and outputs that are device state (the blob's list), and
+  // where their initial values are (named_data).
+  const std::vector<DeviceStateEntry>* states = nullptr;
 };
 
 // How it is loaded.

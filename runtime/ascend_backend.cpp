@@ -196,6 +196,7 @@ Result<DelegateHandle*> AscendBackend::init(
   source.om = om_data.get();
   source.om_size = om->size();
   source.weights = &blob->weights;
+  source.states = &blob->states;
   source.named_data = named_data;
   LoadOptions options;
   options.device_id = device.get();

@@ -12,8 +12,15 @@ using executorch::runtime::Span;
 
 Error AscendDelegate::load(const ModelSource& source,
                            const LoadOptions& options) {
-  const Error error = model_.load(source, options);
-  return error == Error::Ok ? io_.bind(model_) : error;
+  static const std::vector<DeviceStateEntry> kNoStates;
+  Error error = model_.load(source, options);
+  if (error == Error::Ok) {
+    error =
+        io_.bind(model_, source.states != nullptr ? *source.states : kNoStates);
+  }
+  // Every load starts from the initial state: a reloaded method forgets what
+  // an earlier instance wrote, and two instances never share it.
+  return error == Error::Ok ? io_.reset_states(source.named_data) : error;
 }
 
 Error AscendDelegate::run(Span<EValue*> args) {
@@ -35,6 +42,7 @@ Error AscendDelegate::run(Span<EValue*> args) {
                                "aclmdlExecute on device %d failed with %d: %s",
                                model_.device_id(), exec_error,
                                model_.library().recent_error());
+  io_.advance_states();
   return io_.copy_outputs(args);
 }
 

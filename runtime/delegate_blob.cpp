@@ -18,6 +18,12 @@ namespace {
 constexpr size_t kMagicSize = sizeof(kBlobMagic) - 1;  // without the NUL
 // The smallest weight entry: two 4-byte lengths, two 1-byte strings, a u64.
 constexpr size_t kMinWeightBytes = 4 + 1 + 4 + 1 + 8;
+// The smallest state entry: a 1-byte name and its length, two u32 indices,
+// a u64 size, the initial value kind.
+constexpr size_t kMinStateBytes = 4 + 1 + 4 + 4 + 8 + 4;
+// How a state's initial value is stored.
+constexpr uint32_t kStateInitialZeros = 0;
+constexpr uint32_t kStateInitialNamedData = 1;
 
 // Reads little-endian fields front to back; every read is bounds-checked and
 // names the field in the error, so a truncation says where it happened.
@@ -132,6 +138,65 @@ bool read_weights(Cursor& in, std::vector<ExternalWeight>* weights) {
   return true;
 }
 
+bool read_state(Cursor& in, DeviceStateEntry* state) {
+  uint32_t initial = 0;
+  if (!in.string("state name", kBlobMaxStateNameBytes, &state->name) ||
+      !in.u32("state input index", &state->input_index) ||
+      !in.u32("state output index", &state->output_index) ||
+      !in.u64("state size", &state->size) ||
+      !in.u32("state initial value kind", &initial)) {
+    return false;
+  }
+  if (state->size == 0) {
+    ASCEND_LOG(Error, "delegate blob: state '%s' has size 0",
+               state->name.c_str());
+    return false;
+  }
+  if (initial == kStateInitialNamedData) {
+    return in.string("state key", kBlobMaxKeyBytes, &state->initial_key);
+  }
+  if (initial != kStateInitialZeros) {
+    ASCEND_LOG(Error,
+               "delegate blob: state '%s' has initial value kind %u (0 or 1)",
+               state->name.c_str(), initial);
+    return false;
+  }
+  return true;
+}
+
+// The state list after the weights; false (logged) when malformed.
+bool read_states(Cursor& in, std::vector<DeviceStateEntry>* states) {
+  uint32_t count = 0;
+  if (!in.u32("state count", &count)) return false;
+  if (count > kBlobMaxStates) {
+    ASCEND_LOG(Error, "delegate blob: state count %u is above %u", count,
+               kBlobMaxStates);
+    return false;
+  }
+  states->reserve(std::min<size_t>(count, in.remaining() / kMinStateBytes));
+  std::set<std::string> names;
+  std::set<uint32_t> inputs;
+  std::set<uint32_t> outputs;
+  for (uint32_t i = 0; i < count; ++i) {
+    DeviceStateEntry state;
+    if (!read_state(in, &state)) {
+      ASCEND_LOG(Error, "delegate blob: in state %u of %u", i, count);
+      return false;
+    }
+    if (!names.insert(state.name).second ||
+        !inputs.insert(state.input_index).second ||
+        !outputs.insert(state.output_index).second) {
+      ASCEND_LOG(Error,
+                 "delegate blob: state '%s' repeats a name, input index or "
+                 "output index of an earlier state",
+                 state.name.c_str());
+      return false;
+    }
+    states->push_back(std::move(state));
+  }
+  return true;
+}
+
 }  // namespace
 
 Result<DelegateBlob> read_delegate_blob(const void* data, size_t size) {
@@ -156,12 +221,12 @@ Result<DelegateBlob> read_delegate_blob(const void* data, size_t size) {
       version, kBlobVersion);
   DelegateBlob blob;
   if (!in.string("om_key", kBlobMaxKeyBytes, &blob.om_key) ||
-      !read_weights(in, &blob.weights)) {
+      !read_weights(in, &blob.weights) || !read_states(in, &blob.states)) {
     return Error::InvalidProgram;
   }
   ASCEND_CHECK_OR_RETURN_ERROR(in.remaining() == 0, InvalidProgram,
                                "delegate blob: %zu trailing bytes after the "
-                               "last weight",
+                               "state table",
                                in.remaining());
   return blob;
 }
@@ -175,6 +240,19 @@ std::vector<uint8_t> write_delegate_blob(const DelegateBlob& blob) {
     write_string(out, weight.name);
     write_string(out, weight.key);
     write_u64(out, weight.size);
+  }
+  write_u32(out, static_cast<uint32_t>(blob.states.size()));
+  for (const DeviceStateEntry& state : blob.states) {
+    write_string(out, state.name);
+    write_u32(out, state.input_index);
+    write_u32(out, state.output_index);
+    write_u64(out, state.size);
+    if (state.initial_key.empty()) {
+      write_u32(out, kStateInitialZeros);
+    } else {
+      write_u32(out, kStateInitialNamedData);
+      write_string(out, state.initial_key);
+    }
   }
   return out;
 }

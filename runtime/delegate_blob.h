@@ -3,7 +3,8 @@
 // The delegate blob (`processed_bytes`, docs/blob-format.md): only what the
 // runtime needs and cannot get elsewhere: the named-data key of the compiled
 // model, and the external weight files the model reads (the name the .om
-// uses, where the bytes are in named data, their size). The I/O signature
+// uses, where the bytes are in named data, their size), and the mutable
+// buffers it keeps on the device as state. The I/O signature
 // comes from the model's own description (aclmdlDesc), the target SoC and
 // device from the compile specs.
 //
@@ -33,11 +34,27 @@ struct ExternalWeight {
   uint64_t size = 0;
 };
 
+// A mutable buffer (a KV cache) the delegate keeps in device memory across
+// calls: the .om reads it as input `input_index` and writes its new value as
+// output `output_index`.
+struct DeviceStateEntry {
+  // The buffer's name in the exported module, for messages.
+  std::string name;
+  uint32_t input_index = 0;
+  uint32_t output_index = 0;
+  // Bytes of one copy (> 0): the .om input and output both have this size.
+  uint64_t size = 0;
+  // Named-data key of the initial value; empty: the state starts as zeros.
+  std::string initial_key;
+};
+
 struct DelegateBlob {
   // Named-data key of the .om, "ascend/om/<sha256>".
   std::string om_key;
   // Names are unique; two names may share a key (identical bytes).
   std::vector<ExternalWeight> weights;
+  // Names, input indices and output indices are each unique.
+  std::vector<DeviceStateEntry> states;
 };
 
 // Parses a blob. Errors (each logged once):

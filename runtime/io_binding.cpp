@@ -6,6 +6,7 @@
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/core/exec_aten/util/tensor_shape_to_c_string.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "acl_dtype.h"
@@ -20,6 +21,7 @@ using executorch::runtime::ArrayRef;
 using executorch::runtime::Error;
 using executorch::runtime::EValue;
 using executorch::runtime::kTensorDimensionLimit;
+using executorch::runtime::Result;
 using executorch::runtime::Span;
 
 namespace {
@@ -36,16 +38,109 @@ bool has_default_dim_order(const Tensor& tensor) {
 
 }  // namespace
 
-Error IoBinding::bind(const AclModel& model) {
+Error IoBinding::bind(const AclModel& model,
+                      const std::vector<DeviceStateEntry>& states) {
   model_ = &model;
+  states_ = states;
+  current_ = 0;
   Error error = read_slots(Role::kInput, inputs_);
   if (error == Error::Ok) error = read_slots(Role::kOutput, outputs_);
-  if (error == Error::Ok)
-    error = allocate(Role::kInput, inputs_, input_dataset_);
-  if (error == Error::Ok) {
-    error = allocate(Role::kOutput, outputs_, output_dataset_);
+  if (error == Error::Ok) error = check_states();
+  if (error == Error::Ok) error = allocate(Role::kInput, inputs_);
+  if (error == Error::Ok) error = allocate(Role::kOutput, outputs_);
+  if (error == Error::Ok) error = build_datasets(datasets_[0], false);
+  if (error == Error::Ok && !states_.empty()) {
+    error = build_datasets(datasets_[1], true);
   }
   return error;
+}
+
+Error IoBinding::check_states() {
+  std::vector<bool> state_input(inputs_.size(), false);
+  std::vector<bool> state_output(outputs_.size(), false);
+  for (const DeviceStateEntry& state : states_) {
+    ASCEND_CHECK_OR_RETURN_ERROR(
+        state.input_index < inputs_.size() &&
+            state.output_index < outputs_.size(),
+        InvalidProgram,
+        "state '%s' names input %u and output %u; the .om has %zu inputs and "
+        "%zu outputs",
+        state.name.c_str(), state.input_index, state.output_index,
+        inputs_.size(), outputs_.size());
+    const Slot& in = inputs_[state.input_index];
+    const Slot& out = outputs_[state.output_index];
+    const bool same_shape =
+        in.rank == out.rank &&
+        std::equal(in.sizes.begin(), in.sizes.begin() + in.rank,
+                   out.sizes.begin());
+    ASCEND_CHECK_OR_RETURN_ERROR(
+        in.scalar_type == out.scalar_type && same_shape &&
+            in.nbytes == state.size && out.nbytes == state.size,
+        InvalidProgram,
+        "state '%s': input %u ('%s', %zu bytes) and output %u ('%s', %zu "
+        "bytes) of the .om must have the same dtype and shape and the "
+        "state's %llu bytes",
+        state.name.c_str(), state.input_index, in.name.c_str(), in.nbytes,
+        state.output_index, out.name.c_str(), out.nbytes,
+        static_cast<unsigned long long>(state.size));
+    state_input[state.input_index] = true;
+    state_output[state.output_index] = true;
+  }
+  arg_inputs_.clear();
+  arg_outputs_.clear();
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    if (!state_input[i]) arg_inputs_.push_back(i);
+  }
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    if (!state_output[i]) arg_outputs_.push_back(i);
+  }
+  return Error::Ok;
+}
+
+Error IoBinding::reset_states(
+    const executorch::runtime::NamedDataMap* named_data) {
+  const AclApi& api = model_->api();
+  for (const DeviceStateEntry& state : states_) {
+    // The buffer the next call reads.
+    void* device = current_ == 0 ? inputs_[state.input_index].device.get()
+                                 : outputs_[state.output_index].device.get();
+    const size_t size = static_cast<size_t>(state.size);
+    if (state.initial_key.empty()) {
+      const aclError error = api.aclrtMemset(device, size, 0, size);
+      ASCEND_CHECK_OR_RETURN_ERROR(
+          error == ACL_SUCCESS, InvalidState,
+          "aclrtMemset zeroing state '%s' (%zu bytes) on device %d failed "
+          "with %d: %s",
+          state.name.c_str(), size, model_->device_id(), error,
+          model_->library().recent_error());
+      continue;
+    }
+    ASCEND_CHECK_OR_RETURN_ERROR(
+        named_data != nullptr, NotFound,
+        "no named data map holds the initial value of state '%s'",
+        state.name.c_str());
+    Result<executorch::runtime::FreeableBuffer> initial =
+        named_data->get_data(state.initial_key.c_str());
+    ASCEND_CHECK_OR_RETURN_ERROR(
+        initial.ok(), NotFound,
+        "named data '%s' (the initial value of state '%s') not found; if the "
+        "model was exported with an external data tag, load its .ptd file "
+        "with the .pte",
+        state.initial_key.c_str(), state.name.c_str());
+    ASCEND_CHECK_OR_RETURN_ERROR(
+        initial->size() == size && initial->data() != nullptr, InvalidProgram,
+        "named data '%s' has %zu bytes; state '%s' needs %zu",
+        state.initial_key.c_str(), initial->size(), state.name.c_str(), size);
+    const aclError error = api.aclrtMemcpy(device, size, initial->data(), size,
+                                           ACL_MEMCPY_HOST_TO_DEVICE);
+    ASCEND_CHECK_OR_RETURN_ERROR(
+        error == ACL_SUCCESS, InvalidState,
+        "aclrtMemcpy of the initial value of state '%s' (%zu bytes) to device "
+        "%d failed with %d: %s",
+        state.name.c_str(), size, model_->device_id(), error,
+        model_->library().recent_error());
+  }
+  return Error::Ok;
 }
 
 Error IoBinding::read_slots(Role role, std::vector<Slot>& slots) {
@@ -117,13 +212,8 @@ Error IoBinding::read_slots(Role role, std::vector<Slot>& slots) {
   return Error::Ok;
 }
 
-Error IoBinding::allocate(Role role, std::vector<Slot>& slots,
-                          Dataset& dataset) {
+Error IoBinding::allocate(Role role, std::vector<Slot>& slots) {
   const AclApi& api = model_->api();
-  if (!dataset.create(&api)) {
-    return Error::InvalidState;
-  }
-  dataset.reserve(slots.size());
   for (size_t i = 0; i < slots.size(); ++i) {
     Slot& slot = slots[i];
     // ACL rejects zero-byte allocations; an empty tensor still needs a
@@ -140,7 +230,38 @@ Error IoBinding::allocate(Role role, std::vector<Slot>& slots,
         alloc_bytes, role_name(role == Role::kInput), i, slot.name.c_str(),
         model_->device_id(), error, model_->library().recent_error());
     slot.device = DeviceMemory(&api, memory);
-    if (!dataset.add(memory, slot.nbytes)) {
+  }
+  return Error::Ok;
+}
+
+Error IoBinding::build_datasets(Datasets& datasets, bool swapped) {
+  const AclApi& api = model_->api();
+  std::vector<void*> input_memory(inputs_.size());
+  std::vector<void*> output_memory(outputs_.size());
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    input_memory[i] = inputs_[i].device.get();
+  }
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    output_memory[i] = outputs_[i].device.get();
+  }
+  if (swapped) {
+    for (const DeviceStateEntry& state : states_) {
+      std::swap(input_memory[state.input_index],
+                output_memory[state.output_index]);
+    }
+  }
+  if (!datasets.input.create(&api) || !datasets.output.create(&api)) {
+    return Error::InvalidState;
+  }
+  datasets.input.reserve(inputs_.size());
+  datasets.output.reserve(outputs_.size());
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    if (!datasets.input.add(input_memory[i], inputs_[i].nbytes)) {
+      return Error::InvalidState;
+    }
+  }
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    if (!datasets.output.add(output_memory[i], outputs_[i].nbytes)) {
       return Error::InvalidState;
     }
   }
@@ -200,22 +321,22 @@ Error IoBinding::check_tensor(Role role, size_t index, EValue& value) const {
 }
 
 Error IoBinding::check_args(Span<EValue*> args) const {
-  const size_t expected = inputs_.size() + outputs_.size();
+  const size_t expected = arg_inputs_.size() + arg_outputs_.size();
   ASCEND_CHECK_OR_RETURN_ERROR(
       args.size() == expected, InvalidArgument,
       "got %zu arguments, the delegate takes %zu inputs and %zu outputs",
-      args.size(), inputs_.size(), outputs_.size());
+      args.size(), arg_inputs_.size(), arg_outputs_.size());
   for (size_t i = 0; i < expected; ++i) {
     ASCEND_CHECK_OR_RETURN_ERROR(args[i] != nullptr, InvalidArgument,
                                  "argument %zu is null", i);
   }
-  for (size_t i = 0; i < inputs_.size(); ++i) {
-    const Error error = check_tensor(Role::kInput, i, *args[i]);
+  for (size_t a = 0; a < arg_inputs_.size(); ++a) {
+    const Error error = check_tensor(Role::kInput, arg_inputs_[a], *args[a]);
     if (error != Error::Ok) return error;
   }
-  for (size_t i = 0; i < outputs_.size(); ++i) {
-    const Error error =
-        check_tensor(Role::kOutput, i, *args[inputs_.size() + i]);
+  for (size_t a = 0; a < arg_outputs_.size(); ++a) {
+    const Error error = check_tensor(Role::kOutput, arg_outputs_[a],
+                                     *args[arg_inputs_.size() + a]);
     if (error != Error::Ok) return error;
   }
   return Error::Ok;
@@ -223,11 +344,12 @@ Error IoBinding::check_args(Span<EValue*> args) const {
 
 Error IoBinding::copy_inputs(Span<EValue*> args) const {
   const AclApi& api = model_->api();
-  for (size_t i = 0; i < inputs_.size(); ++i) {
+  for (size_t a = 0; a < arg_inputs_.size(); ++a) {
+    const size_t i = arg_inputs_[a];
     const Slot& slot = inputs_[i];
     if (slot.nbytes == 0) continue;
     const aclError error = api.aclrtMemcpy(
-        slot.device.get(), slot.nbytes, args[i]->toTensor().const_data_ptr(),
+        slot.device.get(), slot.nbytes, args[a]->toTensor().const_data_ptr(),
         slot.nbytes, ACL_MEMCPY_HOST_TO_DEVICE);
     ASCEND_CHECK_OR_RETURN_ERROR(
         error == ACL_SUCCESS, InvalidState,
@@ -240,10 +362,11 @@ Error IoBinding::copy_inputs(Span<EValue*> args) const {
 
 Error IoBinding::copy_outputs(Span<EValue*> args) const {
   const AclApi& api = model_->api();
-  for (size_t i = 0; i < outputs_.size(); ++i) {
+  for (size_t a = 0; a < arg_outputs_.size(); ++a) {
+    const size_t i = arg_outputs_[a];
     const Slot& slot = outputs_[i];
     if (slot.nbytes == 0) continue;
-    Tensor& tensor = args[inputs_.size() + i]->toTensor();
+    Tensor& tensor = args[arg_inputs_.size() + a]->toTensor();
     const aclError error = api.aclrtMemcpy(
         tensor.mutable_data_ptr(), slot.nbytes, slot.device.get(), slot.nbytes,
         ACL_MEMCPY_DEVICE_TO_HOST);

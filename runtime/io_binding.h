@@ -2,9 +2,16 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 // The I/O half of a delegate: one slot per model input and output, built from
 // the loaded model's own description (aclmdlDesc), with the device memory and
-// the two ACL datasets behind them. bind() allocates everything once; a run
+// the ACL datasets behind them. bind() allocates everything once; a run
 // checks the ExecuTorch tensors against the slots and copies, allocating
 // nothing.
+//
+// Device state (a KV cache the partition owns, DeviceStateEntry) is an input
+// and an output of the .om that ExecuTorch never sees: its two slots' buffers
+// hold the value before and after a call, and the next call swaps them (a
+// second pair of datasets with those buffers exchanged), so the state stays
+// on the device. Two buffers, because CANN does not promise that an output
+// may alias an input.
 #pragma once
 
 #include <executorch/runtime/core/evalue.h>
@@ -17,6 +24,7 @@
 #include <vector>
 
 #include "acl_model.h"
+#include "delegate_blob.h"
 
 namespace executorch::backends::ascend {
 
@@ -25,10 +33,18 @@ class IoBinding {
   // Reads every input and output of `model`'s description (name, dtype,
   // static shape, byte size), allocates device memory for each and builds
   // the datasets. The model must outlive the binding.
-  executorch::runtime::Error bind(const AclModel& model);
+  // `states` pairs .om inputs and outputs as device state; the other slots
+  // are the delegate's arguments, in .om order.
+  executorch::runtime::Error bind(const AclModel& model,
+                                  const std::vector<DeviceStateEntry>& states);
+  // Sets every state to its initial value: zeros, or the named data the
+  // blob names (which must have the state's size). Called once at load.
+  executorch::runtime::Error reset_states(
+      const executorch::runtime::NamedDataMap* named_data);
 
-  // args: the delegate's inputs then outputs. Checks the count, each input
-  // against its slot and each output (resized to its slot's shape).
+  // args: the delegate's inputs then outputs (device state excluded).
+  // Checks the count, each input against its slot and each output (resized
+  // to its slot's shape).
   executorch::runtime::Error check_args(
       executorch::runtime::Span<executorch::runtime::EValue*> args) const;
   // Host to device for every input; device to host for every output. Only
@@ -38,8 +54,17 @@ class IoBinding {
   executorch::runtime::Error copy_outputs(
       executorch::runtime::Span<executorch::runtime::EValue*> args) const;
 
-  aclmdlDataset* input_dataset() const { return input_dataset_.get(); }
-  aclmdlDataset* output_dataset() const { return output_dataset_.get(); }
+  aclmdlDataset* input_dataset() const {
+    return datasets_[current_].input.get();
+  }
+  aclmdlDataset* output_dataset() const {
+    return datasets_[current_].output.get();
+  }
+  // After a successful execute: the outputs just written hold the state the
+  // next call reads.
+  void advance_states() {
+    if (!states_.empty()) current_ ^= 1;
+  }
 
  private:
   struct Slot {
@@ -53,19 +78,30 @@ class IoBinding {
     DeviceMemory device;
   };
   enum class Role { kInput, kOutput };
+  struct Datasets {
+    Dataset input;
+    Dataset output;
+  };
 
   executorch::runtime::Error read_slots(Role role, std::vector<Slot>& slots);
-  executorch::runtime::Error allocate(Role role, std::vector<Slot>& slots,
-                                      Dataset& dataset);
+  executorch::runtime::Error check_states();
+  executorch::runtime::Error allocate(Role role, std::vector<Slot>& slots);
+  // swapped: the state slots take each other's buffers.
+  executorch::runtime::Error build_datasets(Datasets& datasets, bool swapped);
   executorch::runtime::Error check_tensor(
       Role role, size_t index, executorch::runtime::EValue& value) const;
 
   const AclModel* model_ = nullptr;
+  std::vector<DeviceStateEntry> states_;
+  // Slot indices of the delegate's arguments: the slots that are no state.
+  std::vector<size_t> arg_inputs_;
+  std::vector<size_t> arg_outputs_;
   // Declaration order is release order reversed: datasets, then buffers.
   std::vector<Slot> inputs_;
   std::vector<Slot> outputs_;
-  Dataset input_dataset_;
-  Dataset output_dataset_;
+  // [0]: state read from the input slots' buffers; [1]: swapped.
+  std::array<Datasets, 2> datasets_;
+  size_t current_ = 0;
 };
 
 }  // namespace executorch::backends::ascend

@@ -33,6 +33,10 @@ struct aclmdlDesc {
   // A copy, so a description stays readable after its model is unloaded.
   std::vector<ascend_emu::IoDesc> inputs;
   std::vector<ascend_emu::IoDesc> outputs;
+  uint32_t model_id = 0;  // aclmdlGetCurOutputDims asks the model
+  // Shape gears: the table and each gear's outputs (empty when static).
+  ascend_emu::GearTable gears;
+  std::vector<std::vector<ascend_emu::IoDesc>> gear_outputs;
 };
 
 namespace ascend_emu::acl {
@@ -118,6 +122,10 @@ struct ModelRec {
   // Device memory charged to the device for emulator-managed work, weights
   // and weight files.
   size_t charged_bytes = 0;
+  // Shape gears: the gear the last aclmdlSetDynamicBatchSize /
+  // aclmdlSetInputDynamicDims or execute chose (what aclmdlGetCurOutputDims
+  // reports), -1 before any.
+  int64_t current_gear = -1;
 };
 
 struct DeviceRec {

@@ -302,6 +302,46 @@ ACL_EMU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src,
   return CheckedCopy(state, context, dst, destMax, src, count, kind);
 }
 
+ACL_EMU_EXPORT aclError aclrtMemset(void* devPtr, size_t maxCount,
+                                    int32_t value, size_t count) {
+  ApiCall call(__func__);
+  if (aclError rc = call.Enter()) return rc;
+  State& state = call.state();
+  ContextRec* context = nullptr;
+  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, &context)) {
+    return rc;
+  }
+  if (devPtr == nullptr) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
+  }
+  if (count > maxCount) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "count %zu is larger than maxCount %zu", count, maxCount);
+  }
+  DevicePointer dev = ascend_emu::acl::ClassifyPointer(state, devPtr);
+  if (dev.alloc == nullptr) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtMemset needs device memory, but %p is host memory (not "
+                "inside any aclrtMalloc allocation)",
+                devPtr);
+  }
+  if (dev.alloc->device != context->device) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "%p is memory of device %d, but the current context is on "
+                "device %d",
+                devPtr, dev.alloc->device, context->device);
+  }
+  if (count > dev.remaining) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "memset of %zu bytes runs past the end of the device "
+                "allocation (only %zu bytes from %p)",
+                count, dev.remaining, devPtr);
+  }
+  // Runs on the device: no host/device traffic to count.
+  if (count != 0) std::memset(devPtr, static_cast<unsigned char>(value), count);
+  return ACL_SUCCESS;
+}
+
 ACL_EMU_EXPORT aclError aclrtMemcpyAsync(void* dst, size_t destMax,
                                          const void* src, size_t count,
                                          aclrtMemcpyKind kind,

@@ -131,8 +131,15 @@ ACL_EMU_EXPORT aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId) {
                 "unloaded)",
                 modelId);
   }
-  desc->second->inputs = model->second->model->inputs();
-  desc->second->outputs = model->second->model->outputs();
+  const ascend_emu::Model& m = *model->second->model;
+  desc->second->inputs = m.inputs();
+  desc->second->outputs = m.outputs();
+  desc->second->model_id = modelId;
+  desc->second->gears = m.gear_table();
+  desc->second->gear_outputs.clear();
+  for (size_t g = 0; g < m.num_gears(); ++g) {
+    desc->second->gear_outputs.push_back(m.gear_outputs(g));
+  }
   return ACL_SUCCESS;
 }
 

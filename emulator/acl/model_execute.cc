@@ -10,6 +10,7 @@
 #include "api_call.h"
 #include "errors.h"
 #include "export.h"
+#include "model_gears.h"
 #include "model_registry.h"
 #include "state.h"
 
@@ -106,12 +107,31 @@ aclError Execute(State& state, uint32_t model_id, const aclmdlDataset* input,
   ascend_emu::Model& model = *record->model;
   std::vector<void*> inputs;
   std::vector<void*> outputs;
-  if (aclError rc = CollectBuffers(state, context, input, model.inputs(),
-                                   "input", &inputs)) {
+  size_t gear = 0;
+  if (model.num_gears() != 0) {
+    // A gear model: the gear input's buffer chooses the gear; every buffer
+    // must then hold that gear's bytes (the largest gear's always fit).
+    std::vector<IoDesc> loose = model.inputs();
+    for (size_t i = 0; i + 1 < loose.size(); ++i) loose[i].size_bytes = 0;
+    if (aclError rc =
+            CollectBuffers(state, context, input, loose, "input", &inputs)) {
+      return rc;
+    }
+    const aclDataBuffer& shape =
+        *state.buffers.at(state.datasets.at(input)->buffers.back());
+    if (aclError rc = ascend_emu::acl::SelectGear(model_id, model, shape.data,
+                                                  shape.size, &gear)) {
+      return rc;
+    }
+    inputs.clear();
+  }
+  if (aclError rc = CollectBuffers(state, context, input,
+                                   model.gear_inputs(gear), "input", &inputs)) {
     return rc;
   }
-  if (aclError rc = CollectBuffers(state, context, output, model.outputs(),
-                                   "output", &outputs)) {
+  if (aclError rc =
+          CollectBuffers(state, context, output, model.gear_outputs(gear),
+                         "output", &outputs)) {
     return rc;
   }
   if (record->work != nullptr) {
@@ -126,7 +146,9 @@ aclError Execute(State& state, uint32_t model_id, const aclmdlDataset* input,
     }
   }
   std::string error;
-  if (!model.Run(inputs.data(), outputs.data(), record->work, &error)) {
+  if (model.num_gears() != 0) record->current_gear = static_cast<int64_t>(gear);
+  if (!model.RunGear(gear, inputs.data(), outputs.data(), record->work,
+                     &error)) {
     return Fail(ACL_ERROR_GE_FAILURE, "model %u failed to run: %s", model_id,
                 error.c_str());
   }

@@ -2,6 +2,7 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 #include "model_loader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -155,12 +156,15 @@ aclError QueryModelSizes(const State& state, const void* data, size_t size,
                 "emulated SoC is '%s' (EXECUTORCH_ASCEND_EMU_SOC_NAME)",
                 program.soc_version.c_str(), state.config.soc_name.c_str());
   }
-  // The same sizes as Model::work_size() and weight_size(): the arena plus
-  // the slack that aligns caller memory inside it, and the weight section.
+  // The same sizes as Model::work_size() and weight_size(): the arena (a
+  // gear model's largest gear's) plus the slack that aligns caller memory
+  // inside it, and the weight section.
+  uint64_t arena = program.arena_size;
+  for (const ascend_emu::Program& gear : program.gears) {
+    arena = std::max(arena, gear.arena_size);
+  }
   *work_size =
-      program.arena_size == 0
-          ? 0
-          : static_cast<size_t>(program.arena_size) + ascend_emu::kOmAlignment;
+      arena == 0 ? 0 : static_cast<size_t>(arena) + ascend_emu::kOmAlignment;
   *weight_size = program.weights.size();
   return ACL_SUCCESS;
 }

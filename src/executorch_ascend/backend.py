@@ -25,6 +25,7 @@ from .compile_spec import AscendCompileSpec
 from .lowering import LoweredGraph
 from .lowering.gears import lower_partition
 from .soc_dtypes import check_program
+from .states import store_states
 from .toolchain import WeightFile, compile_onnx
 from .weights import store_weights
 
@@ -65,15 +66,17 @@ class AscendBackend(BackendDetails):
             key, compiled.om, alignment=OM_ALIGNMENT, external_tag=spec.external_tag
         )
         weights = store_weights(store, compiled.weights, lowered.constants, spec.external_tag)
+        states = store_states(store, lowered.states, spec.external_tag)
         # The SoC and device reach the runtime as compile specs, which ExecuTorch stores with the
         # delegate; the I/O signature is the .om's own.
-        processed = blob.encode(blob.AscendBlob(om_key=key, weights=weights))
+        processed = blob.encode(blob.AscendBlob(om_key=key, weights=weights, states=states))
         logger.info(
-            "AscendBackend: %d ONNX nodes -> %s (%s), %d weight file(s)",
+            "AscendBackend: %d ONNX nodes -> %s (%s), %d weight file(s), %d device state(s)",
             len(lowered.model.graph.node),
             key,
             compiled.atc.description,
             len(weights),
+            len(states),
         )
         return PreprocessResult(
             processed_bytes=processed,

@@ -4,9 +4,11 @@
 
 The blob holds only what the runtime needs and cannot get elsewhere: the named-data key of the
 compiled .om, and for each external weight file the .om reads, the name the .om knows it by, its
-named-data key and its size. The I/O signature is the .om's own (aclmdlDesc at load), the SoC and
-device travel in the compile specs. The format's constants come from delegate_blob.json, the one
-spec the C++ runtime's codec (runtime/delegate_blob.cpp) is generated from too.
+named-data key and its size, and for each mutable buffer the partition keeps on the device as
+state, the .om input and output that carry it and where its initial value is. The I/O signature
+is the .om's own (aclmdlDesc at load), the SoC and device travel in the compile specs. The
+format's constants come from delegate_blob.json, the one spec the C++ runtime's codec
+(runtime/delegate_blob.cpp) is generated from too.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ VERSION: int = _SPEC["version"]
 MAX_KEY_BYTES: int = _SPEC["om_key_max_bytes"]
 MAX_WEIGHT_NAME_BYTES: int = _SPEC["weight_name_max_bytes"]
 MAX_WEIGHTS: int = _SPEC["max_weights"]
+MAX_STATE_NAME_BYTES: int = _SPEC["state_name_max_bytes"]
+MAX_STATES: int = _SPEC["max_states"]
 # The compile spec keys the runtime reads (AscendCompileSpec field names).
 RUNTIME_COMPILE_SPECS: tuple[str, ...] = tuple(_SPEC["runtime_compile_specs"])
 
@@ -48,9 +52,21 @@ class BlobWeight:
 
 
 @dataclass(frozen=True)
+class BlobState:
+    """One mutable buffer the delegate keeps on the device across calls (a KV cache)."""
+
+    name: str  # the buffer's fully qualified name, for messages
+    input_index: int  # the .om input that reads it
+    output_index: int  # the .om output that writes its new value
+    size: int  # bytes of one copy
+    key: str | None = None  # named data with the initial value; None: it starts as zeros
+
+
+@dataclass(frozen=True)
 class AscendBlob:
     om_key: str
     weights: tuple[BlobWeight, ...] = ()
+    states: tuple[BlobState, ...] = ()
 
 
 def _check_text(what: str, data: bytes, limit: int) -> None:
@@ -72,6 +88,20 @@ def _check_weights(weights: tuple[BlobWeight, ...]) -> None:
             raise BlobError(f"weight {w.name!r} has size {w.size}; it must be > 0")
 
 
+def _check_states(states: tuple[BlobState, ...]) -> None:
+    if len(states) > MAX_STATES:
+        raise BlobError(f"{len(states)} states; at most {MAX_STATES} fit a blob")
+    for field in ("name", "input_index", "output_index"):
+        values = [getattr(s, field) for s in states]
+        if len(set(values)) != len(values):
+            raise BlobError(f"two states have the same {field}")
+    for s in states:
+        if not 0 < s.size < 2**64:
+            raise BlobError(f"state {s.name!r} has size {s.size}; it must be > 0")
+        if not (0 <= s.input_index < 2**32 and 0 <= s.output_index < 2**32):
+            raise BlobError(f"state {s.name!r} has an index outside 0..2**32-1")
+
+
 def _text(what: str, value: str, limit: int) -> bytes:
     data = value.encode("utf-8")
     _check_text(what, data, limit)
@@ -87,6 +117,17 @@ def encode(blob: AscendBlob) -> bytes:
         parts.append(_text(f"weight name {w.name!r}", w.name, MAX_WEIGHT_NAME_BYTES))
         parts.append(_text(f"key of weight {w.name!r}", w.key, MAX_KEY_BYTES))
         parts.append(_U64.pack(w.size))
+    states = tuple(blob.states)
+    _check_states(states)
+    parts.append(_U32.pack(len(states)))
+    for st in states:
+        parts.append(_text(f"state name {st.name!r}", st.name, MAX_STATE_NAME_BYTES))
+        parts.append(_U32.pack(st.input_index) + _U32.pack(st.output_index))
+        parts.append(_U64.pack(st.size))
+        if st.key is None:
+            parts.append(_U32.pack(0))
+        else:
+            parts.append(_U32.pack(1) + _text(f"key of state {st.name!r}", st.key, MAX_KEY_BYTES))
     return b"".join(parts)
 
 
@@ -153,6 +194,28 @@ def decode(data: bytes) -> AscendBlob:
         if size == 0:
             raise BlobError(f"weight {name!r} has size 0")
         weights.append(BlobWeight(name, key, size))
+    states = _read_states(reader)
     if reader.remaining():
-        raise BlobError(f"{reader.remaining()} trailing bytes after the weight table")
-    return AscendBlob(om_key, tuple(weights))
+        raise BlobError(f"{reader.remaining()} trailing bytes after the state table")
+    return AscendBlob(om_key, tuple(weights), states)
+
+
+def _read_states(reader: _Reader) -> tuple[BlobState, ...]:
+    count = reader.u32("state count")
+    if count > MAX_STATES:
+        raise BlobError(f"state count {count} is outside 0..{MAX_STATES}")
+    states: list[BlobState] = []
+    for i in range(count):
+        name = reader.text(f"name of state {i}", MAX_STATE_NAME_BYTES)
+        input_index = reader.u32(f"input index of state {name!r}")
+        output_index = reader.u32(f"output index of state {name!r}")
+        size = reader.u64(f"size of state {name!r}")
+        if size == 0:
+            raise BlobError(f"state {name!r} has size 0")
+        initial = reader.u32(f"initial value kind of state {name!r}")
+        if initial not in (0, 1):
+            raise BlobError(f"state {name!r} has initial value kind {initial}; it must be 0 or 1")
+        key = reader.text(f"key of state {name!r}", MAX_KEY_BYTES) if initial else None
+        states.append(BlobState(name, input_index, output_index, size, key))
+    _check_states(tuple(states))
+    return tuple(states)

@@ -103,6 +103,37 @@ class _RegistrySupport(OperatorSupportBase):
         return node.op == "call_function" and self._decisions.get(node, "unknown") is None
 
 
+def tag_owned_buffers(program: ExportedProgram) -> list[str]:
+    """Gives each mutable buffer (a KV cache) to the partition that reads and updates it, so the
+    delegate keeps it on the device as state (lowering/program.py). A buffer is taken only when
+    its every reader and its new value, with every reader of that value, are in one partition;
+    else it stays with ExecuTorch and crosses to the device as an input each call. Returns the
+    buffer targets taken.
+
+    ExecuTorch's tag_mutated_buffer tags a buffer with its readers' partition even when its
+    update runs on the CPU, which leaves the update without its buffer; hence this stricter rule.
+    """
+    sig = program.graph_signature
+    new_values: dict[str, Node] = {}
+    output = program.graph.output_node()
+    for spec, value in zip(sig.output_specs, output.args[0], strict=True):  # type: ignore[arg-type]
+        if spec.kind.name == "BUFFER_MUTATION" and isinstance(value, Node) and spec.target:
+            new_values[spec.target] = value
+    taken: list[str] = []
+    for node in program.graph.nodes:
+        target = sig.inputs_to_buffers.get(node.name) if node.op == "placeholder" else None
+        new_value = new_values.get(target) if target else None
+        if new_value is None:
+            continue
+        tag = new_value.meta.get("delegation_tag")
+        readers = list(node.users) + [u for u in new_value.users if u.op != "output"]
+        if tag is None or any(u.meta.get("delegation_tag") != tag for u in readers):
+            continue
+        node.meta["delegation_tag"] = tag
+        taken.append(target)  # type: ignore[arg-type]
+    return taken
+
+
 class AscendPartitioner(Partitioner):
     """Partitions an edge program for AscendBackend.
 
@@ -120,6 +151,8 @@ class AscendPartitioner(Partitioner):
         # Kept ops whose output got a contiguous copy before decomposition (node names).
         self.layout_fixes: list[str] = []
         self._gear_kept: set[str] | None = None  # ops kept whole at every shape gear
+        # Mutable buffers (targets) a partition owns as device state, set by `partition`.
+        self.owned_buffers: list[str] = []
 
     def transform_for_pre_decomposition(self, exported_program: ExportedProgram) -> ExportedProgram:
         # A kept op's output layout can differ between the traces to_edge makes, and a view
@@ -166,9 +199,12 @@ class AscendPartitioner(Partitioner):
                 node.meta["delegation_tag"] = tag
             tags[tag] = self.delegation_spec
         tag_constant_data(exported_program)
+        self.owned_buffers = tag_owned_buffers(exported_program)
         logger.info(
-            "AscendPartitioner: %d partition(s); %d op(s) stay on the CPU",
+            "AscendPartitioner: %d partition(s); %d op(s) stay on the CPU; %d mutable buffer(s) "
+            "kept on the device",
             len(tags),
             len(self.reasons),
+            len(self.owned_buffers),
         )
         return PartitionResult(tagged_exported_program=exported_program, partition_tags=tags)

@@ -24,8 +24,8 @@ F32 = TensorProto.FLOAT
 
 def _model(
     nodes: list[onnx.NodeProto],
-    inputs: list[tuple[str, list[int]]],
-    outputs: list[tuple[str, list[int]]],
+    inputs: list[tuple[str, list[int | str]]],
+    outputs: list[tuple[str, list[int | str]]],
     initializers: dict[str, np.ndarray] | None = None,
 ) -> onnx.ModelProto:
     graph = helper.make_graph(
@@ -89,6 +89,14 @@ def onnx_seeds() -> dict[str, onnx.ModelProto]:
             [("x", [1, 1, 6, 6])],
             [("z", [1, 2])],
             {"cw": conv_w},
+        ),
+        # A symbolic batch: make_seeds.sh compiles it with shape gears
+        # (--dynamic_batch_size), so the .om seeds hold a gear table.
+        "gear_matmul": _model(
+            [mk("MatMul", ["x", "wt"], ["m"]), mk("Relu", ["m"], ["z"])],
+            [("x", ["n", 3])],
+            [("z", ["n", 4])],
+            {"wt": w.T.copy()},
         ),
         "shape_ops": _model(
             [

@@ -18,11 +18,16 @@ rm -rf "$out/onnx" "$out/om" "$out/blob" "$out/external_data"
 mkdir -p "$out/om"
 for model in "$out"/onnx/*.onnx; do
   name="$(basename "$model" .onnx)"
+  gears=()
+  # gear_*: a symbolic batch, compiled with shape gears (an .om gear table).
+  case "$name" in
+    gear_*) gears=(--input_shape=x:-1,3 --dynamic_batch_size=1,2,4) ;;
+  esac
   # The ASan-built atc of the fuzz build leaks nothing, but keep its own
   # diagnostics from failing seed generation.
   ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" "$atc" --framework=5 \
     --model="$model" --output="$out/om/$name" --soc_version=Ascend910B1 \
-    --precision_mode=must_keep_origin_dtype >/dev/null
+    --precision_mode=must_keep_origin_dtype "${gears[@]}" >/dev/null
 done
 echo "seeds: $(ls "$out/onnx" | wc -l) onnx, $(ls "$out/om" | wc -l) om," \
   "$(ls "$out/blob" | wc -l) blob, $(ls "$out/external_data" | wc -l)" \

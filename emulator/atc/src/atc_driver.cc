@@ -95,7 +95,230 @@ bool Verbose(const AtcOptions& o) {
   return o.log == "info" || o.log == "debug";
 }
 
+std::string GearLabel(const AtcOptions& o, size_t g) {
+  std::string values;
+  for (int64_t v : o.gears[g]) {
+    values += (values.empty() ? "" : ",") + std::to_string(v);
+  }
+  return o.gear_type == DynamicType::kDynamicBatch
+             ? "gear " + std::to_string(g) +
+                   " of --dynamic_batch_size (batch " + values + ")"
+             : "gear " + std::to_string(g) + " of --dynamic_dims (" + values +
+                   ")";
+}
+
+// --input_shape with the -1s replaced by gear g's values.
+AtcOptions OptionsForGear(const AtcOptions& o, size_t g) {
+  AtcOptions gear = o;
+  size_t k = 0;
+  for (auto& entry : gear.input_shapes) {
+    for (int64_t& d : entry.second) {
+      if (d != -1) continue;
+      d = o.gear_type == DynamicType::kDynamicBatch ? o.gears[g][0]
+                                                    : o.gears[g][k];
+      ++k;
+    }
+  }
+  return gear;
+}
+
+int InputIndex(const Program& p, const std::string& name) {
+  for (size_t i = 0; i < p.inputs.size(); ++i) {
+    if (p.inputs[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// The model compiled once per gear (each gear checked and planned on its
+// own, as CANN's atc compiles one static subgraph per gear), sharing the
+// weights; each gear program gains the gear input, last.
+std::string CompileGearPrograms(const AtcOptions& options, int64_t* opset,
+                                Program* program) {
+  *program = Program();
+  for (size_t g = 0; g < options.gears.size(); ++g) {
+    const AtcOptions gear_options = OptionsForGear(options, g);
+    onnx::ModelProto model;
+    ExternalData external;
+    std::string err = LoadOnnxModel(gear_options, &model, opset, &external);
+    Program gear;
+    std::vector<PendingFileConstant> file_constants;
+    if (err.empty()) {
+      err = CompileGraph(model, *opset, gear_options, external, &gear,
+                         &file_constants);
+    }
+    if (err.empty() && !file_constants.empty()) {
+      err = "internal error: FileConstants in a gear model";
+    }
+    if (!err.empty()) return "at " + GearLabel(options, g) + ": " + err;
+    if (g == 0) {
+      if (gear.inputs.size() != options.input_shapes.size()) {
+        std::string names;
+        for (const IoInfo& io : gear.inputs) {
+          names += (names.empty() ? "" : ", ") + io.name;
+        }
+        return std::string(options.gear_type == DynamicType::kDynamicBatch
+                               ? "--dynamic_batch_size"
+                               : "--dynamic_dims") +
+               " needs --input_shape to give every input: the model has " +
+               std::to_string(gear.inputs.size()) + " (" + names +
+               "), --input_shape names " +
+               std::to_string(options.input_shapes.size());
+      }
+      if (InputIndex(gear, kGearInputName) >= 0) {
+        return "input '" + std::string(kGearInputName) +
+               "' has the name of the gear input atc adds "
+               "(ACL_DYNAMIC_TENSOR_NAME): rename it";
+      }
+      program->soc_version = gear.soc_version;
+      program->producer = gear.producer;
+      program->weights = gear.weights;
+    } else if (gear.weights != program->weights) {
+      return "internal error: " + GearLabel(options, g) +
+             " has other weights than gear 0";
+    }
+    std::vector<uint8_t>().swap(gear.weights);
+    // The gear input: int32 [values per gear], read by no op.
+    const size_t per_gear = options.gears[g].size();
+    TensorInfo t;
+    t.name = kGearInputName;
+    t.dtype = DType::kInt32;
+    t.shape.rank = 1;
+    t.shape.dims[0] = static_cast<int64_t>(per_gear);
+    t.location = TensorLocation::kInput;
+    t.offset = gear.inputs.size();
+    IoInfo io;
+    io.name = kGearInputName;
+    io.dtype = DType::kInt32;
+    io.format = ACL_FORMAT_ND;
+    io.shape = t.shape;
+    io.tensor = static_cast<uint32_t>(gear.tensors.size());
+    gear.tensors.push_back(t);
+    gear.inputs.push_back(io);
+    program->gears.push_back(std::move(gear));
+  }
+  GearTable& table = program->gear_table;
+  table.type = options.gear_type;
+  table.values = options.gears;
+  for (const auto& [name, dims] : options.input_shapes) {
+    const int index = InputIndex(program->gears[0], name);
+    if (index < 0) return "internal error: input '" + name + "' not found";
+    table.shape_order.push_back(static_cast<uint32_t>(index));
+    for (size_t d = 0; d < dims.size(); ++d) {
+      if (dims[d] == -1) {
+        table.positions.emplace_back(static_cast<uint32_t>(index),
+                                     static_cast<uint32_t>(d));
+      }
+    }
+  }
+  return "";
+}
+
+std::string CompileGears(const AtcOptions& options, std::ostream& out) {
+  int64_t opset = 0;
+  Program program;
+  std::string err = CompileGearPrograms(options, &opset, &program);
+  if (!err.empty()) return err;
+  std::vector<uint8_t> image;
+  if (!WriteOm(program, &image, &err)) return err;
+  err = SelfCheck(image, WeightFiles(), {}, false);
+  if (!err.empty()) return err;
+  const std::string path = OmPathFor(options.output);
+  if (Verbose(options)) {
+    out << "[INFO] ai.onnx opset " << opset << ", " << program.gears.size()
+        << " gears, weights " << program.weights.size() << " bytes, .om "
+        << image.size() << " bytes\n";
+    for (size_t g = 0; g < program.gears.size(); ++g) {
+      const Program& gear = program.gears[g];
+      out << "[INFO] " << GearLabel(options, g) << ": " << gear.ops.size()
+          << " ops, arena " << gear.arena_size << " bytes\n";
+    }
+  }
+  if (options.mode == 3) {
+    if (Verbose(options))
+      out << "[INFO] --mode=3: pre-check only, nothing written\n";
+    return "";
+  }
+  err = WriteAtomically(path, image);
+  if (!err.empty()) return err;
+  if (Verbose(options)) out << "[INFO] wrote " << path << "\n";
+  return "";
+}
+
+std::string DimsText(const Shape& shape) {
+  std::string s;
+  for (int32_t i = 0; i < shape.rank; ++i) {
+    s += (i ? "," : "") + std::to_string(shape.dims[i]);
+  }
+  return s;
+}
+
+void PrintIo(std::ostream& out, const char* kind, size_t i, const IoInfo& io,
+             const Shape& shape) {
+  out << "  " << kind << " " << i << " '" << io.name << "' "
+      << DTypeName(io.dtype) << " [" << DimsText(shape) << "]\n";
+}
+
+// --mode=6: what an .om holds (inputs, outputs and, for a gear model, the
+// gear table and each gear's shapes).
+std::string ShowModelInfo(const AtcOptions& options, std::ostream& out) {
+  std::unique_ptr<MappedFile> file;
+  std::string err;
+  file = MappedFile::Open(options.om, &err);
+  if (file == nullptr) return "cannot read --om '" + options.om + "': " + err;
+  Program p;
+  if (!ReadOm(file->data(), file->size(), &p, &err)) {
+    return "--om '" + options.om + "': " + err;
+  }
+  out << "soc_version: " << p.soc_version << "\n"
+      << "producer: " << p.producer << "\n"
+      << "weights: " << p.weights.size() << " bytes, "
+      << p.external_weights.size() << " weight file(s)\n";
+  const GearTable& t = p.gear_table;
+  if (p.gears.empty()) {
+    out << "dynamic: none (static shapes)\n";
+    for (size_t i = 0; i < p.inputs.size(); ++i) {
+      PrintIo(out, "input", i, p.inputs[i], p.inputs[i].shape);
+    }
+    for (size_t i = 0; i < p.outputs.size(); ++i) {
+      PrintIo(out, "output", i, p.outputs[i], p.outputs[i].shape);
+    }
+    return "";
+  }
+  out << "dynamic: "
+      << (t.type == DynamicType::kDynamicBatch ? "dynamic_batch_size"
+                                               : "dynamic_dims")
+      << ", " << p.gears.size() << " gears, gear input '" << kGearInputName
+      << "' (input " << p.gears[0].inputs.size() - 1 << ")\n";
+  const Program& first = p.gears[0];
+  for (size_t i = 0; i < first.inputs.size(); ++i) {
+    Shape shape = first.inputs[i].shape;
+    for (const auto& [input, dim] : t.positions) {
+      if (input == i && static_cast<int32_t>(dim) < shape.rank) {
+        shape.dims[dim] = -1;
+      }
+    }
+    PrintIo(out, "input", i, first.inputs[i], shape);
+  }
+  for (size_t g = 0; g < p.gears.size(); ++g) {
+    std::string values;
+    for (int64_t v : t.values[g]) {
+      values += (values.empty() ? "" : ",") + std::to_string(v);
+    }
+    out << "gear " << g << ": " << values << "\n";
+    const Program& gear = p.gears[g];
+    for (size_t i = 0; i + 1 < gear.inputs.size(); ++i) {
+      PrintIo(out, "input", i, gear.inputs[i], gear.inputs[i].shape);
+    }
+    for (size_t i = 0; i < gear.outputs.size(); ++i) {
+      PrintIo(out, "output", i, gear.outputs[i], gear.outputs[i].shape);
+    }
+  }
+  return "";
+}
+
 std::string Compile(const AtcOptions& options, std::ostream& out) {
+  if (options.mode == 6) return ShowModelInfo(options, out);
+  if (!options.gears.empty()) return CompileGears(options, out);
   onnx::ModelProto model;
   int64_t opset = 0;
   ExternalData external;  // the mapped external data, used until the end

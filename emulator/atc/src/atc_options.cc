@@ -11,14 +11,17 @@
 #include <string>
 #include <vector>
 
+#include "ascend_emu/om_format.h"
+
 namespace ascend_emu {
 namespace atc {
 namespace {
 
 const char* const kOptionNames[] = {
-    "framework",   "model",        "output",          "soc_version",
-    "input_shape", "input_format", "output_type",     "precision_mode",
-    "mode",        "log",          "external_weight",
+    "framework",    "model",        "output",          "soc_version",
+    "input_shape",  "input_format", "output_type",     "precision_mode",
+    "mode",         "log",          "external_weight", "dynamic_batch_size",
+    "dynamic_dims", "om",
 };
 
 bool IsOption(const std::string& name) {
@@ -73,14 +76,14 @@ std::string CheckFramework(const std::string& value, AtcOptions* o) {
 std::string CheckMode(const std::string& value, AtcOptions* o) {
   int64_t m = 0;
   if (!ParseInt(value, &m)) return "--mode='" + value + "' is not a number";
-  if (m == 0 || m == 3) {
+  if (m == 0 || m == 3 || m == 6) {
     o->mode = static_cast<int>(m);
     return "";
   }
-  if (m == 1 || m == 6) {
+  if (m == 1) {
     return "--mode=" + value +
            " is not supported by the emulator (supported: 0 build, 3 "
-           "pre-check)";
+           "pre-check, 6 model info)";
   }
   return "--mode=" + value + " is not a valid atc mode (0, 1, 3 or 6)";
 }
@@ -141,6 +144,17 @@ std::string CheckValue(const std::string& name, const std::string& value,
     o->output = value;
   } else if (name == "soc_version") {
     o->soc_version = value;
+  } else if (name == "om") {
+    if (value.empty()) return "--om is empty";
+    o->om = value;
+  } else if (name == "dynamic_batch_size") {
+    if (value.empty()) return "--dynamic_batch_size is empty";
+    o->dynamic_batch_size = value;
+  } else if (name == "dynamic_dims") {
+    if (value.empty()) {
+      return "Parameter --dynamic_dims is not configured or is empty.";
+    }
+    o->dynamic_dims = value;
   } else if (name == "input_shape") {
     return ParseInputShapes(value, &o->input_shapes);
   } else if (name == "input_format") {
@@ -181,6 +195,194 @@ bool ValidSocVersion(const std::string& s) {
 
 }  // namespace
 
+size_t MaxGearsFor(const std::string& soc_version) {
+  return soc_version.compare(0, 9, "Ascend950") == 0 ? 256 : 100;
+}
+
+namespace {
+
+constexpr const char* kExclusive =
+    "--dynamic_batch_size, --dynamic_image_size, --input_shape_range, and "
+    "--dynamic_dims are mutually exclusive.";
+
+// One gear value: digits only, > 0 (CANN's "Dimension size %s is invalid.
+// The value must be greater than 0.").
+std::string ParseGearValue(const std::string& option, const std::string& text,
+                           int64_t* value) {
+  if (text.empty() || text.size() > 13 ||
+      text.find_first_not_of("0123456789") != std::string::npos) {
+    return option + ": '" + text +
+           "' is not a gear value (Dynamic dims must be a positive integer.)";
+  }
+  *value = std::strtoll(text.c_str(), nullptr, 10);
+  if (*value <= 0) {
+    return option + ": Dimension size " + text +
+           " is invalid. The value must be greater than 0.";
+  }
+  if (*value > OmLimits::kMaxGearValue) {
+    return option + ": gear value " + text + " is too large (at most 2^40)";
+  }
+  return "";
+}
+
+std::vector<std::string> Split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t end = text.find(sep, start);
+    parts.push_back(text.substr(start, end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return parts;
+}
+
+std::string CheckGearCount(const AtcOptions& o) {
+  const size_t max = MaxGearsFor(o.soc_version);
+  if (o.gears.size() < OmLimits::kMinGears) {
+    return "--dynamic_batch_size, --dynamic_image_size, or --dynamic_dims "
+           "has " +
+           std::to_string(o.gears.size()) +
+           " profiles, which is less than the minimum " +
+           std::to_string(OmLimits::kMinGears) + ".";
+  }
+  if (o.gears.size() > max) {
+    return "--dynamic_batch_size, --dynamic_image_size, or --dynamic_dims "
+           "has " +
+           std::to_string(o.gears.size()) +
+           " profiles, which is greater than the maximum " +
+           std::to_string(max) + " (for --soc_version=" + o.soc_version + ").";
+  }
+  std::set<std::vector<int64_t>> distinct(o.gears.begin(), o.gears.end());
+  if (distinct.size() != o.gears.size()) {
+    return "The --dynamic_batch_size, --dynamic_image_size, or --dynamic_dims "
+           "argument has duplicate profiles.";
+  }
+  return "";
+}
+
+std::string ParseBatchGears(AtcOptions* o) {
+  bool any = false;
+  for (const auto& [name, dims] : o->input_shapes) {
+    if (dims.empty()) {
+      return "--dynamic_batch_size is included, but the dimension count of "
+             "the dynamic-shape input configured in --input_shape is less "
+             "than 1 ('" +
+             name + "' is a scalar).";
+    }
+    for (size_t k = 1; k < dims.size(); ++k) {
+      if (dims[k] == -1) {
+        return "Value -1 for shape '" + name + "' index " + std::to_string(k) +
+               " is invalid. When --dynamic_batch_size is included, only "
+               "batch size N can be -1 in --input_shape (use --dynamic_dims "
+               "for other dims).";
+      }
+    }
+    any = any || dims[0] == -1;
+  }
+  if (!any) {
+    return "--dynamic_batch_size is included, but none of the nodes "
+           "specified in --input_shape has a batch size equaling -1.";
+  }
+  std::string text = o->dynamic_batch_size;
+  if (text.find_first_not_of("0123456789,") != std::string::npos) {
+    return "--dynamic_batch_size='" + text +
+           "' is invalid: It can only contain digits and \",\".";
+  }
+  if (!text.empty() && text.back() == ',') text.pop_back();
+  for (const std::string& item : Split(text, ',')) {
+    int64_t v = 0;
+    std::string err = ParseGearValue("--dynamic_batch_size", item, &v);
+    if (!err.empty()) return err;
+    o->gears.push_back({v});
+  }
+  o->gear_type = DynamicType::kDynamicBatch;
+  return CheckGearCount(*o);
+}
+
+std::string ParseDimsGears(AtcOptions* o) {
+  if (o->input_format != "ND") {
+    return "--dynamic_dims sets dynamic dims of ND inputs: it needs "
+           "--input_format=ND (got " +
+           o->input_format + ")";
+  }
+  size_t dynamic = 0;
+  for (const auto& entry : o->input_shapes) {
+    for (int64_t d : entry.second) dynamic += d == -1 ? 1 : 0;
+  }
+  if (dynamic == 0) {
+    return "--input_shape has no dynamic dim: At least one dim should be -1 "
+           "when dynamic_dims is set.";
+  }
+  if (dynamic > OmLimits::kMaxGearPositions) {
+    return "--input_shape has " + std::to_string(dynamic) +
+           " dynamic dims; the emulator takes at most " +
+           std::to_string(OmLimits::kMaxGearPositions) + " (ACL_MAX_DIM_CNT)";
+  }
+  std::string text = o->dynamic_dims;
+  while (!text.empty() && text.back() == ';') text.pop_back();
+  if (text.empty()) {
+    return "Parameter --dynamic_dims is not configured or is empty.";
+  }
+  for (const std::string& gear : Split(text, ';')) {
+    const std::vector<std::string> items = Split(gear, ',');
+    if (items.size() != dynamic) {
+      return "--dynamic_dims='" + o->dynamic_dims + "' is invalid: gear '" +
+             gear + "' has " + std::to_string(items.size()) +
+             " values, but --input_shape has " + std::to_string(dynamic) +
+             " -1 (Each setting needs to be consistent with the number of -1 "
+             "in the input shape.)";
+    }
+    std::vector<int64_t> values;
+    for (const std::string& item : items) {
+      int64_t v = 0;
+      std::string err = ParseGearValue("--dynamic_dims", item, &v);
+      if (!err.empty()) return err;
+      values.push_back(v);
+    }
+    o->gears.push_back(std::move(values));
+  }
+  o->gear_type = DynamicType::kDynamicDims;
+  return CheckGearCount(*o);
+}
+
+}  // namespace
+
+std::string ParseGears(AtcOptions* o) {
+  o->gears.clear();
+  o->gear_type = DynamicType::kStatic;
+  const bool batch = !o->dynamic_batch_size.empty();
+  const bool dims = !o->dynamic_dims.empty();
+  if (batch && dims) return kExclusive;
+  std::string dynamic_item;
+  for (const auto& [name, dims_of] : o->input_shapes) {
+    for (int64_t d : dims_of) {
+      if (d == -1 && dynamic_item.empty()) dynamic_item = name;
+    }
+  }
+  if (!batch && !dims) {
+    if (dynamic_item.empty()) return "";
+    return "--input_shape gives input '" + dynamic_item +
+           "' a dynamic dim (-1) but neither --dynamic_batch_size nor "
+           "--dynamic_dims is set: CANN would compile a dynamic-shape model "
+           "(a shape range), which the emulator does not support; list the "
+           "shapes to compile with --dynamic_batch_size or --dynamic_dims";
+  }
+  const char* option = batch ? "--dynamic_batch_size" : "--dynamic_dims";
+  if (o->input_shapes.empty()) {
+    return std::string(option) +
+           " needs --input_shape with -1 in the dynamic dims (The "
+           "input_shape cannot be empty in dynamic input size scenario.)";
+  }
+  if (o->external_weight != 0) {
+    return std::string(option) +
+           " with --external_weight=" + std::to_string(o->external_weight) +
+           " is not supported by the emulator yet (gear models keep their "
+           "weights in the .om: --external_weight=0)";
+  }
+  return batch ? ParseBatchGears(o) : ParseDimsGears(o);
+}
+
 std::string ParseInputShapes(
     const std::string& text,
     std::vector<std::pair<std::string, std::vector<int64_t>>>* shapes) {
@@ -213,11 +415,6 @@ std::string ParseInputShapes(
       if (!ParseInt(dim, &v) || v < -1) {
         return "--input_shape: '" + dim + "' in '" + item +
                "' is not a dimension";
-      }
-      if (v == -1) {
-        return "--input_shape: '" + item +
-               "' has a dynamic dim (-1); the emulator supports static shapes "
-               "only (no --dynamic_batch_size/--dynamic_dims)";
       }
       dims.push_back(v);
       d = comma + 1;
@@ -260,8 +457,8 @@ ParseStatus ParseAtcOptions(const std::vector<std::string>& args,
       *error = "unknown option --" + name +
                " (the emulator's atc supports --framework, --model, --output, "
                "--soc_version, --input_shape, --input_format, --output_type, "
-               "--precision_mode, --mode, --log, --external_weight; see atc "
-               "--help)";
+               "--precision_mode, --mode, --log, --external_weight, "
+               "--dynamic_batch_size, --dynamic_dims, --om; see atc --help)";
       return ParseStatus::kError;
     }
     if (!given.insert(name).second) {
@@ -272,7 +469,15 @@ ParseStatus ParseAtcOptions(const std::vector<std::string>& args,
     if (!error->empty()) return ParseStatus::kError;
   }
 
-  if (options->framework < 0) {
+  if (options->mode == 6) {
+    if (options->om.empty()) {
+      *error = "--mode=6 needs --om=<model.om> (the model to show)";
+    }
+    return error->empty() ? ParseStatus::kOk : ParseStatus::kError;
+  }
+  if (!options->om.empty()) {
+    *error = "--om is read only with --mode=6 (show an .om's model info)";
+  } else if (options->framework < 0) {
     *error = "--framework is required (--framework=5 for ONNX)";
   } else if (options->model.empty()) {
     *error = "--model is required";
@@ -289,6 +494,8 @@ ParseStatus ParseAtcOptions(const std::vector<std::string>& args,
         "emulator does not support yet; pass "
         "--precision_mode=must_keep_origin_dtype (or force_fp32) to compile in "
         "the model's own dtypes";
+  } else {
+    *error = ParseGears(options);
   }
   return error->empty() ? ParseStatus::kOk : ParseStatus::kError;
 }
@@ -298,7 +505,7 @@ std::string AtcUsage() {
            --soc_version=<chip> --precision_mode=must_keep_origin_dtype [options]
 
 The executorch-ascend CANN emulator's atc: compiles an ONNX model (ai.onnx
-opset 11 to 18, static shapes) into an emulator .om that the emulator's
+opset 11 to 18, static shapes or shape gears) into an emulator .om that the emulator's
 libascendcl.so runs on the CPU. Same command line as CANN's atc for the
 options below; anything else is refused.
 
@@ -311,12 +518,20 @@ options below; anything else is refused.
                              its default, and the fp16/bf16 mixes) are not
                              supported yet, so this option is required
   --input_shape="x:1,3,224,224;y:2,8"
-                             fixes or checks input dims (no -1: static only)
+                             fixes or checks input dims; -1 marks a dynamic
+                             dim, which needs one of the two options below
+  --dynamic_batch_size="1,2,4"
+                             shape gears of the batch: -1 only in dim 0 of
+                             the dynamic inputs; 2 to 100 gears
+  --dynamic_dims="1,16;8,32" shape gears of any dims (--input_format=ND):
+                             each gear gives one value per -1 of
+                             --input_shape, in order; 2 to 100 gears
   --input_format=NCHW|ND|NCDHW
                              format reported for 4-D (NCHW) or 5-D (NCDHW)
                              inputs and outputs; default NCHW
   --output_type=FP32         only FP32: every output must be float32
-  --mode=0|3                 0 build (default), 3 pre-check only (no file)
+  --mode=0|3|6               0 build (default), 3 pre-check only (no file),
+                             6 show the model info of --om=<file.om>
   --external_weight=0|1|2    where initializers stored as ONNX external data
                              go: 0 into the .om (default); 1 one file per
                              constant, <output dir>/weight/weight_<sha256>;

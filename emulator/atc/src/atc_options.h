@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "ascend_emu/program.h"
+
 namespace ascend_emu {
 namespace atc {
 
@@ -22,7 +24,15 @@ struct AtcOptions {
   std::string input_format = "NCHW";
   std::string output_type;  // empty: outputs keep their ONNX dtype
   std::string precision_mode;
-  int mode = 0;  // 0 build, 3 pre-check only
+  int mode = 0;    // 0 build, 3 pre-check only, 6 show an .om's info
+  std::string om;  // --om: the .om --mode=6 shows
+  // Shape gears: --dynamic_batch_size="1,2,4" (one value per gear, dim 0 of
+  // every input with -1) or --dynamic_dims="1,1;8,8" (per gear one value
+  // per -1 of --input_shape, in order), parsed into `gears`.
+  std::string dynamic_batch_size;
+  std::string dynamic_dims;
+  DynamicType gear_type = DynamicType::kStatic;
+  std::vector<std::vector<int64_t>> gears;
   // 0: every constant in the .om; 1: each constant stored as ONNX external
   // data becomes a FileConstant in its own file weight/weight_<sha256> beside
   // the .om; 2: all of them in one file weight/weight_combined_<sha256>.
@@ -36,6 +46,14 @@ enum class ParseStatus { kOk, kHelp, kError };
 // every value. On kError, *error says what is wrong in one sentence.
 ParseStatus ParseAtcOptions(const std::vector<std::string>& args,
                             AtcOptions* options, std::string* error);
+
+// Checks and parses --dynamic_batch_size / --dynamic_dims against
+// --input_shape, --input_format and --soc_version (CANN's rules and limits);
+// fills options->gear_type and options->gears. "" or an error.
+std::string ParseGears(AtcOptions* options);
+
+// The most gears CANN's atc takes for a chip: 100, 256 for Ascend950.
+size_t MaxGearsFor(const std::string& soc_version);
 
 // Parses an --input_shape value ("x:1,3,224,224;y:2"); "" or an error.
 std::string ParseInputShapes(

@@ -158,7 +158,8 @@ std::string CheckStaticInputs(const onnx::GraphProto& graph) {
             dim.has_dim_param() ? " ('" + dim.dim_param() + "')" : "";
         return "input '" + in.name() + "' dim " + std::to_string(k) + sym +
                " is dynamic; pass --input_shape=" + in.name() +
-               ":<dims> (the emulator compiles static shapes only)";
+               ":<dims> (the emulator compiles static shapes only, or shape "
+               "gears: -1 with --dynamic_batch_size or --dynamic_dims)";
       }
     }
   }

@@ -7,6 +7,7 @@
 // fills pointers and calls kernels, so it never touches the heap.
 #include "ascend_emu/model.h"
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -29,12 +30,18 @@ class LoadedModel final : public Model {
   // bound external weight files, then prepares the run.
   bool Init(Program program, const WeightBindings& bindings,
             std::string* error);
+  // After validation: runs `program` (one gear of a gear model, or a static
+  // model) reading `weights` and `external` (shared, already bound). With
+  // own_arena false, Run needs `work`.
+  bool Prepare(Program program, std::shared_ptr<AlignedBuffer> weights,
+               std::vector<const uint8_t*> external, bool own_arena,
+               std::string* error);
 
   size_t work_size() const override {
     // Slack so caller memory of any alignment can be aligned inside.
     return arena_size_ == 0 ? 0 : arena_size_ + kOmAlignment;
   }
-  size_t weight_size() const override { return weights_.size(); }
+  size_t weight_size() const override { return weights_->size(); }
   const std::string& soc_version() const override {
     return program_.soc_version;
   }
@@ -43,9 +50,25 @@ class LoadedModel final : public Model {
   const std::vector<ExternalWeightDesc>& external_weights() const override {
     return program_.external_weights;
   }
+  const GearTable& gear_table() const override { return program_.gear_table; }
+  size_t num_gears() const override { return 0; }
+  const std::vector<IoDesc>& gear_inputs(size_t) const override {
+    return input_descs_;
+  }
+  const std::vector<IoDesc>& gear_outputs(size_t) const override {
+    return output_descs_;
+  }
 
   bool Run(const void* const* inputs, void* const* outputs, void* work,
            std::string* error) override;
+  bool RunGear(size_t gear, const void* const* inputs, void* const* outputs,
+               void* work, std::string* error) override {
+    if (gear != 0) {
+      *error = "Run: gear " + std::to_string(gear) + " of a static model";
+      return false;
+    }
+    return Run(inputs, outputs, work, error);
+  }
 
  private:
   struct Step {
@@ -69,10 +92,8 @@ class LoadedModel final : public Model {
                    uint8_t* arena, std::string* error);
 
   // Points external_[i] at the memory bound to external weight file i.
-  bool BindExternal(const WeightBindings& bindings, std::string* error);
-
   Program program_;  // weights moved out into weights_
-  AlignedBuffer weights_;
+  std::shared_ptr<AlignedBuffer> weights_;
   std::vector<const uint8_t*> external_;  // bound memory, read in place
   AlignedBuffer own_arena_;
   size_t arena_size_ = 0;
@@ -96,11 +117,13 @@ IoDesc MakeDesc(const IoInfo& io) {
   return d;
 }
 
-bool LoadedModel::BindExternal(const WeightBindings& bindings,
-                               std::string* error) {
+// Points (*external)[i] at the memory bound to external weight file i.
+bool BindExternal(const std::vector<ExternalWeightDesc>& files,
+                  const WeightBindings& bindings,
+                  std::vector<const uint8_t*>* external, std::string* error) {
   for (const auto& [name, binding] : bindings) {
     bool named = false;
-    for (const ExternalWeightDesc& file : program_.external_weights) {
+    for (const ExternalWeightDesc& file : files) {
       named = named || file.name == name;
     }
     if (!named) {
@@ -109,7 +132,7 @@ bool LoadedModel::BindExternal(const WeightBindings& bindings,
       return false;
     }
   }
-  for (const ExternalWeightDesc& file : program_.external_weights) {
+  for (const ExternalWeightDesc& file : files) {
     auto it = bindings.find(file.name);
     if (it == bindings.end() || it->second.data == nullptr) {
       *error = "external weight '" + file.name + "' (" +
@@ -123,37 +146,62 @@ bool LoadedModel::BindExternal(const WeightBindings& bindings,
                std::to_string(it->second.size) + " bytes are bound";
       return false;
     }
-    external_.push_back(static_cast<const uint8_t*>(it->second.data));
+    external->push_back(static_cast<const uint8_t*>(it->second.data));
+  }
+  return true;
+}
+
+// Checks the weight file list, binds it and copies the weight section to
+// aligned memory: what every load does before validation.
+bool PrepareWeights(const Program& program, const WeightBindings& bindings,
+                    std::shared_ptr<AlignedBuffer>* weights,
+                    std::vector<const uint8_t*>* external, std::string* error) {
+  if (std::string err = CheckExternalWeightFiles(program); !err.empty()) {
+    *error = "invalid .om: " + err;
+    return false;
+  }
+  if (!BindExternal(program.external_weights, bindings, external, error)) {
+    return false;
+  }
+  *weights = std::make_shared<AlignedBuffer>();
+  if (!(*weights)->Allocate(program.weights.size())) {
+    *error = "out of memory for " + std::to_string(program.weights.size()) +
+             " bytes of weights";
+    return false;
+  }
+  if (!program.weights.empty()) {
+    std::memcpy((*weights)->data(), program.weights.data(),
+                program.weights.size());
   }
   return true;
 }
 
 bool LoadedModel::Init(Program program, const WeightBindings& bindings,
                        std::string* error) {
-  program_ = std::move(program);
-  if (std::string err = CheckExternalWeightFiles(program_); !err.empty()) {
-    *error = "invalid .om: " + err;
+  std::shared_ptr<AlignedBuffer> weights;
+  std::vector<const uint8_t*> external;
+  if (!PrepareWeights(program, bindings, &weights, &external, error)) {
     return false;
   }
-  if (!BindExternal(bindings, error)) return false;
-  if (!weights_.Allocate(program_.weights.size())) {
-    *error = "out of memory for " + std::to_string(program_.weights.size()) +
-             " bytes of weights";
-    return false;
-  }
-  if (!program_.weights.empty()) {
-    std::memcpy(weights_.data(), program_.weights.data(),
-                program_.weights.size());
-  }
-  std::string err = ValidateProgram(program_, weights_.data(), external_);
+  std::string err = ValidateProgram(program, weights->data(), external);
   if (!err.empty()) {
     *error = "invalid .om: " + err;
     return false;
   }
-  std::vector<uint8_t>().swap(program_.weights);
+  std::vector<uint8_t>().swap(program.weights);
+  return Prepare(std::move(program), std::move(weights), std::move(external),
+                 /*own_arena=*/true, error);
+}
 
+bool LoadedModel::Prepare(Program program,
+                          std::shared_ptr<AlignedBuffer> weights,
+                          std::vector<const uint8_t*> external, bool own_arena,
+                          std::string* error) {
+  program_ = std::move(program);
+  weights_ = std::move(weights);
+  external_ = std::move(external);
   arena_size_ = static_cast<size_t>(program_.arena_size);
-  if (!own_arena_.Allocate(arena_size_)) {
+  if (own_arena && !own_arena_.Allocate(arena_size_)) {
     *error = "out of memory for a " + std::to_string(arena_size_) +
              "-byte work arena";
     return false;
@@ -235,7 +283,7 @@ bool LoadedModel::BindTensors(const void* const* inputs, void* const* outputs,
         p = arena + t.offset;
         break;
       case TensorLocation::kWeight:
-        p = weights_.data() + t.offset;
+        p = weights_->data() + t.offset;
         break;
       case TensorLocation::kExternal:
         // Read-only: no op writes a weight (ValidateProgram).
@@ -304,6 +352,114 @@ bool LoadedModel::Run(const void* const* inputs, void* const* outputs,
   return true;
 }
 
+// A gear model: one LoadedModel per gear, sharing the weights, the bound
+// external weights and one arena as large as the largest gear's.
+class GearModel final : public Model {
+ public:
+  bool Init(Program program, const WeightBindings& bindings,
+            std::string* error) {
+    std::shared_ptr<AlignedBuffer> weights;
+    std::vector<const uint8_t*> external;
+    if (!PrepareWeights(program, bindings, &weights, &external, error)) {
+      return false;
+    }
+    std::string err = ValidateProgram(program, weights->data(), external);
+    if (!err.empty()) {
+      *error = "invalid .om: " + err;
+      return false;
+    }
+    soc_version_ = program.soc_version;
+    external_weights_ = program.external_weights;
+    table_ = program.gear_table;
+    for (Program& body : program.gears) {
+      arena_size_ = std::max(arena_size_, static_cast<size_t>(body.arena_size));
+      body.soc_version = soc_version_;
+      body.external_weights = external_weights_;
+      auto gear = std::make_unique<LoadedModel>();
+      if (!gear->Prepare(std::move(body), weights, external,
+                         /*own_arena=*/false, error)) {
+        return false;
+      }
+      gears_.push_back(std::move(gear));
+    }
+    if (!own_arena_.Allocate(arena_size_)) {
+      *error = "out of memory for a " + std::to_string(arena_size_) +
+               "-byte work arena";
+      return false;
+    }
+    weight_size_ = weights->size();
+    Describe();
+    return true;
+  }
+
+  size_t work_size() const override {
+    return arena_size_ == 0 ? 0 : arena_size_ + kOmAlignment;
+  }
+  size_t weight_size() const override { return weight_size_; }
+  const std::string& soc_version() const override { return soc_version_; }
+  const std::vector<IoDesc>& inputs() const override { return inputs_; }
+  const std::vector<IoDesc>& outputs() const override { return outputs_; }
+  const std::vector<ExternalWeightDesc>& external_weights() const override {
+    return external_weights_;
+  }
+  const GearTable& gear_table() const override { return table_; }
+  size_t num_gears() const override { return gears_.size(); }
+  const std::vector<IoDesc>& gear_inputs(size_t gear) const override {
+    return gears_.at(gear)->inputs();
+  }
+  const std::vector<IoDesc>& gear_outputs(size_t gear) const override {
+    return gears_.at(gear)->outputs();
+  }
+
+  bool Run(const void* const* inputs, void* const* outputs, void* work,
+           std::string* error) override {
+    return RunGear(0, inputs, outputs, work, error);
+  }
+  bool RunGear(size_t gear, const void* const* inputs, void* const* outputs,
+               void* work, std::string* error) override {
+    if (gear >= gears_.size()) {
+      *error = "Run: gear " + std::to_string(gear) + " of " +
+               std::to_string(gears_.size());
+      return false;
+    }
+    if (work == nullptr) work = own_arena_.data();
+    return gears_[gear]->Run(inputs, outputs, work, error);
+  }
+
+ private:
+  // The model-level description, as ACL reports it.
+  void Describe() {
+    inputs_ = gears_[0]->inputs();
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      for (const auto& g : gears_) {
+        inputs_[i].size_bytes =
+            std::max(inputs_[i].size_bytes, g->inputs()[i].size_bytes);
+      }
+    }
+    for (const auto& [input, dim] : table_.positions) {
+      inputs_[input].shape.dims[dim] = -1;
+    }
+    outputs_ = gears_[0]->outputs();
+    for (size_t i = 0; i < outputs_.size(); ++i) {
+      for (const auto& g : gears_) {
+        if (g->outputs()[i].size_bytes > outputs_[i].size_bytes) {
+          outputs_[i] = g->outputs()[i];
+        }
+      }
+    }
+  }
+
+  std::string soc_version_;
+  std::vector<ExternalWeightDesc> external_weights_;
+  GearTable table_;
+  std::vector<std::unique_ptr<LoadedModel>> gears_;
+  AlignedBuffer own_arena_;
+  size_t arena_size_ = 0;
+  size_t weight_size_ = 0;
+  std::vector<IoDesc> inputs_;
+  std::vector<IoDesc> outputs_;
+};
+
 }  // namespace
 
 std::unique_ptr<Model> Model::Load(const void* data, size_t size,
@@ -314,6 +470,12 @@ std::unique_ptr<Model> Model::Load(const void* data, size_t size,
   try {
     Program program;
     if (!ReadOm(data, size, &program, error)) return nullptr;
+    if (program.gear_table.type != DynamicType::kStatic ||
+        !program.gears.empty()) {
+      auto model = std::make_unique<GearModel>();
+      if (!model->Init(std::move(program), weights, error)) return nullptr;
+      return model;
+    }
     auto model = std::make_unique<LoadedModel>();
     if (!model->Init(std::move(program), weights, error)) return nullptr;
     return model;

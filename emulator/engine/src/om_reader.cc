@@ -155,14 +155,12 @@ bool ReadOp(ByteReader& r, OpInfo* op) {
          r.U64(&op->scratch_size, "scratch size");
 }
 
-bool ReadBody(ByteReader& r, Program* p) {
-  if (!r.Str(&p->soc_version, OmLimits::kMaxSocVersionBytes, "soc_version") ||
-      !r.Str(&p->producer, OmLimits::kMaxStringBytes, "producer") ||
-      !ReadIo(r, &p->inputs, "input count") ||
+// One compiled program: its I/O, tensor table, ops and arena size.
+bool ReadProgramBody(ByteReader& r, Program* p) {
+  if (!ReadIo(r, &p->inputs, "input count") ||
       !ReadIo(r, &p->outputs, "output count")) {
     return false;
   }
-
   uint32_t n = 0;
   // name length, dtype, rank, location, offset, file: 28 bytes at least.
   if (!r.Count(&n, OmLimits::kMaxTensors, 28, "tensor count")) return false;
@@ -190,15 +188,99 @@ bool ReadBody(ByteReader& r, Program* p) {
     if (!ReadOp(r, &op)) return false;
   }
 
-  uint64_t weight_size = 0;
-  if (!r.U64(&p->arena_size, "arena size") ||
-      !r.U64(&weight_size, "weight size")) {
-    return false;
-  }
+  if (!r.U64(&p->arena_size, "arena size")) return false;
   if (p->arena_size > OmLimits::kMaxArenaBytes) {
     return r.Fail("arena size " + std::to_string(p->arena_size) +
                   " exceeds the limit");
   }
+  return true;
+}
+
+// The gear table (docs/om-format.md): counts and values in range; how they
+// fit the gear programs is ValidateProgram's job.
+bool ReadGearTable(ByteReader& r, GearTable* g) {
+  uint32_t type = 0;
+  uint32_t n = 0;
+  if (!r.U32(&type, "dynamic type")) return false;
+  if (type != static_cast<uint32_t>(DynamicType::kStatic) &&
+      type != static_cast<uint32_t>(DynamicType::kDynamicBatch) &&
+      type != static_cast<uint32_t>(DynamicType::kDynamicDims)) {
+    return r.Fail("unknown dynamic type " + std::to_string(type));
+  }
+  g->type = static_cast<DynamicType>(type);
+  const bool is_static = g->type == DynamicType::kStatic;
+  if (!r.Count(&n, OmLimits::kMaxIo, 4, "shape order count")) return false;
+  g->shape_order.resize(n);
+  for (uint32_t& i : g->shape_order) {
+    if (!r.U32(&i, "shape order")) return false;
+  }
+  if (!r.Count(&n, OmLimits::kMaxGearPositions, 8, "gear position count")) {
+    return false;
+  }
+  g->positions.resize(n);
+  for (auto& [input, dim] : g->positions) {
+    if (!r.U32(&input, "gear position input") ||
+        !r.U32(&dim, "gear position dim")) {
+      return false;
+    }
+  }
+  uint32_t gears = 0;
+  uint32_t per_gear = 0;
+  if (!r.U32(&gears, "gear count") || !r.U32(&per_gear, "values per gear")) {
+    return false;
+  }
+  if (is_static) {
+    if (gears != 0 || per_gear != 0 || !g->shape_order.empty() ||
+        !g->positions.empty()) {
+      return r.Fail("a static model has a gear table");
+    }
+    return true;
+  }
+  if (gears < OmLimits::kMinGears || gears > OmLimits::kMaxGears) {
+    return r.Fail("gear count " + std::to_string(gears) + " is outside [" +
+                  std::to_string(OmLimits::kMinGears) + ", " +
+                  std::to_string(OmLimits::kMaxGears) + "]");
+  }
+  if (g->positions.empty() || g->shape_order.empty()) {
+    return r.Fail("a gear model has no dynamic dims or no shape order");
+  }
+  if (per_gear != g->values_per_gear()) {
+    return r.Fail("values per gear " + std::to_string(per_gear) +
+                  " does not fit the dynamic type and its " +
+                  std::to_string(g->positions.size()) + " dynamic dims");
+  }
+  if (r.remaining() / 8 / per_gear < gears) {
+    return r.Fail("gear values run past the end of the file");
+  }
+  g->values.assign(gears, std::vector<int64_t>(per_gear));
+  for (std::vector<int64_t>& gear : g->values) {
+    for (int64_t& v : gear) {
+      if (!r.I64(&v, "gear value")) return false;
+      if (v < 1 || v > OmLimits::kMaxGearValue) {
+        return r.Fail("gear value " + std::to_string(v) + " out of range");
+      }
+    }
+  }
+  return true;
+}
+
+bool ReadBody(ByteReader& r, Program* p) {
+  if (!r.Str(&p->soc_version, OmLimits::kMaxSocVersionBytes, "soc_version") ||
+      !r.Str(&p->producer, OmLimits::kMaxStringBytes, "producer") ||
+      !ReadGearTable(r, &p->gear_table)) {
+    return false;
+  }
+  if (p->gear_table.type == DynamicType::kStatic) {
+    if (!ReadProgramBody(r, p)) return false;
+  } else {
+    p->gears.resize(p->gear_table.values.size());
+    for (Program& gear : p->gears) {
+      if (!ReadProgramBody(r, &gear)) return false;
+    }
+  }
+
+  uint64_t weight_size = 0;
+  if (!r.U64(&weight_size, "weight size")) return false;
   if (weight_size > OmLimits::kMaxWeightBytes) {
     return r.Fail("weight size exceeds the limit");
   }
@@ -207,6 +289,7 @@ bool ReadBody(ByteReader& r, Program* p) {
   p->weights.assign(weights, weights + weight_size);
 
   // name length, size: 12 bytes at least.
+  uint32_t n = 0;
   if (!r.Count(&n, OmLimits::kMaxExternalWeights, 12,
                "external weight count")) {
     return false;

@@ -118,6 +118,92 @@ bool WriteIndices(ByteWriter& w, const std::vector<int32_t>& indices,
   return true;
 }
 
+// One compiled program: its I/O, tensor table, ops and arena size (a static
+// model has one, a gear model one per gear).
+bool WriteProgramBody(ByteWriter& w, const Program& p, std::string* error) {
+  if (!WriteIo(w, p.inputs, error) || !WriteIo(w, p.outputs, error)) {
+    return false;
+  }
+
+  if (p.tensors.size() > OmLimits::kMaxTensors) {
+    *error = "too many tensors: " + std::to_string(p.tensors.size());
+    return false;
+  }
+  w.U32(static_cast<uint32_t>(p.tensors.size()));
+  for (const TensorInfo& t : p.tensors) {
+    if (!CheckString(t.name, "tensor name", error) ||
+        !CheckShape(t.shape, t.name, error)) {
+      return false;
+    }
+    w.Str(t.name);
+    w.I32(static_cast<int32_t>(t.dtype));
+    WriteShape(w, t.shape);
+    w.U32(static_cast<uint32_t>(t.location));
+    w.U64(t.offset);
+    w.U32(t.file);
+  }
+
+  if (p.ops.size() > OmLimits::kMaxOps) {
+    *error = "too many ops: " + std::to_string(p.ops.size());
+    return false;
+  }
+  w.U32(static_cast<uint32_t>(p.ops.size()));
+  for (const OpInfo& op : p.ops) {
+    if (!CheckString(op.op_type, "op type", error) ||
+        !CheckString(op.name, "op name", error)) {
+      return false;
+    }
+    w.Str(op.op_type);
+    w.Str(op.name);
+    if (!WriteAttributes(w, op.attrs, error) ||
+        !WriteIndices(w, op.inputs, OmLimits::kMaxOpInputs, error) ||
+        !WriteIndices(w, op.outputs, OmLimits::kMaxOpOutputs, error)) {
+      return false;
+    }
+    w.U64(op.scratch_offset);
+    w.U64(op.scratch_size);
+  }
+
+  if (p.arena_size > OmLimits::kMaxArenaBytes) {
+    *error = "arena larger than the .om limit (1 TiB)";
+    return false;
+  }
+  w.U64(p.arena_size);
+  return true;
+}
+
+bool WriteGearTable(ByteWriter& w, const Program& p, std::string* error) {
+  const GearTable& g = p.gear_table;
+  if (g.shape_order.size() > OmLimits::kMaxIo ||
+      g.positions.size() > OmLimits::kMaxGearPositions ||
+      g.values.size() > OmLimits::kMaxGears ||
+      (g.values.empty() != p.gears.empty()) ||
+      p.gears.size() != g.values.size()) {
+    *error = "gear table out of the .om limits (or gears without programs)";
+    return false;
+  }
+  w.U32(static_cast<uint32_t>(g.type));
+  w.U32(static_cast<uint32_t>(g.shape_order.size()));
+  for (uint32_t i : g.shape_order) w.U32(i);
+  w.U32(static_cast<uint32_t>(g.positions.size()));
+  for (const auto& [input, dim] : g.positions) {
+    w.U32(input);
+    w.U32(dim);
+  }
+  const size_t per_gear = g.values.empty() ? 0 : g.values_per_gear();
+  w.U32(static_cast<uint32_t>(g.values.size()));
+  w.U32(static_cast<uint32_t>(per_gear));
+  for (const std::vector<int64_t>& gear : g.values) {
+    if (gear.size() != per_gear) {
+      *error = "gear table: a gear has " + std::to_string(gear.size()) +
+               " values, expected " + std::to_string(per_gear);
+      return false;
+    }
+    for (int64_t v : gear) w.I64(v);
+  }
+  return true;
+}
+
 }  // namespace
 
 bool WriteOm(const Program& program, std::vector<uint8_t>* out,
@@ -137,56 +223,19 @@ bool WriteOm(const Program& program, std::vector<uint8_t>* out,
   if (!CheckString(program.producer, "producer", error)) return false;
   w.Str(program.soc_version);
   w.Str(program.producer);
-  if (!WriteIo(w, program.inputs, error) ||
-      !WriteIo(w, program.outputs, error)) {
-    return false;
+  if (!WriteGearTable(w, program, error)) return false;
+  if (program.gears.empty()) {
+    if (!WriteProgramBody(w, program, error)) return false;
+  } else {
+    for (const Program& gear : program.gears) {
+      if (!WriteProgramBody(w, gear, error)) return false;
+    }
   }
 
-  if (program.tensors.size() > OmLimits::kMaxTensors) {
-    *error = "too many tensors: " + std::to_string(program.tensors.size());
+  if (program.weights.size() > OmLimits::kMaxWeightBytes) {
+    *error = "weights larger than the .om limit (1 TiB)";
     return false;
   }
-  w.U32(static_cast<uint32_t>(program.tensors.size()));
-  for (const TensorInfo& t : program.tensors) {
-    if (!CheckString(t.name, "tensor name", error) ||
-        !CheckShape(t.shape, t.name, error)) {
-      return false;
-    }
-    w.Str(t.name);
-    w.I32(static_cast<int32_t>(t.dtype));
-    WriteShape(w, t.shape);
-    w.U32(static_cast<uint32_t>(t.location));
-    w.U64(t.offset);
-    w.U32(t.file);
-  }
-
-  if (program.ops.size() > OmLimits::kMaxOps) {
-    *error = "too many ops: " + std::to_string(program.ops.size());
-    return false;
-  }
-  w.U32(static_cast<uint32_t>(program.ops.size()));
-  for (const OpInfo& op : program.ops) {
-    if (!CheckString(op.op_type, "op type", error) ||
-        !CheckString(op.name, "op name", error)) {
-      return false;
-    }
-    w.Str(op.op_type);
-    w.Str(op.name);
-    if (!WriteAttributes(w, op.attrs, error) ||
-        !WriteIndices(w, op.inputs, OmLimits::kMaxOpInputs, error) ||
-        !WriteIndices(w, op.outputs, OmLimits::kMaxOpOutputs, error)) {
-      return false;
-    }
-    w.U64(op.scratch_offset);
-    w.U64(op.scratch_size);
-  }
-
-  if (program.arena_size > OmLimits::kMaxArenaBytes ||
-      program.weights.size() > OmLimits::kMaxWeightBytes) {
-    *error = "arena or weights larger than the .om limit (1 TiB)";
-    return false;
-  }
-  w.U64(program.arena_size);
   w.U64(program.weights.size());
   w.Bytes(program.weights.data(), program.weights.size());
 

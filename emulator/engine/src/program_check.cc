@@ -60,8 +60,10 @@ std::string TensorLabel(const Program& p, size_t index) {
   return "tensor " + std::to_string(index) + " '" + p.tensors[index].name + "'";
 }
 
-std::string CheckTensors(const Program& p, std::vector<uint64_t>* bytes,
-                         uint64_t* arena_end) {
+// `top` holds the weight section and file list, `p` the tensors (the same
+// program for a static model; a gear model's gears share its top level).
+std::string CheckTensors(const Program& top, const Program& p,
+                         std::vector<uint64_t>* bytes, uint64_t* arena_end) {
   const size_t n = p.tensors.size();
   bytes->assign(n, 0);
   for (size_t i = 0; i < n; ++i) {
@@ -82,21 +84,21 @@ std::string CheckTensors(const Program& p, std::vector<uint64_t>* bytes,
         break;
       case TensorLocation::kWeight:
         if (t.offset % kOmAlignment != 0 ||
-            !Inside(t.offset, nb, p.weights.size())) {
+            !Inside(t.offset, nb, top.weights.size())) {
           return TensorLabel(p, i) +
                  " lies outside the weight section or is misaligned";
         }
         break;
       case TensorLocation::kExternal:
-        if (t.file >= p.external_weights.size()) {
+        if (t.file >= top.external_weights.size()) {
           return TensorLabel(p, i) + " names external weight file " +
                  std::to_string(t.file) + " of " +
-                 std::to_string(p.external_weights.size());
+                 std::to_string(top.external_weights.size());
         }
         if (t.offset % kOmAlignment != 0 ||
-            !Inside(t.offset, nb, p.external_weights[t.file].size_bytes)) {
+            !Inside(t.offset, nb, top.external_weights[t.file].size_bytes)) {
           return TensorLabel(p, i) + " lies outside weight file '" +
-                 p.external_weights[t.file].name + "' or is misaligned";
+                 top.external_weights[t.file].name + "' or is misaligned";
         }
         break;
       case TensorLocation::kInput:
@@ -269,21 +271,16 @@ std::string CheckExternalWeightFiles(const Program& p) {
   return CheckFileList(p);
 }
 
-std::string ValidateProgram(const Program& p, const uint8_t* weights,
-                            const std::vector<const uint8_t*>& external) {
-  if (!ValidSocVersion(p.soc_version)) {
-    return "invalid soc_version '" + p.soc_version + "'";
-  }
+namespace {
+
+// One program's tensors, I/O and ops (`top` holds the weights and files).
+std::string ValidateBody(const Program& top, const Program& p,
+                         const uint8_t* weights,
+                         const std::vector<const uint8_t*>& external) {
   if (p.arena_size > OmLimits::kMaxArenaBytes) return "arena too large";
-  if (external.size() != p.external_weights.size()) {
-    return "the program reads " + std::to_string(p.external_weights.size()) +
-           " external weight files, " + std::to_string(external.size()) +
-           " are bound";
-  }
   std::vector<uint64_t> bytes;
   uint64_t arena_end = 0;
-  std::string err = CheckFileList(p);
-  if (err.empty()) err = CheckTensors(p, &bytes, &arena_end);
+  std::string err = CheckTensors(top, p, &bytes, &arena_end);
   if (err.empty()) err = CheckIo(p, p.inputs, "input");
   if (err.empty()) err = CheckIo(p, p.outputs, "output");
   if (!err.empty()) return err;
@@ -314,6 +311,175 @@ std::string ValidateProgram(const Program& p, const uint8_t* weights,
            " exceeds what the plan uses (" + std::to_string(needed) + ")";
   }
   return "";
+}
+
+std::string GearLabel(const Program& p, size_t g) {
+  std::string values;
+  if (g < p.gear_table.values.size()) {
+    for (int64_t v : p.gear_table.values[g]) {
+      values += (values.empty() ? "" : ",") + std::to_string(v);
+    }
+  }
+  return "gear " + std::to_string(g) + " (" + values + ")";
+}
+
+bool SameIo(const IoInfo& a, const IoInfo& b) {
+  return a.name == b.name && a.dtype == b.dtype && a.format == b.format &&
+         a.shape.rank == b.shape.rank;
+}
+
+// How the gear table fits the gear programs: every gear has the same I/O
+// (names, dtypes, formats, ranks) but for the dynamic dims, which take the
+// gear's values; the last input is the gear input, int32 [values per gear].
+std::string CheckGearTable(const Program& p) {
+  const GearTable& t = p.gear_table;
+  if (t.type != DynamicType::kDynamicBatch &&
+      t.type != DynamicType::kDynamicDims) {
+    return "gear programs without a dynamic type";
+  }
+  if (t.values.size() != p.gears.size() ||
+      p.gears.size() < OmLimits::kMinGears ||
+      p.gears.size() > OmLimits::kMaxGears) {
+    return "gear table has " + std::to_string(t.values.size()) + " gears for " +
+           std::to_string(p.gears.size()) + " programs";
+  }
+  if (!p.inputs.empty() || !p.outputs.empty() || !p.tensors.empty() ||
+      !p.ops.empty() || p.arena_size != 0) {
+    return "a gear model has a program outside its gears";
+  }
+  const size_t per_gear = t.values_per_gear();
+  if (t.positions.empty() || t.positions.size() > OmLimits::kMaxGearPositions ||
+      per_gear == 0) {
+    return "gear table has " + std::to_string(t.positions.size()) +
+           " dynamic dims";
+  }
+  std::set<std::vector<int64_t>> distinct;
+  for (size_t g = 0; g < t.values.size(); ++g) {
+    if (t.values[g].size() != per_gear) {
+      return GearLabel(p, g) + " has " + std::to_string(t.values[g].size()) +
+             " values, not " + std::to_string(per_gear);
+    }
+    for (int64_t v : t.values[g]) {
+      if (v < 1 || v > OmLimits::kMaxGearValue) {
+        return GearLabel(p, g) + " has value " + std::to_string(v);
+      }
+    }
+    if (!distinct.insert(t.values[g]).second) {
+      return GearLabel(p, g) + " is listed twice";
+    }
+  }
+  const Program& first = p.gears[0];
+  const size_t num_inputs = first.inputs.size();
+  if (num_inputs < 2) return "a gear model needs an input and the gear input";
+  const size_t data_inputs = num_inputs - 1;
+  // Shape order: distinct data inputs.
+  std::vector<int> order_rank(data_inputs, -1);
+  for (size_t k = 0; k < t.shape_order.size(); ++k) {
+    const uint32_t i = t.shape_order[k];
+    if (i >= data_inputs || order_rank[i] >= 0) {
+      return "gear shape order names input " + std::to_string(i) +
+             " (out of range or twice)";
+    }
+    order_rank[i] = static_cast<int>(k);
+  }
+  // Positions: inside their input, in shape order, each once.
+  std::pair<int, uint32_t> last{-1, 0};
+  for (size_t k = 0; k < t.positions.size(); ++k) {
+    const auto [input, dim] = t.positions[k];
+    if (input >= data_inputs || order_rank[input] < 0 ||
+        dim >= static_cast<uint32_t>(first.inputs[input].shape.rank)) {
+      return "gear dynamic dim " + std::to_string(k) + " (input " +
+             std::to_string(input) + " dim " + std::to_string(dim) +
+             ") is not a dim of an input in the shape order";
+    }
+    if (t.type == DynamicType::kDynamicBatch && dim != 0) {
+      return "a dynamic batch model has a dynamic dim " + std::to_string(dim) +
+             " (only dim 0 can be dynamic)";
+    }
+    const std::pair<int, uint32_t> key{order_rank[input], dim};
+    if (k != 0 && !(last < key)) {
+      return "gear dynamic dims are not in shape order or repeat";
+    }
+    last = key;
+  }
+  for (size_t g = 0; g < p.gears.size(); ++g) {
+    const Program& gear = p.gears[g];
+    const std::string label = GearLabel(p, g);
+    if (gear.inputs.size() != num_inputs ||
+        gear.outputs.size() != first.outputs.size()) {
+      return label + " has other inputs or outputs than gear 0";
+    }
+    for (size_t i = 0; i < num_inputs; ++i) {
+      const IoInfo& io = gear.inputs[i];
+      if (!SameIo(io, first.inputs[i])) {
+        return label + " input " + std::to_string(i) + " '" + io.name +
+               "' differs from gear 0's in name, dtype, format or rank";
+      }
+      if (i + 1 == num_inputs) {
+        if (io.name != kGearInputName || io.dtype != DType::kInt32 ||
+            io.format != ACL_FORMAT_ND || io.shape.rank != 1 ||
+            io.shape.dims[0] != static_cast<int64_t>(per_gear)) {
+          return label + " does not end with the gear input '" +
+                 std::string(kGearInputName) + "' (int32 [" +
+                 std::to_string(per_gear) + "], ND)";
+        }
+      } else if (io.name == kGearInputName) {
+        return label + " input " + std::to_string(i) + " is named '" + io.name +
+               "', the gear input's name";
+      }
+      for (int32_t d = 0; d < io.shape.rank; ++d) {
+        size_t pos = t.positions.size();
+        for (size_t k = 0; k < t.positions.size(); ++k) {
+          if (t.positions[k].first == i &&
+              t.positions[k].second == static_cast<uint32_t>(d)) {
+            pos = k;
+          }
+        }
+        const int64_t want = pos < t.positions.size()
+                                 ? t.value(g, pos)
+                                 : first.inputs[i].shape.dims[d];
+        if (io.shape.dims[d] != want) {
+          return label + " input " + std::to_string(i) + " '" + io.name +
+                 "' dim " + std::to_string(d) + " is " +
+                 std::to_string(io.shape.dims[d]) + ", the gear table says " +
+                 std::to_string(want);
+        }
+      }
+    }
+    for (size_t i = 0; i < gear.outputs.size(); ++i) {
+      if (!SameIo(gear.outputs[i], first.outputs[i])) {
+        return label + " output " + std::to_string(i) + " '" +
+               gear.outputs[i].name +
+               "' differs from gear 0's in name, dtype, format or rank";
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string ValidateProgram(const Program& p, const uint8_t* weights,
+                            const std::vector<const uint8_t*>& external) {
+  if (!ValidSocVersion(p.soc_version)) {
+    return "invalid soc_version '" + p.soc_version + "'";
+  }
+  if (external.size() != p.external_weights.size()) {
+    return "the program reads " + std::to_string(p.external_weights.size()) +
+           " external weight files, " + std::to_string(external.size()) +
+           " are bound";
+  }
+  std::string err = CheckFileList(p);
+  if (!err.empty()) return err;
+  if (p.gears.empty() && p.gear_table.type == DynamicType::kStatic) {
+    return ValidateBody(p, p, weights, external);
+  }
+  err = CheckGearTable(p);
+  for (size_t g = 0; err.empty() && g < p.gears.size(); ++g) {
+    err = ValidateBody(p, p.gears[g], weights, external);
+    if (!err.empty()) err = GearLabel(p, g) + ": " + err;
+  }
+  return err;
 }
 
 }  // namespace ascend_emu

@@ -30,6 +30,7 @@ at every gear (`analyze_at_gears`).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -456,7 +457,9 @@ def lower_partition(
             graphs.append(to_onnx(specialize(program, binding), external_threshold))
         except LoweringError as e:
             raise LoweringError(f"at gear ({plan.label(gear)}): {e}") from e
+    # Device-state inputs (a KV cache, lowering/program.py) follow the user inputs: static.
     dims = input_dims(program)
+    dims += [list(v.dims) for v in graphs[0].inputs[len(dims) :]]
     merged = merge([g.model for g in graphs], [list(g.constants) for g in graphs], plan, dims,
                    external_threshold)  # fmt: skip
     first = graphs[0]
@@ -468,7 +471,11 @@ def lower_partition(
         OnnxValue(v.name, v.dtype, tuple(_merged_dims([g.outputs[i].dims for g in graphs])))
         for i, v in enumerate(first.outputs)
     ]
-    lowered = type(first)(merged.model, inputs, outputs, merged.constants)
+    states = getattr(first, "states", ())
+    lowered = dataclasses.replace(
+        first, model=merged.model, inputs=inputs, outputs=outputs, constants=merged.constants
+    )
+    assert getattr(lowered, "states", ()) == states
     if not lowered.has_external_data:
         try:
             onnx.checker.check_model(lowered.model, full_check=True)

@@ -6,6 +6,12 @@ User inputs become graph inputs "input_<i>" in call order; parameters, buffers a
 become initializers when an op reads them; user outputs become "output_<i>" in order. The result is
 checked with onnx.checker before it goes to atc: in memory when every initializer is inline, else
 as the saved files (LoweredGraph.save), the only check that sees external data.
+
+A mutable buffer the partition owns (a KV cache: its placeholder and its mutation are both in the
+partition, see partitioner.tag_owned_buffers) is state: the graph reads it as input "state_in_<k>"
+after the user inputs and writes its new value as output "state_out_<k>" after the user outputs.
+The runtime keeps both in device memory and swaps them between calls (docs/runtime.md), so the
+state never crosses host and device.
 """
 
 from __future__ import annotations
@@ -36,6 +42,17 @@ class OnnxValue:
 
 
 @dataclass(frozen=True)
+class StateValue:
+    """A mutable buffer the partition owns: graph input `input_index` holds its value before the
+    call, graph output `output_index` its value after; `initial` is its value at load."""
+
+    target: str  # the buffer's fully qualified name in the exported module
+    input_index: int
+    output_index: int
+    initial: torch.Tensor
+
+
+@dataclass(frozen=True)
 class LoweredGraph:
     """The ONNX model of one program. `model` holds the graph; initializers that are external
     data (see `constants`) are only references in it until `save` writes their bytes."""
@@ -44,6 +61,7 @@ class LoweredGraph:
     inputs: list[OnnxValue]
     outputs: list[OnnxValue]
     constants: tuple[GraphConstant, ...] = ()
+    states: tuple[StateValue, ...] = ()
 
     @property
     def has_external_data(self) -> bool:
@@ -76,20 +94,49 @@ def _user_input_nodes(program: ExportedProgram) -> list[Node]:
     ]
 
 
-def _user_output_nodes(program: ExportedProgram) -> list[Node]:
+def _state_input_nodes(program: ExportedProgram) -> dict[str, Node]:
+    """Buffer target -> placeholder, for the mutated buffers the program owns."""
+    sig = program.graph_signature
+    mutated = set(sig.buffers_to_mutate.values())
+    by_name = {n.name: n for n in program.graph.nodes if n.op == "placeholder"}
+    return {
+        target: by_name[name]
+        for name, target in sig.inputs_to_buffers.items()
+        if target in mutated and name in by_name
+    }
+
+
+def _output_nodes(program: ExportedProgram) -> tuple[list[Node], dict[str, Node]]:
+    """The user output values in order, and buffer target -> its new value."""
     output = program.graph.output_node()
     specs = program.graph_signature.output_specs
     values = list(output.args[0])  # type: ignore[arg-type]
     if len(values) != len(specs):
         raise LoweringError("output node and graph signature disagree")
-    result = []
+    users: list[Node] = []
+    mutations: dict[str, Node] = {}
     for spec, value in zip(specs, values, strict=True):
-        if spec.kind != OutputKind.USER_OUTPUT:
-            raise LoweringError(f"output {spec.arg} is a {spec.kind.name}; only user outputs lower")
         if not isinstance(value, Node):
             raise LoweringError(f"output {spec.arg} is not a tensor value")
-        result.append(value)
-    return result
+        if spec.kind == OutputKind.USER_OUTPUT:
+            users.append(value)
+        elif spec.kind == OutputKind.BUFFER_MUTATION and spec.target is not None:
+            mutations[spec.target] = value
+        else:
+            raise LoweringError(
+                f"output {spec.arg} is a {spec.kind.name}; only user outputs and buffer "
+                "mutations lower"
+            )
+    return users, mutations
+
+
+def _initial_value(program: ExportedProgram, target: str) -> torch.Tensor:
+    value = program.state_dict.get(target)
+    if value is None:
+        value = program.constants.get(target)  # a non-persistent buffer
+    if not isinstance(value, torch.Tensor):
+        raise LoweringError(f"mutable buffer {target} has no initial value in the program")
+    return value.detach()
 
 
 def to_onnx(program: ExportedProgram, external_threshold: int | None = None) -> LoweredGraph:
@@ -111,11 +158,26 @@ def to_onnx(program: ExportedProgram, external_threshold: int | None = None) -> 
         ctx.bind(node, name)
         inputs.append(OnnxValue(name, val.dtype, tuple(val.shape)))
 
-    output_nodes = _user_output_nodes(program)
-    output_names: list[str] = []
-    for i, node in enumerate(output_nodes):
-        name = f"output_{i}"
-        output_names.append(name)
+    user_outputs, mutations = _output_nodes(program)
+    state_inputs = _state_input_nodes(program)
+    if set(mutations) != set(state_inputs):
+        raise LoweringError(
+            "the mutated buffers read and written disagree: read "
+            f"{sorted(state_inputs)}, written {sorted(mutations)}"
+        )
+    targets = sorted(state_inputs)
+    for k, target in enumerate(targets):
+        node = state_inputs[target]
+        val = _tensor_meta(node)
+        name = builder.reserve(f"state_in_{k}")
+        builder.add_input(name, onnx_elem_type(val.dtype), list(val.shape))
+        ctx.bind(node, name)
+        inputs.append(OnnxValue(name, val.dtype, tuple(val.shape)))
+
+    output_nodes = user_outputs + [mutations[t] for t in targets]
+    output_names = [f"output_{i}" for i in range(len(user_outputs))]
+    output_names += [f"state_out_{k}" for k in range(len(targets))]
+    for i, (name, node) in enumerate(zip(output_names, output_nodes, strict=True)):
         # The first producer of an output writes it under its final name; an output that is an
         # input, a constant, or repeated gets an Identity below.
         if node.op == "call_function" and node not in output_nodes[:i]:
@@ -143,8 +205,29 @@ def to_onnx(program: ExportedProgram, external_threshold: int | None = None) -> 
         builder.add_output(name, onnx_elem_type(val.dtype), list(val.shape))
         outputs.append(OnnxValue(name, val.dtype, tuple(val.shape)))
 
+    user_inputs = len(inputs) - len(targets)
+    states = tuple(
+        StateValue(t, user_inputs + k, len(user_outputs) + k, _initial_value(program, t))
+        for k, t in enumerate(targets)
+    )
+    for state in states:
+        if state.initial.dtype != inputs[state.input_index].dtype:
+            raise LoweringError(
+                f"mutable buffer {state.target} holds {state.initial.dtype} but is read as "
+                f"{inputs[state.input_index].dtype}"
+            )
+        if tuple(state.initial.shape) != inputs[state.input_index].dims:
+            raise LoweringError(
+                f"mutable buffer {state.target} has shape {tuple(state.initial.shape)} but is "
+                f"read as {inputs[state.input_index].dims}"
+            )
+        if outputs[state.output_index].dims != inputs[state.input_index].dims:
+            raise LoweringError(
+                f"mutable buffer {state.target} is written with shape "
+                f"{outputs[state.output_index].dims}, read as {inputs[state.input_index].dims}"
+            )
     model = builder.build()
-    graph = LoweredGraph(model, inputs, outputs, builder.constants)
+    graph = LoweredGraph(model, inputs, outputs, builder.constants, states)
     if not graph.has_external_data:
         try:
             onnx.checker.check_model(model, full_check=True)

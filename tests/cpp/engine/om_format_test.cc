@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -115,7 +117,7 @@ TEST(OmFormat, RejectsWrongMagic) {
 }
 
 TEST(OmFormat, RejectsOtherVersions) {
-  for (uint8_t version : {0, 1, 3, 255}) {
+  for (uint8_t version : {0, 1, 2, 4, 255}) {
     std::vector<uint8_t> image = Write(AddReluReshapeProgram());
     image[8] = version;
     ResealOm(&image);
@@ -218,6 +220,161 @@ TEST(OmRobustness, RandomCorruptionsNeverCrash) {
   EXPECT_EQ(stats.attempts, 20000);
   // Most edits must be caught; a few (a name's letter, a weight's value) are
   // harmless and load.
+  EXPECT_GT(stats.rejected, stats.attempts / 2);
+  EXPECT_GT(stats.loaded, 0);
+}
+
+// --- Shape gears (version 3's gear table). ---
+
+using testing::GearAddReluProgram;
+
+std::unique_ptr<Model> LoadProgram(const Program& p, std::string* error) {
+  const std::vector<uint8_t> image = Write(p);
+  return Model::Load(image.data(), image.size(), error);
+}
+
+TEST(OmGears, RoundTripKeepsTheGearTable) {
+  const Program p = GearAddReluProgram();
+  const std::vector<uint8_t> image = Write(p);
+  Program back;
+  std::string error;
+  ASSERT_TRUE(ReadOm(image.data(), image.size(), &back, &error)) << error;
+  EXPECT_EQ(back.gear_table.type, DynamicType::kDynamicBatch);
+  EXPECT_EQ(back.gear_table.shape_order, p.gear_table.shape_order);
+  EXPECT_EQ(back.gear_table.positions, p.gear_table.positions);
+  EXPECT_EQ(back.gear_table.values, p.gear_table.values);
+  ASSERT_EQ(back.gears.size(), 2u);
+  EXPECT_TRUE(back.inputs.empty());
+  EXPECT_EQ(back.gears[1].inputs[0].shape, testing::Dims({3, 2}));
+  EXPECT_EQ(back.gears[1].inputs[1].name, kGearInputName);
+  EXPECT_EQ(back.weights, p.weights);
+}
+
+TEST(OmGears, EachGearRunsItsOwnShapes) {
+  std::string error;
+  std::unique_ptr<Model> model = LoadProgram(GearAddReluProgram(), &error);
+  ASSERT_NE(model, nullptr) << error;
+  ASSERT_EQ(model->num_gears(), 2u);
+  // The model-level description: -1 in the batch, the largest gear's size.
+  ASSERT_EQ(model->inputs().size(), 2u);
+  EXPECT_EQ(model->inputs()[0].shape.dims[0], -1);
+  EXPECT_EQ(model->inputs()[0].size_bytes, 3 * 2 * sizeof(float));
+  EXPECT_EQ(model->inputs()[1].size_bytes, sizeof(int32_t));
+  EXPECT_EQ(model->outputs()[0].shape, testing::Dims({3, 2}));
+  EXPECT_EQ(model->gear_outputs(0)[0].shape, testing::Dims({1, 2}));
+  const float x[6] = {1, 1, -1, 2, 3, -3};
+  int32_t gear_value = 0;
+  for (size_t g = 0; g < 2; ++g) {
+    std::vector<float> y(6, -7.0f);
+    const void* in[2] = {x, &gear_value};
+    void* out[1] = {y.data()};
+    ASSERT_TRUE(model->RunGear(g, in, out, nullptr, &error)) << error;
+    const size_t rows = g == 0 ? 1 : 3;
+    for (size_t i = 0; i < 6; ++i) {
+      const float want = i < rows * 2
+                             ? std::max(0.0f, x[i] + testing::kGearBias[i % 2])
+                             : -7.0f;  // past the gear's bytes: untouched
+      EXPECT_FLOAT_EQ(y[i], want) << "gear " << g << " element " << i;
+    }
+  }
+  EXPECT_FALSE(model->RunGear(2, nullptr, nullptr, nullptr, &error));
+}
+
+TEST(OmGears, ValidationRefusesInconsistentTables) {
+  struct Case {
+    const char* expected;
+    void (*edit)(Program*);
+  };
+  const Case cases[] = {
+      {"listed twice", [](Program* p) { p->gear_table.values[1] = {1}; }},
+      {"gear table says", [](Program* p) { p->gear_table.values[1] = {4}; }},
+      {"does not end with the gear input",
+       [](Program* p) {
+         for (Program& g : p->gears) g.inputs[1].name = "other";
+       }},
+      {"only dim 0 can be dynamic",
+       [](Program* p) {
+         p->gear_table.positions = {{0, 1}};
+       }},
+      {"no dynamic dims or no shape order",
+       [](Program* p) { p->gear_table.shape_order = {}; }},
+      {"not a dim of an input in the shape order",
+       [](Program* p) {
+         p->gear_table.positions = {{0, 2}};
+       }},
+      {"shape order names input",
+       [](Program* p) {
+         p->gear_table.shape_order = {0, 0};
+       }},
+      {"differs from gear 0's",
+       [](Program* p) { p->gears[1].outputs[0].name = "z"; }},
+  };
+  for (const Case& c : cases) {
+    Program p = GearAddReluProgram();
+    c.edit(&p);
+    std::vector<uint8_t> image;
+    std::string error;
+    std::unique_ptr<Model> model;
+    if (WriteOm(p, &image, &error)) {
+      model = Model::Load(image.data(), image.size(), &error);
+    }
+    EXPECT_EQ(model, nullptr) << c.expected;
+    EXPECT_NE(error.find(c.expected), std::string::npos)
+        << "expected '" << c.expected << "', got '" << error << "'";
+  }
+}
+
+TEST(OmGears, ReaderRefusesOutOfRangeGearFields) {
+  // The gear table starts right after soc_version and producer.
+  const Program p = GearAddReluProgram();
+  const std::vector<uint8_t> image = Write(p);
+  const size_t table = 24 + 4 + p.soc_version.size() + 4 + p.producer.size();
+  struct Case {
+    size_t offset;  // from the table's start
+    uint32_t value;
+    const char* expected;
+  };
+  // type, order count, order[0], position count, input, dim, gears, per gear
+  const Case cases[] = {
+      {0, 2, "unknown dynamic type 2"},
+      {0, 0, "a static model has a gear table"},
+      {24, 1, "gear count 1 is outside [2, 256]"},
+      {24, 257, "gear count 257"},
+      {28, 2, "values per gear 2 does not fit"},
+      {12, 129, "gear position count"},
+  };
+  for (const Case& c : cases) {
+    std::vector<uint8_t> bad = image;
+    for (int b = 0; b < 4; ++b) {
+      bad[table + c.offset + b] = static_cast<uint8_t>(c.value >> (8 * b));
+    }
+    ASSERT_TRUE(ResealOm(&bad));
+    Program out;
+    std::string error;
+    EXPECT_FALSE(ReadOm(bad.data(), bad.size(), &out, &error)) << c.expected;
+    EXPECT_NE(error.find(c.expected), std::string::npos)
+        << "expected '" << c.expected << "', got '" << error << "'";
+  }
+  // A gear value of 0 (values start at table + 32).
+  std::vector<uint8_t> bad = image;
+  bad[table + 32] = 0;
+  ASSERT_TRUE(ResealOm(&bad));
+  Program out;
+  std::string error;
+  EXPECT_FALSE(ReadOm(bad.data(), bad.size(), &out, &error));
+  EXPECT_NE(error.find("gear value 0 out of range"), std::string::npos)
+      << error;
+}
+
+TEST(OmGears, EveryTruncationIsRejected) {
+  testing::CheckAllTruncations(Write(GearAddReluProgram()));
+}
+
+TEST(OmGears, RandomCorruptionsNeverCrash) {
+  const std::vector<uint8_t> image = Write(GearAddReluProgram());
+  const testing::CorruptionStats stats =
+      testing::CheckRandomCorruptions(image, 20000, /*seed=*/4321);
+  EXPECT_EQ(stats.attempts, 20000);
   EXPECT_GT(stats.rejected, stats.attempts / 2);
   EXPECT_GT(stats.loaded, 0);
 }

@@ -81,8 +81,47 @@ inline Program ExternalAddReluReshapeProgram() {
   return p;
 }
 
-// Runs `model` on zero-filled inputs except for a ramp in float inputs.
-// Returns Run's result; the point is that it returns at all.
+// A gear model (atc --input_shape=x:-1,2 --dynamic_batch_size=1,3):
+// y = Relu(x + b), x float32 [n, 2], b [1, 2] a weight, n in {1, 3}; each
+// gear's last input is the gear input, int32 [1].
+//   per gear: 0 x (input 0), 1 b (weight), 2 t0 (arena 0), 3 y (output 0),
+//             4 ascend_mbatch_shape_data (input 1)
+inline const float kGearBias[2] = {0.5f, -1.0f};
+inline Program GearAddReluProgram() {
+  Program p;
+  p.soc_version = "Ascend910B1";
+  p.producer = "sample_programs.h";
+  uint64_t b_off = 0;
+  AppendWeights(&p, kGearBias, sizeof(kGearBias), &b_off);
+  p.gear_table.type = DynamicType::kDynamicBatch;
+  p.gear_table.shape_order = {0};
+  p.gear_table.positions = {{0, 0}};
+  p.gear_table.values = {{1}, {3}};
+  for (int64_t n : {1, 3}) {
+    Program g;
+    auto tensor = [&](const char* name, DType dtype, Shape s,
+                      TensorLocation loc, uint64_t offset) {
+      g.tensors.push_back(MakeTensor(name, dtype, s, loc, offset));
+    };
+    tensor("x", DType::kFloat32, Dims({n, 2}), TensorLocation::kInput, 0);
+    tensor("b", DType::kFloat32, Dims({1, 2}), TensorLocation::kWeight, b_off);
+    tensor("t0", DType::kFloat32, Dims({n, 2}), TensorLocation::kArena, 0);
+    tensor("y", DType::kFloat32, Dims({n, 2}), TensorLocation::kOutput, 0);
+    tensor(kGearInputName, DType::kInt32, Dims({1}), TensorLocation::kInput, 1);
+    g.arena_size = 64;
+    g.inputs.push_back(MakeIo("x", DType::kFloat32, Dims({n, 2}), 0));
+    g.inputs.push_back(MakeIo(kGearInputName, DType::kInt32, Dims({1}), 4));
+    g.outputs.push_back(MakeIo("y", DType::kFloat32, Dims({n, 2}), 3));
+    g.ops = {MakeOp("Add", "add", {0, 1}, {2}),
+             MakeOp("Relu", "relu", {2}, {3})};
+    p.gears.push_back(std::move(g));
+  }
+  return p;
+}
+
+// Runs `model` on zero-filled inputs except for a ramp in float inputs
+// (every gear of a gear model). Returns Run's result; the point is that it
+// returns at all.
 inline bool RunWithOwnBuffers(Model& model, std::string* error) {
   std::vector<std::vector<uint8_t>> in(model.inputs().size());
   std::vector<std::vector<uint8_t>> out(model.outputs().size());
@@ -102,7 +141,12 @@ inline bool RunWithOwnBuffers(Model& model, std::string* error) {
     out[i].assign(model.outputs()[i].size_bytes + 1, 0);
     out_ptrs.push_back(out[i].data());
   }
-  return model.Run(in_ptrs.data(), out_ptrs.data(), nullptr, error);
+  bool ok = model.Run(in_ptrs.data(), out_ptrs.data(), nullptr, error);
+  for (size_t g = 1; g < model.num_gears(); ++g) {
+    ok =
+        model.RunGear(g, in_ptrs.data(), out_ptrs.data(), nullptr, error) && ok;
+  }
+  return ok;
 }
 
 }  // namespace testing

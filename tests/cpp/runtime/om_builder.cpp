@@ -36,6 +36,16 @@ std::string add_model_onnx() {
   return b.Serialize();
 }
 
+std::string accumulate_model_onnx() {
+  OnnxBuilder b;
+  b.Input("x", {2, 3}).Input("s", {2, 3});
+  b.Output("y", {2, 3}).Output("s_out", {2, 3});
+  b.InitF32("two", {1}, {2.0f});
+  b.Node("Add", {"s", "x"}, {"s_out"});
+  b.Node("Mul", {"s_out", "two"}, {"y"});
+  return b.Serialize();
+}
+
 std::string matmul_relu_model_onnx() {
   std::vector<float> weight;
   for (int i = 0; i < 4; ++i) {

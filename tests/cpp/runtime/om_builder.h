@@ -16,6 +16,10 @@ std::string add_model_onnx();
 // y[2,3] = Relu(x[2,4] @ W), W a [4,3] initializer with W[i][j] = i - j.
 std::string matmul_relu_model_onnx();
 
+// A running sum as device state: s_out = s + x, y = s_out * 2 (all [2,3]
+// float32; inputs x then s, outputs y then s_out).
+std::string accumulate_model_onnx();
+
 // Compiles serialized ONNX bytes with `atc --framework=5`; returns the .om
 // bytes, or an empty vector with `error` set.
 std::vector<uint8_t> compile_with_atc(const std::string& onnx_bytes,

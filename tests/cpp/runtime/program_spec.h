@@ -21,11 +21,12 @@ struct BlobSpec {
   std::string soc_version = "Ascend910B1";  // "" leaves the spec out
   std::string device_id = "0";              // "" leaves the spec out
   std::vector<ExternalWeight> weights;      // the .om's external weights
+  std::vector<DeviceStateEntry> states;     // the .om's device state
 };
 
 inline std::vector<uint8_t> write_blob(const BlobSpec& spec) {
   std::vector<uint8_t> bytes =
-      write_delegate_blob(DelegateBlob{spec.om_key, spec.weights});
+      write_delegate_blob(DelegateBlob{spec.om_key, spec.weights, spec.states});
   for (int i = 0; i < 4; ++i) {  // the version field follows the magic
     bytes[sizeof(kBlobMagic) - 1 + i] =
         static_cast<uint8_t>(spec.version >> (8 * i));

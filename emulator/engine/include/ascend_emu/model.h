@@ -67,12 +67,30 @@ class Model {
   virtual const std::vector<IoDesc>& outputs() const = 0;
   virtual const std::vector<ExternalWeightDesc>& external_weights() const = 0;
 
+  // Shape gears (atc --dynamic_batch_size / --dynamic_dims). A static model
+  // has type kStatic and no gears. For a gear model, inputs() and outputs()
+  // describe the model as ACL does: -1 in the dynamic dims of inputs, each
+  // size the largest over the gears, outputs with the dims of the gear whose
+  // output is largest; the last input is the gear input
+  // (kGearInputName). gear_inputs(g) / gear_outputs(g) are gear g's own.
+  virtual const GearTable& gear_table() const = 0;
+  virtual size_t num_gears() const = 0;
+  virtual const std::vector<IoDesc>& gear_inputs(size_t gear) const = 0;
+  virtual const std::vector<IoDesc>& gear_outputs(size_t gear) const = 0;
+
   // Runs the program. inputs[i] holds inputs()[i].size_bytes bytes,
   // outputs[i] outputs()[i].size_bytes. `work` is work_size() bytes of
   // caller memory, or nullptr to use memory the model allocated at load.
   // Not reentrant for one Model (one model id runs on one stream at a time).
+  // A gear model runs gear 0 here; RunGear picks the gear.
   virtual bool Run(const void* const* inputs, void* const* outputs, void* work,
                    std::string* error) = 0;
+  // Runs gear `gear` (< num_gears(); 0 for a static model): reads and
+  // writes only that gear's bytes of each buffer (gear_inputs(gear)[i].
+  // size_bytes, gear_outputs(gear)[i].size_bytes).
+  virtual bool RunGear(size_t gear, const void* const* inputs,
+                       void* const* outputs, void* work,
+                       std::string* error) = 0;
 };
 
 }  // namespace ascend_emu

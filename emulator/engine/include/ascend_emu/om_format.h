@@ -13,7 +13,7 @@
 
 namespace ascend_emu {
 
-constexpr uint32_t kOmFormatVersion = 2;
+constexpr uint32_t kOmFormatVersion = 3;
 
 // Limits the reader enforces, so a corrupted count can neither exhaust memory
 // nor overflow arithmetic. The writer refuses programs beyond them too.
@@ -30,6 +30,12 @@ struct OmLimits {
   static constexpr uint64_t kMaxWeightBytes = uint64_t{1} << 40;
   static constexpr uint32_t kMaxSocVersionBytes = 64;
   static constexpr uint32_t kMaxExternalWeights = 1u << 16;
+  // Shape gears: CANN's atc takes 2..100 gears (2..256 for Ascend950), and
+  // ACL reports a gear's dims in one aclmdlIODims (ACL_MAX_DIM_CNT = 128).
+  static constexpr uint32_t kMinGears = 2;
+  static constexpr uint32_t kMaxGears = 256;
+  static constexpr uint32_t kMaxGearPositions = 128;
+  static constexpr int64_t kMaxGearValue = int64_t{1} << 40;
 };
 
 // Serializes `program`. Returns false (and sets *error) when a field is

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "acl_api.h"
@@ -65,6 +66,40 @@ struct OpInfo {
   uint64_t scratch_size = 0;     // bytes reserved there (>= Infer's request)
 };
 
+// Shape gears (atc --dynamic_batch_size / --dynamic_dims): the numbering of
+// CANN's dynamic input types (ge DynamicInputType).
+enum class DynamicType : uint32_t {
+  kStatic = 0,        // no gears
+  kDynamicBatch = 1,  // --dynamic_batch_size: one value per gear, dim 0
+  kDynamicDims = 3,   // --dynamic_dims: one value per -1, in order
+};
+
+// Name of the extra last input of a gear model (ACL_DYNAMIC_TENSOR_NAME):
+// int32 [values per gear], the values of the gear to run.
+constexpr const char* kGearInputName = "ascend_mbatch_shape_data";
+
+// Where the dynamic dims of a gear model are and which values they take.
+struct GearTable {
+  DynamicType type = DynamicType::kStatic;
+  // The order of the inputs in atc --input_shape (indices into the model's
+  // inputs): the order aclmdlSetInputDynamicDims concatenates their dims in.
+  std::vector<uint32_t> shape_order;
+  // Every dynamic dim (-1 in --input_shape) as (input index, dim index), in
+  // shape_order, each input's dims in order.
+  std::vector<std::pair<uint32_t, uint32_t>> positions;
+  // values[g] = gear g: one value (kDynamicBatch, the dim 0 of every dynamic
+  // input) or one per position (kDynamicDims).
+  std::vector<std::vector<int64_t>> values;
+
+  size_t values_per_gear() const {
+    return type == DynamicType::kDynamicBatch ? 1 : positions.size();
+  }
+  // The value gear `g` gives position `p`.
+  int64_t value(size_t g, size_t p) const {
+    return type == DynamicType::kDynamicBatch ? values[g][0] : values[g][p];
+  }
+};
+
 struct Program {
   std::string soc_version;  // atc --soc_version
   std::string producer;     // e.g. "executorch-ascend atc 1"
@@ -75,6 +110,12 @@ struct Program {
   uint64_t arena_size = 0;       // bytes of work memory the plan uses
   std::vector<uint8_t> weights;  // the constants held in the .om
   std::vector<ExternalWeightDesc> external_weights;  // the files it reads
+  // A gear model: inputs..arena_size above are empty and `gears[g]` holds
+  // gear g's compiled program (its inputs, outputs, tensors, ops and
+  // arena_size; the last input is kGearInputName), all of them reading the
+  // one weight section and weight file list above.
+  GearTable gear_table;
+  std::vector<Program> gears;
 };
 
 // Alignment of every arena and weight offset, and of the memory behind them.

@@ -88,6 +88,9 @@ EXPORT aclError aclrtMemcpy(void*, size_t, const void*, size_t,
                             aclrtMemcpyKind) {
   return FAKE_RESULT;
 }
+EXPORT aclError aclrtMemset(void*, size_t, int32_t, size_t) {
+  return FAKE_RESULT;
+}
 EXPORT aclError aclrtMemcpyAsync(void*, size_t, const void*, size_t,
                                  aclrtMemcpyKind, aclrtStream) {
   return FAKE_RESULT;
