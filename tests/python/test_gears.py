@@ -119,7 +119,9 @@ class TwoInputs(torch.nn.Module):
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         y = self.proj(x) * mask.unsqueeze(-1)
         b, s, _ = x.shape
-        return y.reshape(b, s * 2, 4).sum(1)
+        # Slice's end 2*s - 1 is computed from the input's shape; the Reshape target is not
+        # (0 copies b, -1 infers 2*s).
+        return y.reshape(b, s * 2, 4)[:, : s * 2 - 1].sum(1)
 
 
 class ScaleBySeq(torch.nn.Module):
@@ -227,13 +229,13 @@ def test_a_reshape_target_with_only_the_batch_varying_stays_a_constant(recording
     _lower_with(_spec(base, dynamic_batch_size=(1, 3)), _batch_export(_eval(Mlp()), (8,)))
     ((_, model_path),) = _runs(keep)
     model = onnx.load(str(model_path))
-    # Reshape infers the batch from -1: no shape computation is needed on the device.
+    # Reshape copies the batch from its input (0): no shape computation is needed on the device.
     assert "Shape" not in {n.op_type for n in model.graph.node}
     targets = {n.input[1] for n in model.graph.node if n.op_type == "Reshape"}
     values = [
         onnx.numpy_helper.to_array(i).tolist() for i in model.graph.initializer if i.name in targets
     ]
-    assert [-1, 4, 4] in values
+    assert [0, 4, 4] in values
 
 
 def test_sequence_and_batch_dims_gears_expand_to_every_minus_one(recording_atc) -> None:
@@ -251,8 +253,15 @@ def test_sequence_and_batch_dims_gears_expand_to_every_minus_one(recording_atc) 
     assert "--dynamic_dims=1,4,1,4;2,8,2,8;4,16,4,16" in args
     assert "--input_format=ND" in args
     model = onnx.load(str(model_path))
-    # The Reshape target (b, 2*s, 4) has two varying entries: computed from the input shape.
-    assert {"Shape", "Gather", "Concat"} <= {n.op_type for n in model.graph.node}
+    # The Slice end 2*s - 1 is computed from the input's shape: Shape -> Gather -> Mul -> Add.
+    assert {"Shape", "Gather", "Mul", "Add"} <= {n.op_type for n in model.graph.node}
+    reshape_targets = {n.input[1] for n in model.graph.node if n.op_type == "Reshape"}
+    targets = [
+        onnx.numpy_helper.to_array(i).tolist()
+        for i in model.graph.initializer
+        if i.name in reshape_targets
+    ]
+    assert [0, -1, 4] in targets
     for batch, seq in ((1, 4), (2, 8), (4, 16)):
         gen = torch.Generator().manual_seed(seq)
         xi = torch.randn(batch, seq, 8, generator=gen)
@@ -463,7 +472,7 @@ def test_each_gear_is_lowered_with_its_own_shapes(recording_atc) -> None:
     ((_, model_path),) = _runs(keep)
     model = onnx.load(str(model_path))
     muls = [n for n in model.graph.node if n.op_type == "Mul" and n.name.startswith("gear_")]
-    assert muls, "2*s must be computed from the input's shape"
+    assert muls, "2*s - 1 must be computed from the input's shape"
     xi, mi = torch.randn(2, 8, 8), torch.ones(2, 8)
     got = _ort_at(model_path, {"input_0": xi.numpy(), "input_1": mi.numpy()})
     assert_close(got, eager(module, [xi, mi]), "gear (2, 8)")

@@ -661,6 +661,13 @@ def merge(
     if any(set(p) != set(per_name[0]) for p in per_name):
         raise LoweringError("the gears' ONNX graphs have different initializers")
     kept: list[tuple[GraphConstant, str]] = []  # (constant, its final name)
+    inferred: list[dict[str, list[int]]] = []
+
+    def shapes() -> list[dict[str, list[int]]]:
+        if not inferred:
+            inferred.extend(_value_shapes(m) for m in models)
+        return inferred
+
     for c in constants[0]:
         arrays = [p[c.name].array for p in per_name]
         if all(a.shape == arrays[0].shape and np.array_equal(a, arrays[0]) for a in arrays):
@@ -674,7 +681,7 @@ def merge(
                     f"{what} is an int64 tensor of rank > 1 that changes with the gear"
                 )
             _int_vector(c.name, [a.reshape(-1).tolist() for a in arrays], arrays[0].ndim,
-                        reader, what, plan, emit, kept)  # fmt: skip
+                        reader, what, plan, emit, kept, shapes)  # fmt: skip
             continue
         if len({a.ndim for a in arrays}) != 1 or any(
             a.shape == arrays[0].shape for a in arrays[1:]
@@ -699,6 +706,58 @@ def _shapes(arrays: Sequence[np.ndarray], plan: GearPlan) -> str:
     )
 
 
+def _value_shapes(model: onnx.ModelProto) -> dict[str, list[int]]:
+    """The static shape of every value of a (one-gear) graph, by ONNX shape inference."""
+    inferred = onnx.shape_inference.infer_shapes(model)
+    shapes = {i.name: list(i.dims) for i in model.graph.initializer}
+    graph = inferred.graph
+    for v in (*graph.input, *graph.value_info, *graph.output):
+        dims = v.type.tensor_type.shape.dim
+        if all(d.HasField("dim_value") for d in dims):
+            shapes[v.name] = [d.dim_value for d in dims]
+    return shapes
+
+
+def _constant_target(
+    name: str,
+    vectors: list[list[int]],
+    varying: list[int],
+    readers: list[onnx.NodeProto],
+    shapes: list[dict[str, list[int]]],
+) -> list[int] | None:
+    """A Reshape or Expand target that needs no shape computation: where the varying entry is
+    the data's own dim at every gear, Reshape copies it (0) and Expand keeps it (1); one entry
+    left, Reshape infers it (-1). None when the target must be computed."""
+    if not readers or any(list(n.input).index(name) != 1 for n in readers):
+        return None
+    kinds = {n.op_type for n in readers}
+    if kinds not in ({"Reshape"}, {"Expand"}) or any(x in (0, -1) for v in vectors for x in v):
+        return None
+    if any(a.name == "allowzero" and a.i for n in readers for a in n.attribute):
+        return None
+    target = list(vectors[0])
+    rank = len(target)
+    left = []
+    for i in varying:
+        own = True
+        for n in readers:
+            for gear_shapes, v in zip(shapes, vectors, strict=True):
+                data = gear_shapes.get(n.input[0])
+                j = i if "Reshape" in kinds else i - (rank - len(data or []))
+                if data is None or not 0 <= j < len(data) or data[j] != v[i]:
+                    own = False
+        if own:
+            target[i] = 0 if "Reshape" in kinds else 1
+        else:
+            left.append(i)
+    if not left:
+        return target
+    if kinds == {"Reshape"} and len(left) == 1:
+        target[left[0]] = -1
+        return target
+    return None
+
+
 def _int_vector(
     name: str,
     vectors: list[list[int]],
@@ -708,14 +767,11 @@ def _int_vector(
     plan: GearPlan,
     emit: _Emitter,
     kept: list[tuple[GraphConstant, str]],
+    shapes: Callable[[], list[dict[str, list[int]]]],
 ) -> None:
     varying = [i for i in range(len(vectors[0])) if len({v[i] for v in vectors}) > 1]
-    reshape_only = readers and all(
-        n.op_type == "Reshape" and list(n.input).index(name) == 1 for n in readers
-    )
-    if reshape_only and len(varying) == 1 and all(x not in (0, -1) for v in vectors for x in v):
-        target = list(vectors[0])
-        target[varying[0]] = -1  # Reshape infers it; the target stays a constant
+    target = _constant_target(name, vectors, varying, readers, shapes())
+    if target is not None:
         kept.append((GraphConstant(name, np.asarray(target, np.int64), None, None), name))
         return
     pieces: list[str] = []
