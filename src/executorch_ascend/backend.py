@@ -22,7 +22,8 @@ from torch.export import ExportedProgram
 
 from . import blob
 from .compile_spec import AscendCompileSpec
-from .lowering import LoweredGraph, to_onnx
+from .lowering import LoweredGraph
+from .lowering.gears import lower_partition
 from .soc_dtypes import check_program
 from .states import store_states
 from .toolchain import WeightFile, compile_onnx
@@ -50,10 +51,11 @@ class AscendBackend(BackendDetails):
         # A subgraph tagged by another partitioner may hold bf16 for a chip without it.
         check_program(edge_program, spec.soc_version)
         # Large constants go to atc as ONNX external data, so no protobuf size limit applies.
-        lowered: LoweredGraph = to_onnx(edge_program, spec.external_weight_threshold)
-        compiled = compile_onnx(
-            lowered, spec, [v.name for v in lowered.inputs], [v.dims for v in lowered.inputs]
-        )
+        # With shape gears: one graph for every gear, and atc's gear options (lowering/gears.py).
+        lowered, gear_options = lower_partition(edge_program, spec, spec.external_weight_threshold)
+        assert isinstance(lowered, LoweredGraph)
+        names, dims = [v.name for v in lowered.inputs], [v.dims for v in lowered.inputs]
+        compiled = compile_onnx(lowered, spec, names, dims, gear_options=gear_options)
         _warn_if_tags_are_lost(lowered, spec, compiled.weights)
         key = om_key(compiled.om)
         store = NamedDataStore()

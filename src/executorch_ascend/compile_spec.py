@@ -33,6 +33,11 @@ PRECISION_MODES: tuple[str, ...] = (
 EXTERNAL_WEIGHT_MODES: tuple[int, ...] = (0, 1, 2)
 # Compile specs whose value is an int (the others are text).
 _INT_FIELDS: tuple[str, ...] = ("device_id", "external_weight", "external_weight_threshold")
+# Gear fields: in a CompileSpec as atc writes them, "1,2,4" and "1,16;2,32" (empty: no gears).
+_GEAR_FIELDS: tuple[str, ...] = ("dynamic_batch_size", "dynamic_dims")
+# CANN ATC guide, --dynamic_batch_size / --dynamic_dims: at least 2 and at most 100 gears.
+MIN_GEARS = 2
+MAX_GEARS = 100
 
 _SOC_PATTERN = re.compile(r"^Ascend[0-9A-Za-z]+$")
 # The tag becomes a file name, "<tag>.ptd", next to the .pte.
@@ -64,6 +69,15 @@ class AscendCompileSpec:
                     external data (so no ONNX protobuf limit applies) and, with external_weight 1
                     or 2, become weight files; 0 takes every constant that has bytes. Smaller
                     ones (shapes, scalars, biases) stay inline in the .om.
+    dynamic_batch_size: shape gears of the batch (dim 0 of every input that has a symbolic
+                    dim), atc --dynamic_batch_size: e.g. (1, 2, 4). The program must be exported
+                    with a bounded torch.export.Dim there, and every gear must lie in its range;
+                    the one .om then runs at exactly these batch sizes.
+    dynamic_dims:   shape gears of several symbolic dims, atc --dynamic_dims: each gear gives one
+                    value per distinct symbolic dim of the exported program's inputs, in order of
+                    first appearance (input 0's dims left to right, then input 1's...), e.g.
+                    ((1, 16), (1, 32)) for (batch, seq); atc gets one value per -1 occurrence.
+                    Not together with dynamic_batch_size. See docs/shape-gears.md.
     """
 
     soc_version: str = "Ascend910B1"
@@ -74,9 +88,27 @@ class AscendCompileSpec:
     external_tag: str | None = None
     external_weight: int = 1
     external_weight_threshold: int = 1024
+    dynamic_batch_size: tuple[int, ...] = ()
+    dynamic_dims: tuple[tuple[int, ...], ...] = ()
 
     def __post_init__(self) -> None:
+        # Lists are accepted and kept as tuples, so the spec stays hashable and comparable.
+        if isinstance(self.dynamic_batch_size, list):
+            object.__setattr__(self, "dynamic_batch_size", tuple(self.dynamic_batch_size))
+        if isinstance(self.dynamic_dims, list) or (
+            isinstance(self.dynamic_dims, tuple)
+            and any(isinstance(g, list) for g in self.dynamic_dims)
+        ):
+            gears = tuple(tuple(g) if isinstance(g, list) else g for g in self.dynamic_dims)
+            object.__setattr__(self, "dynamic_dims", gears)
         self.validate()
+
+    @property
+    def gears(self) -> tuple[tuple[int, ...], ...]:
+        """The shape gears, one tuple of symbol values each (a batch gear is a 1-tuple)."""
+        if self.dynamic_batch_size:
+            return tuple((b,) for b in self.dynamic_batch_size)
+        return self.dynamic_dims
 
     def validate(self) -> None:
         if not isinstance(self.soc_version, str) or not _SOC_PATTERN.match(self.soc_version):
@@ -123,13 +155,16 @@ class AscendCompileSpec:
                 "external_weight_threshold must be an int >= 0 (bytes; 0 makes every constant "
                 f"external), got {self.external_weight_threshold!r}"
             )
+        _validate_gears(self.dynamic_batch_size, self.dynamic_dims)
 
     def to_compile_specs(self) -> list[CompileSpec]:
         """One CompileSpec per set field, values UTF-8 encoded."""
         specs = []
         for key, value in asdict(self).items():
-            if value is None:
+            if value is None or value == ():
                 continue
+            if key in _GEAR_FIELDS:
+                value = gears_text(value)
             specs.append(CompileSpec(key, str(value).encode("utf-8")))
         return specs
 
@@ -153,9 +188,65 @@ class AscendCompileSpec:
                     values[spec.key] = int(text)
                 except ValueError as e:
                     raise CompileSpecError(f"{spec.key} must be an integer, got {text!r}") from e
+            elif spec.key in _GEAR_FIELDS:
+                values[spec.key] = _parse_gears(spec.key, text)
             else:
                 values[spec.key] = text
         return cls(**values)  # type: ignore[arg-type]
+
+
+def gears_text(value: tuple[int, ...] | tuple[tuple[int, ...], ...]) -> str:
+    """atc's syntax: "1,2,4" for batch gears, "1,16;2,32" for dims gears."""
+    if value and isinstance(value[0], tuple):
+        return ";".join(",".join(str(v) for v in g) for g in value)  # type: ignore[union-attr]
+    return ",".join(str(v) for v in value)
+
+
+def _parse_gears(key: str, text: str) -> tuple:
+    try:
+        if key == "dynamic_batch_size":
+            return tuple(int(v) for v in text.split(","))
+        return tuple(tuple(int(v) for v in g.split(",")) for g in text.split(";"))
+    except ValueError as e:
+        raise CompileSpecError(f"{key} must look like atc's '{_EXAMPLE[key]}', got {text!r}") from e
+
+
+_EXAMPLE = {"dynamic_batch_size": "1,2,4", "dynamic_dims": "1,16;2,32"}
+
+
+def _validate_gears(batch: object, dims: object) -> None:
+    if not isinstance(batch, tuple) or not all(_is_int(b) for b in batch):
+        raise CompileSpecError(f"dynamic_batch_size must be a tuple of ints, got {batch!r}")
+    if not isinstance(dims, tuple) or not all(
+        isinstance(g, tuple) and all(_is_int(v) for v in g) for g in dims
+    ):
+        raise CompileSpecError(
+            f"dynamic_dims must be a tuple of int tuples (one per gear), got {dims!r}"
+        )
+    if batch and dims:
+        raise CompileSpecError(
+            "dynamic_batch_size and dynamic_dims cannot both be set (atc takes one of them); "
+            "give the batch as one of the dynamic_dims values instead"
+        )
+    if dims:
+        counts = {len(g) for g in dims}
+        if len(counts) != 1 or 0 in counts:
+            raise CompileSpecError(
+                "every dynamic_dims gear must give the same number (>= 1) of values, one per "
+                f"symbolic dim; got {gears_text(dims)}"  # type: ignore[arg-type]
+            )
+    for key, gears in (("dynamic_batch_size", batch), ("dynamic_dims", dims)):
+        if not gears:
+            continue
+        if not MIN_GEARS <= len(gears) <= MAX_GEARS:
+            raise CompileSpecError(
+                f"{key} needs {MIN_GEARS} to {MAX_GEARS} gears (atc's limit), got {len(gears)}"
+            )
+        if len(set(gears)) != len(gears):
+            raise CompileSpecError(f"{key} lists a gear twice: {gears_text(gears)}")  # type: ignore[arg-type]
+        values = [v for g in gears for v in (g if isinstance(g, tuple) else (g,))]
+        if any(v <= 0 for v in values):
+            raise CompileSpecError(f"{key} gears must be positive, got {gears_text(gears)}")  # type: ignore[arg-type]
 
 
 def _is_int(value: object) -> bool:

@@ -15,8 +15,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from torch.export import ExportedProgram
+from torch.fx import Node
 
 from .compile_spec import SpecLike, as_compile_spec
+from .lowering.gears import has_symbolic_shape
 from .lowering.registry import op_name, ops_kept_whole, why_unsupported
 from .partitioner import AscendPartitioner, analyze, propose_partitions
 
@@ -80,24 +82,32 @@ def explain(program: ExportedProgram, compile_spec: SpecLike = None) -> Explanat
     if program.dialect == "EDGE":
         edge = program
     else:
-        notes += _decomposed_kept_ops(program)
         edge, partitioner = edge_program(program, compile_spec)
+        notes += _decomposed_kept_ops(program, partitioner)
         notes += [
             f"{name}: kept whole, with a contiguous copy after it so the graph re-traces"
             for name in partitioner.layout_fixes
         ]
-    decisions = analyze(edge, as_compile_spec(compile_spec).soc_version)
+    spec = as_compile_spec(compile_spec)
+    decisions = analyze(edge, spec.soc_version, spec)
     reports = tuple(NodeReport(n.name, op_name(n), reason) for n, reason in decisions.items())
     return Explanation(reports, len(propose_partitions(edge, decisions)), tuple(notes))
 
 
-def _decomposed_kept_ops(exported: ExportedProgram) -> list[str]:
+def _decomposed_kept_ops(exported: ExportedProgram, partitioner: AscendPartitioner) -> list[str]:
     kept = set(ops_kept_whole())
     return [
         f"{n.name} ({op_name(n)}): decomposed, not kept whole: {reason}"
         for n in exported.graph.nodes
-        if n.op == "call_function" and n.target in kept and (reason := why_unsupported(n))
+        if n.op == "call_function" and n.target in kept and (reason := _not_kept(n, partitioner))
     ]
+
+
+def _not_kept(node: Node, partitioner: AscendPartitioner) -> str | None:
+    geared = partitioner.kept_at_every_gear
+    if geared is not None and has_symbolic_shape(node):
+        return None if node.name in geared else "not lowerable whole at every shape gear"
+    return why_unsupported(node)
 
 
 def taken_compute_ops(explanation: Explanation) -> int:

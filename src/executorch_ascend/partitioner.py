@@ -17,7 +17,8 @@ from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 
 from .backend import AscendBackend
-from .compile_spec import SpecLike, as_compile_spec
+from .compile_spec import AscendCompileSpec, SpecLike, as_compile_spec
+from .lowering import gears
 from .lowering.constants import ConstantResolver
 from .lowering.registry import ops_kept_whole, why_unsupported
 from .lowering.whole_ops import make_kept_outputs_contiguous
@@ -26,10 +27,26 @@ from .soc_dtypes import bf16_refusal
 logger = logging.getLogger(__name__)
 
 
-def analyze(program: ExportedProgram, soc_version: str | None = None) -> dict[Node, str | None]:
+def analyze(
+    program: ExportedProgram,
+    soc_version: str | None = None,
+    spec: AscendCompileSpec | None = None,
+) -> dict[Node, str | None]:
     """For every call_function node: None if Ascend can take it, else why not.
 
     With `soc_version`, nodes with dtypes that chip lacks (bf16 on Ascend310P) are refused too.
+    With the shape gears of `spec`, symbolic shapes are taken where every gear is
+    (lowering/gears.py); without usable gears the reason says what to add.
+    """
+    plan = gears.plan_gears(program, spec or AscendCompileSpec())
+    if isinstance(plan, gears.GearPlan):
+        return gears.analyze_at_gears(program, plan, lambda p: _analyze(p, soc_version))
+    decisions = _analyze(program, soc_version)
+    return decisions if plan is None else gears.explain_refusal(decisions, plan)
+
+
+def _analyze(program: ExportedProgram, soc_version: str | None) -> dict[Node, str | None]:
+    """analyze() for static shapes.
 
     Constant computations (folded into ONNX initializers at lowering) are taken only when every
     user is taken, and a getitem only with its tuple-producing op; neither is worth a delegate call
@@ -133,6 +150,7 @@ class AscendPartitioner(Partitioner):
         self.reasons: dict[str, str] = {}
         # Kept ops whose output got a contiguous copy before decomposition (node names).
         self.layout_fixes: list[str] = []
+        self._gear_kept: set[str] | None = None  # ops kept whole at every shape gear
         # Mutable buffers (targets) a partition owns as device state, set by `partition`.
         self.owned_buffers: list[str] = []
 
@@ -140,6 +158,7 @@ class AscendPartitioner(Partitioner):
         # A kept op's output layout can differ between the traces to_edge makes, and a view
         # after it then fails to re-trace; see lowering/whole_ops.py. The program is edited in
         # place (a clone that changes no value), as ExecuTorch hands it over for that purpose.
+        self._gear_kept = self._kept_at_gears(exported_program)
         self.layout_fixes = make_kept_outputs_contiguous(exported_program, self._kept_whole)
         return exported_program
 
@@ -148,14 +167,29 @@ class AscendPartitioner(Partitioner):
     ) -> tuple[list[torch._ops.OpOverload], Callable[[Node], bool] | None]:
         # Keep an op whole only where it will be delegated: a kept op left on the CPU would have
         # no portable kernel after to_edge.
+        self._gear_kept = self._kept_at_gears(ep)
         return ops_kept_whole(), self._kept_whole
+
+    @property
+    def kept_at_every_gear(self) -> set[str] | None:
+        """Symbolic ops kept whole because they lower at every shape gear (None: no gears)."""
+        return self._gear_kept
+
+    def _kept_at_gears(self, ep: ExportedProgram) -> set[str] | None:
+        return gears.kept_whole_at_gears(
+            ep, self.compile_spec, lambda n: _kept_whole(n, self.compile_spec.soc_version)
+        )
 
     def _kept_whole(self, node: Node) -> bool:
         # A kept op left on the CPU (bf16 on Ascend310P included) has no portable kernel.
+        # With shape gears, a symbolic op is kept when it is lowerable at every gear.
+        if self._gear_kept is not None and gears.has_symbolic_shape(node):
+            return node.name in self._gear_kept
         return _kept_whole(node, self.compile_spec.soc_version)
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
-        decisions = analyze(exported_program, self.compile_spec.soc_version)
+        spec = self.compile_spec
+        decisions = analyze(exported_program, spec.soc_version, spec)
         self.reasons = {n.name: r for n, r in decisions.items() if r is not None}
         partitions = propose_partitions(exported_program, decisions)
         tags: dict[str, DelegationSpec] = {}

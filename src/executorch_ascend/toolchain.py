@@ -134,9 +134,14 @@ def atc_command(
     input_names: Sequence[str],
     input_shapes: Sequence[Sequence[int]],
     model_file: str = MODEL_FILE,
+    gear_options: Sequence[str] = (),
 ) -> list[str]:
+    """`gear_options`: --dynamic_batch_size or --dynamic_dims (lowering/gears.py), for shapes
+    with -1 at the geared dims; CANN takes --dynamic_dims only with --input_format=ND."""
     # NCHW when every input is 4-D (what CANN expects for image models), else ND.
-    input_format = "NCHW" if input_shapes and all(len(s) == 4 for s in input_shapes) else "ND"
+    nchw = input_shapes and all(len(s) == 4 for s in input_shapes)
+    dims_gears = any(o.startswith("--dynamic_dims=") for o in gear_options)
+    input_format = "NCHW" if nchw and not dims_gears else "ND"
     cmd = [
         str(atc.path),
         "--framework=5",
@@ -154,7 +159,7 @@ def atc_command(
     if shaped:
         names, dims = zip(*shaped, strict=True)
         cmd.insert(4, f"--input_shape={input_shape_arg(names, dims)}")
-    return cmd
+    return cmd + list(gear_options)
 
 
 def compile_onnx(
@@ -163,6 +168,7 @@ def compile_onnx(
     input_names: Sequence[str],
     input_shapes: Sequence[Sequence[int]],
     atc: Atc | None = None,
+    gear_options: Sequence[str] = (),
 ) -> CompiledOm:
     """Runs atc on the model in a temporary directory; returns the .om and its weight files.
 
@@ -176,7 +182,7 @@ def compile_onnx(
             model_file = MODEL_FILE
         else:
             model_file = model.save(workdir).name
-        cmd = atc_command(atc, spec, input_names, input_shapes, model_file)
+        cmd = atc_command(atc, spec, input_names, input_shapes, model_file, gear_options)
         logger.debug("running %s", " ".join(cmd))
         try:
             done = subprocess.run(
