@@ -38,6 +38,10 @@ _ROW_SHAPES = binary_shapes("broadcast_row")
 
 def _same_dtype_with_result(node: Node) -> str | None:
     """Tensor operands and the result share one dtype (ONNX does not promote)."""
+    for a in node.args:
+        if isinstance(a, Node) and not isinstance(a.meta.get("val"), torch.Tensor):
+            # A symbolic size (sym_size) before shape gears bind it to a number.
+            return f"operand {a.name} is a symbolic size, not a tensor"
     dtypes = {tensor_val(a).dtype for a in node.args if isinstance(a, Node)}
     dtypes.add(tensor_val(node).dtype)
     if len(dtypes) > 1:
