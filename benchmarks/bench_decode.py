@@ -13,7 +13,8 @@ path's greedy tokens must equal eager's, else the run fails instead of printing 
 
 The emulator runs CPU reference kernels: its tokens/s says nothing about NPU speed. What the
 numbers are for: the delegate's per-token traffic (with the KV cache as device state, only the
-token, its position and the logits cross) and regressions. Run on purpose only (never from the tests).
+token, its position and the logits cross) and regressions. Run on purpose only (never from the
+tests).
 """
 
 from __future__ import annotations
