@@ -133,9 +133,6 @@ TEST(AtcGearOptions, Refusals) {
        "It can only contain digits and \",\""},
       {{"--input_shape=x:-1,4", "--dynamic_batch_size=1,,2"},
        "is not a gear value"},
-      {{"--input_shape=x:-1,4", "--dynamic_batch_size=1,2",
-        "--external_weight=1"},
-       "not supported by the emulator yet"},
       {{"--input_shape=x:2,4", "--input_format=ND", "--dynamic_dims=1;2"},
        "At least one dim should be -1 when dynamic_dims is set."},
       {{"--input_shape=x:-1,-1", "--input_format=ND", "--dynamic_dims=1;2"},
@@ -314,6 +311,71 @@ TEST_F(AtcGears, DynamicDimsRunsEveryGear) {
     }
     if (t * s < 64) {  // the gear writes only its own bytes
       EXPECT_EQ(got[1][static_cast<size_t>(t * s)], -7.0f) << g;
+    }
+  }
+}
+
+// x float32 [B, 4]. y = Reshape(x, Concat(Gather(Shape(x), [0]), [2, 2]))
+// [B, 2, 2]; z = Reshape(x, Concat(Mul(Shape(x, end=1), 2), [2])) [2B, 2];
+// w = Slice(x, 0, Shape(x, start=-1) - 1, axis 1) [B, 3]. The int64 chains
+// start at a geared input's Shape: atc folds them per gear.
+OnnxBuilder ShapeDerivedTargets() {
+  OnnxBuilder b;
+  b.Input("x", {-1, 4});
+  b.OutputNoShape("y", 3).OutputNoShape("z", 2).OutputNoShape("w", 2);
+  b.ConstI64("zero", {0});
+  b.ConstI64("two", {2});
+  b.ConstI64("one", {1});
+  b.ConstI64("two_two", {2, 2});
+  b.Node("Shape", {"x"}, {"shape"}, "shape");
+  b.Node("Gather", {"shape", "zero"}, {"batch"}, "gather");
+  OnnxBuilder::AttrInt(
+      b.Node("Concat", {"batch", "two_two"}, {"target"}, "concat"), "axis", 0);
+  b.Node("Reshape", {"x", "target"}, {"y"}, "reshape");
+  onnx::NodeProto& first = b.Node("Shape", {"x"}, {"first"}, "shape_first");
+  OnnxBuilder::AttrInt(first, "end", 1);
+  b.Node("Mul", {"first", "two"}, {"rows"}, "mul");
+  OnnxBuilder::AttrInt(
+      b.Node("Concat", {"rows", "two"}, {"target2"}, "concat2"), "axis", 0);
+  b.Node("Reshape", {"x", "target2"}, {"z"}, "reshape2");
+  onnx::NodeProto& last = b.Node("Shape", {"x"}, {"last"}, "shape_last");
+  OnnxBuilder::AttrInt(last, "start", -1);
+  b.Node("Sub", {"last", "one"}, {"end"}, "sub");
+  b.Node("Slice", {"x", "zero", "end", "one"}, {"w"}, "slice");
+  return b;
+}
+
+TEST_F(AtcGears, ShapeDerivedTargetsFoldAtEveryGear) {
+  for (const bool dims : {false, true}) {
+    std::unique_ptr<Model> model = CompileAndLoad(
+        ShapeDerivedTargets(), dims ? "shape_dims" : "shape_batch",
+        dims ? std::vector<std::string>{"--input_shape=x:-1,4",
+                                        "--input_format=ND",
+                                        "--dynamic_dims=1;2;5"}
+             : std::vector<std::string>{"--input_shape=x:-1,4",
+                                        "--dynamic_batch_size=1,2,5"});
+    ASSERT_NE(model, nullptr) << dims;
+    ASSERT_EQ(model->num_gears(), 3u);
+    const std::vector<float> x = testing::Ramp(5 * 4, 0.5f, -4.0f);
+    for (size_t g = 0; g < 3; ++g) {
+      const int64_t batch = model->gear_table().values[g][0];
+      EXPECT_EQ(model->gear_outputs(g)[0].shape, testing::Dims({batch, 2, 2}));
+      EXPECT_EQ(model->gear_outputs(g)[1].shape, testing::Dims({2 * batch, 2}));
+      EXPECT_EQ(model->gear_outputs(g)[2].shape, testing::Dims({batch, 3}));
+      const std::vector<std::vector<float>> got = RunGear(*model, g, {x});
+      for (int64_t i = 0; i < batch * 4; ++i) {
+        // Reshape keeps the row-major data.
+        EXPECT_EQ(got[0][i], x[i]) << dims << " gear " << g << " " << i;
+        EXPECT_EQ(got[1][i], x[i]) << dims << " gear " << g << " " << i;
+      }
+      for (int64_t r = 0; r < batch; ++r) {
+        for (int64_t c = 0; c < 3; ++c) {
+          EXPECT_EQ(got[2][r * 3 + c], x[r * 4 + c]) << dims << " " << g;
+        }
+      }
+      if (batch < 5) {
+        EXPECT_EQ(got[0][static_cast<size_t>(batch * 4)], -7.0f);
+      }
     }
   }
 }
