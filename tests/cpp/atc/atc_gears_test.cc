@@ -460,6 +460,55 @@ TEST_F(AtcGears, ModeThreeWritesNothing) {
   EXPECT_FALSE(testing::FileExists(Path("pre.om")));
 }
 
+TEST_F(AtcGears, ExternalWeightsAreWrittenOnceAndSharedByEveryGear) {
+  // MatMulAddRelu with W and b stored as ONNX external data.
+  const std::vector<float> w = Weights();
+  const std::vector<float> bias = Bias();
+  WriteFile("w.data", testing::AsBytes(w) + std::string(16, '\0') +
+                          testing::AsBytes(bias));
+  OnnxBuilder b;
+  b.Input("x", {-1, kK}).OutputNoShape("y", 2);
+  b.InitExternal("W", onnx::TensorProto::FLOAT, {kK, kN},
+                 {{"location", "w.data"}, {"length", "48"}});
+  b.InitExternal("b", onnx::TensorProto::FLOAT, {kN},
+                 {{"location", "w.data"}, {"offset", "64"}, {"length", "12"}});
+  b.Node("MatMul", {"x", "W"}, {"m"}, "matmul");
+  b.Node("Add", {"m", "b"}, {"s"}, "add");
+  b.Node("Relu", {"s"}, {"y"}, "relu");
+  for (const char* mode : {"1", "2"}) {
+    const std::string name = std::string("ext") + mode;
+    AtcResult r = Compile(b, name,
+                          {"--input_shape=x:-1,4", "--dynamic_batch_size=1,2,4",
+                           std::string("--external_weight=") + mode});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::vector<uint8_t> om = testing::ReadBytes(Path(name + ".om"));
+    Program p;
+    std::string error;
+    ASSERT_TRUE(ReadOm(om.data(), om.size(), &p, &error)) << error;
+    ASSERT_EQ(p.gears.size(), 3u);
+    EXPECT_TRUE(p.weights.empty()) << mode;  // every weight is in the files
+    ASSERT_EQ(p.external_weights.size(), mode[0] == '1' ? 2u : 1u);
+    // Every gear names the same files at the same offsets.
+    std::vector<std::pair<uint32_t, uint64_t>> first;
+    for (size_t g = 0; g < p.gears.size(); ++g) {
+      EXPECT_TRUE(p.gears[g].external_weights.empty());
+      std::vector<std::pair<uint32_t, uint64_t>> refs;
+      for (const TensorInfo& t : p.gears[g].tensors) {
+        if (t.location == TensorLocation::kExternal) {
+          refs.emplace_back(t.file, t.offset);
+        }
+      }
+      EXPECT_EQ(refs.size(), 2u);
+      if (g == 0) first = refs;
+      EXPECT_EQ(refs, first) << "gear " << g;
+    }
+    // Corrupt tables are still rejected, never crash.
+    testing::CheckAllTruncations(om);
+    const auto stats = testing::CheckRandomCorruptions(om, 2000, /*seed=*/5);
+    EXPECT_GT(stats.rejected, stats.attempts / 2);
+  }
+}
+
 TEST_F(AtcGears, CorruptedGearModelsNeverCrash) {
   ASSERT_EQ(Compile(TwoInputReshape(), "dims",
                     {"--input_shape=a:2,-1;b:-1,2", "--input_format=ND",
