@@ -10,7 +10,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -91,6 +93,39 @@ std::string SelfCheck(const std::vector<uint8_t>& image,
   return "";
 }
 
+// SelfCheck for a gear model: without written files (--mode=3) each
+// FileConstant k is checked against its own bytes, in every gear.
+std::string SelfCheckGears(
+    const std::vector<uint8_t>& image, const WeightFiles& weight_files,
+    const std::vector<PendingFileConstant>& file_constants,
+    const std::vector<std::vector<uint32_t>>& gear_file_tensors, bool written) {
+  if (written || file_constants.empty()) {
+    return SelfCheck(image, weight_files, {}, written);
+  }
+  Program reread;
+  std::string err;
+  if (!ReadOm(image.data(), image.size(), &reread, &err)) {
+    return "internal error: the .om does not read back: " + err;
+  }
+  reread.external_weights.clear();
+  std::vector<const uint8_t*> external;
+  for (size_t k = 0; k < file_constants.size(); ++k) {
+    reread.external_weights.push_back(
+        {"pre_check_" + std::to_string(k), file_constants[k].bytes.size});
+    external.push_back(file_constants[k].bytes.data);
+  }
+  for (size_t g = 0; g < reread.gears.size(); ++g) {
+    for (size_t k = 0; k < file_constants.size(); ++k) {
+      TensorInfo& t = reread.gears[g].tensors.at(gear_file_tensors.at(g)[k]);
+      t.file = static_cast<uint32_t>(k);
+      t.offset = 0;
+    }
+  }
+  err = ValidateProgram(reread, reread.weights.data(), external);
+  if (!err.empty()) return "internal error: the .om does not validate: " + err;
+  return "";
+}
+
 bool Verbose(const AtcOptions& o) {
   return o.log == "info" || o.log == "debug";
 }
@@ -132,22 +167,44 @@ int InputIndex(const Program& p, const std::string& name) {
 // The model compiled once per gear (each gear checked and planned on its
 // own, as CANN's atc compiles one static subgraph per gear), sharing the
 // weights; each gear program gains the gear input, last.
-std::string CompileGearPrograms(const AtcOptions& options, int64_t* opset,
-                                Program* program) {
+// With --external_weight=1|2 every gear has the same FileConstants (the
+// same initializers, met in the same op order): gear 0's are returned in
+// `file_constants` (their bytes in `*external0`, kept mapped) and each gear's
+// tensors of them, in the same order, in `gear_file_tensors`.
+std::string CompileGearPrograms(
+    const AtcOptions& options, int64_t* opset, Program* program,
+    std::unique_ptr<ExternalData>* external0,
+    std::vector<PendingFileConstant>* file_constants,
+    std::vector<std::vector<uint32_t>>* gear_file_tensors) {
   *program = Program();
+  file_constants->clear();
+  gear_file_tensors->clear();
+  uint64_t shared_bytes = 0;
   for (size_t g = 0; g < options.gears.size(); ++g) {
     const AtcOptions gear_options = OptionsForGear(options, g);
     onnx::ModelProto model;
-    ExternalData external;
-    std::string err = LoadOnnxModel(gear_options, &model, opset, &external);
+    auto external = std::make_unique<ExternalData>();
+    std::string err =
+        LoadOnnxModel(gear_options, &model, opset, external.get());
     Program gear;
-    std::vector<PendingFileConstant> file_constants;
+    std::vector<PendingFileConstant> gear_constants;
+    uint64_t shared = 0;
     if (err.empty()) {
-      err = CompileGraph(model, *opset, gear_options, external, &gear,
-                         &file_constants);
+      err = CompileGraph(model, *opset, gear_options, *external, &gear,
+                         &gear_constants, &shared);
     }
-    if (err.empty() && !file_constants.empty()) {
-      err = "internal error: FileConstants in a gear model";
+    if (err.empty() && g > 0) {
+      bool same = gear_constants.size() == file_constants->size();
+      for (size_t k = 0; same && k < gear_constants.size(); ++k) {
+        const TensorInfo& a =
+            program->gears[0].tensors.at((*file_constants)[k].tensor);
+        const TensorInfo& b = gear.tensors.at(gear_constants[k].tensor);
+        same = a.name == b.name &&
+               gear_constants[k].bytes.size == (*file_constants)[k].bytes.size;
+      }
+      if (!same) {
+        err = "internal error: the FileConstants differ from gear 0's";
+      }
     }
     if (!err.empty()) return "at " + GearLabel(options, g) + ": " + err;
     if (g == 0) {
@@ -172,11 +229,40 @@ std::string CompileGearPrograms(const AtcOptions& options, int64_t* opset,
       program->soc_version = gear.soc_version;
       program->producer = gear.producer;
       program->weights = gear.weights;
-    } else if (gear.weights != program->weights) {
-      return "internal error: " + GearLabel(options, g) +
-             " has other weights than gear 0";
+      shared_bytes = shared;
+    } else {
+      // The first `shared` bytes (every constant of the model) are the same
+      // at every gear; the folded constants after them (Shape arithmetic)
+      // are the gear's own and are appended, their tensors moved there.
+      if (shared != shared_bytes || gear.weights.size() < shared ||
+          !std::equal(gear.weights.begin(), gear.weights.begin() + shared,
+                      program->weights.begin())) {
+        return "internal error: " + GearLabel(options, g) +
+               " has other weights than gear 0";
+      }
+      if (gear.weights.size() > shared) {
+        program->weights.resize((program->weights.size() + kOmAlignment - 1) /
+                                kOmAlignment * kOmAlignment);
+        const uint64_t base = program->weights.size();
+        program->weights.insert(program->weights.end(),
+                                gear.weights.begin() + shared,
+                                gear.weights.end());
+        for (TensorInfo& t : gear.tensors) {
+          if (t.location == TensorLocation::kWeight && t.offset >= shared) {
+            t.offset = t.offset - shared + base;
+          }
+        }
+      }
     }
     std::vector<uint8_t>().swap(gear.weights);
+    gear_file_tensors->emplace_back();
+    for (const PendingFileConstant& c : gear_constants) {
+      gear_file_tensors->back().push_back(c.tensor);
+    }
+    if (g == 0) {
+      *file_constants = std::move(gear_constants);
+      *external0 = std::move(external);
+    }
     // The gear input: int32 [values per gear], read by no op.
     const size_t per_gear = options.gears[g].size();
     TensorInfo t;
@@ -216,13 +302,37 @@ std::string CompileGearPrograms(const AtcOptions& options, int64_t* opset,
 std::string CompileGears(const AtcOptions& options, std::ostream& out) {
   int64_t opset = 0;
   Program program;
-  std::string err = CompileGearPrograms(options, &opset, &program);
-  if (!err.empty()) return err;
-  std::vector<uint8_t> image;
-  if (!WriteOm(program, &image, &err)) return err;
-  err = SelfCheck(image, WeightFiles(), {}, false);
+  std::unique_ptr<ExternalData> external;  // mapped until the end
+  std::vector<PendingFileConstant> file_constants;
+  std::vector<std::vector<uint32_t>> gear_file_tensors;
+  std::string err = CompileGearPrograms(options, &opset, &program, &external,
+                                        &file_constants, &gear_file_tensors);
   if (!err.empty()) return err;
   const std::string path = OmPathFor(options.output);
+  // The weight files are written once, laid out for gear 0; every gear's
+  // FileConstants refer to the same files and offsets, and the file list is
+  // the model's (the top level), shared by the gears.
+  WeightFiles weight_files;  // removes its files unless committed
+  err = weight_files.Place(options.external_weight, file_constants,
+                           WeightDirFor(path), options.mode == 0,
+                           &program.gears[0]);
+  if (!err.empty()) return err;
+  program.external_weights = std::move(program.gears[0].external_weights);
+  program.gears[0].external_weights.clear();
+  for (size_t g = 1; g < program.gears.size(); ++g) {
+    for (size_t k = 0; k < file_constants.size(); ++k) {
+      const TensorInfo& from =
+          program.gears[0].tensors[file_constants[k].tensor];
+      TensorInfo& to = program.gears[g].tensors[gear_file_tensors[g][k]];
+      to.file = from.file;
+      to.offset = from.offset;
+    }
+  }
+  std::vector<uint8_t> image;
+  if (!WriteOm(program, &image, &err)) return err;
+  err = SelfCheckGears(image, weight_files, file_constants, gear_file_tensors,
+                       options.mode == 0);
+  if (!err.empty()) return err;
   if (Verbose(options)) {
     out << "[INFO] ai.onnx opset " << opset << ", " << program.gears.size()
         << " gears, weights " << program.weights.size() << " bytes, .om "
@@ -240,6 +350,7 @@ std::string CompileGears(const AtcOptions& options, std::ostream& out) {
   }
   err = WriteAtomically(path, image);
   if (!err.empty()) return err;
+  weight_files.Commit();
   if (Verbose(options)) out << "[INFO] wrote " << path << "\n";
   return "";
 }

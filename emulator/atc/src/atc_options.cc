@@ -374,12 +374,6 @@ std::string ParseGears(AtcOptions* o) {
            " needs --input_shape with -1 in the dynamic dims (The "
            "input_shape cannot be empty in dynamic input size scenario.)";
   }
-  if (o->external_weight != 0) {
-    return std::string(option) +
-           " with --external_weight=" + std::to_string(o->external_weight) +
-           " is not supported by the emulator yet (gear models keep their "
-           "weights in the .om: --external_weight=0)";
-  }
   return batch ? ParseBatchGears(o) : ParseDimsGears(o);
 }
 

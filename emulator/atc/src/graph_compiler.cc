@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <exception>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -44,7 +45,8 @@ struct Value {
 struct ConstBytes {
   std::vector<uint8_t> owned;
   bool external = false;
-  ByteView view;  // external: the bytes in their file
+  bool folded = false;  // computed by constant folding (may differ per gear)
+  ByteView view;        // external: the bytes in their file
 
   ByteView bytes() const {
     return external ? view : ByteView{owned.data(), owned.size(), nullptr};
@@ -56,6 +58,9 @@ struct ConstBytes {
     return external && owned.empty() ? view.data : owned.data();
   }
 };
+
+// The most bytes one folded op may produce (shape arithmetic is tiny).
+constexpr uint64_t kMaxFoldBytes = 64 * 1024;
 
 struct PendingOp {
   std::string op_type;
@@ -112,6 +117,11 @@ std::string ConvertAttributes(const onnx::NodeProto& node, Attributes* attrs) {
 std::string ResolveOpsetSemantics(const std::string& op_type, int64_t opset,
                                   const std::vector<TensorRef>& inputs,
                                   Attributes* attrs) {
+  if (op_type == "Shape" && opset < 15 &&
+      (attrs->Has("start") || attrs->Has("end"))) {
+    return "uses start/end, which Shape has only from opset 15 (model opset " +
+           std::to_string(opset) + ")";
+  }
   if (op_type == "Softmax" || op_type == "LogSoftmax" || op_type == "Hardmax") {
     if (!attrs->Has("axis")) {
       Attribute axis;
@@ -230,6 +240,7 @@ class GraphCompiler {
   }
 
   void CollectOnnxTypes() {
+    for (const auto& vi : graph_.output()) graph_outputs_.insert(vi.name());
     for (const auto& vi : graph_.value_info())
       onnx_types_[vi.name()] = &vi.type();
     for (const auto& vi : graph_.output()) onnx_types_[vi.name()] = &vi.type();
@@ -303,6 +314,10 @@ class GraphCompiler {
     }
     if (!err.empty()) return label + ": " + err;
     op.scratch_bytes = ctx.scratch_bytes;
+    if (Foldable(node, op, inputs, outputs)) {
+      return Fold(node, label, *kernel, op, inputs, &outputs,
+                  ctx.scratch_bytes);
+    }
 
     for (size_t k = 0; k < outputs.size(); ++k) {
       // Outputs the node leaves unnamed (or that the kernel adds) still need
@@ -325,6 +340,77 @@ class GraphCompiler {
       op.outputs.push_back(name);
     }
     ops_.push_back(std::move(op));
+    return "";
+  }
+
+  // Constant folding, as CANN's graph optimizer does for shape arithmetic:
+  // Shape (its output depends only on the input's static shape, so per gear
+  // a constant) and int64 ops whose inputs are all constants. Their results
+  // become constants, so Reshape/Slice/Expand operands computed from
+  // Shape -> Gather -> Mul/Add -> Concat chains are constants as CANN
+  // requires. Graph outputs are never folded (an output must be written).
+  bool Foldable(const onnx::NodeProto& node, const PendingOp& op,
+                const std::vector<TensorRef>& inputs,
+                const std::vector<TensorRef>& outputs) const {
+    uint64_t bytes = 0;
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      if (static_cast<int>(k) >= node.output_size() ||
+          node.output(static_cast<int>(k)).empty() ||
+          graph_outputs_.count(node.output(static_cast<int>(k))))
+        return false;
+      if (op.op_type != "Shape" && outputs[k].dtype != DType::kInt64)
+        return false;
+      bytes += outputs[k].nbytes();
+    }
+    if (bytes > kMaxFoldBytes) return false;
+    if (op.op_type == "Shape") return true;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      if (!inputs[k].present()) continue;
+      const Value& v = values_.at(op.inputs[k]);
+      if (v.kind != Value::Kind::kConst) return false;
+      const ConstBytes& c = consts_[v.index];
+      // A file view may be misaligned: fold only what Infer could read.
+      if (c.external && c.owned.empty()) return false;
+    }
+    return true;
+  }
+
+  std::string Fold(const onnx::NodeProto& node, const std::string& label,
+                   const KernelDef& kernel, const PendingOp& op,
+                   const std::vector<TensorRef>& inputs,
+                   std::vector<TensorRef>* outputs, size_t scratch_bytes) {
+    std::vector<std::vector<uint8_t>> bytes(outputs->size());
+    for (size_t k = 0; k < outputs->size(); ++k) {
+      bytes[k].assign((*outputs)[k].nbytes(), 0);
+      (*outputs)[k].data = bytes[k].data();
+    }
+    std::vector<uint64_t> scratch((scratch_bytes + 7) / 8 + 8);
+    void* aligned = reinterpret_cast<void*>(
+        (reinterpret_cast<uintptr_t>(scratch.data()) + 63) & ~uintptr_t{63});
+    RunContext run{op.attrs,        inputs.data(),   inputs.size(),
+                   outputs->data(), outputs->size(), aligned};
+    try {
+      kernel.run(run);
+    } catch (const std::exception& e) {
+      return label + ": constant folding failed: " + e.what();
+    }
+    for (size_t k = 0; k < outputs->size(); ++k) {
+      const std::string& name = node.output(static_cast<int>(k));
+      if (values_.count(name)) {
+        return label + " writes '" + name + "', which already has a value";
+      }
+      std::string err = CrossCheck(name, (*outputs)[k]);
+      if (!err.empty()) return label + ": " + err;
+      Value v;
+      v.kind = Value::Kind::kConst;
+      v.index = static_cast<int>(consts_.size());
+      v.dtype = (*outputs)[k].dtype;
+      v.shape = (*outputs)[k].shape;
+      consts_.emplace_back();
+      consts_.back().owned = std::move(bytes[k]);
+      consts_.back().folded = true;
+      values_[name] = v;
+    }
     return "";
   }
 
@@ -396,9 +482,15 @@ class GraphCompiler {
               {static_cast<uint32_t>(p->tensors.size()), bytes});
           break;
         }
+        t.location = TensorLocation::kWeight;
+        if (c.folded) {
+          // Laid out after every other weight (see shared_weight_bytes).
+          folded_tensors_.push_back(static_cast<int>(p->tensors.size()));
+          folded_names_[static_cast<int>(p->tensors.size())] = name;
+          break;
+        }
         p->weights.resize((p->weights.size() + kOmAlignment - 1) /
                           kOmAlignment * kOmAlignment);
-        t.location = TensorLocation::kWeight;
         t.offset = p->weights.size();
         p->weights.insert(p->weights.end(), bytes.data,
                           bytes.data + bytes.size);
@@ -477,6 +569,21 @@ class GraphCompiler {
       p->outputs.push_back(MakeIo(name, TensorFor(name, p), *p));
     }
 
+    // Folded constants last: the weights before them are the same at every
+    // gear, theirs may differ (a gear model appends each gear's own).
+    if (!folded_tensors_.empty()) {
+      p->weights.resize((p->weights.size() + kOmAlignment - 1) / kOmAlignment *
+                        kOmAlignment);
+    }
+    shared_weight_bytes_ = p->weights.size();
+    for (int t : folded_tensors_) {
+      const ConstBytes& c = consts_[values_.at(folded_names_.at(t)).index];
+      p->weights.resize((p->weights.size() + kOmAlignment - 1) / kOmAlignment *
+                        kOmAlignment);
+      p->tensors[t].offset = p->weights.size();
+      p->weights.insert(p->weights.end(), c.owned.begin(), c.owned.end());
+    }
+
     p->arena_size = PlanArena(&buffers, kOmAlignment);
     for (size_t b = 0; b < buffers.size(); ++b) {
       if (buffer_tensor[b] >= 0) {
@@ -498,6 +605,14 @@ class GraphCompiler {
   std::vector<std::string> input_names_;
   std::vector<PendingOp> ops_;
   std::map<std::string, const onnx::TypeProto*> onnx_types_;
+  std::set<std::string> graph_outputs_;
+  std::vector<int> folded_tensors_;
+  std::map<int, std::string> folded_names_;  // tensor -> value name
+  uint64_t shared_weight_bytes_ = 0;
+
+ public:
+  // The size of the weights every gear shares: all but the folded constants.
+  uint64_t shared_weight_bytes() const { return shared_weight_bytes_; }
 };
 
 }  // namespace
@@ -505,9 +620,13 @@ class GraphCompiler {
 std::string CompileGraph(const onnx::ModelProto& model, int64_t opset,
                          const AtcOptions& options,
                          const ExternalData& external, Program* program,
-                         std::vector<PendingFileConstant>* file_constants) {
+                         std::vector<PendingFileConstant>* file_constants,
+                         uint64_t* shared_weight_bytes) {
   GraphCompiler compiler(model, opset, options, external);
-  return compiler.Compile(program, file_constants);
+  std::string err = compiler.Compile(program, file_constants);
+  if (err.empty() && shared_weight_bytes != nullptr)
+    *shared_weight_bytes = compiler.shared_weight_bytes();
+  return err;
 }
 
 }  // namespace atc

@@ -28,7 +28,8 @@ namespace atc {
 std::string CompileGraph(const onnx::ModelProto& model, int64_t opset,
                          const AtcOptions& options,
                          const ExternalData& external, Program* program,
-                         std::vector<PendingFileConstant>* file_constants);
+                         std::vector<PendingFileConstant>* file_constants,
+                         uint64_t* shared_weight_bytes = nullptr);
 
 }  // namespace atc
 }  // namespace ascend_emu

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
 // Shape kernels: Reshape, Flatten, Squeeze, Unsqueeze, Identity (a copy of
-// the bytes), Transpose and Expand (a strided copy). They move bytes, so they
-// accept every dtype the engine knows. As in CANN, shape operands passed as
-// inputs (Reshape's shape, Squeeze's and Unsqueeze's axes, Expand's shape)
-// must be constant initializers.
+// the bytes), Transpose and Expand (a strided copy), and Shape (the input's
+// dims as 1-D int64; atc folds it to a constant, see docs/atc.md). They move
+// bytes, so they accept every dtype the engine knows. As in CANN, shape
+// operands passed as inputs (Reshape's shape, Squeeze's and Unsqueeze's axes,
+// Expand's shape) must be constant initializers.
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -115,6 +116,44 @@ std::string InferReshape(InferContext& ctx) {
 
 void RunReshape(const RunContext& ctx) {
   CopyBytes(ctx.inputs[0], ctx.outputs[0]);
+}
+
+namespace {
+
+// Opset 15+: start/end select dims [start, end) of the input's shape;
+// negatives count from the back, both are clamped to [0, rank].
+void ShapeRange(const Attributes& attrs, int32_t rank, int64_t* begin,
+                int64_t* end) {
+  auto clamp = [rank](int64_t v) {
+    if (v < 0) v += rank;
+    return v < 0 ? int64_t{0} : (v > rank ? int64_t{rank} : v);
+  };
+  *begin = clamp(AttrInt(attrs, "start", 0));
+  *end = clamp(AttrInt(attrs, "end", rank));
+  if (*end < *begin) *end = *begin;
+}
+
+}  // namespace
+
+std::string InferShape(InferContext& ctx) {
+  const char* op = "Shape";
+  std::string err = InferCopyLike(
+      op, ctx, 1, 1,
+      {{"start", Attribute::Kind::kInt}, {"end", Attribute::Kind::kInt}});
+  if (!err.empty()) return err;
+  int64_t begin = 0;
+  int64_t end = 0;
+  ShapeRange(ctx.attrs, ctx.inputs[0].shape.rank, &begin, &end);
+  return SetOutput(op, ctx, 0, DType::kInt64, MakeShape({end - begin}));
+}
+
+void RunShape(const RunContext& ctx) {
+  const Shape& x = ctx.inputs[0].shape;
+  int64_t begin = 0;
+  int64_t end = 0;
+  ShapeRange(ctx.attrs, x.rank, &begin, &end);
+  int64_t* out = ctx.outputs[0].as<int64_t>();
+  for (int64_t i = begin; i < end; ++i) out[i - begin] = x.dims[i];
 }
 
 std::string InferFlatten(InferContext& ctx) {

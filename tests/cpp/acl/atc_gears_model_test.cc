@@ -420,5 +420,141 @@ TEST_F(AclGears, StaticModelsHaveNoGears) {
   EXPECT_THAT(LastError(), HasSubstr(std::to_string(id)));
 }
 
+// y = Relu(x @ W + b), x [batch, 4], W [4, 8] and b [8] stored as ONNX
+// external data in w.data (W at 0, b at 128: both 32-byte multiples).
+OnnxBuilder ExternalMatMulAddRelu(std::vector<float>* w,
+                                  std::vector<float>* bias) {
+  *w = Ramp(32, 0.25f, -1.5f);
+  *bias = Ramp(8, 0.1f, -0.3f);
+  OnnxBuilder b;
+  b.Input("x", {-1, 4}).OutputNoShape("y", 2);
+  b.InitExternal("W", onnx::TensorProto::FLOAT, {4, 8},
+                 {{"location", "w.data"}, {"length", "128"}});
+  b.InitExternal("b", onnx::TensorProto::FLOAT, {8},
+                 {{"location", "w.data"}, {"offset", "128"}, {"length", "32"}});
+  b.Node("MatMul", {"x", "W"}, {"m"}, "matmul");
+  b.Node("Add", {"m", "b"}, {"s"}, "add");
+  b.Node("Relu", {"s"}, {"y"}, "relu");
+  return b;
+}
+
+class AclGearsExternal : public AclGears {
+ protected:
+  void CompileExternal(int mode) {
+    const OnnxBuilder model = ExternalMatMulAddRelu(&w_, &bias_);
+    std::ofstream data(dir_ + "/w.data", std::ios::binary);
+    data.write(reinterpret_cast<const char*>(w_.data()), 128);
+    data.write(reinterpret_cast<const char*>(bias_.data()), 32);
+    data.close();
+    ASSERT_NO_FATAL_FAILURE(
+        Compile(model,
+                "--input_shape=x:-1,4 --dynamic_batch_size=1,2,4 "
+                "--external_weight=" +
+                    std::to_string(mode),
+                "net"));
+  }
+  // The files atc wrote into weight/, as "weight/<name>".
+  std::vector<std::string> WeightFiles() {
+    std::vector<std::string> names;
+    const std::string list = dir_ + "/files.txt";
+    std::system(("ls '" + dir_ + "/weight' >'" + list + "'").c_str());
+    std::ifstream in(list);
+    for (std::string line; std::getline(in, line);) {
+      if (!line.empty()) names.push_back("weight/" + line);
+    }
+    return names;
+  }
+  std::vector<uint8_t> ReadFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), {});
+  }
+  // Runs the loaded model (id_) at every gear against the CPU reference.
+  void RunEveryGear() {
+    desc_ = aclmdlCreateDesc();
+    ASSERT_EQ(aclmdlGetDesc(desc_, id_), ACL_SUCCESS);
+    aclmdlDataset* in = Dataset({4 * 4 * 4, 4});
+    aclmdlDataset* out = Dataset({4 * 8 * 4});
+    const std::vector<float> x = Ramp(16, 0.3f, -2.0f);
+    Upload(in, 0, x.data(), x.size() * 4);
+    for (uint64_t n : {1, 2, 4}) {
+      ASSERT_EQ(aclmdlSetDynamicBatchSize(id_, in, 1, n), ACL_SUCCESS)
+          << LastError();
+      EXPECT_EQ(CurOutputDims(0), (std::vector<int64_t>{int64_t(n), 8}));
+      Fill(out, 0, 32, -7.0f);
+      ASSERT_EQ(aclmdlExecute(id_, in, out), ACL_SUCCESS) << LastError();
+      const std::vector<float> y = Download(out, 0, 32);
+      for (size_t r = 0; r < 4; ++r) {
+        for (size_t c = 0; c < 8; ++c) {
+          float acc = bias_[c];
+          for (size_t k = 0; k < 4; ++k) acc += x[r * 4 + k] * w_[k * 8 + c];
+          const float want = r < n ? std::max(0.0f, acc) : -7.0f;
+          EXPECT_NEAR(y[r * 8 + c], want, 1e-5f) << "batch " << n << " " << r;
+        }
+      }
+    }
+  }
+  std::vector<float> w_, bias_;
+};
+
+TEST_F(AclGearsExternal, EachFileModeLoadsFromFileAtEveryGear) {
+  for (int mode : {1, 2}) {
+    ASSERT_NO_FATAL_FAILURE(CompileExternal(mode));
+    // Written once for all three gears: two files, or one combined.
+    EXPECT_EQ(WeightFiles().size(), mode == 1 ? 2u : 1u) << mode;
+    const auto [work, weight] = QuerySizes("net");
+    EXPECT_GT(work, 0u);
+    EXPECT_EQ(weight, 0u) << mode;  // every weight is in the files
+    ASSERT_EQ(aclmdlLoadFromFile((dir_ + "/net.om").c_str(), &id_), ACL_SUCCESS)
+        << LastError();
+    ASSERT_NO_FATAL_FAILURE(RunEveryGear());
+    ASSERT_EQ(aclmdlDestroyDesc(desc_), ACL_SUCCESS);
+    desc_ = nullptr;
+    ASSERT_EQ(aclmdlUnload(id_), ACL_SUCCESS);
+    id_ = 0;
+    std::system(("rm -rf '" + dir_ + "/weight'").c_str());
+  }
+}
+
+TEST_F(AclGearsExternal, BoundWeightsServeEveryGear) {
+  ASSERT_NO_FATAL_FAILURE(CompileExternal(2));
+  const std::vector<std::string> files = WeightFiles();
+  ASSERT_EQ(files.size(), 1u);
+  const std::vector<uint8_t> file = ReadFile(dir_ + "/" + files[0]);
+  ASSERT_EQ(file.size(), 160u);
+  const std::vector<uint8_t> image = ReadFile(dir_ + "/net.om");
+  DeviceBuffer memory(file.size());
+  ASSERT_EQ(aclrtMemcpy(memory.get(), file.size(), file.data(), file.size(),
+                        ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_SUCCESS);
+  // The model no longer needs its folder: the bound memory is the weights.
+  std::system(("rm -rf '" + dir_ + "/weight'").c_str());
+  aclmdlConfigHandle* handle = aclmdlCreateConfigHandle();
+  ASSERT_NE(handle, nullptr);
+  size_t type = ACL_MDL_LOAD_FROM_MEM;
+  const void* addr = image.data();
+  size_t size = image.size();
+  ASSERT_EQ(
+      aclmdlSetConfigOpt(handle, ACL_MDL_LOAD_TYPE_SIZET, &type, sizeof(type)),
+      ACL_SUCCESS);
+  ASSERT_EQ(
+      aclmdlSetConfigOpt(handle, ACL_MDL_MEM_ADDR_PTR, &addr, sizeof(addr)),
+      ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetConfigOpt(handle, ACL_MDL_MEM_SIZET, &size, sizeof(size)),
+            ACL_SUCCESS);
+  const std::string name = files[0].substr(std::string("weight/").size());
+  ASSERT_EQ(aclmdlSetExternalWeightAddress(handle, name.c_str(), memory.get(),
+                                           file.size()),
+            ACL_SUCCESS)
+      << LastError();
+  ASSERT_EQ(aclmdlLoadWithConfig(handle, &id_), ACL_SUCCESS) << LastError();
+  EXPECT_EQ(aclmdlDestroyConfigHandle(handle), ACL_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(RunEveryGear());
+  // Unloaded before the bound memory is freed.
+  EXPECT_EQ(aclmdlDestroyDesc(desc_), ACL_SUCCESS);
+  desc_ = nullptr;
+  EXPECT_EQ(aclmdlUnload(id_), ACL_SUCCESS);
+  id_ = 0;
+}
+
 }  // namespace
 }  // namespace ascend_emu::acl_test

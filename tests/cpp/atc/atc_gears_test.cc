@@ -133,9 +133,6 @@ TEST(AtcGearOptions, Refusals) {
        "It can only contain digits and \",\""},
       {{"--input_shape=x:-1,4", "--dynamic_batch_size=1,,2"},
        "is not a gear value"},
-      {{"--input_shape=x:-1,4", "--dynamic_batch_size=1,2",
-        "--external_weight=1"},
-       "not supported by the emulator yet"},
       {{"--input_shape=x:2,4", "--input_format=ND", "--dynamic_dims=1;2"},
        "At least one dim should be -1 when dynamic_dims is set."},
       {{"--input_shape=x:-1,-1", "--input_format=ND", "--dynamic_dims=1;2"},
@@ -318,6 +315,71 @@ TEST_F(AtcGears, DynamicDimsRunsEveryGear) {
   }
 }
 
+// x float32 [B, 4]. y = Reshape(x, Concat(Gather(Shape(x), [0]), [2, 2]))
+// [B, 2, 2]; z = Reshape(x, Concat(Mul(Shape(x, end=1), 2), [2])) [2B, 2];
+// w = Slice(x, 0, Shape(x, start=-1) - 1, axis 1) [B, 3]. The int64 chains
+// start at a geared input's Shape: atc folds them per gear.
+OnnxBuilder ShapeDerivedTargets() {
+  OnnxBuilder b;
+  b.Input("x", {-1, 4});
+  b.OutputNoShape("y", 3).OutputNoShape("z", 2).OutputNoShape("w", 2);
+  b.ConstI64("zero", {0});
+  b.ConstI64("two", {2});
+  b.ConstI64("one", {1});
+  b.ConstI64("two_two", {2, 2});
+  b.Node("Shape", {"x"}, {"shape"}, "shape");
+  b.Node("Gather", {"shape", "zero"}, {"batch"}, "gather");
+  OnnxBuilder::AttrInt(
+      b.Node("Concat", {"batch", "two_two"}, {"target"}, "concat"), "axis", 0);
+  b.Node("Reshape", {"x", "target"}, {"y"}, "reshape");
+  onnx::NodeProto& first = b.Node("Shape", {"x"}, {"first"}, "shape_first");
+  OnnxBuilder::AttrInt(first, "end", 1);
+  b.Node("Mul", {"first", "two"}, {"rows"}, "mul");
+  OnnxBuilder::AttrInt(
+      b.Node("Concat", {"rows", "two"}, {"target2"}, "concat2"), "axis", 0);
+  b.Node("Reshape", {"x", "target2"}, {"z"}, "reshape2");
+  onnx::NodeProto& last = b.Node("Shape", {"x"}, {"last"}, "shape_last");
+  OnnxBuilder::AttrInt(last, "start", -1);
+  b.Node("Sub", {"last", "one"}, {"end"}, "sub");
+  b.Node("Slice", {"x", "zero", "end", "one"}, {"w"}, "slice");
+  return b;
+}
+
+TEST_F(AtcGears, ShapeDerivedTargetsFoldAtEveryGear) {
+  for (const bool dims : {false, true}) {
+    std::unique_ptr<Model> model = CompileAndLoad(
+        ShapeDerivedTargets(), dims ? "shape_dims" : "shape_batch",
+        dims ? std::vector<std::string>{"--input_shape=x:-1,4",
+                                        "--input_format=ND",
+                                        "--dynamic_dims=1;2;5"}
+             : std::vector<std::string>{"--input_shape=x:-1,4",
+                                        "--dynamic_batch_size=1,2,5"});
+    ASSERT_NE(model, nullptr) << dims;
+    ASSERT_EQ(model->num_gears(), 3u);
+    const std::vector<float> x = testing::Ramp(5 * 4, 0.5f, -4.0f);
+    for (size_t g = 0; g < 3; ++g) {
+      const int64_t batch = model->gear_table().values[g][0];
+      EXPECT_EQ(model->gear_outputs(g)[0].shape, testing::Dims({batch, 2, 2}));
+      EXPECT_EQ(model->gear_outputs(g)[1].shape, testing::Dims({2 * batch, 2}));
+      EXPECT_EQ(model->gear_outputs(g)[2].shape, testing::Dims({batch, 3}));
+      const std::vector<std::vector<float>> got = RunGear(*model, g, {x});
+      for (int64_t i = 0; i < batch * 4; ++i) {
+        // Reshape keeps the row-major data.
+        EXPECT_EQ(got[0][i], x[i]) << dims << " gear " << g << " " << i;
+        EXPECT_EQ(got[1][i], x[i]) << dims << " gear " << g << " " << i;
+      }
+      for (int64_t r = 0; r < batch; ++r) {
+        for (int64_t c = 0; c < 3; ++c) {
+          EXPECT_EQ(got[2][r * 3 + c], x[r * 4 + c]) << dims << " " << g;
+        }
+      }
+      if (batch < 5) {
+        EXPECT_EQ(got[0][static_cast<size_t>(batch * 4)], -7.0f);
+      }
+    }
+  }
+}
+
 TEST_F(AtcGears, AGraphWrongAtOneGearIsRefusedNamingTheGear) {
   // Reshape to a fixed [4, 2]: right for batch 2 only.
   OnnxBuilder b;
@@ -396,6 +458,55 @@ TEST_F(AtcGears, ModeThreeWritesNothing) {
               {"--input_shape=x:-1,4", "--dynamic_batch_size=1,2", "--mode=3"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_FALSE(testing::FileExists(Path("pre.om")));
+}
+
+TEST_F(AtcGears, ExternalWeightsAreWrittenOnceAndSharedByEveryGear) {
+  // MatMulAddRelu with W and b stored as ONNX external data.
+  const std::vector<float> w = Weights();
+  const std::vector<float> bias = Bias();
+  WriteFile("w.data", testing::AsBytes(w) + std::string(16, '\0') +
+                          testing::AsBytes(bias));
+  OnnxBuilder b;
+  b.Input("x", {-1, kK}).OutputNoShape("y", 2);
+  b.InitExternal("W", onnx::TensorProto::FLOAT, {kK, kN},
+                 {{"location", "w.data"}, {"length", "48"}});
+  b.InitExternal("b", onnx::TensorProto::FLOAT, {kN},
+                 {{"location", "w.data"}, {"offset", "64"}, {"length", "12"}});
+  b.Node("MatMul", {"x", "W"}, {"m"}, "matmul");
+  b.Node("Add", {"m", "b"}, {"s"}, "add");
+  b.Node("Relu", {"s"}, {"y"}, "relu");
+  for (const char* mode : {"1", "2"}) {
+    const std::string name = std::string("ext") + mode;
+    AtcResult r = Compile(b, name,
+                          {"--input_shape=x:-1,4", "--dynamic_batch_size=1,2,4",
+                           std::string("--external_weight=") + mode});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::vector<uint8_t> om = testing::ReadBytes(Path(name + ".om"));
+    Program p;
+    std::string error;
+    ASSERT_TRUE(ReadOm(om.data(), om.size(), &p, &error)) << error;
+    ASSERT_EQ(p.gears.size(), 3u);
+    EXPECT_TRUE(p.weights.empty()) << mode;  // every weight is in the files
+    ASSERT_EQ(p.external_weights.size(), mode[0] == '1' ? 2u : 1u);
+    // Every gear names the same files at the same offsets.
+    std::vector<std::pair<uint32_t, uint64_t>> first;
+    for (size_t g = 0; g < p.gears.size(); ++g) {
+      EXPECT_TRUE(p.gears[g].external_weights.empty());
+      std::vector<std::pair<uint32_t, uint64_t>> refs;
+      for (const TensorInfo& t : p.gears[g].tensors) {
+        if (t.location == TensorLocation::kExternal) {
+          refs.emplace_back(t.file, t.offset);
+        }
+      }
+      EXPECT_EQ(refs.size(), 2u);
+      if (g == 0) first = refs;
+      EXPECT_EQ(refs, first) << "gear " << g;
+    }
+    // Corrupt tables are still rejected, never crash.
+    testing::CheckAllTruncations(om);
+    const auto stats = testing::CheckRandomCorruptions(om, 2000, /*seed=*/5);
+    EXPECT_GT(stats.rejected, stats.attempts / 2);
+  }
 }
 
 TEST_F(AtcGears, CorruptedGearModelsNeverCrash) {

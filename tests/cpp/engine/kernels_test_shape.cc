@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// Reshape, Flatten, Squeeze, Unsqueeze, Identity, Transpose and Expand:
+// Reshape, Flatten, Squeeze, Unsqueeze, Identity, Transpose, Expand and Shape:
 // shapes, negative axes, every element size, and refusals.
 #include <string>
 #include <vector>
@@ -81,6 +81,52 @@ TEST(KernelsShape, ReshapeRejections) {
   bad.Int("allowzero", 3);
   EXPECT_INFER_FAILS(InferKernel("Reshape", bad, {x, s.Const()}),
                      "allowzero must be 0 or 1");
+}
+
+RunResult ShapeOf(const HostTensor& x, int64_t start, int64_t end,
+                  bool has_start, bool has_end) {
+  Attrs a;
+  if (has_start) a.Int("start", start);
+  if (has_end) a.Int("end", end);
+  return RunKernel("Shape", a, {x});
+}
+
+TEST(KernelsShape, ShapeWithStartAndEnd) {
+  const HostTensor x = RandF32(S({2, 3, 4}), 1);
+  struct Case {
+    bool has_start, has_end;
+    int64_t start, end;
+    std::vector<int64_t> want;
+  };
+  const Case cases[] = {
+      {false, false, 0, 0, {2, 3, 4}},
+      {true, false, 1, 0, {3, 4}},
+      {false, true, 0, 1, {2}},
+      {true, true, -1, 3, {4}},          // negative start counts from the back
+      {true, true, 0, -1, {2, 3}},       // negative end too
+      {true, true, -10, 10, {2, 3, 4}},  // both clamped to [0, rank]
+      {true, true, 2, 1, {}},            // end before start: empty
+      {true, true, 3, 3, {}},
+  };
+  for (const Case& c : cases) {
+    RunResult r = ShapeOf(x, c.start, c.end, c.has_start, c.has_end);
+    ASSERT_EQ(r.error, "") << c.start << " " << c.end;
+    EXPECT_EQ(r.outputs[0].dtype, DType::kInt64);
+    EXPECT_EQ(r.outputs[0].shape, S({static_cast<int64_t>(c.want.size())}));
+    EXPECT_EQ(r.outputs[0].values<int64_t>(), c.want)
+        << c.start << " " << c.end;
+  }
+  // Any dtype, a scalar (rank 0: an empty shape), a zero-sized dim.
+  RunResult r = ShapeOf(HostTensor::I64(S({}), {7}), 0, 0, false, false);
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].shape, S({0}));
+  r = ShapeOf(HostTensor::F32(S({0, 5}), {}), 0, 0, false, false);
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].values<int64_t>(), (std::vector<int64_t>{0, 5}));
+  EXPECT_INFER_FAILS(InferKernel("Shape", Attrs(), {x, x}), "Shape");
+  Attrs bad;
+  bad.Float("start", 1.0f);
+  EXPECT_INFER_FAILS(InferKernel("Shape", bad, {x}), "start");
 }
 
 TEST(KernelsShape, FlattenAxesIncludingNegative) {
