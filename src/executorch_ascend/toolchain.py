@@ -155,7 +155,10 @@ def atc_command(
         f"--external_weight={spec.external_weight}",
     ]
     # Rank-0 inputs have no dims to give; atc reads every shape from the (static) model anyway.
-    shaped = [(n, s) for n, s in zip(input_names, input_shapes, strict=True) if len(s) > 0]
+    # With gears atc needs every input named: a scalar is "name:" (no dims).
+    shaped = [
+        (n, s) for n, s in zip(input_names, input_shapes, strict=True) if len(s) > 0 or gear_options
+    ]
     if shaped:
         names, dims = zip(*shaped, strict=True)
         cmd.insert(4, f"--input_shape={input_shape_arg(names, dims)}")

@@ -28,9 +28,8 @@ pytestmark = pytest.mark.emulator
 
 
 def _spec(**gears: object) -> AscendCompileSpec:
-    # The emulator's gear .om keeps its weights inside (its atc refuses --external_weight=1|2
-    # with gears for now).
-    return AscendCompileSpec(toolchain="emulator", external_weight=0, **gears)  # type: ignore[arg-type]
+    # The default external_weight=1: gear programs share the weight files.
+    return AscendCompileSpec(toolchain="emulator", **gears)  # type: ignore[arg-type]
 
 
 def _inputs(seed: int, *shapes: tuple[int, ...]) -> list[torch.Tensor]:
