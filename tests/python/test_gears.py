@@ -16,7 +16,7 @@ import onnx
 import onnxruntime as ort
 import pytest
 import torch
-from ascend_helpers import assert_close, eager
+from ascend_helpers import ascend_lowered_modules, assert_close, eager
 from executorch.exir import to_edge_transform_and_lower
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 from torch.export import Dim, export
@@ -125,10 +125,18 @@ class TwoInputs(torch.nn.Module):
 
 
 class ScaleBySeq(torch.nn.Module):
-    """Divides by the sequence length: a float constant that changes with the gear."""
+    """Divides by the sequence length: a size held as a float, a whole number at every gear."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return x.sum(1) / x.shape[1]
+
+
+class ScaleByCubedSeq(torch.nn.Module):
+    """Divides by seq**3: a float that changes with the gear as no formula the merge fits
+    (affine, or a product of two symbols)."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x.sum(1) / (x.shape[1] * x.shape[1] * x.shape[1])
 
 
 def _eval(module: torch.nn.Module) -> torch.nn.Module:
@@ -434,19 +442,37 @@ def test_the_cpu_fallback_program_of_an_unbounded_dim_still_runs_right() -> None
 
 
 def test_a_constant_whose_value_changes_with_the_gear_is_a_clear_lowering_error() -> None:
+    module = _eval(ScaleByCubedSeq())
+    exported = export(module, (torch.randn(2, 4),), dynamic_shapes=({1: Dim("s", max=8)},))
+    # Three gears: two values always fit a*s + b.
+    spec = AscendCompileSpec(dynamic_dims=((2,), (4,), (8,)))
+    edge, _ = edge_program(exported, spec)
+    with pytest.raises(LoweringError, match=r"read by Div_0.*no integer formula"):
+        lower_partition(edge, spec, None)
+
+
+def test_a_size_held_as_a_float_is_computed_from_the_input_shape(recording_atc) -> None:
+    """x / x.shape[1]: the divisor is the fitted size, cast to float, so the whole program is
+    one partition (transformers' StaticCache adds the chunk length to its counter this way)."""
+    base, keep = recording_atc
     module = _eval(ScaleBySeq())
     exported = export(module, (torch.randn(2, 4),), dynamic_shapes=({1: Dim("s", max=8)},))
-    spec = AscendCompileSpec(dynamic_dims=((2,), (4,)))
-    edge, _ = edge_program(exported, spec)
-    with pytest.raises(LoweringError, match=r"initializer \w+ \(read by Div_0\) changes with"):
-        lower_partition(edge, spec, None)
+    edge, partitioner = _lower_with(_spec(base, dynamic_dims=((2,), (4,), (8,))), exported)
+    assert not partitioner.reasons, partitioner.reasons
+    assert len(ascend_lowered_modules(edge)) == 1
+    ((args, model_path),) = _runs(keep)
+    assert "--input_shape=input_0:2,-1" in args
+    assert "Cast" in {n.op_type for n in onnx.load(model_path).graph.node}
+    for seq in (2, 4, 8):
+        x = torch.randn(2, seq, generator=torch.Generator().manual_seed(seq))
+        assert_close(_ort_at(model_path, {"input_0": x.numpy()}), eager(module, [x]), f"{seq}")
 
 
 def test_a_float_computed_from_the_shape_stays_on_the_cpu_and_the_rest_runs_right(
     recording_atc,
 ) -> None:
     base, keep = recording_atc
-    module = _eval(ScaleBySeq())
+    module = _eval(ScaleByCubedSeq())
     exported = export(module, (torch.randn(2, 4),), dynamic_shapes=({1: Dim("s", max=8)},))
     _, partitioner = _lower_with(_spec(base, dynamic_dims=((2,), (4,), (8,))), exported)
     assert any("changes with the gear" in r for r in partitioner.reasons.values())
@@ -456,7 +482,7 @@ def test_a_float_computed_from_the_shape_stays_on_the_cpu_and_the_rest_runs_righ
     assert "--input_shape=input_0:2,-1;input_1:" in args
     for seq in (2, 4, 8):
         x = torch.randn(2, seq, generator=torch.Generator().manual_seed(seq))
-        feeds = {"input_0": x.numpy(), "input_1": np.asarray(seq, dtype=np.float32)}
+        feeds = {"input_0": x.numpy(), "input_1": np.asarray(seq**3, dtype=np.float32)}
         assert_close(_ort_at(model_path, feeds), eager(module, [x]), f"gear {seq}")
 
 

@@ -60,11 +60,15 @@ def test_llm_runner_generates_eager_greedy_tokens(native, tmp_path: Path, name: 
 
 @pytest.mark.emulator
 @pytest.mark.skipif(not gears_supported(), reason="no Ascend shape gears (dynamic_dims) yet")
-def test_llm_runner_prefills_with_a_shape_gear(native, tmp_path: Path) -> None:
-    """With gears, the prompt runs in chunks of the prefill gear, the rest one token per call."""
+def test_llm_runner_prefills_with_a_shape_gear(native, tmp_path: Path, capsys) -> None:
+    """With gears, the prompt runs in chunks of the prefill gear, the rest one token per call:
+    one method, one Ascend partition (weights and KV cache once), no op on the CPU."""
     pte = tmp_path / "llama_p4.pte"
     metadata = export_llm("llama", "fp32", CACHE, prefill_len=4, output=pte)
     assert metadata["get_max_seq_len"] == 4
+    assert "delegation: 1 AscendBackend call(s), 0 compute op(s) on the CPU" in (
+        capsys.readouterr().out
+    )
     expected = eager_greedy(build_model("llama", "fp32", CACHE), PROMPT, TOKENS, CACHE)
     report = run_llm_runner(pte, PROMPT, TOKENS)
     assert report.tokens == expected, report.stdout

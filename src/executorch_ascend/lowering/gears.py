@@ -377,8 +377,23 @@ def _varying_constants(
         if all(v.shape == values[0].shape and torch.equal(v, values[0]) for v in values):
             continue
         if all(v.shape == values[0].shape for v in values):
+            sizes_like = values[0].dtype == torch.int64 or _integral_floats(
+                [v.detach().float().numpy() for v in values]
+            )
+            if sizes_like and values[0].dim() <= 1:
+                # Sizes (int64, or held as floats): fitted to the gear symbols at lowering, when
+                # every entry is an integer formula of them.
+                columns = zip(*(v.reshape(-1).long().tolist() for v in values), strict=True)
+                if all(_fit(list(c), plan) is not None or len(set(c)) == 1 for c in columns):
+                    continue
+                refused[node.name] = (
+                    f"its value is computed from the shape and changes with the gear "
+                    f"({gears_text(plan.gears)}) as no integer formula of the gear symbols, so it "
+                    "is computed on the CPU"
+                )
+                continue
             if values[0].dtype == torch.int64:
-                continue  # sizes: fitted to the gear symbols at lowering
+                continue  # rank > 1: the lowering says why it cannot hold it
             refused[node.name] = (
                 f"its value is computed from the shape and changes with the gear "
                 f"({gears_text(plan.gears)}), so it is computed on the CPU"
@@ -683,6 +698,14 @@ def merge(
             _int_vector(c.name, [a.reshape(-1).tolist() for a in arrays], arrays[0].ndim,
                         reader, what, plan, emit, kept, shapes)  # fmt: skip
             continue
+        if _integral_floats(arrays):
+            # A size as a float (transformers' StaticCache: scalar_tensor(seq_len)): the fitted
+            # int64 formula, cast to the float dtype.
+            ints = emit.name("int")
+            _int_vector(ints, [a.reshape(-1).astype(np.int64).tolist() for a in arrays],
+                        arrays[0].ndim, [], what, plan, emit, kept, shapes)  # fmt: skip
+            emit.node("Cast", [ints], c.name, to=helper.np_dtype_to_tensor_dtype(arrays[0].dtype))
+            continue
         if len({a.ndim for a in arrays}) != 1 or any(
             a.shape == arrays[0].shape for a in arrays[1:]
         ):
@@ -698,6 +721,20 @@ def merge(
                 if mine[i] != d.dim_value:
                     mine[i] = None  # type: ignore[call-overload]
     return _assemble(models[0], emit, kept, dims, out_dims, external_threshold)
+
+
+def _integral_floats(arrays: Sequence[np.ndarray]) -> bool:
+    """Float arrays of one shape, rank <= 1, whole numbers at every gear (sizes held as floats)."""
+    first = arrays[0]
+    if first.dtype.kind != "f" or first.ndim > 1:
+        return False
+    return all(
+        a.shape == first.shape
+        and np.all(np.isfinite(a))
+        and np.all(a == np.round(a))
+        and np.all(np.abs(a) < 2**53)
+        for a in arrays
+    )
 
 
 def _shapes(arrays: Sequence[np.ndarray], plan: GearPlan) -> str:
