@@ -33,7 +33,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "llm"))
 
 from export_llm import export_llm
-from llm_model import DTYPES, MODELS, build_model, eager_greedy
+from llm_model import DTYPES, MODELS, build_model, eager_greedy, kv_cache_bytes
 from run_llm import Report, llm_runner_path, run_llm_runner
 
 import executorch_ascend
@@ -79,15 +79,6 @@ HEADER = [
     "AOT (s)",
     ".pte (B)",
 ]
-
-
-def kv_cache_bytes(model: torch.nn.Module, max_cache_len: int) -> int:
-    """Keys and values of every layer: what crosses host<->device per call while the cache is a
-    delegate input and output."""
-    c = model.config
-    head_dim = getattr(c, "head_dim", None) or c.hidden_size // c.num_attention_heads
-    per_layer = 2 * c.num_key_value_heads * max_cache_len * head_dim
-    return c.num_hidden_layers * per_layer * model.dtype.itemsize
 
 
 def eager_row(model: torch.nn.Module, prompt: list[int], tokens: int, cache: int, repeats: int):

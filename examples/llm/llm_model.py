@@ -76,6 +76,15 @@ def build_model(
     return model
 
 
+def kv_cache_bytes(model: torch.nn.Module, max_cache_len: int) -> int:
+    """Keys and values of every layer: what crosses host<->device per call while the cache is a
+    delegate input and output."""
+    c = model.config
+    head_dim = getattr(c, "head_dim", None) or c.hidden_size // c.num_attention_heads
+    per_layer = 2 * c.num_key_value_heads * max_cache_len * head_dim
+    return c.num_hidden_layers * per_layer * model.dtype.itemsize
+
+
 def eager_greedy(
     model: transformers.PreTrainedModel, prompt: list[int], new_tokens: int, max_cache_len: int
 ) -> list[int]:

@@ -138,12 +138,20 @@ class AscendPartitioner(Partitioner):
     """Partitions an edge program for AscendBackend.
 
     `compile_spec` is an AscendCompileSpec, a list of CompileSpec, or None for the defaults.
+    `take_over_mutable_buffer` (as CoreMLPartitioner's): a mutable buffer whose reads and update
+    all fall in one partition becomes that delegate's device state (a KV cache stays on the
+    device). False leaves every buffer with ExecuTorch, which passes it in and takes it back each
+    call: what a program whose methods share a buffer (share_mutable_buffers) needs, since a
+    delegate's state belongs to its own method.
     After `partition`, `reasons` maps each node left on the CPU to why.
     """
 
-    def __init__(self, compile_spec: SpecLike = None) -> None:
+    def __init__(
+        self, compile_spec: SpecLike = None, take_over_mutable_buffer: bool = True
+    ) -> None:
         super().__init__()
         self.compile_spec = as_compile_spec(compile_spec)
+        self.take_over_mutable_buffer = take_over_mutable_buffer
         self.delegation_spec = DelegationSpec(
             AscendBackend.__name__, self.compile_spec.to_compile_specs()
         )
@@ -199,7 +207,9 @@ class AscendPartitioner(Partitioner):
                 node.meta["delegation_tag"] = tag
             tags[tag] = self.delegation_spec
         tag_constant_data(exported_program)
-        self.owned_buffers = tag_owned_buffers(exported_program)
+        self.owned_buffers = (
+            tag_owned_buffers(exported_program) if self.take_over_mutable_buffer else []
+        )
         logger.info(
             "AscendPartitioner: %d partition(s); %d op(s) stay on the CPU; %d mutable buffer(s) "
             "kept on the device",

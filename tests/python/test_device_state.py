@@ -148,3 +148,37 @@ def test_a_buffer_updated_on_the_cpu_stays_with_executorch(native) -> None:
         with torch.no_grad():
             want = eager_model(x)
         assert_close(list(method.execute([x])), [want], f"step {step}")
+
+
+def test_take_over_mutable_buffer_false_leaves_the_state_with_executorch(native) -> None:
+    """As CoreMLPartitioner's option: the same accumulator, its buffers left to ExecuTorch (what
+    a cache shared by two methods needs). The delegate takes them as inputs and returns their
+    new values: no state in the blob, the results unchanged, the state crossing every call."""
+    from executorch.exir import ExecutorchBackendConfig, to_edge_transform_and_lower
+    from executorch.exir.passes.init_mutable_pass import InitializedMutableBufferPass
+
+    from executorch_ascend import AscendPartitioner
+
+    partitioner = AscendPartitioner(SPEC, take_over_mutable_buffer=False)
+    exported = torch.export.export(Accumulator(), (torch.zeros(2, 8),))
+    edge = to_edge_transform_and_lower(exported, partitioner=[partitioner])
+    assert partitioner.owned_buffers == []
+    (module,) = ascend_lowered_modules(edge)
+    assert blob.decode(module.processed_bytes).states == ()
+    assert set(edge.exported_program().graph_signature.buffers_to_mutate.values()) == {
+        "steps",
+        "total",
+    }
+    from executorch.runtime import Runtime
+
+    # ExecuTorch keeps a mutated buffer's initial value only when told to (the counter's 3).
+    config = ExecutorchBackendConfig(passes=[InitializedMutableBufferPass(["steps"])])
+    program = edge.to_executorch(config)
+    method = Runtime.get().load_program(program.buffer).load_method("forward")
+    xs = _inputs(3)
+    for step, (x, want) in enumerate(zip(xs, _eager_sequence(xs), strict=True)):
+        before = _traffic()
+        assert_close(list(method.execute([x])), [want], f"step {step}")
+        after = _traffic()
+        # x and both states in; the output and both new states out.
+        assert (after[0] - before[0], after[1] - before[1]) == (64 + 68, 64 + 68), step

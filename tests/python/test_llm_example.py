@@ -19,7 +19,8 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "examples" / "llm"))  # the example's modules, as its scripts see them
 
 from export_llm import export_llm, gears_supported  # noqa: E402
-from llm_model import build_model, eager_greedy  # noqa: E402
+from generate import generate  # noqa: E402
+from llm_model import build_model, eager_greedy, kv_cache_bytes  # noqa: E402
 from run_llm import llm_runner_path, run_llm_runner  # noqa: E402
 
 PROMPT = [1, 5, 9, 17, 33]
@@ -73,6 +74,48 @@ def test_llm_runner_prefills_with_a_shape_gear(native, tmp_path: Path, capsys) -
     report = run_llm_runner(pte, PROMPT, TOKENS)
     assert report.tokens == expected, report.stdout
     assert report.prefill_calls == 2  # 4 tokens, then 1
+
+
+def _weight_bytes(pte: Path) -> int:
+    """Bytes of the Ascend weights a .pte stores (each distinct weight once, by its hash)."""
+    from executorch.exir._serialize._program import deserialize_pte_binary
+
+    named = deserialize_pte_binary(pte.read_bytes()).named_data
+    assert named is not None
+    return sum(
+        len(named.buffers[entry.buffer_index])
+        for key, entry in named.pte_data.items()
+        if key.startswith("ascend/weight/")
+    )
+
+
+@pytest.mark.emulator
+def test_two_method_layout_shares_weights_and_the_cache(native, tmp_path: Path, capsys) -> None:
+    """The other layout: `prefill` (4 tokens) and `forward` (1), each one Ascend partition.
+    ExecuTorch shares the KV cache between them (share_mutable_buffers), so generation across
+    the two methods equals eager; the weights are stored and uploaded once. The price, the
+    reason the example uses gears: the shared cache is ExecuTorch's, and crosses to the device
+    and back on every decode call."""
+    pte = tmp_path / "llama_two_methods.pte"
+    export_llm("llama", "fp32", CACHE, prefill_len=4, output=pte, layout="two-methods")
+    out = capsys.readouterr().out
+    for method in ("forward", "prefill"):
+        assert f"{method}: 1 AscendBackend call(s), 0 compute op(s) on the CPU" in out, out
+
+    model = build_model("llama", "fp32", CACHE)
+    expected = eager_greedy(model, PROMPT, TOKENS, CACHE)
+    run = generate(pte, PROMPT, TOKENS, prefill_len=4)
+    assert run.tokens == expected
+    assert run.prefill_calls == 2  # 4 tokens through prefill, then 1 through forward
+
+    weights = _weight_bytes(pte)
+    assert run.load_device_bytes["prefill"] >= weights > 0
+    assert run.load_device_bytes["forward"] < weights  # found in the weights cache
+    # Per decode call the whole cache (keys and values, and the two layers' int64 fill
+    # counters) goes in with the token and its position, and comes back with the logits.
+    cache = kv_cache_bytes(model, CACHE) + 2 * INT64
+    assert run.h2d_per_token == cache + 2 * INT64
+    assert run.d2h_per_token == cache + 4 * 256
 
 
 @pytest.mark.emulator

@@ -17,12 +17,13 @@ import os
 import pytest
 import torch
 from ascend_helpers import ascend_lowered_modules
+from executorch.exir import to_edge_transform_and_lower
 from executorch_ascend_emulator.stats import read_stats
 from model_zoo import static_cache_decoder
 from parity import bf16_tolerance, fp32_tolerance, max_abs_error
 
 from executorch_ascend import AscendCompileSpec, blob
-from executorch_ascend.export import lower_program
+from executorch_ascend.export import delegation_summary, lower_program
 
 pytestmark = pytest.mark.emulator
 
@@ -102,3 +103,60 @@ def test_greedy_generation_matches_eager(native, family: str, dtype: str) -> Non
     assert tokens == expected_tokens, f"{family} {dtype}"
     # The tokens are not all one: a stuck generation would not show a wrong cache.
     assert len(set(expected_tokens)) > 3, expected_tokens
+
+
+def test_executorch_llama_transformer_keeps_its_cache_on_the_device(native) -> None:
+    """ExecuTorch's own Llama (examples/models/llama: llama_transformer with its KVCache
+    module, use_kv_cache=True, exported as its export_llama does for a static shape, tokens
+    [1, 1] and input_pos [1]): one Ascend partition, every KV cache owned as device state, 16 B
+    in and the logits out per call, greedy tokens equal eager's."""
+    from executorch.examples.models.llama.llama_transformer import construct_transformer
+    from executorch.examples.models.llama.model_args import ModelArgs
+    from executorch.runtime import Runtime
+
+    from executorch_ascend import AscendPartitioner
+
+    args = ModelArgs(
+        dim=64, n_layers=2, n_heads=4, n_kv_heads=2, vocab_size=256, hidden_dim=128,
+        max_seq_len=MAX_CACHE_LEN, max_context_len=MAX_CACHE_LEN, use_kv_cache=True,
+    )  # fmt: skip
+    torch.manual_seed(0)
+    model = construct_transformer(args).eval()
+    with torch.no_grad():  # O(1) logits, as static_cache_decoder rescales transformers' models
+        for p in model.parameters():
+            if p.dim() >= 2:
+                p.copy_(torch.randn_like(p) * p.shape[-1] ** -0.5)
+        model.tok_embeddings.weight.normal_()
+    reference = construct_transformer(args).eval()
+    reference.load_state_dict(model.state_dict())
+
+    example = (torch.tensor([[1]]), {"input_pos": torch.tensor([0])})
+    partitioner = AscendPartitioner(AscendCompileSpec(toolchain="emulator"))
+    edge = to_edge_transform_and_lower(
+        torch.export.export(model, example, strict=False), partitioner=[partitioner]
+    )
+    summary = delegation_summary(edge)
+    assert summary.partitions == 1 and summary.delegated_nodes == summary.total_nodes, summary
+    assert sorted(partitioner.owned_buffers) == [
+        f"layers.{i}.attention.kv_cache.{kv}_cache" for i in range(2) for kv in "kv"
+    ]
+    method = Runtime.get().load_program(edge.to_executorch().buffer).load_method("forward")
+    token, tokens, expected = PROMPT[0], [], []
+    for position in range(len(PROMPT) + NEW_TOKENS - 1):
+        ids, pos = torch.tensor([[token]]), torch.tensor([position])
+        with torch.no_grad():
+            want = reference(ids, {"input_pos": pos})
+        before = _traffic()
+        (got,) = method.execute([ids, pos])
+        after = _traffic()
+        assert (after[0] - before[0], after[1] - before[1]) == (16, 4 * 256), position
+        err, tol = _within(got, want, "fp32")
+        assert err <= tol, f"step {position}: logits error {err:.3g} > {tol:.3g}"
+        if position + 1 < len(PROMPT):
+            token = PROMPT[position + 1]
+            continue
+        tokens.append(int(got.argmax(-1)))
+        expected.append(int(want.argmax(-1)))
+        token = expected[-1]
+    assert tokens == expected
+    assert len(set(expected)) > 3, expected
