@@ -546,7 +546,7 @@ class GraphCompiler {
         if (p->tensors[t].location == TensorLocation::kArena) {
           const Value& v = values_.at(name);
           PlannedBuffer b;
-          b.size = static_cast<uint64_t>(v.shape.numel()) * DTypeSize(v.dtype);
+          b.size = ShapeBytes(v.dtype, v.shape);
           b.first_step = static_cast<int>(i);
           b.last_step = std::max(static_cast<int>(i), v.last_use);
           buffers.push_back(b);
