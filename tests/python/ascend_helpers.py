@@ -25,7 +25,7 @@ KERNEL_REGISTRY = REPO / "emulator" / "engine" / "kernels" / "kernels.def"
 
 def emulator_kernel_ops() -> set[str]:
     """The ONNX ops the emulator has kernels for, read from its kernel table in the source tree."""
-    return set(re.findall(r"^ASCEND_EMU_KERNEL\((\w+)\)", KERNEL_REGISTRY.read_text(), re.M))
+    return set(re.findall(r"^ASCEND_EMU_KERNEL\((\w+)[,)]", KERNEL_REGISTRY.read_text(), re.M))
 
 
 # What the converters may emit: an op CANN's parser registers for opset 17 (checked by the

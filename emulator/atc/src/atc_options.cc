@@ -382,15 +382,16 @@ std::string ParseInputShapes(
     std::vector<std::pair<std::string, std::vector<int64_t>>>* shapes) {
   shapes->clear();
   std::set<std::string> seen;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find(';', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string item = text.substr(start, end - start);
-    start = end + 1;
+  const std::vector<std::string> items = Split(text, ';');
+  for (size_t k = 0; k < items.size(); ++k) {
+    const std::string& item = items[k];
+    // An empty entry (";;", a trailing ';', or no value at all) is a typo or
+    // a generator bug: refused rather than silently dropped, so a shape the
+    // user meant to give cannot go missing.
     if (item.empty()) {
-      if (end == text.size()) break;
-      continue;
+      return "--input_shape '" + text + "' has an empty entry (entry " +
+             std::to_string(k + 1) + " of " + std::to_string(items.size()) +
+             "): every ';'-separated entry must be name:dims";
     }
     // Names may contain ':' (e.g. "x:0"); the dims follow the last one.
     const size_t colon = item.rfind(':');

@@ -302,6 +302,10 @@ class GraphCompiler {
         inputs[k].data = const_cast<uint8_t*>(consts_[v.index].infer_data());
       v.last_use = op_index;
     }
+    // The kernel's input arity (kernels.def) before anything reads inputs:
+    // the .om loader checks the same rule, so what atc writes loads.
+    err = CheckInputArity(*kernel, inputs);
+    if (!err.empty()) return label + ": " + err;
     err = ResolveOpsetSemantics(op.op_type, opset_, inputs, &op.attrs);
     if (!err.empty()) return label + " " + err;
 
@@ -546,7 +550,7 @@ class GraphCompiler {
         if (p->tensors[t].location == TensorLocation::kArena) {
           const Value& v = values_.at(name);
           PlannedBuffer b;
-          b.size = static_cast<uint64_t>(v.shape.numel()) * DTypeSize(v.dtype);
+          b.size = ShapeBytes(v.dtype, v.shape);
           b.first_step = static_cast<int>(i);
           b.last_step = std::max(static_cast<int>(i), v.last_use);
           buffers.push_back(b);

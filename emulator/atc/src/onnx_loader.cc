@@ -6,6 +6,8 @@
 // axis" gets CANN's reason, not the ONNX checker's.
 #include "onnx_loader.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -29,6 +31,18 @@ namespace {
 constexpr std::streamoff kMaxModelBytes = std::numeric_limits<int32_t>::max();
 
 std::string ReadFile(const std::string& path, std::string* bytes) {
+  // An ifstream opens a directory on Linux and reports a huge size for it,
+  // which used to read as "larger than 2 GB": say what the path really is.
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    return "cannot read --model '" + path + "': " + std::strerror(errno);
+  }
+  if (S_ISDIR(st.st_mode)) {
+    return "--model '" + path + "' is a directory, not an ONNX file";
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return "--model '" + path + "' is not a regular file";
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return "cannot read --model '" + path + "': " + std::strerror(errno);

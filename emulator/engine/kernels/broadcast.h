@@ -35,6 +35,10 @@ std::string InferBroadcast(const char* op, InferContext& ctx, size_t min,
   Shape out = a.shape;
   for (size_t i = 1; i < ctx.inputs.size(); ++i) {
     const TensorRef& b = ctx.inputs[i];
+    // Run reads every input (Max/Min are variadic): none may be absent.
+    if (!b.present()) {
+      return Fail(op, "input " + std::to_string(i) + " is absent");
+    }
     if (b.dtype != a.dtype) {
       return Fail(op, std::string("input dtypes differ: ") +
                           DTypeName(a.dtype) + " and " + DTypeName(b.dtype));

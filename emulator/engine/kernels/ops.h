@@ -11,7 +11,7 @@
 namespace ascend_emu {
 namespace kernels {
 
-#define ASCEND_EMU_KERNEL(Name)               \
+#define ASCEND_EMU_KERNEL(Name, ...)          \
   std::string Infer##Name(InferContext& ctx); \
   void Run##Name(const RunContext& ctx);
 #include "kernels.def"

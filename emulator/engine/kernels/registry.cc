@@ -15,11 +15,32 @@ namespace {
 
 using namespace kernels;  // NOLINT(build/namespaces): the table names them all
 
-#define ASCEND_EMU_KERNEL(Name) {#Name, &Infer##Name, &Run##Name},
+#define ASCEND_EMU_KERNEL(Name, required, max, kind) \
+  {#Name, &Infer##Name, &Run##Name, {required, max, InputKind::k##kind}},
 constexpr KernelDef kKernels[] = {
 #include "kernels.def"
 };
 #undef ASCEND_EMU_KERNEL
+
+// A row that contradicts its kind would make CheckInputArity let an absent
+// input through (or refuse every node): refuse it at compile time.
+constexpr bool ValidArity(const InputArity& a) {
+  if (a.required > a.max) return false;
+  if (a.kind == InputKind::kFixed) return a.required == a.max;
+  return a.required < a.max;
+}
+constexpr bool AllArityValid() {
+  for (const KernelDef& k : kKernels) {
+    if (!ValidArity(k.arity)) return false;
+  }
+  return true;
+}
+static_assert(AllArityValid(), "a kernels.def row has an inconsistent arity");
+
+std::string Range(size_t a, size_t b) {
+  return a == b ? std::to_string(a)
+                : std::to_string(a) + ".." + std::to_string(b);
+}
 
 }  // namespace
 
@@ -28,6 +49,30 @@ const KernelDef* FindKernel(const std::string& op_type) {
     if (op_type == k.op_type) return &k;
   }
   return nullptr;
+}
+
+std::string CheckInputArity(const KernelDef& kernel,
+                            const std::vector<TensorRef>& inputs) {
+  const InputArity& a = kernel.arity;
+  const std::string op = kernel.op_type;
+  const size_t n = inputs.size();
+  if (n < a.required || n > a.max) {
+    return op + ": expects " + Range(a.required, a.max) + " inputs, got " +
+           std::to_string(n);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (inputs[i].present()) continue;
+    if (i < a.required) {
+      return op + ": input " + std::to_string(i) + " is absent, but " + op +
+             " requires inputs " + Range(0, a.required - 1);
+    }
+    if (a.kind == InputKind::kVariadic) {
+      return op + ": input " + std::to_string(i) + " is absent, but every " +
+             "input of " + op + " (variadic, " + Range(a.required, a.max) +
+             " inputs) must be present";
+    }
+  }
+  return "";
 }
 
 std::vector<std::string> KernelOpTypes() {

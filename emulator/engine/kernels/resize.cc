@@ -135,6 +135,10 @@ std::string Plan(const char* op, const Attributes& attrs, const TensorRef* in,
       p->scale[i] = d == 0 ? 1.0 : static_cast<double>(o) / d;
     }
   }
+  // Each dim is bounded above, but their product may not be: refuse it
+  // before anything multiplies the dims (scales of 1e9 on both axes).
+  err = ValidateShape(p->out, 1);
+  if (!err.empty()) return Fail(op, "output " + err);
   if (p->out.numel() > 0 && (x.dims[2] == 0 || x.dims[3] == 0)) {
     return Fail(op, "cannot resize an empty axis");
   }

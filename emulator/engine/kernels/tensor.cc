@@ -3,6 +3,7 @@
 // DType facts and Shape helpers shared by the kernels, the interpreter and atc.
 #include "ascend_emu/tensor.h"
 
+#include <cstdint>
 #include <string>
 
 namespace ascend_emu {
@@ -51,13 +52,33 @@ bool IsValidDType(int32_t raw) {
   return DTypeSize(static_cast<DType>(raw)) != 0;
 }
 
-// Callers that take shapes from untrusted data validate dims first (see
-// kernel_util.h); this product is only meaningful for validated shapes.
-int64_t Shape::numel() const {
-  if (rank < 0) return 0;
+bool Shape::checked_numel(int64_t* out) const {
   int64_t n = 1;
-  for (int32_t i = 0; i < rank && i < kMaxRank; ++i) n *= dims[i];
-  return n;
+  if (rank < 0) {
+    n = 0;
+  } else {
+    for (int32_t i = 0; i < rank && i < kMaxRank; ++i) {
+      if (dims[i] < 0 || __builtin_mul_overflow(n, dims[i], &n)) return false;
+    }
+  }
+  *out = n;
+  return true;
+}
+
+// Saturating, not wrapping: an unvalidated shape read from a file can never
+// make a size look small (see tensor.h).
+int64_t Shape::numel() const {
+  int64_t n = 0;
+  return checked_numel(&n) ? n : INT64_MAX;
+}
+
+size_t ShapeBytes(DType dtype, const Shape& shape) {
+  const uint64_t n = static_cast<uint64_t>(shape.numel());
+  uint64_t bytes = 0;
+  if (__builtin_mul_overflow(n, DTypeSize(dtype), &bytes) || bytes > SIZE_MAX) {
+    return SIZE_MAX;
+  }
+  return static_cast<size_t>(bytes);
 }
 
 bool Shape::operator==(const Shape& other) const {

@@ -113,7 +113,7 @@ IoDesc MakeDesc(const IoInfo& io) {
   d.dtype = io.dtype;
   d.format = io.format;
   d.shape = io.shape;
-  d.size_bytes = static_cast<size_t>(io.shape.numel()) * DTypeSize(io.dtype);
+  d.size_bytes = ShapeBytes(io.dtype, io.shape);
   return d;
 }
 
@@ -215,8 +215,7 @@ bool LoadedModel::Prepare(Program program,
   tensor_bytes_.resize(n);
   for (size_t i = 0; i < n; ++i) {
     const TensorInfo& t = program_.tensors[i];
-    tensor_bytes_[i] =
-        static_cast<size_t>(t.shape.numel()) * DTypeSize(t.dtype);
+    tensor_bytes_[i] = ShapeBytes(t.dtype, t.shape);
   }
   tensor_data_.assign(n, nullptr);
 

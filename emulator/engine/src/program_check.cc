@@ -197,9 +197,14 @@ std::string CheckOp(const Program& p, const uint8_t* weights,
     }
   }
 
+  // Which inputs the op may leave absent is the kernel table's rule, checked
+  // here so that no Infer or Run meets an absent input it requires (a Max
+  // with input 1 absent used to reach Run and dereference null).
+  std::string err = CheckInputArity(*kernel, inputs);
+  if (!err.empty()) return label + ": " + err;
+
   std::vector<TensorRef> outputs(op.outputs.size());
   InferContext ctx{op.attrs, inputs, outputs};
-  std::string err;
   try {
     err = kernel->infer(ctx);
   } catch (const std::exception& e) {

@@ -110,6 +110,10 @@ TEST(AtcOptions, Refusals) {
       {{"--input_shape=x:1,a"}, "is not a dimension"},
       {{"--input_shape=x"}, "is not name:dims"},
       {{"--input_shape=x:1;x:2"}, "twice"},
+      // Empty entries used to be dropped silently (issue 11).
+      {{"--input_shape=;;;;"}, "has an empty entry (entry 1 of 5)"},
+      {{"--input_shape=x:1,3;;y:2"}, "has an empty entry (entry 2 of 3)"},
+      {{"--input_shape=x:1,3;"}, "has an empty entry (entry 2 of 2)"},
       {{"stray"}, "unexpected argument 'stray'"},
       {{"--external_weight=3"},
        "--external_weight='3' is invalid: the value must be 0 (weights "

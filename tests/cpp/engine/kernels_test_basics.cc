@@ -102,6 +102,25 @@ TEST(KernelsBasics, InferRejectsInvalidInputShapesForEveryOp) {
   }
 }
 
+// The arity table (kernels.def) and each kernel's own count check must
+// agree: a row wider than its Infer would let the loader pass a node the
+// kernel was never written for, a narrower one refuses valid nodes.
+TEST(KernelsBasics, InferAcceptsTheInputCountsOfItsArityRow) {
+  for (const std::string& op : KernelOpTypes()) {
+    const InputArity a = FindKernel(op)->arity;
+    SCOPED_TRACE(op);
+    const HostTensor x = RandF32(S({1, 2, 3, 3}), 1);
+    for (size_t n : {size_t{a.required}, size_t{a.max}}) {
+      const RunResult r =
+          InferKernel(op, Attrs(), std::vector<HostTensor>(n, x));
+      EXPECT_EQ(r.error.find("inputs, got"), std::string::npos) << r.error;
+    }
+    const RunResult over =
+        InferKernel(op, Attrs(), std::vector<HostTensor>(a.max + 1u, x));
+    EXPECT_NE(over.error.find("inputs, got"), std::string::npos) << over.error;
+  }
+}
+
 TEST(KernelsBasics, InferRejectsUnknownAttributesForEveryOp) {
   for (const std::string& op : KernelOpTypes()) {
     Attrs a;

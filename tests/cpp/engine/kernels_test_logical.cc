@@ -211,6 +211,9 @@ TEST(KernelsBinary, Refusals) {
   EXPECT_INFER_FAILS(InferKernel("Pow", Attrs(), {i, f}), "base");
   EXPECT_INFER_FAILS(InferKernel("Pow", Attrs(), {f, bo}), "exponent");
   EXPECT_INFER_FAILS(InferKernel("Max", Attrs(), {}), "expects 1..64 inputs");
+  // A variadic op reads every input: an absent one is refused (issue 11).
+  EXPECT_INFER_FAILS(InferKernel("Max", Attrs(), {f, HostTensor::Absent()}),
+                     "Max: input 1 is absent");
   EXPECT_INFER_FAILS(InferKernel("Min", Attrs(), {f, f, i}), "dtypes differ");
   EXPECT_INFER_FAILS(InferKernel("Max", Attrs(), {bo, bo}),
                      "unsupported dtype");

@@ -199,6 +199,18 @@ TEST(KernelsResize, Refusals) {
                      "4-D NCHW");
 }
 
+// Issue 11: each output dim (1e12) is within bounds but their product
+// overflows int64; it used to be multiplied unchecked (UBSan) before the
+// refusal. Now a checked product refuses it, naming Resize and the shape.
+TEST(KernelsResize, HugeScalesAreRefusedWithoutOverflow) {
+  const HostTensor x =
+      HostTensor::F32(S({1, 1, 1000, 1000}), std::vector<float>(1000000));
+  EXPECT_INFER_FAILS(
+      Resize(x, Scales(1e9f, 1e9f), HostTensor::Absent(), "nearest",
+             "asymmetric"),
+      "Resize: output shape [1, 1, 1000000000000, 1000000000000] is too large");
+}
+
 }  // namespace
 }  // namespace testing
 }  // namespace ascend_emu

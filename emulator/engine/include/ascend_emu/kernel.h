@@ -84,14 +84,35 @@ struct RunContext {
 using InferFn = std::string (*)(InferContext& ctx);
 using RunFn = void (*)(const RunContext& ctx);
 
+// Which inputs a node of an op must have: one row of kernels.def per kernel
+// (the one place an op's input arity is stated).
+enum class InputKind : uint8_t {
+  kFixed,     // exactly `required` inputs
+  kOptional,  // inputs from `required` on may be absent (rank -1)
+  kVariadic,  // up to `max` inputs, every one present
+};
+struct InputArity {
+  uint16_t required;  // inputs 0..required-1 must be present
+  uint16_t max;       // no node has more inputs
+  InputKind kind;
+};
+
 struct KernelDef {
   const char* op_type;  // ONNX op type, e.g. "Conv"
   InferFn infer;
   RunFn run;
+  InputArity arity;
 };
 
 // The kernel for an ONNX op type, or nullptr when the emulator has none.
 const KernelDef* FindKernel(const std::string& op_type);
+
+// "" when a node's inputs fit the kernel's arity (count in required..max, no
+// required or variadic input absent), else "<Op>: input <i> ..." naming the
+// problem. atc and the .om loader call it before Infer: a kernel's Infer and
+// Run may index every input its arity requires without checking presence.
+std::string CheckInputArity(const KernelDef& kernel,
+                            const std::vector<TensorRef>& inputs);
 // Every registered op type, sorted (for messages and documentation).
 std::vector<std::string> KernelOpTypes();
 

@@ -39,11 +39,22 @@ struct Shape {
   int32_t rank = 0;  // -1 marks an absent optional input
   int64_t dims[kMaxRank] = {};
 
-  int64_t numel() const;  // 1 for rank 0
+  // Element count: 1 for rank 0, 0 when absent. Shapes come from untrusted
+  // files, so the product is overflow-checked: a product beyond INT64_MAX
+  // (or a negative dim) saturates to INT64_MAX, which every size check
+  // refuses, instead of wrapping (undefined behaviour) to a small size.
+  int64_t numel() const;
+  // The exact element count; false when a dim is negative or the product
+  // overflows int64.
+  bool checked_numel(int64_t* out) const;
   bool operator==(const Shape& other) const;
   bool operator!=(const Shape& other) const { return !(*this == other); }
   std::string ToString() const;  // "[2, 3, 4]"
 };
+
+// Bytes of a dtype/shape pair, saturating at SIZE_MAX like numel(): a size
+// computed from untrusted dims is never small by wrap-around.
+size_t ShapeBytes(DType dtype, const Shape& shape);
 
 struct TensorRef {
   DType dtype = DType::kFloat32;
@@ -51,9 +62,7 @@ struct TensorRef {
   void* data = nullptr;  // nullptr during shape inference for non-constants
 
   bool present() const { return shape.rank >= 0; }
-  size_t nbytes() const {
-    return static_cast<size_t>(shape.numel()) * DTypeSize(dtype);
-  }
+  size_t nbytes() const { return ShapeBytes(dtype, shape); }
   template <typename T>
   T* as() const {
     return static_cast<T*>(data);
