@@ -59,5 +59,44 @@ TEST_F(BackendDestroy, ReleasesWhatItCanWhenItsContextCannotBeMadeCurrent) {
   EXPECT_FLOAT_EQ(z.floats()[5], 6.0f);
 }
 
+// A release call that fails (every time) leaves only its own objects, and
+// those that need them gone first (a context still holding its model), not
+// everything released after it. The add model holds 3 device buffers (x, y,
+// z), 3 data buffers, 2 datasets, a description, a model and a context.
+TEST_F(BackendDestroy, AFailedReleaseLeavesOnlyItsOwnObjects) {
+  struct Case {
+    const char* function;
+    uint64_t allocs, buffers, datasets, descs, models, contexts;
+  };
+  const Case cases[] = {
+      {"aclDestroyDataBuffer", 0, 3, 0, 0, 0, 0},
+      {"aclmdlDestroyDataset", 0, 0, 2, 0, 0, 0},
+      {"aclrtFree", 3, 0, 0, 0, 0, 0},
+      {"aclmdlDestroyDesc", 0, 0, 0, 1, 0, 0},
+      // The context cannot be destroyed while the model is loaded in it.
+      {"aclmdlUnload", 0, 0, 0, 0, 1, 1},
+      {"aclrtDestroyContext", 0, 0, 0, 0, 0, 1},
+      // The device's default context stays with the last reference.
+      {"aclrtResetDevice", 0, 0, 0, 0, 0, 1},
+  };
+  for (const Case& c : cases) {
+    auto handle = init(add_blob());
+    ASSERT_TRUE(handle.ok()) << c.function;
+    hooks_.inject(c.function, 0, ACL_ERROR_RT_FAILURE);
+    destroy(*handle);
+    hooks_.clear();
+    const aclEmuStats s = hooks_.stats();
+    EXPECT_EQ(s.live_device_allocs, c.allocs) << c.function;
+    EXPECT_EQ(s.live_data_buffers, c.buffers) << c.function;
+    EXPECT_EQ(s.live_datasets, c.datasets) << c.function;
+    EXPECT_EQ(s.live_descs, c.descs) << c.function;
+    EXPECT_EQ(s.live_models, c.models) << c.function;
+    EXPECT_EQ(s.live_contexts, c.contexts) << c.function;
+    // The strict aclFinalize reports (and releases) exactly those.
+    EXPECT_NE(hooks_.finalize_and_reinit(), 0) << c.function;
+    expect_nothing_alive(hooks_.stats());
+  }
+}
+
 }  // namespace
 }  // namespace executorch::backends::ascend::testing
