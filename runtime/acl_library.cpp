@@ -20,6 +20,11 @@ const char* env_or_null(const char* name) {
   return (value != nullptr && value[0] != '\0') ? value : nullptr;
 }
 
+// ": <ACL's message>", or nothing when ACL gave none.
+std::string explained(const char* recent) {
+  return recent[0] != '\0' ? std::string(": ") + recent : std::string();
+}
+
 }  // namespace
 
 const AclLibrary& AclLibrary::get() {
@@ -28,7 +33,15 @@ const AclLibrary& AclLibrary::get() {
   static AclLibrary* library = new AclLibrary();
   static std::once_flag once;
   std::call_once(once, [] { library->load(); });
+  if (!library->available()) {
+    library->initialize();
+  }
   return *library;
+}
+
+std::string AclLibrary::unavailable_reason() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return reason_;
 }
 
 std::string AclLibrary::resolve_path() {
@@ -46,7 +59,9 @@ std::string AclLibrary::resolve_path() {
 }
 
 const char* AclLibrary::recent_error() const {
-  if (!available_ || api_.aclGetRecentErrMsg == nullptr) {
+  // usable_: the whole table is resolved, so aclInit's own failure can be
+  // explained too.
+  if (!usable_ || api_.aclGetRecentErrMsg == nullptr) {
     return "";
   }
   const char* message = api_.aclGetRecentErrMsg();
@@ -54,7 +69,6 @@ const char* AclLibrary::recent_error() const {
 }
 
 void AclLibrary::fail(std::string reason) {
-  available_ = false;
   reason_ = std::move(reason);
   // One line, so a user without an NPU sees exactly why the delegate is off.
   ASCEND_LOG(Error, "not available: %s", reason_.c_str());
@@ -67,6 +81,7 @@ void AclLibrary::load() {
   handle_ = dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle_ == nullptr) {
     const char* why = dlerror();
+    std::lock_guard<std::mutex> lock(mutex_);
     fail("cannot load ACL library '" + path_ + "': " + (why ? why : "?"));
     return;
   }
@@ -74,6 +89,7 @@ void AclLibrary::load() {
 #define EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME(name)                         \
   api_.name = reinterpret_cast<decltype(api_.name)>(dlsym(handle_, #name)); \
   if (api_.name == nullptr) {                                               \
+    std::lock_guard<std::mutex> lock(mutex_);                               \
     fail("ACL library '" + path_ + "' has no symbol '" #name "'");          \
     return;                                                                 \
   }
@@ -92,16 +108,39 @@ void AclLibrary::load() {
 
   const aclError init_error = api_.aclInit(nullptr);
   if (init_error == ACL_ERROR_COMPILING_STUB_MODE) {
+    // A stub stays a stub: final, not retried.
+    std::lock_guard<std::mutex> lock(mutex_);
     fail("ACL library '" + path_ +
          "' is a CANN stub library (aclInit returned 100039); point "
          "EXECUTORCH_ASCEND_ACL_LIB or ASCEND_HOME_PATH at a runtime "
          "library");
     return;
   }
-  // Another component of the process may have initialised ACL already.
+  usable_ = true;
+  first_init_error_ = init_error;
+}
+
+void AclLibrary::initialize() {
+  if (!usable_) {
+    return;  // the library itself failed: the reason is already recorded
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (available()) {
+    return;  // another thread got there first
+  }
+  // load() made the first aclInit call (to tell a stub library apart);
+  // every later attempt makes its own.
+  aclError init_error = first_init_error_;
+  first_init_error_ = kNoInitAttempt;
+  if (init_error == kNoInitAttempt) {
+    init_error = api_.aclInit(nullptr);
+  }
+  // Another component of the process may have initialised ACL already, or
+  // an earlier attempt of ours did and aclrtGetDeviceCount failed after it.
   if (init_error != ACL_SUCCESS && init_error != ACL_ERROR_REPEAT_INITIALIZE) {
     fail("aclInit failed with error " + std::to_string(init_error) + " (" +
-         path_ + ")");
+         path_ + ")" + explained(recent_error()) +
+         "; retried at the next load");
     return;
   }
 
@@ -109,16 +148,17 @@ void AclLibrary::load() {
   const aclError count_error = api_.aclrtGetDeviceCount(&count);
   if (count_error != ACL_SUCCESS) {
     fail("aclrtGetDeviceCount failed with error " +
-         std::to_string(count_error) + ": no Ascend device (" + path_ + ")");
+         std::to_string(count_error) + ": no Ascend device (" + path_ + ")" +
+         explained(recent_error()) + "; retried at the next load");
     return;
   }
   if (count == 0) {
     fail("no Ascend device (aclrtGetDeviceCount returned 0; " + path_ + ")");
     return;
   }
-  device_count_ = count;
-  available_ = true;
+  device_count_.store(count, std::memory_order_release);
   reason_.clear();
+  available_.store(true, std::memory_order_release);
   const char* soc = api_.aclrtGetSocName();
   ASCEND_LOG(Info, "%s from %s, %u device(s), SoC %s",
              is_emulator_ ? "CANN emulator" : "CANN", path_.c_str(),

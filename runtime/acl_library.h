@@ -8,6 +8,9 @@
 
 #include <acl_api.h>
 
+#include <atomic>
+#include <cstdint>
+#include <mutex>
 #include <string>
 
 namespace executorch::backends::ascend {
@@ -44,25 +47,37 @@ struct AclApi {
 // The process-wide ACL library. Resolved on first use, never unloaded: ACL is
 // initialised once per process (aclInit) and other components may share it,
 // so the backend never calls aclFinalize either.
+//
+// Two kinds of failure: the library itself (it cannot be loaded, lacks a
+// symbol, or is a CANN stub) is final for the process and reported the same
+// way on every call; aclInit or aclrtGetDeviceCount failing (or finding no
+// device) may be transient (a device still coming up, a driver restart), so
+// every later get() tries them again until they succeed, instead of
+// disabling the backend for the life of the process.
 class AclLibrary {
  public:
-  // The loaded library. The first call resolves it (thread-safe); later calls
-  // return the same object, so the environment is read only once.
+  // The loaded library. The first call resolves it (thread-safe); while ACL
+  // is not initialised, each call retries aclInit and aclrtGetDeviceCount
+  // (serialised by a mutex). Once available, it stays available and this is
+  // one atomic load.
   static const AclLibrary& get();
 
   // The table is complete, aclInit succeeded and at least one device exists.
-  bool available() const { return available_; }
-  // Why available() is false ("" when available).
-  const std::string& unavailable_reason() const { return reason_; }
+  bool available() const { return available_.load(std::memory_order_acquire); }
+  // Why available() is false ("" when available). A copy: a retry on another
+  // thread may replace it.
+  std::string unavailable_reason() const;
   // The library exports EXECUTORCH_ASCEND_EMULATOR_SYMBOL (our emulator).
   bool is_emulator() const { return is_emulator_; }
   // The path given to dlopen.
   const std::string& path() const { return path_; }
-  uint32_t device_count() const { return device_count_; }
+  uint32_t device_count() const {
+    return device_count_.load(std::memory_order_acquire);
+  }
   // Only meaningful when available().
   const AclApi& api() const { return api_; }
 
-  // aclGetRecentErrMsg, never null (for log lines).
+  // aclGetRecentErrMsg, never null (for log lines; ASCEND_LOG escapes it).
   const char* recent_error() const;
 
   // Where the library is looked for: EXECUTORCH_ASCEND_ACL_LIB, else
@@ -72,15 +87,28 @@ class AclLibrary {
 
  private:
   AclLibrary() = default;
+  // dlopen and dlsym, once per process.
   void load();
+  // aclInit and aclrtGetDeviceCount; a no-op once available or when the
+  // library itself is unusable. Serialised by mutex_.
+  void initialize();
+  // Records why the library is not available (mutex_ held) and logs it.
   void fail(std::string reason);
 
   AclApi api_;
   void* handle_ = nullptr;
-  bool available_ = false;
+  // The table is complete and the library is not a stub: initialize() may
+  // try (written once under the call_once in get(), then only read).
+  bool usable_ = false;
+  // What load()'s aclInit returned, for initialize() to use instead of a
+  // second call; kNoInitAttempt once used.
+  static constexpr aclError kNoInitAttempt = -1;
+  aclError first_init_error_ = kNoInitAttempt;
+  std::atomic<bool> available_{false};
   bool is_emulator_ = false;
-  uint32_t device_count_ = 0;
+  std::atomic<uint32_t> device_count_{0};
   std::string path_;
+  mutable std::mutex mutex_;  // guards reason_ and initialisation attempts
   std::string reason_;
 };
 

@@ -14,9 +14,24 @@ AclModel::AclModel(const AclLibrary& library)
 AclModel::~AclModel() { make_current_for_release(); }
 
 void AclModel::make_current_for_release() const {
-  if (context_) {
-    (void)make_current();
+  // Once the fallback is in place (the delegate's destructor came first),
+  // the model's own destructor keeps it.
+  if (!context_ || release_device_ || make_current() == Error::Ok) {
+    return;
   }
+  const aclError error = api_->aclrtSetDevice(device_id_);
+  if (error == ACL_SUCCESS) {
+    release_device_.emplace(api_, device_id_);
+    ASCEND_LOG(Error,
+               "releasing the model on device %d in the device's default "
+               "context instead of its own",
+               device_id_);
+    return;
+  }
+  ASCEND_LOG(Error,
+             "aclrtSetDevice(%d) failed with %d: %s; no context of the device "
+             "is current, so releasing the model's objects may fail",
+             device_id_, error, library_.recent_error());
 }
 
 Error AclModel::make_current() const {

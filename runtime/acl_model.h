@@ -67,7 +67,11 @@ class AclModel {
   // aclrtSetCurrentContext for this model's context (before every run).
   executorch::runtime::Error make_current() const;
   // make_current() if a context was created: before releasing objects made
-  // in it (the delegate's I/O buffers, this model's own handles).
+  // in it (the delegate's I/O buffers, this model's own handles). When that
+  // fails, the device's default context is made current instead
+  // (aclrtSetDevice, undone after everything else is released): a release
+  // needs some context of the device, and without one every release after
+  // it would fail and leave its object alive.
   void make_current_for_release() const;
 
   const AclLibrary& library() const { return library_; }
@@ -91,6 +95,9 @@ class AclModel {
   const AclLibrary& library_;
   const AclApi* api_;
   int32_t device_id_ = -1;
+  // The fallback reference of make_current_for_release(); declared first so
+  // it is reset last, after every object released in its context.
+  mutable std::optional<DeviceReference> release_device_;
   // Declaration order is release order reversed: desc, model (unloaded
   // before the memory it uses), inline weights, work memory, external
   // weights, context, device.

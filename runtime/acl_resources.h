@@ -18,9 +18,17 @@
 namespace executorch::backends::ascend {
 
 namespace internal {
-inline void log_release_failure(const char* what, aclError error) {
+// ACL's own account of the last failure (aclGetRecentErrMsg), never null.
+inline const char* recent_error(const AclApi& api) {
+  const char* message =
+      api.aclGetRecentErrMsg != nullptr ? api.aclGetRecentErrMsg() : nullptr;
+  return message != nullptr ? message : "";
+}
+inline void log_release_failure(const AclApi& api, const char* what,
+                                aclError error) {
   if (error != ACL_SUCCESS) {
-    ASCEND_LOG(Error, "%s failed with error %d", what, error);
+    ASCEND_LOG(Error, "%s failed with error %d: %s", what, error,
+               recent_error(api));
   }
 }
 }  // namespace internal
@@ -65,30 +73,30 @@ class AclOwned {
 
 struct ReleaseDeviceMemory {
   void operator()(const AclApi& api, void* ptr) const {
-    internal::log_release_failure("aclrtFree", api.aclrtFree(ptr));
+    internal::log_release_failure(api, "aclrtFree", api.aclrtFree(ptr));
   }
 };
 struct ReleaseDataBuffer {
   void operator()(const AclApi& api, aclDataBuffer* buffer) const {
-    internal::log_release_failure("aclDestroyDataBuffer",
+    internal::log_release_failure(api, "aclDestroyDataBuffer",
                                   api.aclDestroyDataBuffer(buffer));
   }
 };
 struct ReleaseModelDesc {
   void operator()(const AclApi& api, aclmdlDesc* desc) const {
-    internal::log_release_failure("aclmdlDestroyDesc",
+    internal::log_release_failure(api, "aclmdlDestroyDesc",
                                   api.aclmdlDestroyDesc(desc));
   }
 };
 struct ReleaseConfigHandle {
   void operator()(const AclApi& api, aclmdlConfigHandle* handle) const {
-    internal::log_release_failure("aclmdlDestroyConfigHandle",
+    internal::log_release_failure(api, "aclmdlDestroyConfigHandle",
                                   api.aclmdlDestroyConfigHandle(handle));
   }
 };
 struct ReleaseContext {
   void operator()(const AclApi& api, aclrtContext context) const {
-    internal::log_release_failure("aclrtDestroyContext",
+    internal::log_release_failure(api, "aclrtDestroyContext",
                                   api.aclrtDestroyContext(context));
   }
 };
@@ -115,7 +123,7 @@ class DeviceReference {
   DeviceReference& operator=(const DeviceReference&) = delete;
   ~DeviceReference() {
     if (api_ != nullptr) {
-      internal::log_release_failure("aclrtResetDevice",
+      internal::log_release_failure(*api_, "aclrtResetDevice",
                                     api_->aclrtResetDevice(device_));
     }
   }
@@ -134,7 +142,8 @@ class LoadedModelId {
   LoadedModelId& operator=(const LoadedModelId&) = delete;
   ~LoadedModelId() {
     if (api_ != nullptr) {
-      internal::log_release_failure("aclmdlUnload", api_->aclmdlUnload(id_));
+      internal::log_release_failure(*api_, "aclmdlUnload",
+                                    api_->aclmdlUnload(id_));
     }
   }
   uint32_t get() const { return id_; }
@@ -155,7 +164,7 @@ class Dataset {
   ~Dataset() {
     buffers_.clear();
     if (dataset_ != nullptr) {
-      internal::log_release_failure("aclmdlDestroyDataset",
+      internal::log_release_failure(*api_, "aclmdlDestroyDataset",
                                     api_->aclmdlDestroyDataset(dataset_));
     }
   }
@@ -165,7 +174,8 @@ class Dataset {
     api_ = api;
     dataset_ = api->aclmdlCreateDataset();
     if (dataset_ == nullptr) {
-      ASCEND_LOG(Error, "aclmdlCreateDataset failed");
+      ASCEND_LOG(Error, "aclmdlCreateDataset failed: %s",
+                 internal::recent_error(*api));
       return false;
     }
     return true;
@@ -177,12 +187,14 @@ class Dataset {
   bool add(void* data, size_t size) {
     DataBuffer buffer(api_, api_->aclCreateDataBuffer(data, size));
     if (!buffer) {
-      ASCEND_LOG(Error, "aclCreateDataBuffer failed");
+      ASCEND_LOG(Error, "aclCreateDataBuffer(%zu bytes) failed: %s", size,
+                 internal::recent_error(*api_));
       return false;
     }
     const aclError error = api_->aclmdlAddDatasetBuffer(dataset_, buffer.get());
     if (error != ACL_SUCCESS) {
-      ASCEND_LOG(Error, "aclmdlAddDatasetBuffer failed with %d", error);
+      ASCEND_LOG(Error, "aclmdlAddDatasetBuffer failed with %d: %s", error,
+                 internal::recent_error(*api_));
       return false;
     }
     buffers_.push_back(std::move(buffer));

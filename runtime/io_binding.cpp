@@ -207,8 +207,9 @@ Error IoBinding::read_slots(Role role, std::vector<Slot>& slots) {
                                       : api.aclmdlGetOutputDims(desc, i, &dims);
     ASCEND_CHECK_OR_RETURN_ERROR(
         dims_error == ACL_SUCCESS, InvalidState,
-        "reading the dims of %s %zu failed with %d: %s", what, i, dims_error,
-        model_->library().recent_error());
+        "%s(%s %zu) failed with %d: %s",
+        input ? "aclmdlGetInputDims" : "aclmdlGetOutputDims", what, i,
+        dims_error, model_->library().recent_error());
     ASCEND_CHECK_OR_RETURN_ERROR(
         dims.dimCount <= kTensorDimensionLimit, NotSupported,
         "%s %zu ('%s') has rank %zu; ExecuTorch tensors have at most %zu", what,
@@ -437,7 +438,8 @@ Error IoBinding::copy_inputs(Span<EValue*> args) const {
                                            nbytes, ACL_MEMCPY_HOST_TO_DEVICE);
     ASCEND_CHECK_OR_RETURN_ERROR(
         error == ACL_SUCCESS, InvalidState,
-        "copying input %zu ('%s', %zu bytes) to device %d failed with %d: %s",
+        "aclrtMemcpy copying input %zu ('%s', %zu bytes) to device %d failed "
+        "with %d: %s",
         i, slot.name.c_str(), nbytes, model_->device_id(), error,
         model_->library().recent_error());
   }
@@ -457,8 +459,8 @@ Error IoBinding::copy_outputs(Span<EValue*> args) const {
                         nbytes, ACL_MEMCPY_DEVICE_TO_HOST);
     ASCEND_CHECK_OR_RETURN_ERROR(
         error == ACL_SUCCESS, InvalidState,
-        "copying output %zu ('%s', %zu bytes) from device %d failed with %d: "
-        "%s",
+        "aclrtMemcpy copying output %zu ('%s', %zu bytes) from device %d "
+        "failed with %d: %s",
         i, slot.name.c_str(), nbytes, model_->device_id(), error,
         model_->library().recent_error());
   }

@@ -113,8 +113,9 @@ Error ShapeGears::read(const AclModel& model,
                                              static_cast<size_t>(-1), &gears);
   ASCEND_CHECK_OR_RETURN_ERROR(
       error == ACL_SUCCESS && gears > 0, InvalidProgram,
-      "the .om has a gear input but no batch or dims gears (%d): %s", error,
-      model.library().recent_error());
+      "the .om has a gear input but no batch or dims gears "
+      "(aclmdlGetInputDynamicGearCount: %d): %s",
+      error, model.library().recent_error());
   kind_ = Kind::kDims;
   dims_.resize(gears);
   error = api.aclmdlGetInputDynamicDims(model.desc(), static_cast<size_t>(-1),
@@ -190,11 +191,12 @@ Error ShapeGears::select(const AclModel& model, aclmdlDataset* dataset,
     error = api.aclmdlSetInputDynamicDims(model.model_id(), dataset,
                                           gear_input_, &dims_[gear]);
   }
-  ASCEND_CHECK_OR_RETURN_ERROR(error == ACL_SUCCESS, InvalidState,
-                               "choosing shape gear %zu on device %d failed "
-                               "with %d: %s",
-                               gear, model.device_id(), error,
-                               model.library().recent_error());
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      error == ACL_SUCCESS, InvalidState,
+      "%s choosing shape gear %zu on device %d failed with %d: %s",
+      kind_ == Kind::kBatch ? "aclmdlSetDynamicBatchSize"
+                            : "aclmdlSetInputDynamicDims",
+      gear, model.device_id(), error, model.library().recent_error());
   return Error::Ok;
 }
 

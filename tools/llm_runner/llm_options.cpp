@@ -50,6 +50,7 @@ const char* llm_usage() {
   return "usage: llm_runner --model MODEL.pte [--data MODEL.ptd] "
          "--prompt ID,ID,...\n"
          "                  [--tokens N] [--method NAME]\n"
+         "                  [--verification minimal|internal]\n"
          "\n"
          "Greedy generation with a decoder exported by "
          "examples/llm/export_llm.py:\n"
@@ -61,7 +62,9 @@ const char* llm_usage() {
          "  --prompt   prompt token ids, comma separated (required)\n"
          "  --tokens   new tokens to generate, the first from the prefill "
          "(default 32)\n"
-         "  --method   the decoder method (default: forward)\n";
+         "  --method   the decoder method (default: forward)\n"
+         "  --verification  internal (default: ExecuTorch checks the whole\n"
+         "             file) or minimal (its header only; trusted files)\n";
 }
 
 std::optional<LlmOptions> parse_llm_options(int argc, char** argv,
@@ -105,6 +108,13 @@ std::optional<LlmOptions> parse_llm_options(int argc, char** argv,
         return std::nullopt;
       }
       options.tokens = static_cast<int>(tokens);
+    } else if (arg == "--verification") {
+      if (value != "minimal" && value != "internal") {
+        *error =
+            "--verification needs 'minimal' or 'internal', got '" + value + "'";
+        return std::nullopt;
+      }
+      options.minimal_verification = value == "minimal";
     } else {
       *error = "unknown argument '" + arg + "'";
       return std::nullopt;

@@ -16,6 +16,9 @@ struct LlmOptions {
   std::string method = "forward";
   std::vector<int64_t> prompt;  // token ids, at least one
   int tokens = 32;  // new tokens to generate (the first from prefill)
+  // Program::Verification::Minimal instead of InternalConsistency (the
+  // default, so a corrupted file is refused rather than crashing the runner).
+  bool minimal_verification = false;
   bool help = false;
 };
 

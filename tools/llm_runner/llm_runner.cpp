@@ -188,6 +188,17 @@ int run(const llm::LlmOptions& options) {
           : std::make_unique<Module>(options.model, options.data,
                                      Module::LoadMode::Mmap);
   const auto load_start = Clock::now();
+  // Loaded explicitly: load_method alone would load the program with
+  // Module's default, Minimal verification, under which a corrupted file can
+  // crash the runner.
+  const auto verification =
+      options.minimal_verification
+          ? executorch::runtime::Program::Verification::Minimal
+          : executorch::runtime::Program::Verification::InternalConsistency;
+  if (Error e = module->load(verification); e != Error::Ok) {
+    return fail("cannot load program '" + options.model + "' (" +
+                error_text(e) + "); see the log above");
+  }
   if (Error e = module->load_method(options.method); e != Error::Ok) {
     return fail("cannot load method '" + options.method + "' of '" +
                 options.model + "' (" + error_text(e) + "); see the log above");

@@ -72,11 +72,19 @@ int run(const runner::RunnerOptions& options) {
     (void)ascend_options.set_option(
         executorch::backends::ascend::kDeviceIdOption, *options.device_id);
     (void)backend_options.set_options(
-        executorch::backends::ascend::kAscendBackendName, ascend_options.view());
+        executorch::backends::ascend::kAscendBackendName,
+        ascend_options.view());
   }
 
   const auto load_start = std::chrono::steady_clock::now();
-  Error error = module->load(backend_options);
+  // InternalConsistency unless --verification minimal: with Minimal,
+  // ExecuTorch trusts the flatbuffer's offsets and a corrupted file can crash
+  // the runner instead of being refused.
+  const auto verification =
+      options.verification == runner::Verification::kMinimal
+          ? executorch::runtime::Program::Verification::Minimal
+          : executorch::runtime::Program::Verification::InternalConsistency;
+  Error error = module->load(backend_options, verification);
   if (error != Error::Ok) {
     return fail("cannot load program '" + options.model + "' (" +
                 error_text(error) + ")");

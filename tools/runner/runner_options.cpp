@@ -41,12 +41,25 @@ std::vector<std::string> split_commas(const std::string& text) {
 
 }  // namespace
 
+bool parse_verification(const std::string& text, Verification* out) {
+  if (text == "minimal") {
+    *out = Verification::kMinimal;
+    return true;
+  }
+  if (text == "internal") {
+    *out = Verification::kInternalConsistency;
+    return true;
+  }
+  return false;
+}
+
 const char* usage() {
   return "usage: ascend_runner --model MODEL.pte [--data MODEL.ptd]\n"
          "                     [--method NAME] [--inputs A.bin,B.bin,...]\n"
          "                     [--output-dir DIR] [--iterations N] "
          "[--warmup N]\n"
-         "                     [--device-id N]\n"
+         "                     [--device-id N] [--verification "
+         "minimal|internal]\n"
          "\n"
          "Runs one method of an ExecuTorch program (with the AscendBackend\n"
          "delegate and ExecuTorch's CPU kernels) and prints its outputs and\n"
@@ -62,7 +75,11 @@ const char* usage() {
          "  --output-dir  write each output as raw bytes to DIR/outN.bin\n"
          "  --iterations  timed runs (default 1)\n"
          "  --warmup      untimed runs before them (default 0)\n"
-         "  --device-id   Ascend device for every AscendBackend delegate\n";
+         "  --device-id   Ascend device for every AscendBackend delegate\n"
+         "  --verification  how ExecuTorch checks the program before it runs:\n"
+         "                internal (default) checks the whole file, so a\n"
+         "                corrupted one is refused; minimal checks only its\n"
+         "                header (faster load, trusted files only)\n";
 }
 
 std::optional<RunnerOptions> parse_options(int argc, char** argv,
@@ -114,6 +131,12 @@ std::optional<RunnerOptions> parse_options(int argc, char** argv,
         return std::nullopt;
       }
       options.device_id = device;
+    } else if (arg == "--verification") {
+      if (!parse_verification(value, &options.verification)) {
+        *error =
+            "--verification needs 'minimal' or 'internal', got '" + value + "'";
+        return std::nullopt;
+      }
     } else {
       *error = "unknown argument '" + arg + "'";
       return std::nullopt;

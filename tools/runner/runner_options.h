@@ -9,6 +9,17 @@
 
 namespace executorch::backends::ascend::runner {
 
+// How much of the program ExecuTorch checks before running it
+// (Program::Verification). The runner's own enum, so parsing needs no
+// ExecuTorch header.
+enum class Verification {
+  // The flatbuffer header only: a corrupted file can crash the process.
+  kMinimal,
+  // The whole flatbuffer, offsets and sizes: the default, because a runner is
+  // handed files it did not write.
+  kInternalConsistency,
+};
+
 struct RunnerOptions {
   std::string model;
   std::string data;  // optional .ptd
@@ -18,6 +29,7 @@ struct RunnerOptions {
   int iterations = 1;
   int warmup = 0;
   std::optional<int> device_id;  // load-time "device_id" for AscendBackend
+  Verification verification = Verification::kInternalConsistency;
   bool help = false;
 };
 
@@ -26,5 +38,9 @@ std::optional<RunnerOptions> parse_options(int argc, char** argv,
                                            std::string* error);
 
 const char* usage();
+
+// "minimal" or "internal" into `out`; false for anything else. Shared with
+// llm_runner.
+bool parse_verification(const std::string& text, Verification* out);
 
 }  // namespace executorch::backends::ascend::runner

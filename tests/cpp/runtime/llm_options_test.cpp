@@ -41,6 +41,25 @@ TEST(LlmOptions, Defaults) {
   EXPECT_EQ(o->method, "forward");
   EXPECT_EQ(o->tokens, 32);
   EXPECT_EQ(o->prompt, (std::vector<int64_t>{0}));
+  EXPECT_FALSE(o->minimal_verification);
+}
+
+TEST(LlmOptions, Verification) {
+  std::string error;
+  auto o =
+      parse({"--model", "m.pte", "--prompt", "0", "--verification", "minimal"},
+            &error);
+  ASSERT_TRUE(o.has_value()) << error;
+  EXPECT_TRUE(o->minimal_verification);
+  o = parse({"--model", "m.pte", "--prompt", "0", "--verification=internal"},
+            &error);
+  ASSERT_TRUE(o.has_value()) << error;
+  EXPECT_FALSE(o->minimal_verification);
+  EXPECT_FALSE(
+      parse({"--model", "m.pte", "--prompt", "0", "--verification", "none"},
+            &error)
+          .has_value());
+  EXPECT_NE(error.find("--verification needs"), std::string::npos) << error;
 }
 
 TEST(LlmOptions, Errors) {

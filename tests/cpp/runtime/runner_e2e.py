@@ -99,6 +99,21 @@ def case(runner: str, env: dict[str, str], work: Path, tag: str | None) -> None:
     with torch.no_grad():
         check_outputs(out, model(fx, fy))
 
+    # The default verification is InternalConsistency; Minimal still runs a sound program, and a
+    # value that is neither is a command-line error (status 2).
+    out = work / "minimal"
+    result = run_runner(
+        runner,
+        ["--model", str(pte), *data_args, "--output-dir", str(out), "--verification", "minimal"],
+        env,
+    )
+    assert result.returncode == 0, result.stderr
+    with torch.no_grad():
+        check_outputs(out, model(fx, fy))
+    result = run_runner(runner, ["--model", str(pte), "--verification", "full"], env)
+    assert result.returncode == 2, result
+    assert "--verification needs 'minimal' or 'internal'" in result.stderr, result.stderr
+
     # A wrong-sized input file is a clear error, not a crash.
     result = run_runner(
         runner,

@@ -48,6 +48,25 @@ TEST(RunnerOptions, Defaults) {
   EXPECT_EQ(o->iterations, 1);
   EXPECT_EQ(o->warmup, 0);
   EXPECT_FALSE(o->device_id.has_value());
+  // A runner is handed files it did not write: the whole program is checked.
+  EXPECT_EQ(o->verification, Verification::kInternalConsistency);
+}
+
+TEST(RunnerOptions, Verification) {
+  std::string error;
+  auto o = parse({"--model", "m.pte", "--verification", "minimal"}, &error);
+  ASSERT_TRUE(o.has_value()) << error;
+  EXPECT_EQ(o->verification, Verification::kMinimal);
+  o = parse({"--model", "m.pte", "--verification=internal"}, &error);
+  ASSERT_TRUE(o.has_value()) << error;
+  EXPECT_EQ(o->verification, Verification::kInternalConsistency);
+  for (const char* bad : {"", "Minimal", "full", "internal2"}) {
+    error.clear();
+    EXPECT_FALSE(
+        parse({"--model", "m.pte", "--verification", bad}, &error).has_value())
+        << bad;
+    EXPECT_NE(error.find("--verification needs"), std::string::npos) << error;
+  }
 }
 
 TEST(RunnerOptions, Errors) {
