@@ -73,12 +73,20 @@ def run_with_runner(
     return [read_raw(out_dir / f"out{i}.bin", like) for i, like in enumerate(expected_like)]
 
 
+def _contiguous(value: object) -> object:
+    return value.contiguous() if isinstance(value, torch.Tensor) else value
+
+
 def run_with_runtime(
     pte: PathLike | bytes, inputs: Sequence[torch.Tensor], ptd: PathLike | None = None
 ) -> list[torch.Tensor]:
-    """Runs `forward` in this process with executorch.runtime (AscendBackend must be loaded)."""
+    """Runs `forward` in this process with executorch.runtime (AscendBackend must be loaded).
+
+    Inputs are made contiguous first: ExecuTorch's Python binding hands a tensor's storage to
+    the method as it lies, so a channels_last or transposed view of a program's contiguous input
+    would be read in the wrong order (a CPU-only program computes the same wrong result)."""
     from executorch.runtime import Runtime
 
     program = Runtime.get().load_program(pte, data_path=ptd)
-    outputs = program.load_method("forward").execute(list(inputs))
+    outputs = program.load_method("forward").execute([_contiguous(t) for t in inputs])
     return [o for o in outputs if isinstance(o, torch.Tensor)]
