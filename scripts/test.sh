@@ -1,25 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
-# Every test: the C++ suites (ctest) and the Python suites (pytest). The model zoo and the
-# generation loops (tests/python/test_model_zoo.py and test_llm_generation.py, the slowest files)
-# run in a second pytest process beside the rest, one per core; both must pass. Extra arguments go
-# to both pytest runs.
+# Every test: the C++ suites (ctest) and the Python suites (pytest). The model zoo, the
+# generation loops and the LLM example (test_model_zoo.py, test_llm_generation.py and
+# test_llm_example.py, the slowest files) run in a second pytest process beside the rest, one per
+# core; both must pass. Extra arguments go to both pytest runs.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 echo "[test] C++ tests (ctest)"
 ctest --test-dir build/cmake --output-on-failure -j2
 
-echo "[test] Python tests (pytest): the model zoo and generation loops, and the rest, side by side"
+echo "[test] Python tests (pytest): the model zoo and LLM tests, and the rest, side by side"
 zoo_log="$(mktemp -t ascend-zoo.XXXXXX.log)"
-slow=(tests/python/test_model_zoo.py tests/python/test_llm_generation.py)
+slow=(tests/python/test_model_zoo.py tests/python/test_llm_generation.py tests/python/test_llm_example.py)
 python -m pytest "${slow[@]}" -q -p no:cacheprovider "$@" >"$zoo_log" 2>&1 &
 zoo_pid=$!
 rest_status=0
 python -m pytest tests/python -q "${slow[@]/#/--ignore=}" "$@" || rest_status=$?
 zoo_status=0
 wait "$zoo_pid" || zoo_status=$?
-echo "[test] model zoo and generation loops (${slow[*]}):"
+echo "[test] model zoo and LLM tests (${slow[*]}):"
 cat "$zoo_log"
 rm -f "$zoo_log"
 # pytest exits 5 when a selection (-k/-m) leaves a run with no tests: not a failure here.
