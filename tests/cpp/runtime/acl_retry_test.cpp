@@ -100,19 +100,7 @@ TEST(AclRetry, TransientInitFailuresAreReportedThenRetried) {
 class AclRetryRun : public AscendEmulatorTest {};
 
 TEST_F(AclRetryRun, TheNextLoadRuns) {
-  auto handle = init(add_blob());
-  ASSERT_TRUE(handle.ok());
-  HostTensor x(ScalarType::Float, {2, 3});
-  HostTensor y(ScalarType::Float, {2, 3});
-  HostTensor z(ScalarType::Float, {2, 3});
-  for (int i = 0; i < 6; ++i) {
-    x.floats()[i] = 1.5f * static_cast<float>(i);
-    y.floats()[i] = 10.0f - static_cast<float>(i);
-  }
-  ASSERT_EQ(execute(*handle, {x.evalue(), y.evalue(), z.evalue()}), Error::Ok);
-  for (int i = 0; i < 6; ++i) {
-    EXPECT_FLOAT_EQ(z.floats()[i], x.floats()[i] + y.floats()[i]) << i;
-  }
+  expect_a_fresh_add_model_runs();
   EXPECT_EQ(executes(), 1u);
 }
 

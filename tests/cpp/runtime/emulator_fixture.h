@@ -240,6 +240,25 @@ class AscendEmulatorTest : public ::testing::Test {
                                                                 args.size()));
   }
 
+  // A fresh add model loads and computes x + y: the device is usable (after a
+  // fault, a failed destroy, a retried aclInit ...).
+  void expect_a_fresh_add_model_runs() {
+    auto handle = init(add_blob());
+    ASSERT_TRUE(handle.ok());
+    HostTensor x(executorch::aten::ScalarType::Float, {2, 3});
+    HostTensor y(executorch::aten::ScalarType::Float, {2, 3});
+    HostTensor z(executorch::aten::ScalarType::Float, {2, 3});
+    for (int i = 0; i < 6; ++i) {
+      x.floats()[i] = 1.5f * static_cast<float>(i);
+      y.floats()[i] = 10.0f - static_cast<float>(i);
+    }
+    ASSERT_EQ(execute(*handle, {x.evalue(), y.evalue(), z.evalue()}),
+              executorch::runtime::Error::Ok);
+    for (int i = 0; i < 6; ++i) {
+      EXPECT_FLOAT_EQ(z.floats()[i], x.floats()[i] + y.floats()[i]) << i;
+    }
+  }
+
   inline static std::vector<uint8_t>* add_om_ = nullptr;
   inline static std::vector<uint8_t>* matmul_om_ = nullptr;
   inline static std::string* add_error_ = nullptr;
