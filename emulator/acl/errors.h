@@ -4,7 +4,9 @@
 // CANN: each thread sees only the failures of its own calls.
 #pragma once
 
+#include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "acl_api.h"
 
@@ -31,5 +33,17 @@ const char* CurrentApiName();
 // Verbose logging switch (EXECUTORCH_ASCEND_EMU_VERBOSE), set at aclInit.
 void SetVerbose(bool verbose);
 bool Verbose();
+
+// The integer a caller passed for an ACL enum parameter. C lets any int
+// through an enum type, but in C++ loading a value outside the enum's range
+// is undefined behaviour (UBSan's -fsanitize=enum stops on it): entry points
+// read the parameter's bytes, check the value, and only then use the enum.
+template <typename Enum>
+int EnumValue(const Enum& value) {
+  static_assert(std::is_enum_v<Enum> && sizeof(Enum) == sizeof(int));
+  int raw = 0;
+  std::memcpy(&raw, &value, sizeof raw);
+  return raw;
+}
 
 }  // namespace ascend_emu::acl

@@ -49,4 +49,16 @@ ACL_EMU_EXPORT int aclEmuInjectFault(const char* function, int after,
   return ACL_SUCCESS;
 }
 
+ACL_EMU_EXPORT int aclEmuGetCallCount(const char* function, uint64_t* count) {
+  ApiCall call(__func__);
+  if (count == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "count is NULL");
+  if (!ascend_emu::acl::IsFaultInjectable(function)) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "'%s' is not a fault-injectable ACL function",
+                function != nullptr ? function : "(null)");
+  }
+  *count = call.state().faults.Calls(function);
+  return ACL_SUCCESS;
+}
+
 }  // extern "C"

@@ -35,6 +35,7 @@ void FaultTable::Set(const std::string& function, int after, int error) {
 }
 
 int FaultTable::Check(const char* function) {
+  ++calls_[function];
   if (faults_.empty()) return 0;
   auto it = faults_.find(function);
   if (it == faults_.end()) return 0;
@@ -43,6 +44,14 @@ int FaultTable::Check(const char* function) {
     return 0;
   }
   return it->second.error;
+}
+
+uint64_t FaultTable::Calls(const char* function) const {
+  uint64_t total = 0;
+  for (const auto& [name, count] : calls_) {
+    if (std::strcmp(name, function) == 0) total += count;
+  }
+  return total;
 }
 
 }  // namespace ascend_emu::acl

@@ -2,11 +2,15 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 // Fault injection: make a named ACL function fail with a chosen code after a
 // number of successful calls, so callers' error paths can be tested
-// (aclEmuInjectFault, EXECUTORCH_ASCEND_EMU_FAULT).
+// (aclEmuInjectFault, EXECUTORCH_ASCEND_EMU_FAULT); and a count of the calls
+// of each fault-injectable function (aclEmuGetCallCount), so a test can
+// inject a fault into each call a code path makes.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 
 namespace ascend_emu::acl {
 
@@ -21,10 +25,15 @@ class FaultTable {
   // call until Clear(). A second Set for the same function replaces the first.
   void Set(const std::string& function, int after, int error);
   void Clear() { faults_.clear(); }
-  // Called at the entry of `function`: 0 to proceed, else the injected error.
+  // Called at the entry of `function` (its __func__, so the pointer names
+  // it): counts the call; 0 to proceed, else the injected error.
   int Check(const char* function);
+  // Calls of `function` that reached Check since the library was loaded.
+  uint64_t Calls(const char* function) const;
 
  private:
+  // Keyed by the __func__ pointer: one hash of a pointer per call.
+  std::unordered_map<const char*, uint64_t> calls_;
   struct Fault {
     int remaining;
     int error;

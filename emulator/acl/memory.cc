@@ -111,8 +111,7 @@ aclError CheckSide(const State& state, const ContextRec* context,
 
 // The checks and the copy shared by aclrtMemcpy and aclrtMemcpyAsync.
 aclError CheckedCopy(State& state, ContextRec* context, void* dst,
-                     size_t dest_max, const void* src, size_t count,
-                     aclrtMemcpyKind kind) {
+                     size_t dest_max, const void* src, size_t count, int kind) {
   if (dst == nullptr || src == nullptr) {
     return Fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
                 dst == nullptr ? "dst" : "src");
@@ -121,7 +120,7 @@ aclError CheckedCopy(State& state, ContextRec* context, void* dst,
     return Fail(ACL_ERROR_INVALID_PARAM, "count %zu is larger than destMax %zu",
                 count, dest_max);
   }
-  int k = static_cast<int>(kind);
+  int k = kind;
   if (k < ACL_MEMCPY_HOST_TO_HOST || k > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
     return Fail(ACL_ERROR_INVALID_PARAM, "kind %d is not an aclrtMemcpyKind",
                 k);
@@ -175,7 +174,8 @@ ACL_EMU_EXPORT aclError aclrtMalloc(void** devPtr, size_t size,
   State& state = call.state();
   if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
   if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "size is 0");
-  uint32_t raw_policy = static_cast<uint32_t>(policy);
+  uint32_t raw_policy =
+      static_cast<uint32_t>(ascend_emu::acl::EnumValue(policy));
   if ((raw_policy & ~kPolicyFlagBits) > ACL_MEM_MALLOC_HUGE1G_ONLY_P2P) {
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "policy %u is not an aclrtMemMallocPolicy", raw_policy);
@@ -299,7 +299,8 @@ ACL_EMU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src,
   if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, &context)) {
     return rc;
   }
-  return CheckedCopy(state, context, dst, destMax, src, count, kind);
+  return CheckedCopy(state, context, dst, destMax, src, count,
+                     ascend_emu::acl::EnumValue(kind));
 }
 
 ACL_EMU_EXPORT aclError aclrtMemset(void* devPtr, size_t maxCount,
@@ -357,7 +358,8 @@ ACL_EMU_EXPORT aclError aclrtMemcpyAsync(void* dst, size_t destMax,
     return rc;
   }
   // Copies complete before returning; the stream has nothing left to do.
-  return CheckedCopy(state, context, dst, destMax, src, count, kind);
+  return CheckedCopy(state, context, dst, destMax, src, count,
+                     ascend_emu::acl::EnumValue(kind));
 }
 
 ACL_EMU_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free,
@@ -369,7 +371,7 @@ ACL_EMU_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free,
     return Fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
                 free == nullptr ? "free" : "total");
   }
-  int a = static_cast<int>(attr);
+  int a = ascend_emu::acl::EnumValue(attr);
   if (a < ACL_DDR_MEM || a > ACL_HBM_MEM_NORMAL) {
     return Fail(ACL_ERROR_INVALID_PARAM, "attr %d is not an aclrtMemAttr", a);
   }

@@ -250,7 +250,7 @@ ACL_EMU_EXPORT aclError aclmdlSetConfigOpt(aclmdlConfigHandle* handle,
   if (aclError rc = call.Enter()) return rc;
   aclmdlConfigHandle* config = FindHandle(call.state(), handle);
   if (config == nullptr) return UnknownHandle(handle);
-  const int a = static_cast<int>(attr);
+  const int a = ascend_emu::acl::EnumValue(attr);
   const AttrInfo* info = FindAttr(a);
   if (info == nullptr) {
     return Fail(ACL_ERROR_INVALID_PARAM,

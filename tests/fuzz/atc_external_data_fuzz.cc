@@ -84,6 +84,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Every byte handed back is readable (outside the mapping this faults).
   volatile uint8_t sum = 0;
   for (uint64_t i = 0; i < bytes->size; ++i) sum += bytes->data[i];
+  (void)sum;
   // What libonnx sees: the bytes inline, or the resolved absolute path.
   const onnx::TensorProto& seen = model.graph().initializer(0);
   if (bytes->size <= ascend_emu::atc::kInlineForOnnxChecksBytes) {

@@ -38,7 +38,10 @@ typedef struct aclEmuStats {
  * FAULTS row of acl_functions.def) succeeds `after` more times, then fails
  * with `error` on every call until cleared with function == NULL. Also
  * settable at aclInit through
- * EXECUTORCH_ASCEND_EMU_FAULT="aclrtMalloc:2:207001". */
+ * EXECUTORCH_ASCEND_EMU_FAULT="aclrtMalloc:2:207001".
+ * aclEmuGetCallCount: how many times the fault-injectable function named
+ * `function` has been entered since the library was loaded (calls an
+ * injected fault failed included; calls before aclInit not). */
 #define ACL_EMU_EXTRA(ret, name, params) \
   ret name params;                       \
   typedef ret(*name##Fn) params;

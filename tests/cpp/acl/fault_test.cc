@@ -54,6 +54,38 @@ TEST_F(FaultTest, FunctionSucceedsAfterTimesThenFailsUntilCleared) {
   EXPECT_EQ(aclrtFree(second), ACL_SUCCESS);
 }
 
+// aclEmuGetCallCount counts every entry of a fault-injectable function,
+// failed ones included, and only of that function.
+TEST_F(FaultTest, CallCountsCountEachFunctionsCalls) {
+  uint64_t malloc_before = 0;
+  uint64_t free_before = 0;
+  ASSERT_EQ(aclEmuGetCallCount("aclrtMalloc", &malloc_before), ACL_SUCCESS);
+  ASSERT_EQ(aclEmuGetCallCount("aclrtFree", &free_before), ACL_SUCCESS);
+  void* memory = nullptr;
+  ASSERT_EQ(aclrtMalloc(&memory, 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclEmuInjectFault("aclrtMalloc", 0, ACL_ERROR_RT_FAILURE),
+            ACL_SUCCESS);
+  void* refused = nullptr;
+  EXPECT_NE(aclrtMalloc(&refused, 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclEmuInjectFault(nullptr, 0, 0), ACL_SUCCESS);
+  uint64_t malloc_after = 0;
+  uint64_t free_after = 0;
+  ASSERT_EQ(aclEmuGetCallCount("aclrtMalloc", &malloc_after), ACL_SUCCESS);
+  ASSERT_EQ(aclEmuGetCallCount("aclrtFree", &free_after), ACL_SUCCESS);
+  EXPECT_EQ(malloc_after - malloc_before, 2u);
+  EXPECT_EQ(free_after, free_before);
+  EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS);
+  ASSERT_EQ(aclEmuGetCallCount("aclrtFree", &free_after), ACL_SUCCESS);
+  EXPECT_EQ(free_after - free_before, 1u);
+  // Only fault-injectable functions are counted; anything else is refused.
+  uint64_t count = 0;
+  EXPECT_EQ(aclEmuGetCallCount("aclmdlGetNumInputs", &count),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclEmuGetCallCount(nullptr, &count), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclEmuGetCallCount("aclrtMalloc", nullptr),
+            ACL_ERROR_INVALID_PARAM);
+}
+
 TEST_F(FaultTest, CreatorsFailByReturningNull) {
   ASSERT_EQ(aclEmuInjectFault("aclCreateDataBuffer", 0, ACL_ERROR_BAD_ALLOC),
             ACL_SUCCESS);

@@ -49,6 +49,7 @@ TEST(KernelsElementwise, FloatOpsBroadcastLikeNumpy) {
   };
   uint32_t seed = 1;
   for (const auto& [op, f] : ops) {
+    const auto& fn = f;  // C++17 lambdas cannot capture a structured binding
     for (const BroadcastCase& c : kCases) {
       for (bool swap : {false, true}) {
         Shape sa = S(swap ? c.b : c.a);
@@ -63,7 +64,7 @@ TEST(KernelsElementwise, FloatOpsBroadcastLikeNumpy) {
         ExpectNear(r.outputs[0].f32(),
                    Oracle<float>(
                        sa, sb, S(c.out),
-                       [&](int64_t i, int64_t j) { return f(av[i], bv[j]); }),
+                       [&](int64_t i, int64_t j) { return fn(av[i], bv[j]); }),
                    0);
       }
     }
@@ -226,13 +227,14 @@ TEST(KernelsBinary, ArithmeticInInt32AndHalf) {
       {"Div", [](float x, float y) { return x / y; }},
   };
   for (const auto& [op, f] : ops) {
+    const auto& fn = f;  // C++17 lambdas cannot capture a structured binding
     std::vector<float> x = RoundToHalf(RandomFloats(6, 11));
     std::vector<float> y = RoundToHalf({0.75f, -1.5f, 2.25f});
     RunResult h = RunKernel(op, Attrs(), {F16(sa, x), F16(sb, y)});
     ASSERT_EQ(h.error, "") << op;
     ASSERT_EQ(h.outputs[0].dtype, DType::kFloat16);
     std::vector<float> want = Oracle<float>(
-        sa, sb, sa, [&](int64_t i, int64_t j) { return f(x[i], y[j]); });
+        sa, sb, sa, [&](int64_t i, int64_t j) { return fn(x[i], y[j]); });
     // One rounding to half of the exact float result.
     EXPECT_EQ(HalfValues(h.outputs[0]), RoundToHalf(want)) << op;
   }

@@ -50,12 +50,13 @@ TEST(KernelsBinary, ComparisonsGiveBoolForEveryDtype) {
   };
   uint32_t seed = 1;
   for (const auto& [op, f] : ops) {
+    const auto& fn = f;  // C++17 lambdas cannot capture a structured binding
     for (const Case& c : kCases) {
       const Shape sa = S(c.a), sb = S(c.b), so = S(c.out);
       std::vector<float> a = SmallInts(sa.numel(), seed++);
       std::vector<float> b = SmallInts(sb.numel(), seed++);
       std::vector<uint8_t> want = Oracle<uint8_t>(
-          sa, sb, so, [&](int64_t i, int64_t j) { return f(a[i], b[j]); });
+          sa, sb, so, [&](int64_t i, int64_t j) { return fn(a[i], b[j]); });
       std::vector<int32_t> a32(a.begin(), a.end()), b32(b.begin(), b.end());
       std::vector<int64_t> a64(a.begin(), a.end()), b64(b.begin(), b.end());
       const std::vector<std::pair<HostTensor, HostTensor>> typed = {

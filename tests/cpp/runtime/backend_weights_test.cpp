@@ -77,9 +77,6 @@ class BackendWeights : public AscendEmulatorTest {
 
   inline static std::vector<uint8_t>* scale_om_ = nullptr;
   inline static std::vector<uint8_t>* shift_om_ = nullptr;
-  // Runtime allocators holding handles that TearDown destroys, so they
-  // outlive the test body.
-  std::vector<std::unique_ptr<Arena>> arenas_;
 };
 
 TEST_F(BackendWeights, OneDelegateRunsWithItsWeightOnTheDevice) {
@@ -122,7 +119,7 @@ TEST_F(BackendWeights, TwoProgramsShareOneDeviceCopy) {
 }
 
 TEST_F(BackendWeights, TwoMethodsOfOneProgramShareOneDeviceCopy) {
-  Arena decode_arena;
+  Arena& decode_arena = another_arena();
   auto forward = init(external_blob(kScaleKey));
   ASSERT_TRUE(forward.ok());
   auto decode = init(external_blob(kScaleKey), {}, decode_arena.get(), nullptr,
@@ -145,8 +142,9 @@ TEST_F(BackendWeights, TwoPartitionsShareAWeight) {
 
 TEST_F(BackendWeights, ConcurrentInitsUploadTheWeightOnce) {
   constexpr int kThreads = 4;
+  std::vector<Arena*> arenas;
   for (int t = 0; t < kThreads; ++t) {
-    arenas_.push_back(std::make_unique<Arena>());
+    arenas.push_back(&another_arena());
   }
   const uint64_t uploaded_before = hooks_.stats().bytes_host_to_device;
   std::vector<DelegateHandle*> handles(kThreads, nullptr);
@@ -156,8 +154,8 @@ TEST_F(BackendWeights, ConcurrentInitsUploadTheWeightOnce) {
       const BlobSpec spec = external_blob(kScaleKey);
       ProcessedBlob processed(write_blob(spec));
       const CompileSpecs compile_specs(spec);
-      executorch::runtime::BackendInitContext context(
-          arenas_[t]->get(), nullptr, "forward", &data_);
+      executorch::runtime::BackendInitContext context(arenas[t]->get(), nullptr,
+                                                      "forward", &data_);
       auto handle =
           backend_->init(context, processed.get(), compile_specs.get());
       if (handle.ok()) handles[t] = *handle;

@@ -170,7 +170,7 @@ TEST_F(BackendWorkspace, ALargerDelegateGrowsTheSharedBufferForLaterOnes) {
 
 TEST_F(BackendWorkspace, EachMethodHasItsOwnSharedBuffer) {
   WorkspaceSpec spec("shared");
-  Arena decode_arena;
+  Arena& decode_arena = another_arena();
   auto forward = init(external_blob(kScaleKey), spec.get());
   ASSERT_TRUE(forward.ok());
   auto forward_again = init(external_blob(kScaleKey), spec.get());

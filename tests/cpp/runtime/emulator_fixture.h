@@ -259,6 +259,12 @@ class AscendEmulatorTest : public ::testing::Test {
     }
   }
 
+  // Another method's runtime allocator: it outlives TearDown, which destroys
+  // the handles allocated in it.
+  Arena& another_arena() {
+    return *extra_arenas_.emplace_back(std::make_unique<Arena>());
+  }
+
   inline static std::vector<uint8_t>* add_om_ = nullptr;
   inline static std::vector<uint8_t>* matmul_om_ = nullptr;
   inline static std::string* add_error_ = nullptr;
@@ -268,6 +274,7 @@ class AscendEmulatorTest : public ::testing::Test {
   aclEmuStats baseline_{};
   BytesNamedDataMap data_;
   Arena arena_;
+  std::vector<std::unique_ptr<Arena>> extra_arenas_;
   executorch::runtime::BackendInterface* backend_ = nullptr;
   std::vector<executorch::runtime::DelegateHandle*> handles_;
 };
