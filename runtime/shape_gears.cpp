@@ -53,16 +53,21 @@ Error ShapeGears::read(const AclModel& model,
   inputs_.clear();
   outputs_.clear();
   size_t index = 0;
-  const bool has_gear_input =
-      api.aclmdlGetInputIndexByName != nullptr &&
-      api.aclmdlGetInputIndexByName(model.desc(), ACL_DYNAMIC_TENSOR_NAME,
-                                    &index) == ACL_SUCCESS;
-  if (!has_gear_input) {
+  // An older CANN without the call, or the call failing, reads as "no gear
+  // input": right for a static model, refused below for a dynamic one.
+  const bool callable = api.aclmdlGetInputIndexByName != nullptr;
+  const aclError lookup =
+      callable ? api.aclmdlGetInputIndexByName(model.desc(),
+                                               ACL_DYNAMIC_TENSOR_NAME, &index)
+               : ACL_ERROR_FAILURE;
+  if (lookup != ACL_SUCCESS) {
     ASCEND_CHECK_OR_RETURN_ERROR(
         !has_dynamic_dim(inputs) && !has_dynamic_dim(outputs), NotSupported,
-        "the .om has dynamic dims but no '%s' input: only static shapes and "
-        "atc shape gears (--dynamic_batch_size, --dynamic_dims) run",
-        ACL_DYNAMIC_TENSOR_NAME);
+        "the .om has dynamic dims but no '%s' input (aclmdlGetInputIndexByName "
+        "%s %d: %s): only static shapes and atc shape gears "
+        "(--dynamic_batch_size, --dynamic_dims) run",
+        ACL_DYNAMIC_TENSOR_NAME, callable ? "returned" : "is missing", lookup,
+        callable ? model.library().recent_error() : "");
     inputs_.push_back(inputs);
     outputs_.push_back(outputs);
     return Error::Ok;

@@ -4,11 +4,18 @@
 # Every test: the C++ suites (ctest) and the Python suites (pytest). The model zoo, the
 # generation loops and the LLM example (test_model_zoo.py, test_llm_generation.py and
 # test_llm_example.py, the slowest files) run in a second pytest process beside the rest, one per
-# core; both must pass. Extra arguments go to both pytest runs.
+# core; both must pass. The sanitizer and fuzz jobs (scripts/sanitize.sh: ctest
+# under ASan+UBSan, each fuzz target briefly, the threaded tests under TSan)
+# run beside them and must pass too. Extra arguments go to both pytest runs.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 echo "[test] C++ tests (ctest)"
 ctest --test-dir build/cmake --output-on-failure -j2
+
+echo "[test] sanitizer and fuzz jobs (scripts/sanitize.sh), beside the Python tests"
+sanitize_log="$(mktemp -t ascend-sanitize.XXXXXX.log)"
+bash scripts/sanitize.sh >"$sanitize_log" 2>&1 &
+sanitize_pid=$!
 
 echo "[test] Python tests (pytest): the model zoo and LLM tests, and the rest, side by side"
 zoo_log="$(mktemp -t ascend-zoo.XXXXXX.log)"
@@ -22,6 +29,15 @@ wait "$zoo_pid" || zoo_status=$?
 echo "[test] model zoo and LLM tests (${slow[*]}):"
 cat "$zoo_log"
 rm -f "$zoo_log"
+sanitize_status=0
+wait "$sanitize_pid" || sanitize_status=$?
+echo "[test] sanitizer and fuzz jobs (exit $sanitize_status):"
+cat "$sanitize_log"
+rm -f "$sanitize_log"
+if [ "$sanitize_status" -ne 0 ]; then
+  echo "[test] FAILED (scripts/sanitize.sh exit code $sanitize_status)"
+  exit 1
+fi
 # pytest exits 5 when a selection (-k/-m) leaves a run with no tests: not a failure here.
 for status in "$rest_status" "$zoo_status"; do
   if [ "$status" -ne 0 ] && [ "$status" -ne 5 ]; then

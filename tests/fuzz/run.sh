@@ -8,7 +8,7 @@
 # Usage: tests/fuzz/run.sh [seconds=60] [target...]
 #   targets: fuzz_blob_reader fuzz_om_reader fuzz_om_resealed fuzz_atc_onnx
 #            fuzz_atc_external_data fuzz_acl_load (default: all)
-# Env: BUILD_DIR (default <repo>/build/fuzz), JOBS (default 2),
+# Env: BUILD_DIR (default <repo>/build/fuzz), SKIP_CONFIGURE, JOBS (default 2),
 #      PYTHON (default <repo>/.venv/bin/python), FUZZ_ARGS (extra libFuzzer flags)
 # Exit status: 0 when no target found anything, 1 otherwise.
 set -euo pipefail
@@ -24,12 +24,16 @@ build="${BUILD_DIR:-$repo/build/fuzz}"
 jobs="${JOBS:-2}"
 export PYTHON="${PYTHON:-$repo/.venv/bin/python}"
 
-flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-CC=clang CXX=clang++ cmake -S "$repo" -B "$build" -G Ninja \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXECUTABLE="$PYTHON" \
-  -DEXECUTORCH_ASCEND_BUILD_FUZZERS=ON -DEXECUTORCH_ASCEND_BUILD_TESTS=OFF \
-  -DEXECUTORCH_ASCEND_BUILD_EMULATOR=ON \
-  -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" >/dev/null
+# SKIP_CONFIGURE=1: BUILD_DIR is already configured with the fuzzers (the
+# sanitizer build of scripts/sanitize.sh, -O0 and the tests in it too).
+if [[ -z "${SKIP_CONFIGURE:-}" ]]; then
+  flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+  CC=clang CXX=clang++ cmake -S "$repo" -B "$build" -G Ninja \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXECUTABLE="$PYTHON" \
+    -DEXECUTORCH_ASCEND_BUILD_FUZZERS=ON -DEXECUTORCH_ASCEND_BUILD_TESTS=OFF \
+    -DEXECUTORCH_ASCEND_BUILD_EMULATOR=ON \
+    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" >/dev/null
+fi
 cmake --build "$build" --target atc "${targets[@]}" -j"$jobs"
 
 seeds="$build/fuzz-seeds"

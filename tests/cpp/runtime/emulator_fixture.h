@@ -52,6 +52,8 @@ class EmulatorHooks {
           dlsym(handle_, "aclrtGetMemInfo"));
       query_ = reinterpret_cast<decltype(&aclmdlQuerySizeFromMem)>(
           dlsym(handle_, "aclmdlQuerySizeFromMem"));
+      call_count_ = reinterpret_cast<aclEmuGetCallCountFn>(
+          dlsym(handle_, "aclEmuGetCallCount"));
     }
   }
   ~EmulatorHooks() {
@@ -63,7 +65,7 @@ class EmulatorHooks {
     return stats_ != nullptr && inject_ != nullptr && init_ != nullptr &&
            finalize_ != nullptr && set_device_ != nullptr &&
            reset_device_ != nullptr && mem_info_ != nullptr &&
-           query_ != nullptr;
+           query_ != nullptr && call_count_ != nullptr;
   }
   aclEmuStats stats() const {
     aclEmuStats s{};
@@ -74,6 +76,12 @@ class EmulatorHooks {
     ASSERT_EQ(inject_(function, after, error), 0) << function;
   }
   void clear() const { inject_(nullptr, 0, 0); }
+  // Calls so far of a fault-injectable ACL function (aclEmuGetCallCount).
+  uint64_t calls(const char* function) const {
+    uint64_t count = 0;
+    EXPECT_EQ(call_count_(function, &count), 0) << function;
+    return count;
+  }
 
   // Device memory in use on `device` (aclrtGetMemInfo): allocations plus
   // what loaded models hold (work, weights). Uses the device's default
@@ -112,6 +120,7 @@ class EmulatorHooks {
   decltype(&aclrtResetDevice) reset_device_ = nullptr;
   decltype(&aclrtGetMemInfo) mem_info_ = nullptr;
   decltype(&aclmdlQuerySizeFromMem) query_ = nullptr;
+  aclEmuGetCallCountFn call_count_ = nullptr;
 };
 
 inline void expect_nothing_alive(const aclEmuStats& s) {
@@ -181,6 +190,8 @@ class AscendEmulatorTest : public ::testing::Test {
   }
 
   void TearDown() override {
+    // SetUp failed (no emulator found): nothing was loaded, nothing to check.
+    if (!hooks_.ok() || backend_ == nullptr) return;
     hooks_.clear();
     // set_option state is process-wide: leave no override behind.
     executorch::runtime::BackendOptions<2> reset;
@@ -261,8 +272,8 @@ class AscendEmulatorTest : public ::testing::Test {
 
   // Another method's runtime allocator: it outlives TearDown, which destroys
   // the handles allocated in it.
-  Arena& another_arena() {
-    return *extra_arenas_.emplace_back(std::make_unique<Arena>());
+  Arena& another_arena(size_t size = 64 * 1024) {
+    return *extra_arenas_.emplace_back(std::make_unique<Arena>(size));
   }
 
   inline static std::vector<uint8_t>* add_om_ = nullptr;
