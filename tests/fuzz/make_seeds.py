@@ -117,13 +117,23 @@ def _string(text: str) -> bytes:
     return struct.pack("<I", len(raw)) + raw
 
 
-def blob(om_key: str, weights: tuple[tuple[str, str, int], ...] = (), version: int = 3) -> bytes:
-    """A delegate blob (docs/blob-format.md): om_key, then (name, key, size)
-    per external weight file."""
+def blob(
+    om_key: str,
+    weights: tuple[tuple[str, str, int], ...] = (),
+    states: tuple[tuple[str, int, int, int, str | None], ...] = (),
+    version: int = 4,
+) -> bytes:
+    """A delegate blob (docs/blob-format.md, version 4): om_key, then (name,
+    key, size) per external weight file, then (name, input, output, size,
+    initial-value key or None for zeros) per device state."""
     out = b"ASCB" + struct.pack("<I", version) + _string(om_key)
     out += struct.pack("<I", len(weights))
     for name, key, size in weights:
         out += _string(name) + _string(key) + struct.pack("<Q", size)
+    out += struct.pack("<I", len(states))
+    for name, input_index, output_index, size, key in states:
+        out += _string(name) + struct.pack("<IIQ", input_index, output_index, size)
+        out += struct.pack("<I", 0) if key is None else struct.pack("<I", 1) + _string(key)
     return out
 
 
@@ -132,15 +142,20 @@ def blob_seeds() -> dict[str, bytes]:
     return {
         "om_key": blob("ascend/om/" + digest),
         "short_key": blob("k"),
+        # 16380 bytes: what fuzz_backend_init's named data holds for a weight.
         "one_weight": blob(
             "ascend/om/" + digest,
-            (("weight_" + digest, "ascend/weight/" + digest, 1024),),
+            (("weight_" + digest, "ascend/weight/" + digest, 16380),),
         ),
         "shared_key": blob(
             "ascend/om/x",
             (("weight_a", "ascend/weight/s", 32), ("weight_b", "ascend/weight/s", 32)),
         ),
-        "version_2": blob("ascend/om/x", version=2),
+        "zero_state": blob("ascend/om/" + digest, states=(("cache", 1, 1, 24, None),)),
+        "initial_state": blob(
+            "ascend/om/" + digest, states=(("total", 0, 0, 24, "ascend/state/" + digest),)
+        ),
+        "version_3": blob("ascend/om/x", version=3),
     }
 
 

@@ -6,6 +6,8 @@
 #   om/    those models compiled by the emulator atc -> fuzz_om_*, fuzz_acl_load
 #   blob/  delegate blobs (docs/blob-format.md)      -> fuzz_blob_reader
 #   external_data/ TensorProtos with external data   -> fuzz_atc_external_data
+#   backend_init/ each blob with each .om, as the harness reads them
+#                 ([u16 blob length][blob][.om])      -> fuzz_backend_init
 # Usage: make_seeds.sh <atc> <out_dir>   (python: $PYTHON, else the repo venv)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -13,7 +15,7 @@ atc="${1:?usage: make_seeds.sh <atc> <out_dir>}"
 out="${2:?usage: make_seeds.sh <atc> <out_dir>}"
 python="${PYTHON:-$here/../../.venv/bin/python}"
 
-rm -rf "$out/onnx" "$out/om" "$out/blob" "$out/external_data"
+rm -rf "$out/onnx" "$out/om" "$out/blob" "$out/external_data" "$out/backend_init"
 "$python" "$here/make_seeds.py" "$out"
 mkdir -p "$out/om"
 for model in "$out"/onnx/*.onnx; do
@@ -29,6 +31,16 @@ for model in "$out"/onnx/*.onnx; do
     --model="$model" --output="$out/om/$name" --soc_version=Ascend910B1 \
     --precision_mode=must_keep_origin_dtype "${gears[@]}" >/dev/null
 done
+"$python" - "$out" <<'PY'
+import pathlib, struct, sys
+out = pathlib.Path(sys.argv[1])
+(out / "backend_init").mkdir()
+for blob in sorted((out / "blob").iterdir()):
+    for om in sorted((out / "om").glob("*.om")):
+        data = blob.read_bytes()
+        seed = struct.pack("<H", len(data)) + data + om.read_bytes()
+        (out / "backend_init" / f"{blob.stem}+{om.stem}").write_bytes(seed)
+PY
 echo "seeds: $(ls "$out/onnx" | wc -l) onnx, $(ls "$out/om" | wc -l) om," \
   "$(ls "$out/blob" | wc -l) blob, $(ls "$out/external_data" | wc -l)" \
-  "external_data in $out"
+  "external_data, $(ls "$out/backend_init" | wc -l) backend_init in $out"

@@ -7,7 +7,8 @@
 #
 # Usage: tests/fuzz/run.sh [seconds=60] [target...]
 #   targets: fuzz_blob_reader fuzz_om_reader fuzz_om_resealed fuzz_atc_onnx
-#            fuzz_atc_external_data fuzz_acl_load (default: all)
+#            fuzz_atc_external_data fuzz_acl_load fuzz_acl_execute
+#            fuzz_backend_init (default: all)
 # Env: BUILD_DIR (default <repo>/build/fuzz), SKIP_CONFIGURE, JOBS (default 2),
 #      PYTHON (default <repo>/.venv/bin/python), FUZZ_ARGS (extra libFuzzer flags)
 # Exit status: 0 when no target found anything, 1 otherwise.
@@ -17,7 +18,7 @@ repo="$(cd "$here/../.." && pwd)"
 seconds="${1:-60}"
 shift || true
 all_targets=(fuzz_blob_reader fuzz_om_reader fuzz_om_resealed fuzz_atc_onnx
-             fuzz_atc_external_data fuzz_acl_load)
+             fuzz_atc_external_data fuzz_acl_load fuzz_acl_execute fuzz_backend_init)
 targets=("$@")
 [[ ${#targets[@]} -eq 0 ]] && targets=("${all_targets[@]}")
 build="${BUILD_DIR:-$repo/build/fuzz}"
@@ -44,6 +45,7 @@ seed_dir_for() {
     fuzz_blob_reader) echo "$seeds/blob" ;;
     fuzz_atc_onnx) echo "$seeds/onnx" ;;
     fuzz_atc_external_data) echo "$seeds/external_data" ;;
+    fuzz_backend_init) echo "$seeds/backend_init" ;;
     *) echo "$seeds/om" ;;
   esac
 }
@@ -51,7 +53,7 @@ extra_args_for() {
   case "$1" in
     # ET_LOG prints one line per rejected blob; keep the target's stderr
     # closed (libFuzzer and the sanitizers still report on their own fd).
-    fuzz_blob_reader) echo "-close_fd_mask=2" ;;
+    fuzz_blob_reader | fuzz_backend_init) echo "-close_fd_mask=2" ;;
     # libonnx 1.12 crashes on some models (docs/fuzzing.md, findings): fork
     # mode records each crash and keeps fuzzing past it.
     fuzz_atc_onnx) echo "-dict=$here/dict/onnx.dict -fork=1 -ignore_crashes=1" ;;
