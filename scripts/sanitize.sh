@@ -25,13 +25,24 @@ if ! command -v clang++ >/dev/null || ! dpkg -s libclang-rt-14-dev >/dev/null 2>
 fi
 PY="$REPO_ROOT/.venv/bin/python3"
 SITE="$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+# Runs a step quietly into <log>; on failure shows the end of it.
+quiet() {  # quiet <log> <command...>
+  local log="$1"
+  shift
+  mkdir -p "$(dirname "$log")"
+  if ! "$@" >"$log" 2>&1; then
+    tail -n 200 "$log"
+    echo "[sanitize] FAILED: $* (log: $log)"
+    return 1
+  fi
+}
 configure() {  # configure <dir> <sanitizers> <opt> [cmake args...]
   local dir="$1" sanitizers="$2" opt="$3"
   shift 3
   CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=None \
     -DCMAKE_C_FLAGS="$opt -gline-tables-only" -DCMAKE_CXX_FLAGS="$opt -gline-tables-only" \
     -DEXECUTORCH_ASCEND_BUILD_TESTS=ON -DEXECUTORCH_ASCEND_SANITIZE="$sanitizers" \
-    -DCMAKE_PREFIX_PATH="$SITE" -DPython3_EXECUTABLE="$PY" "$@" >/dev/null
+    -DCMAKE_PREFIX_PATH="$SITE" -DPython3_EXECUTABLE="$PY" "$@"
 }
 # Any finding fails the process; leaks are findings too.
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
@@ -42,16 +53,19 @@ for job in "${jobs[@]}"; do
   case "$job" in
     asan | fuzz)
       if [ ! -f build/sanitize/.configured ]; then
-        configure build/sanitize fuzzer-no-link,address,undefined -O0 \
+        quiet build/sanitize-logs/configure.log \
+          configure build/sanitize fuzzer-no-link,address,undefined -O0 \
           -DEXECUTORCH_ASCEND_BUILD_FUZZERS=ON
         touch build/sanitize/.configured
       fi
       ;;&
     asan)
       echo "[sanitize] ASan+UBSan: building the tree (clang -O0)"
-      cmake --build build/sanitize -j2 >/dev/null
+      quiet build/sanitize-logs/build.log cmake --build build/sanitize -j2
       echo "[sanitize] ASan+UBSan: ctest"
-      ctest --test-dir build/sanitize -j2 --output-on-failure | tail -n 40
+      quiet build/sanitize-logs/ctest.log \
+        ctest --test-dir build/sanitize -j2 --output-on-failure
+      tail -n 3 build/sanitize-logs/ctest.log
       ;;
     fuzz)
       echo "[sanitize] fuzz: every target, ${FUZZ_SECONDS:-30} s each"
@@ -60,9 +74,10 @@ for job in "${jobs[@]}"; do
       ;;
     tsan)
       echo "[sanitize] TSan: building the backend, the emulator and their threaded tests (clang -O1)"
-      configure build/tsan thread -O1
-      cmake --build build/tsan -j2 --target runtime_backend_test \
-        runtime_acl_retry_test acl_emulator_tests atc ascendcl >/dev/null
+      quiet build/tsan-logs/configure.log configure build/tsan thread -O1
+      quiet build/tsan-logs/build.log cmake --build build/tsan -j2 \
+        --target runtime_backend_test runtime_acl_retry_test acl_emulator_tests \
+        atc ascendcl
       # The threaded tests: the backend's whole suite (one ctest entry) and
       # the emulator's per-thread state and registry tests.
       ctest --test-dir build/tsan --output-on-failure \
