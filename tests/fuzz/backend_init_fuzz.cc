@@ -17,6 +17,7 @@
 #include <executorch/runtime/core/named_data_map.h>
 #include <executorch/runtime/platform/runtime.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
