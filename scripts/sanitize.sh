@@ -77,11 +77,12 @@ for job in "${jobs[@]}"; do
       quiet build/tsan-logs/configure.log configure build/tsan thread -O1
       quiet build/tsan-logs/build.log cmake --build build/tsan -j2 \
         --target runtime_backend_test runtime_acl_retry_test acl_emulator_tests \
-        atc ascendcl
-      # The threaded tests: the backend's whole suite (one ctest entry) and
+        runtime_module_threads_test atc ascendcl
+      # The threaded tests: the backend's whole suite (one ctest entry), one
+      # Module per thread over real programs (its fixture writes them), and
       # the emulator's per-thread state and registry tests.
       ctest --test-dir build/tsan --output-on-failure \
-        -R '^runtime_backend$|^runtime_acl_retry$|PerThread|Concurrent'
+        -R '^runtime_backend$|^runtime_acl_retry$|^runtime_module_threads$|PerThread|Concurrent'
       ;;
     *)
       echo "unknown job '$job' (asan, fuzz, tsan)" >&2

@@ -12,6 +12,7 @@ REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO_ROOT"
 
 APT_PACKAGES=(libonnx-dev libprotobuf-dev protobuf-compiler libeigen3-dev libssl-dev
+              flatbuffers-compiler libflatbuffers-dev
               libgtest-dev libgmock-dev libbenchmark-dev)
 
 missing=()

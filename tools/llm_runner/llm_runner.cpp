@@ -21,6 +21,7 @@
 
 #include "acl_traffic.h"
 #include "llm_options.h"
+#include "ptd_check.h"
 
 namespace {
 
@@ -181,6 +182,15 @@ int run(const llm::LlmOptions& options) {
   if (!options.data.empty() &&
       !std::filesystem::is_regular_file(options.data, ec)) {
     return fail("data file '" + options.data + "' does not exist");
+  }
+  // ExecuTorch does not verify a .ptd's flatbuffer (ptd_check.h).
+  if (!options.data.empty()) {
+    const std::string problem =
+        executorch::backends::ascend::tools::check_ptd_file(options.data);
+    if (!problem.empty()) {
+      return fail("data file '" + options.data +
+                  "' is not a valid .ptd: " + problem);
+    }
   }
   auto module =
       options.data.empty()

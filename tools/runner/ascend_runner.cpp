@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "ptd_check.h"
 #include "runner_options.h"
 #include "tensor_files.h"
 
@@ -57,6 +58,15 @@ int run(const runner::RunnerOptions& options) {
   }
   if (!options.data.empty() && !is_regular_file(options.data)) {
     return fail("data file '" + options.data + "' does not exist");
+  }
+  // ExecuTorch does not verify a .ptd's flatbuffer (ptd_check.h).
+  if (!options.data.empty()) {
+    const std::string problem =
+        executorch::backends::ascend::tools::check_ptd_file(options.data);
+    if (!problem.empty()) {
+      return fail("data file '" + options.data +
+                  "' is not a valid .ptd: " + problem);
+    }
   }
   std::unique_ptr<Module> module =
       options.data.empty()
