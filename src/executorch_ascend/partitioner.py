@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import operator
+from collections import Counter
 from collections.abc import Callable
 
 import torch
@@ -43,6 +44,41 @@ def analyze(
         return gears.analyze_at_gears(program, plan, lambda p: _analyze(p, soc_version))
     decisions = _analyze(program, soc_version)
     return decisions if plan is None else gears.explain_refusal(decisions, plan)
+
+
+def _computes_tensors(node: Node) -> bool:
+    """A call_function producing tensors: compute a user would want on the NPU (getitem,
+    symbolic-size and assertion nodes are bookkeeping)."""
+    if node.target is operator.getitem:
+        return False
+    val = node.meta.get("val")
+    vals = val if isinstance(val, (list, tuple)) else [val]
+    return any(isinstance(v, torch.Tensor) for v in vals)
+
+
+def placement_warning(partitions: int, decisions: dict[Node, str | None], top: int = 3) -> str:
+    """The warning lowering logs when a program gets no Ascend partition or leaves compute ops
+    on the CPU: how many, the most frequent reasons, and where to look. Empty: all delegated."""
+    left = [(node, reason) for node, reason in decisions.items() if reason is not None]
+    left = [(node, reason) for node, reason in left if _computes_tensors(node)]
+    if partitions and not left:
+        return ""
+    counts = Counter(reason for _, reason in left)
+    reasons = "; ".join(
+        f"{reason} ({n} op{'s' if n > 1 else ''})" for reason, n in counts.most_common(top)
+    )
+    more = f"; and {len(counts) - top} other reason(s)" if len(counts) > top else ""
+    head = (
+        "no Ascend partition: the whole program runs on the CPU"
+        if not partitions
+        else f"{partitions} Ascend partition(s), but {len(left)} compute op(s) stay on the CPU"
+    )
+    why = f": {reasons}{more}" if reasons else ""
+    return (
+        f"AscendPartitioner: {head}{why}. executorch_ascend.explain(exported_program) "
+        "(or `executorch-ascend explain`) lists every op and why; docs/troubleshooting.md "
+        "has the usual causes."
+    )
 
 
 def _analyze(program: ExportedProgram, soc_version: str | None) -> dict[Node, str | None]:
@@ -217,4 +253,7 @@ class AscendPartitioner(Partitioner):
             len(self.reasons),
             len(self.owned_buffers),
         )
+        warning = placement_warning(len(tags), decisions)
+        if warning:
+            logger.warning("%s", warning)
         return PartitionResult(tagged_exported_program=exported_program, partition_tags=tags)

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import torch
 from ascend_helpers import seeded_inputs
 from executorch.exir.dialects._ops import ops as exir_ops
@@ -129,6 +131,62 @@ def test_dynamic_shapes_stay_on_the_cpu() -> None:
     result = partitioner.partition(edge.exported_program())
     assert result.partition_tags == {}
     assert any("dynamic" in r for r in partitioner.reasons.values())
+
+
+def _placement_warnings(caplog, module: torch.nn.Module, *inputs: torch.Tensor) -> list[str]:
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="executorch_ascend.partitioner"):
+        _partition(module, *inputs)
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_lowering_warns_when_compute_ops_stay_on_the_cpu(caplog) -> None:
+    (message,) = _placement_warnings(caplog, FlipInTheMiddle(), *seeded_inputs((2, 8)))
+    assert "2 Ascend partition(s), but 1 compute op(s) stay on the CPU" in message
+    assert "no Ascend converter for aten.flip.default (1 op)" in message
+    assert "executorch_ascend.explain" in message
+
+
+def test_lowering_warns_when_nothing_is_delegated_with_the_top_reasons(caplog) -> None:
+    x = torch.arange(6).reshape(2, 3)
+    (message,) = _placement_warnings(caplog, Fn(lambda a, b: a**b), x, x)
+    assert "no Ascend partition: the whole program runs on the CPU" in message
+    assert "dtype int64" in message
+
+
+def test_a_fully_delegated_program_lowers_without_a_warning(caplog) -> None:
+    assert _placement_warnings(caplog, Mlp(), *seeded_inputs((2, 8))) == []
+
+
+class DropoutMlp(Mlp):
+    def __init__(self) -> None:
+        super().__init__()
+        self.drop = torch.nn.Dropout(0.1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc2(self.drop(torch.relu(self.fc1(x))))
+
+
+def test_dropout_left_in_training_mode_is_named_with_the_fix(caplog) -> None:
+    edge = edge_for_analysis(DropoutMlp().train(), seeded_inputs((2, 8)))
+    with caplog.at_level(logging.WARNING, logger="executorch_ascend.partitioner"):
+        AscendPartitioner(AscendCompileSpec(toolchain="emulator")).partition(edge)
+    (message,) = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert "dropout in training mode: call model.eval() before torch.export" in message
+
+
+def test_dynamic_batch_without_gears_warns_and_names_the_fix(caplog) -> None:
+    batch = torch.export.Dim("batch", min=2, max=8)
+    exported = torch.export.export(
+        torch.nn.ReLU(), seeded_inputs((4, 3)), dynamic_shapes=({0: batch},)
+    )
+    from executorch.exir import EdgeCompileConfig, to_edge
+
+    edge = to_edge(exported, compile_config=EdgeCompileConfig(_check_ir_validity=False))
+    with caplog.at_level(logging.WARNING, logger="executorch_ascend.partitioner"):
+        AscendPartitioner().partition(edge.exported_program())
+    (message,) = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert "no Ascend partition" in message and "dynamic" in message
 
 
 def test_ops_to_not_decompose_keeps_only_what_it_can_lower() -> None:

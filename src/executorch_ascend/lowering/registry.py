@@ -138,11 +138,21 @@ def _static(t: torch.Tensor) -> bool:
     return all(isinstance(d, int) for d in t.shape)
 
 
+# Ops that appear only when the model is exported in training mode: the reason says the fix.
+_TRAINING_ONLY = {
+    "native_dropout": "dropout in training mode: call model.eval() before torch.export",
+    "_native_batch_norm_legit_functional": "batch norm in training mode: call model.eval() "
+    "before torch.export",
+}
+
+
 def why_unsupported(node: Node) -> str | None:
     """None if the registry can lower `node`, else the reason it cannot."""
     conv = lookup(node)
     if conv is None:
-        return f"no Ascend converter for {op_name(node)}"
+        name = op_name(node)  # "aten.native_dropout.default"
+        hint = _TRAINING_ONLY.get(name.split(".")[1] if name.count(".") == 2 else name)
+        return f"no Ascend converter for {name}" + (f" ({hint})" if hint else "")
     outs = _tensor_vals(node.meta.get("val"))
     if not outs:
         return f"{op_name(node)} has no tensor output metadata"
