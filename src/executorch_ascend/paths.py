@@ -16,6 +16,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 
 ENV_BACKEND_LIB = "EXECUTORCH_ASCEND_BACKEND_LIB"
 ENV_RUNNER = "EXECUTORCH_ASCEND_RUNNER"
+ENV_PTD_CHECK_LIB = "EXECUTORCH_ASCEND_PTD_CHECK_LIB"
 
 
 def _override(env: str, default: Path) -> Path:
@@ -26,6 +27,11 @@ def _override(env: str, default: Path) -> Path:
 def backend_library() -> Path:
     """The C++ delegate library that registers AscendBackend."""
     return _override(ENV_BACKEND_LIB, PACKAGE_DIR / "lib" / "libexecutorch_backend_ascend.so")
+
+
+def ptd_check_library() -> Path:
+    """The .ptd structure check (tools/ptd_check) as a C library, for run helpers."""
+    return _override(ENV_PTD_CHECK_LIB, PACKAGE_DIR / "lib" / "libexecutorch_ascend_ptd_check.so")
 
 
 def runner() -> Path:

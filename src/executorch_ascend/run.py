@@ -13,6 +13,7 @@ import torch
 
 from . import paths
 from .dtypes import numpy_dtype, to_numpy
+from .ptd_check import check_ptd
 
 PathLike = str | Path
 
@@ -87,6 +88,8 @@ def run_with_runtime(
     would be read in the wrong order (a CPU-only program computes the same wrong result)."""
     from executorch.runtime import Runtime
 
+    if ptd is not None:
+        check_ptd(ptd)  # ExecuTorch verifies no .ptd (ptd_check.py)
     program = Runtime.get().load_program(pte, data_path=ptd)
     outputs = program.load_method("forward").execute([_contiguous(t) for t in inputs])
     return [o for o in outputs if isinstance(o, torch.Tensor)]

@@ -3,7 +3,8 @@
 """Shared pytest setup for the Python tests.
 
 1. Dev builds: if EXECUTORCH_ASCEND_DEV_BUILD names a CMake build dir, point the package at the
-   native parts built there (backend library, emulator atc and libascendcl.so, ascend_runner).
+   native parts built there (backend library, emulator atc and libascendcl.so, ascend_runner,
+   the .ptd check library).
    This must happen before `executorch_ascend` is imported, because importing it loads the backend.
 2. Source tree: make `src/` importable when the package is not pip-installed, and `examples/`
    (example models, parity helpers) always.
@@ -26,6 +27,7 @@ _DEV_BUILD_OUTPUTS = {
     "EXECUTORCH_ASCEND_EMULATOR_ATC": "emulator/atc/atc",
     "EXECUTORCH_ASCEND_EMULATOR_ACL_LIB": "emulator/acl/libascendcl.so",
     "EXECUTORCH_ASCEND_RUNNER": "tools/runner/ascend_runner",
+    "EXECUTORCH_ASCEND_PTD_CHECK_LIB": "tools/ptd_check/libexecutorch_ascend_ptd_check.so",
 }
 
 
@@ -77,6 +79,7 @@ def native() -> None:
             ("backend library", paths.backend_library()),
             ("emulator atc", emulator.atc if emulator else Path("<no emulator>")),
             ("ascend_runner", paths.runner()),
+            (".ptd check library", paths.ptd_check_library()),
             ("ACL library", cann.acl_library() or Path("<unset>")),
         )
         if not path.is_file()

@@ -52,6 +52,7 @@ def backend_wheel(tmp_path_factory) -> Path:
 def test_the_wheel_holds_no_emulator(backend_wheel: Path) -> None:
     names = zipfile.ZipFile(backend_wheel).namelist()
     assert "executorch_ascend/lib/libexecutorch_backend_ascend.so" in names
+    assert "executorch_ascend/lib/libexecutorch_ascend_ptd_check.so" in names
     assert "executorch_ascend/bin/ascend_runner" in names
     assert "executorch_ascend/delegate_blob.json" in names
     emulator = [n for n in names if "libascendcl" in n or n.endswith("/atc") or "emulator" in n]
