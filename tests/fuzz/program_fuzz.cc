@@ -128,10 +128,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   RunProgram(pte, ptd);
   aclEmuStats stats{};
   Require(aclEmuGetStats(&stats) == 0, "aclEmuGetStats");
-  Require(stats.live_models + stats.live_descs + stats.live_datasets +
-                  stats.live_data_buffers + stats.live_device_allocs +
-                  stats.live_contexts ==
-              0,
+  Require(aclEmuLiveObjects(&stats) == 0,
           "ACL objects alive after the program was dropped");
   return 0;
 }

@@ -185,12 +185,9 @@ int run(const llm::LlmOptions& options) {
   }
   // ExecuTorch does not verify a .ptd's flatbuffer (ptd_check.h).
   if (!options.data.empty()) {
-    const std::string problem =
-        executorch::backends::ascend::tools::check_ptd_file(options.data);
-    if (!problem.empty()) {
-      return fail("data file '" + options.data +
-                  "' is not a valid .ptd: " + problem);
-    }
+    const std::string refusal =
+        executorch::backends::ascend::tools::ptd_refusal(options.data);
+    if (!refusal.empty()) return fail(refusal);
   }
   auto module =
       options.data.empty()

@@ -90,4 +90,11 @@ std::string check_ptd_file(const std::string& path) {
   return check_ptd(prefix.data(), prefix.size());
 }
 
+std::string ptd_refusal(const std::string& path) {
+  const std::string problem = check_ptd_file(path);
+  return problem.empty()
+             ? problem
+             : "data file '" + path + "' is not a valid .ptd: " + problem;
+}
+
 }  // namespace executorch::backends::ascend::tools

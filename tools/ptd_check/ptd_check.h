@@ -23,4 +23,8 @@ std::string check_ptd(const void* data, size_t size);
 // segments (a .ptd of gigabytes costs a few kilobytes).
 std::string check_ptd_file(const std::string& path);
 
+// The runners' message for a --data file: empty when check_ptd_file passes,
+// else "data file '<path>' is not a valid .ptd: <reason>".
+std::string ptd_refusal(const std::string& path);
+
 }  // namespace executorch::backends::ascend::tools

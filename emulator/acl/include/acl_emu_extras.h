@@ -32,6 +32,13 @@ typedef struct aclEmuStats {
   uint64_t executes;
 } aclEmuStats;
 
+/* The ACL objects alive in `s` (models, descriptions, datasets, data buffers,
+ * device allocations, contexts): 0 when everything made was released. */
+static inline uint64_t aclEmuLiveObjects(const aclEmuStats* s) {
+  return s->live_models + s->live_descs + s->live_datasets +
+         s->live_data_buffers + s->live_device_allocs + s->live_contexts;
+}
+
 /* aclEmuVersion() returns e.g. "executorch-ascend-emulator 1".
  * aclEmuGetStats returns ACL_SUCCESS or an ACL error code.
  * aclEmuInjectFault: the ACL function named `function` (e.g. "aclrtMalloc", a

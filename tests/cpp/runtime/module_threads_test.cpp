@@ -138,8 +138,7 @@ size_t LiveAclObjects() {
   const bool ok = stats != nullptr && stats(&s) == 0;
   dlclose(lib);
   if (!ok) return SIZE_MAX;
-  return s.live_models + s.live_descs + s.live_datasets + s.live_data_buffers +
-         s.live_device_allocs + s.live_contexts;
+  return aclEmuLiveObjects(&s);
 }
 
 class ModuleThreads : public ::testing::Test {
