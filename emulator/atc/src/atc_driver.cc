@@ -130,6 +130,17 @@ bool Verbose(const AtcOptions& o) {
   return o.log == "info" || o.log == "debug";
 }
 
+// With --log=info: the options of CANN's atc that were checked and have no
+// effect on what the emulator computes (docs/atc.md).
+void NoteNoEffectOptions(const AtcOptions& o, std::ostream& out) {
+  if (o.no_effect.empty()) return;
+  out << "[INFO] no effect on the emulator's computation:";
+  for (const auto& [name, value] : o.no_effect) {
+    out << " --" << name << "=" << value;
+  }
+  out << "\n";
+}
+
 std::string GearLabel(const AtcOptions& o, size_t g) {
   std::string values;
   for (int64_t v : o.gears[g]) {
@@ -334,6 +345,7 @@ std::string CompileGears(const AtcOptions& options, std::ostream& out) {
                        options.mode == 0);
   if (!err.empty()) return err;
   if (Verbose(options)) {
+    NoteNoEffectOptions(options, out);
     out << "[INFO] ai.onnx opset " << opset << ", " << program.gears.size()
         << " gears, weights " << program.weights.size() << " bytes, .om "
         << image.size() << " bytes\n";
@@ -454,6 +466,7 @@ std::string Compile(const AtcOptions& options, std::ostream& out) {
   if (!err.empty()) return err;
 
   if (Verbose(options)) {
+    NoteNoEffectOptions(options, out);
     out << "[INFO] ai.onnx opset " << opset << ", " << program.ops.size()
         << " ops, " << program.tensors.size() << " tensors, arena "
         << program.arena_size << " bytes, weights " << program.weights.size()

@@ -5,6 +5,9 @@
 // by name rather than silently ignored.
 #include "atc_options.h"
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <set>
@@ -21,14 +24,173 @@ const char* const kOptionNames[] = {
     "framework",    "model",        "output",          "soc_version",
     "input_shape",  "input_format", "output_type",     "precision_mode",
     "mode",         "log",          "external_weight", "dynamic_batch_size",
-    "dynamic_dims", "om",
+    "dynamic_dims", "om",           "precision_mode_v2",
 };
+
+// Options of CANN's atc the emulator accepts and checks but that change
+// nothing it computes: they tune kernel selection, fusion, memory, scheduling,
+// caches and debug output of the real compiler, and the emulator's CPU
+// kernels give the same results either way. Names and value lists: CANN's atc
+// (hicann/ge api/atc atc_flags.cc and cmd_flag_info.cc). `values`:
+// "a|b|c" one of those; "" any non-empty text; kFileValue an existing file.
+constexpr const char* kFileValue = "<file>";
+struct NoEffectOption {
+  const char* name;
+  const char* values;
+};
+constexpr NoEffectOption kNoEffectOptions[] = {
+    {"op_select_implmode",
+     "high_precision|high_performance|high_precision_for_all|"
+     "high_performance_for_all"},
+    {"optypelist_for_implmode", ""},
+    {"keep_dtype", kFileValue},
+    {"fusion_switch_file", kFileValue},
+    {"enable_small_channel", "0|1"},
+    {"buffer_optimize", "l1_optimize|l2_optimize|off_optimize"},
+    {"disable_reuse_memory", "0|1"},
+    {"enable_single_stream", "true|false"},
+    {"ac_parallel_enable", "0|1"},
+    {"tiling_schedule_optimize", "0|1"},
+    {"oo_level", "O1|O3"},
+    {"jit_compile", "0|1|2"},
+    {"deterministic", "0|1"},
+    {"deterministic_level", "0|1|2|3"},
+    {"atomic_clean_policy", "0|1"},
+    {"enable_attr_compression", "true|false"},
+    {"virtual_type", "0|1"},
+    {"core_type", "AiCore|VectorCore"},
+    {"aicore_num", ""},
+    {"host_env_os", ""},
+    {"host_env_cpu", ""},
+    {"op_debug_level", "0|1|2|3|4"},
+    {"debug_dir", ""},
+    {"status_check", "0|1"},
+    {"op_compiler_cache_dir", ""},
+    {"op_compiler_cache_mode", "enable|disable|force"},
+    {"display_model_info", "0|1"},
+};
+
+// The other options of CANN's atc: the emulator refuses each by name, since
+// it cannot do what they ask (docs/atc.md says why for each).
+const char* const kNotEmulatedOptions[] = {
+    "weight",
+    "input_hint_shape",
+    "input_shape_range",
+    "dynamic_image_size",
+    "cal_conf",
+    "insert_op_conf",
+    "op_name_map",
+    "target",
+    "json",
+    "out_nodes",
+    "op_precision_mode",
+    "allow_hf32",
+    "modify_mixlist",
+    "customize_dtypes",
+    "check_report",
+    "input_fp16_nodes",
+    "is_input_adjust_hw_layout",
+    "is_output_adjust_hw_layout",
+    "singleop",
+    "auto_tune_mode",
+    "optimization_switch",
+    "static_model_ops_lower_limit",
+    "h2d_overlapped_with_compute",
+    "raw_ge_options",
+    "raw_ge_options_ignore_unsupported",
+    "compression_optimize_conf",
+    "op_debug_config",
+    "save_original_model",
+    "enable_compress_weight",
+    "compress_weight_conf",
+    "sparsity",
+    "dump_mode",
+    "enable_scope_fusion_passes",
+    "mdl_bank_path",
+    "op_bank_path",
+    "device_id",
+    "shape_generalized_build_mode",
+    "cluster_config",
+    "hccl_sub_comm_config",
+    "quant_dumpable",
+    "is_weight_clip",
+    "build_config",
+};
+
+const NoEffectOption* FindNoEffect(const std::string& name) {
+  for (const NoEffectOption& option : kNoEffectOptions) {
+    if (name == option.name) return &option;
+  }
+  return nullptr;
+}
+
+bool IsNotEmulated(const std::string& name) {
+  for (const char* option : kNotEmulatedOptions) {
+    if (name == option) return true;
+  }
+  return false;
+}
 
 bool IsOption(const std::string& name) {
   for (const char* known : kOptionNames) {
     if (name == known) return true;
   }
-  return false;
+  return FindNoEffect(name) != nullptr || IsNotEmulated(name);
+}
+
+// "" or why `value` is not one CANN's atc takes for a no-effect option.
+std::string CheckNoEffect(const NoEffectOption& option,
+                          const std::string& value) {
+  const std::string flag = std::string("--") + option.name;
+  if (value.empty()) return flag + " is empty";
+  if (option.values == kFileValue) {
+    struct stat info {};
+    if (stat(value.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+      return flag + "='" + value + "': the file is not found (" +
+             option.name + " names a configuration file)";
+    }
+    return "";
+  }
+  const std::string values = option.values;
+  if (values.empty()) return "";
+  size_t start = 0;
+  while (true) {
+    const size_t end = values.find('|', start);
+    if (values.compare(start, end - start, value) == 0 &&
+        value.size() == (end == std::string::npos ? values.size() : end) - start) {
+      return "";
+    }
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  std::string listed = values;
+  std::replace(listed.begin(), listed.end(), '|', ',');
+  return flag + "='" + value + "' is invalid: CANN's atc takes one of " +
+         listed;
+}
+
+// CANN's precision_mode_v2 values; the emulator computes in the model's own
+// dtypes, which "origin" means.
+constexpr const char* kCannPrecisionModesV2[] = {
+    "fp16",          "origin",         "cube_fp16in_fp32out", "mixed_float16",
+    "mixed_bfloat16", "cube_hif8",     "mixed_hif8"};
+
+std::string CheckPrecisionModeV2(const std::string& value, AtcOptions* o) {
+  if (value == "origin") {
+    o->precision_mode_v2 = value;
+    return "";
+  }
+  std::string known;
+  for (const char* mode : kCannPrecisionModesV2) {
+    if (value == mode) {
+      return "--precision_mode_v2=" + value +
+             " is not supported by the emulator yet (it computes in the "
+             "model's own dtypes): use --precision_mode_v2=origin";
+    }
+    known += known.empty() ? mode : std::string(", ") + mode;
+  }
+  return "--precision_mode_v2='" + value +
+         "' is not a CANN precision_mode_v2 (" + known + ")";
 }
 
 bool ParseInt(const std::string& text, int64_t* value) {
@@ -136,6 +298,17 @@ std::string CheckValue(const std::string& name, const std::string& value,
   if (name == "mode") return CheckMode(value, o);
   if (name == "precision_mode") return CheckPrecisionMode(value, o);
   if (name == "external_weight") return CheckExternalWeight(value, o);
+  if (name == "precision_mode_v2") return CheckPrecisionModeV2(value, o);
+  if (IsNotEmulated(name)) {
+    return "--" + name +
+           " is an option of CANN's atc that the emulator does not emulate "
+           "(docs/atc.md lists what the emulator does with each atc option)";
+  }
+  if (const NoEffectOption* option = FindNoEffect(name)) {
+    std::string err = CheckNoEffect(*option, value);
+    if (err.empty()) o->no_effect.emplace_back(name, value);
+    return err;
+  }
   if (name == "model") {
     if (value.empty()) return "--model is empty";
     o->model = value;
@@ -453,7 +626,9 @@ ParseStatus ParseAtcOptions(const std::vector<std::string>& args,
                " (the emulator's atc supports --framework, --model, --output, "
                "--soc_version, --input_shape, --input_format, --output_type, "
                "--precision_mode, --mode, --log, --external_weight, "
-               "--dynamic_batch_size, --dynamic_dims, --om; see atc --help)";
+               "--dynamic_batch_size, --dynamic_dims, --om, --precision_mode_v2 "
+               "and, with no effect on what it computes, some tuning options of "
+               "CANN's atc; see atc --help)";
       return ParseStatus::kError;
     }
     if (!given.insert(name).second) {
@@ -483,12 +658,23 @@ ParseStatus ParseAtcOptions(const std::vector<std::string>& args,
   } else if (!ValidSocVersion(options->soc_version)) {
     *error = "--soc_version='" + options->soc_version +
              "' is not a chip name such as Ascend910B1 or Ascend310P3";
-  } else if (options->precision_mode.empty()) {
+  } else if (!options->precision_mode.empty() &&
+             !options->precision_mode_v2.empty()) {
+    *error =
+        "--precision_mode and --precision_mode_v2 are both set: CANN's atc "
+        "takes one of them";
+  } else if (options->precision_mode.empty() &&
+             options->precision_mode_v2.empty()) {
     *error =
         "--precision_mode is not set: CANN's default is force_fp16, which the "
         "emulator does not support yet; pass "
-        "--precision_mode=must_keep_origin_dtype (or force_fp32) to compile in "
-        "the model's own dtypes";
+        "--precision_mode=must_keep_origin_dtype (or force_fp32, or "
+        "--precision_mode_v2=origin) to compile in the model's own dtypes";
+  } else if (given.count("optypelist_for_implmode") != 0 &&
+             given.count("op_select_implmode") == 0) {
+    *error =
+        "--optypelist_for_implmode needs --op_select_implmode (CANN's atc: "
+        "they must be set at the same time)";
   } else {
     *error = ParseGears(options);
   }
@@ -532,7 +718,16 @@ options below; anything else is refused.
                              constant, <output dir>/weight/weight_<sha256>;
                              2 one file, weight/weight_combined_<sha256>.
                              The .om then refers to them (FileConstants)
+  --precision_mode_v2=origin the same as must_keep_origin_dtype (instead of
+                             --precision_mode; CANN's other v2 modes are
+                             not supported yet)
   --log=debug|info|warning|error|null
+  --op_select_implmode, --optypelist_for_implmode, --keep_dtype,
+  --fusion_switch_file, --enable_small_channel, --buffer_optimize and other
+                             tuning options of CANN's atc: checked as CANN
+                             checks them, no effect on what the emulator
+                             computes (docs/atc.md); CANN's other options are
+                             refused as not emulated
   --help, -h                 this text
 
 Options take the form --name=value (or --name value).

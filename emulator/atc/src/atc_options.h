@@ -24,6 +24,7 @@ struct AtcOptions {
   std::string input_format = "NCHW";
   std::string output_type;  // empty: outputs keep their ONNX dtype
   std::string precision_mode;
+  std::string precision_mode_v2;  // only "origin" (= must_keep_origin_dtype)
   int mode = 0;    // 0 build, 3 pre-check only, 6 show an .om's info
   std::string om;  // --om: the .om --mode=6 shows
   // Shape gears: --dynamic_batch_size="1,2,4" (one value per gear, dim 0 of
@@ -38,6 +39,9 @@ struct AtcOptions {
   // the .om; 2: all of them in one file weight/weight_combined_<sha256>.
   int external_weight = 0;
   std::string log = "null";
+  // Options of CANN's atc given that change nothing the emulator computes
+  // (name, value), in the order given; --log=info lists them.
+  std::vector<std::pair<std::string, std::string>> no_effect;
 };
 
 enum class ParseStatus { kOk, kHelp, kError };

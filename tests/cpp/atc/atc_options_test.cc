@@ -70,6 +70,36 @@ TEST(AtcOptions, AcceptsSpaceSeparatedValuesAndDefaults) {
   EXPECT_TRUE(o.output_type.empty());
 }
 
+TEST(AtcOptions, NoEffectOptionsAreAcceptedAndRecorded) {
+  AtcOptions o;
+  std::string err;
+  ASSERT_EQ(Parse({"--op_select_implmode=high_precision",
+                   "--optypelist_for_implmode=Add,MatMul",
+                   "--enable_small_channel=1", "--buffer_optimize=off_optimize",
+                   "--fusion_switch_file=/proc/self/status"},
+                  &o, &err),
+            ParseStatus::kOk)
+      << err;
+  ASSERT_EQ(o.no_effect.size(), 5u);
+  EXPECT_EQ(o.no_effect[0].first, "op_select_implmode");
+  EXPECT_EQ(o.no_effect[4].second, "/proc/self/status");
+}
+
+TEST(AtcOptions, PrecisionModeV2OriginReplacesPrecisionMode) {
+  AtcOptions o;
+  std::string err;
+  const std::vector<std::string> base = {"--framework=5", "--model=m.onnx",
+                                         "--output=out",
+                                         "--soc_version=Ascend910B1"};
+  ASSERT_EQ(Parse({"--precision_mode_v2=origin"}, &o, &err, base),
+            ParseStatus::kOk)
+      << err;
+  EXPECT_EQ(o.precision_mode_v2, "origin");
+  EXPECT_TRUE(o.precision_mode.empty());
+  EXPECT_EQ(Parse({}, &o, &err, base), ParseStatus::kError);
+  EXPECT_NE(err.find("--precision_mode_v2=origin"), std::string::npos) << err;
+}
+
 TEST(AtcOptions, Help) {
   AtcOptions o;
   std::string err;
@@ -122,6 +152,30 @@ TEST(AtcOptions, Refusals) {
       {{"--external_weight=-1"}, "--external_weight='-1' is invalid"},
       {{"--external_weight=yes"}, "--external_weight='yes' is invalid"},
       {{"--external_weight="}, "--external_weight='' is invalid"},
+      // CANN's atc options the emulator cannot do: refused by name.
+      {{"--insert_op_conf=aipp.cfg"},
+       "--insert_op_conf is an option of CANN's atc that the emulator does "
+       "not emulate"},
+      {{"--allow_hf32=true"}, "--allow_hf32 is an option of CANN's atc"},
+      {{"--dynamic_image_size=1,1;2,2"},
+       "--dynamic_image_size is an option of CANN's atc"},
+      // No-effect options are still checked as CANN checks them.
+      {{"--buffer_optimize=l3_optimize"},
+       "--buffer_optimize='l3_optimize' is invalid: CANN's atc takes one of "
+       "l1_optimize,l2_optimize,off_optimize"},
+      {{"--op_select_implmode=fast"}, "--op_select_implmode='fast' is invalid"},
+      {{"--enable_small_channel=2"}, "--enable_small_channel='2' is invalid"},
+      {{"--keep_dtype=/nonexistent/keep.cfg"},
+       "--keep_dtype='/nonexistent/keep.cfg': the file is not found"},
+      {{"--optypelist_for_implmode=Add"},
+       "--optypelist_for_implmode needs --op_select_implmode"},
+      {{"--debug_dir="}, "--debug_dir is empty"},
+      // precision_mode_v2: origin is the emulator's one mode.
+      {{"--precision_mode_v2=mixed_float16"},
+       "--precision_mode_v2=mixed_float16 is not supported by the emulator"},
+      {{"--precision_mode_v2=fast"}, "is not a CANN precision_mode_v2"},
+      {{"--precision_mode_v2=origin"},
+       "--precision_mode and --precision_mode_v2 are both set"},
   };
   for (const Refusal& c : cases) {
     AtcOptions o;
