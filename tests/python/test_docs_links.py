@@ -58,14 +58,12 @@ def _prose_lines(text: str) -> list[tuple[int, str]]:
 
 
 def github_slug(heading: str) -> str:
-    """GitHub's anchor for a heading: markup dropped, lower case, punctuation dropped, '-' for ' '."""
+    """GitHub's anchor of a heading: markup and punctuation dropped, lower case, '-' for ' '."""
     text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # links -> their text
     text = _CODE_SPAN.sub(lambda m: m.group(2), text)
     text = re.sub(r"<[^>]+>", "", text)  # inline HTML
     text = text.replace("*", "").lower()
-    kept = "".join(
-        c for c in text if c in " -_" or unicodedata.category(c)[0] in ("L", "M", "N")
-    )
+    kept = "".join(c for c in text if c in " -_" or unicodedata.category(c)[0] in ("L", "M", "N"))
     return kept.replace(" ", "-")
 
 
