@@ -4,12 +4,17 @@
 
 from __future__ import annotations
 
+import json
+import math
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from executorch.exir.backend.compile_spec_schema import CompileSpec
+
+from . import atc_options as atc_table
 
 Toolchain = Literal["auto", "cann", "emulator"]
 TOOLCHAINS: tuple[str, ...] = ("auto", "cann", "emulator")
@@ -31,6 +36,9 @@ PRECISION_MODES: tuple[str, ...] = (
 # atc --external_weight (CANN ATC guide): 0 every constant inside the .om, 1 one file per constant
 # in weight/ beside the .om, 2 all of them in one combined file there.
 EXTERNAL_WEIGHT_MODES: tuple[int, ...] = (0, 1, 2)
+DEFAULT_PRECISION_MODE = "must_keep_origin_dtype"
+# How long atc may run on one partition before the lowering fails (seconds).
+DEFAULT_ATC_TIMEOUT_S = 600
 # Compile specs whose value is an int (the others are text).
 _INT_FIELDS: tuple[str, ...] = ("device_id", "external_weight", "external_weight_threshold")
 # Gear fields: in a CompileSpec as atc writes them, "1,2,4" and "1,16;2,32" (empty: no gears).
@@ -38,6 +46,9 @@ _GEAR_FIELDS: tuple[str, ...] = ("dynamic_batch_size", "dynamic_dims")
 # CANN ATC guide, --dynamic_batch_size / --dynamic_dims: at least 2 and at most 100 gears.
 MIN_GEARS = 2
 MAX_GEARS = 100
+
+# When set (and AscendCompileSpec.dump_dir is not), the folder every lowering dumps into.
+ENV_DUMP_DIR = "EXECUTORCH_ASCEND_DUMP_DIR"
 
 _SOC_PATTERN = re.compile(r"^Ascend[0-9A-Za-z]+$")
 # The tag becomes a file name, "<tag>.ptd", next to the .pte.
@@ -78,10 +89,22 @@ class AscendCompileSpec:
                     first appearance (input 0's dims left to right, then input 1's...), e.g.
                     ((1, 16), (1, 32)) for (batch, seq); atc gets one value per -1 occurrence.
                     Not together with dynamic_batch_size. See docs/shape-gears.md.
+    atc_options:    further atc options, passed as --name=value: a mapping {name: value} or
+                    (name, value) pairs, kept as pairs sorted by name. Checked against the
+                    options CANN's atc accepts (atc_options.py, docs/atc.md#atc_options): an
+                    unknown name, an option the spec sets itself, one that would change the
+                    .om's inputs or outputs, or a value atc would refuse is a CompileSpecError.
+                    File options (keep_dtype, insert_op_conf, fusion_switch_file, ...) must name
+                    an existing file; atc gets a copy of it taken at compile time.
+    dump_dir:       a folder that receives, per partition, what atc got and gave: the ONNX
+                    model (with its external data), the .om and its weight files, the atc
+                    command line and atc's log (also when atc fails). Unset: the environment
+                    variable EXECUTORCH_ASCEND_DUMP_DIR, if set. Dumping changes nothing compiled.
+    atc_timeout_s:  seconds atc may run on one partition (default 600).
     """
 
     soc_version: str = "Ascend910B1"
-    precision_mode: str = "must_keep_origin_dtype"
+    precision_mode: str = DEFAULT_PRECISION_MODE
     device_id: int = 0
     toolchain: Toolchain = "auto"
     atc_path: str | None = None
@@ -90,6 +113,9 @@ class AscendCompileSpec:
     external_weight_threshold: int = 1024
     dynamic_batch_size: tuple[int, ...] = ()
     dynamic_dims: tuple[tuple[int, ...], ...] = ()
+    atc_options: tuple[tuple[str, str], ...] = ()
+    dump_dir: str | None = None
+    atc_timeout_s: float = DEFAULT_ATC_TIMEOUT_S
 
     def __post_init__(self) -> None:
         # Lists are accepted and kept as tuples, so the spec stays hashable and comparable.
@@ -101,6 +127,13 @@ class AscendCompileSpec:
         ):
             gears = tuple(tuple(g) if isinstance(g, list) else g for g in self.dynamic_dims)
             object.__setattr__(self, "dynamic_dims", gears)
+        try:
+            options = atc_table.normalize(cast(Any, self.atc_options))
+        except ValueError as e:
+            raise CompileSpecError(str(e)) from e
+        object.__setattr__(self, "atc_options", options)
+        if isinstance(self.dump_dir, os.PathLike):
+            object.__setattr__(self, "dump_dir", os.fspath(self.dump_dir))
         self.validate()
 
     @property
@@ -156,6 +189,30 @@ class AscendCompileSpec:
                 f"external), got {self.external_weight_threshold!r}"
             )
         _validate_gears(self.dynamic_batch_size, self.dynamic_dims)
+        self._validate_atc_extras()
+
+    def _validate_atc_extras(self) -> None:
+        v2 = dict(self.atc_options).get(atc_table.PRECISION_MODE_V2)
+        if v2 is not None and self.precision_mode != DEFAULT_PRECISION_MODE:
+            raise CompileSpecError(
+                f"precision_mode={self.precision_mode!r} and the atc option "
+                f"precision_mode_v2={v2!r} are both set, and atc takes one of them: leave "
+                "precision_mode at its default (precision_mode_v2 then replaces it)"
+            )
+        if self.dump_dir is not None and (
+            not isinstance(self.dump_dir, str) or not self.dump_dir or "\0" in self.dump_dir
+        ):
+            raise CompileSpecError(
+                f"dump_dir must be a non-empty folder path, got {self.dump_dir!r}"
+            )
+        t = self.atc_timeout_s
+        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t <= 0:
+            raise CompileSpecError(f"atc_timeout_s must be a number of seconds > 0, got {t!r}")
+
+    @property
+    def effective_dump_dir(self) -> str | None:
+        """dump_dir, else EXECUTORCH_ASCEND_DUMP_DIR (empty: none)."""
+        return self.dump_dir or os.environ.get(ENV_DUMP_DIR) or None
 
     def to_compile_specs(self) -> list[CompileSpec]:
         """One CompileSpec per set field, values UTF-8 encoded."""
@@ -163,8 +220,12 @@ class AscendCompileSpec:
         for key, value in asdict(self).items():
             if value is None or value == ():
                 continue
+            if key == "atc_timeout_s" and value == DEFAULT_ATC_TIMEOUT_S:
+                continue  # the default is not recorded in every program
             if key in _GEAR_FIELDS:
                 value = gears_text(value)
+            elif key == "atc_options":
+                value = json.dumps([list(pair) for pair in value])
             specs.append(CompileSpec(key, str(value).encode("utf-8")))
         return specs
 
@@ -190,6 +251,10 @@ class AscendCompileSpec:
                     raise CompileSpecError(f"{spec.key} must be an integer, got {text!r}") from e
             elif spec.key in _GEAR_FIELDS:
                 values[spec.key] = _parse_gears(spec.key, text)
+            elif spec.key == "atc_options":
+                values[spec.key] = _parse_atc_options(text)
+            elif spec.key == "atc_timeout_s":
+                values[spec.key] = _parse_seconds(text)
             else:
                 values[spec.key] = text
         return cls(**values)  # type: ignore[arg-type]
@@ -209,6 +274,25 @@ def _parse_gears(key: str, text: str) -> tuple:
         return tuple(tuple(int(v) for v in g.split(",")) for g in text.split(";"))
     except ValueError as e:
         raise CompileSpecError(f"{key} must look like atc's '{_EXAMPLE[key]}', got {text!r}") from e
+
+
+def _parse_atc_options(text: str) -> tuple[tuple[str, str], ...]:
+    try:
+        pairs = json.loads(text)
+    except ValueError as e:
+        raise CompileSpecError(f"atc_options must be a JSON list of pairs, got {text!r}") from e
+    if not isinstance(pairs, list) or not all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(v, str) for v in p) for p in pairs
+    ):
+        raise CompileSpecError(f"atc_options must be a JSON list of [name, value], got {text!r}")
+    return tuple((name, value) for name, value in pairs)
+
+
+def _parse_seconds(text: str) -> float:
+    try:
+        return int(text) if text.isdigit() else float(text)
+    except ValueError as e:
+        raise CompileSpecError(f"atc_timeout_s must be a number, got {text!r}") from e
 
 
 _EXAMPLE = {"dynamic_batch_size": "1,2,4", "dynamic_dims": "1,16;2,32"}

@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from . import cann
+from . import atc_options as atc_table
+from . import cann, dump
 from ._version import __version__
-from .compile_spec import AscendCompileSpec
+from .compile_spec import DEFAULT_ATC_TIMEOUT_S, AscendCompileSpec
 
 logger = logging.getLogger(__name__)
 
-ATC_TIMEOUT_S = 600
+ATC_TIMEOUT_S = DEFAULT_ATC_TIMEOUT_S  # AscendCompileSpec.atc_timeout_s's default
 MODEL_FILE = "part.onnx"
 # atc --output=part writes part.om, and with --external_weight=1|2 its weight files into weight/
 # in the same folder (CANN ATC guide).
@@ -135,9 +136,15 @@ def atc_command(
     input_shapes: Sequence[Sequence[int]],
     model_file: str = MODEL_FILE,
     gear_options: Sequence[str] = (),
+    atc_options: Sequence[tuple[str, str]] | None = None,
 ) -> list[str]:
     """`gear_options`: --dynamic_batch_size or --dynamic_dims (lowering/gears.py), for shapes
-    with -1 at the geared dims; CANN takes --dynamic_dims only with --input_format=ND."""
+    with -1 at the geared dims; CANN takes --dynamic_dims only with --input_format=ND.
+    `atc_options`: the spec's pass-through options (default spec.atc_options; compile_onnx gives
+    them with file options staged into atc's folder), last, as --name=value; precision_mode_v2
+    takes --precision_mode's place (atc refuses both)."""
+    extra = list(spec.atc_options if atc_options is None else atc_options)
+    v2 = [value for name, value in extra if name == atc_table.PRECISION_MODE_V2]
     # NCHW when every input is 4-D (what CANN expects for image models), else ND.
     nchw = input_shapes and all(len(s) == 4 for s in input_shapes)
     dims_gears = any(o.startswith("--dynamic_dims=") for o in gear_options)
@@ -148,7 +155,7 @@ def atc_command(
         f"--model={model_file}",
         f"--output={OUTPUT_STEM}",
         f"--soc_version={spec.soc_version}",
-        f"--precision_mode={spec.precision_mode}",
+        f"--precision_mode_v2={v2[0]}" if v2 else f"--precision_mode={spec.precision_mode}",
         f"--input_format={input_format}",
         "--mode=0",
         # Always given, 0 included: what the .om holds must not depend on atc's default.
@@ -162,7 +169,8 @@ def atc_command(
     if shaped:
         names, dims = zip(*shaped, strict=True)
         cmd.insert(4, f"--input_shape={input_shape_arg(names, dims)}")
-    return cmd + list(gear_options)
+    passed = [f"--{name}={value}" for name, value in extra if name != atc_table.PRECISION_MODE_V2]
+    return cmd + list(gear_options) + passed
 
 
 def compile_onnx(
@@ -175,9 +183,12 @@ def compile_onnx(
 ) -> CompiledOm:
     """Runs atc on the model in a temporary directory; returns the .om and its weight files.
 
-    `model` is the serialized ModelProto, or files to save (a model with external data).
+    `model` is the serialized ModelProto, or files to save (a model with external data). The
+    spec's file options are copied into that directory for atc; with a dump folder
+    (spec.effective_dump_dir) the directory is dumped after atc ran, also when it failed.
     """
     atc = atc or resolve_atc(spec)
+    dump_dir = spec.effective_dump_dir
     with tempfile.TemporaryDirectory(prefix="executorch_ascend_atc_") as tmp:
         workdir = Path(tmp)
         if isinstance(model, bytes):
@@ -185,21 +196,20 @@ def compile_onnx(
             model_file = MODEL_FILE
         else:
             model_file = model.save(workdir).name
-        cmd = atc_command(atc, spec, input_names, input_shapes, model_file, gear_options)
-        logger.debug("running %s", " ".join(cmd))
         try:
-            done = subprocess.run(
-                cmd, cwd=workdir, capture_output=True, text=True, timeout=ATC_TIMEOUT_S, check=False
-            )
-        except (OSError, subprocess.TimeoutExpired) as e:
-            raise ToolchainError(f"could not run {atc.description}: {e}") from e
-        log = (done.stdout + done.stderr).strip()
+            options = atc_table.stage(spec.atc_options, workdir)
+        except ValueError as e:
+            raise ToolchainError(str(e)) from e
+        cmd = atc_command(
+            atc, spec, input_names, input_shapes, model_file, gear_options, atc_options=options
+        )
+        logger.debug("running %s", " ".join(cmd))
+        log, error = _run_atc(cmd, workdir, atc, spec.atc_timeout_s)
+        if dump_dir:
+            _dump(Path(dump_dir), workdir, model_file, cmd, log, error, spec, atc)
+        if error is not None:
+            raise error
         om_path = workdir / f"{OUTPUT_STEM}.om"
-        if done.returncode != 0:
-            raise ToolchainError(
-                f"atc ({atc.description}) failed with exit code {done.returncode}:\n"
-                f"{done.stderr.strip() or done.stdout.strip()}"
-            )
         if not om_path.is_file():
             raise ToolchainError(
                 f"atc ({atc.description}) succeeded but wrote no part.om; its output:\n{log}"
@@ -214,6 +224,60 @@ def compile_onnx(
         sum(len(w.data) for w in weights),
     )
     return CompiledOm(om, atc, log, weights)
+
+
+def _dump(
+    dump_dir: Path,
+    workdir: Path,
+    model_file: str,
+    cmd: list[str],
+    log: str,
+    error: ToolchainError | None,
+    spec: AscendCompileSpec,
+    atc: Atc,
+) -> None:
+    """A dump that cannot be written fails the lowering, unless atc failed (its error matters)."""
+    outcome = f"failed: {error.args[0].splitlines()[0]}" if error else "succeeded"
+    try:
+        dump.write(
+            dump_dir, workdir, model_file, cmd, log, outcome, spec.atc_options, atc.description
+        )
+    except OSError as e:
+        if error is None:
+            raise ToolchainError(f"could not dump the partition into {dump_dir}: {e}") from e
+        logger.warning("could not dump the failed partition into %s: %s", dump_dir, e)
+
+
+def _run_atc(
+    cmd: list[str], workdir: Path, atc: Atc, timeout_s: float
+) -> tuple[str, ToolchainError | None]:
+    """Runs atc; returns its output (stdout, then stderr) and the error to raise, if any."""
+    try:
+        done = subprocess.run(
+            cmd, cwd=workdir, capture_output=True, text=True, timeout=timeout_s, check=False
+        )
+    except subprocess.TimeoutExpired as e:
+        partial = "".join(_text(out) for out in (e.stdout, e.stderr)).strip()
+        return partial, ToolchainError(
+            f"atc ({atc.description}) did not finish within {timeout_s:g} s and was stopped: "
+            "raise AscendCompileSpec.atc_timeout_s (the option's default is "
+            f"{DEFAULT_ATC_TIMEOUT_S} s) for a model atc needs longer for"
+        )
+    except OSError as e:
+        return str(e), ToolchainError(f"could not run {atc.description}: {e}")
+    log = (done.stdout + done.stderr).strip()
+    if done.returncode != 0:
+        return log, ToolchainError(
+            f"atc ({atc.description}) failed with exit code {done.returncode}:\n"
+            f"{done.stderr.strip() or done.stdout.strip()}"
+        )
+    return log, None
+
+
+def _text(output: str | bytes | None) -> str:
+    if output is None:
+        return ""
+    return output.decode("utf-8", "replace") if isinstance(output, bytes) else output
 
 
 def collect_weight_files(folder: Path, atc: Atc) -> list[WeightFile]:
