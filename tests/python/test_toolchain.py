@@ -271,3 +271,36 @@ def test_a_model_with_external_data_is_saved_beside_it_for_atc(tmp_path) -> None
     )
     compiled = compile_onnx(_TwoFiles(), spec, [], [])
     assert compiled.om == b"om\n" and compiled.weights == []
+
+
+def test_pass_through_options_reach_canns_atc(fake_cann, tmp_path) -> None:
+    keep = tmp_path / "keep.cfg"
+    keep.write_text("OpType::MatMul\n")
+    spec = AscendCompileSpec(
+        toolchain="cann",
+        atc_options={"op_select_implmode": "high_precision", "keep_dtype": str(keep)},
+    )
+    lowering = lower(_Mlp().eval(), seeded_inputs((2, 6)), spec)
+    (module,) = ascend_lowered_modules(lowering.edge)
+    om = named_data(module, blob.decode(module.processed_bytes).om_key)
+    assert b"--op_select_implmode=high_precision\n" in om
+    assert b"--keep_dtype=atc_option_files/keep_dtype/keep.cfg\n" in om
+
+
+def test_the_atc_timeout_comes_from_the_spec(monkeypatch, tmp_path) -> None:
+    import subprocess
+
+    seen: list[float] = []
+
+    def run(cmd, **kwargs):
+        seen.append(kwargs["timeout"])
+        (Path(kwargs["cwd"]) / "part.om").write_bytes(b"om")
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(subprocess, "run", run)
+    atc = _write_script(tmp_path / "bin" / "atc", "#!/bin/sh\n")
+    compile_onnx(b"x", AscendCompileSpec(toolchain="cann", atc_path=str(atc)), [], [])
+    compile_onnx(
+        b"x", AscendCompileSpec(toolchain="cann", atc_path=str(atc), atc_timeout_s=7), [], []
+    )
+    assert seen == [600, 7]
