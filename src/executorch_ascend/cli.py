@@ -1,77 +1,65 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
-"""The `executorch-ascend` command."""
+"""The `executorch-ascend` command (docs/cli.md).
+
+Only what a command needs is imported, when it runs: `--help`, `--version`, `info`, `ops` and
+`run` import neither torch nor executorch.exir; `export` and `explain` import the AOT stack.
+User mistakes (a bad --input, a misspelled module or factory, a factory that raises) are one line
+on stderr and exit status 2.
+"""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
-from collections.abc import Callable
+from pathlib import Path
 
-import torch
+from .cli_inputs import CliError
+from .upstream_noise import quiet_known_upstream_noise
+
+OP_TABLE = Path(__file__).resolve().parent / "op_support_table.md"
+
+
+class _VersionAction(argparse.Action):
+    """--version, computed only when asked (package metadata, no imports)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the versions and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        from .cli_info import version_text
+
+        print(version_text())
+        parser.exit()
 
 
 def _cmd_ops(args: argparse.Namespace) -> int:
-    """Prints the op-support table, generated from the converter registry."""
-    from .lowering.op_table import render_op_table
+    if args.from_registry:
+        from .lowering.op_table import render_op_table
 
-    print(render_op_table(), end="")
+        print(render_op_table(), end="")
+    else:
+        print(OP_TABLE.read_text(), end="")
     return 0
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
-    """Which atc, ACL library, backend library and runner this installation would use."""
-    from . import cann, paths
-    from .compile_spec import AscendCompileSpec
-    from .toolchain import ToolchainError, resolve_atc
+    from .cli_info import info_lines
 
-    for toolchain in ("cann", "emulator"):
-        try:
-            atc = resolve_atc(AscendCompileSpec(toolchain=toolchain))  # type: ignore[arg-type]
-            print(f"atc ({toolchain}): {atc.description}")
-        except ToolchainError as e:
-            print(f"atc ({toolchain}): not available ({e})")
-    emulator = cann.find_emulator()
-    for what, path in (
-        ("backend library", paths.backend_library()),
-        ("emulator libascendcl", emulator.acl_library if emulator else None),
-        ("ascend_runner", paths.runner()),
-    ):
-        state = "not installed" if path is None else "present" if path.is_file() else "missing"
-        print(f"{what}: {path or '-'} ({state})")
-    print(f"ACL the backend loads: {cann.acl_library() or 'libascendcl.so from the loader path'}")
+    print("\n".join(info_lines()))
     return 0
 
 
-def _load_factory(spec: str) -> Callable[[], torch.nn.Module]:
-    module_name, _, attr = spec.partition(":")
-    if not attr:
-        raise SystemExit(f"expected MODULE:CALLABLE, got {spec!r}")
-    return getattr(importlib.import_module(module_name), attr)
+def _cmd_export(args: argparse.Namespace) -> int:
+    from .cli_export import run_export
+
+    return run_export(args)
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
-    """Says which ops of a model Ascend takes and why the others stay on the CPU; for a .pte,
-    which calls are Ascend delegates and which CPU kernels."""
-    if args.model.endswith(".pte"):
-        from .pte_report import format_pte_report, report_pte
+    from .cli_explain import run_explain
 
-        try:
-            print(format_pte_report(report_pte(args.model)))
-        except (OSError, ValueError) as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 2
-        return 0
-    if not args.input_shape:
-        raise SystemExit("explain MODULE:CALLABLE needs --input-shape")
-    from .explain import explain, format_explanation
-
-    model = _load_factory(args.model)().eval()
-    shapes = [tuple(int(d) for d in s.split(",")) for s in args.input_shape]
-    inputs = tuple(torch.randn(s) for s in shapes)
-    print(format_explanation(explain(torch.export.export(model, inputs))))
-    return 0
+    return run_explain(args)
 
 
 def _run_runner(runner_args: list[str]) -> int:
@@ -88,33 +76,83 @@ def _run_runner(runner_args: list[str]) -> int:
     return subprocess.call([str(runner), *runner_args])
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="executorch-ascend")
+def build_parser() -> argparse.ArgumentParser:
+    from .cli_export import add_model_arguments, add_spec_arguments
+
+    parser = argparse.ArgumentParser(
+        prog="executorch-ascend",
+        description="Export, inspect and run ExecuTorch programs with Ascend (CANN) delegates.",
+    )
+    parser.add_argument("--version", action=_VersionAction)
     # Handled before parsing (so `run` can pass everything on to the runner); listed for --help.
     parser.add_argument(
         "--emulator", action="store_true", help="run on the CANN emulator (use_emulator())"
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("ops", help=_cmd_ops.__doc__).set_defaults(fn=_cmd_ops)
-    sub.add_parser("info", help=_cmd_info.__doc__).set_defaults(fn=_cmd_info)
-    explain_p = sub.add_parser("explain", help=_cmd_explain.__doc__)
-    explain_p.add_argument("model", help="MODULE:CALLABLE returning an nn.Module, or a .pte file")
-    explain_p.add_argument(
-        "--input-shape", action="append", help="e.g. 1,3,224,224 (once per input; not for a .pte)"
+
+    ops = sub.add_parser("ops", help="print the op-support table (Markdown)")
+    ops.add_argument(
+        "--from-registry",
+        action="store_true",
+        help="render it from the converter registry (imports the AOT stack) instead of the "
+        "copy generated into the package",
     )
-    explain_p.set_defaults(fn=_cmd_explain)
+    ops.set_defaults(fn=_cmd_ops)
+    sub.add_parser(
+        "info", help="versions, and which atc / ACL library this installation uses (tried)"
+    ).set_defaults(fn=_cmd_info)
+
+    export = sub.add_parser(
+        "export", help="MODULE:FACTORY -> .pte (+ .ptd) with Ascend delegates, stage by stage"
+    )
+    export.add_argument("model", help="MODULE:FACTORY (MODULE importable from the current folder)")
+    add_model_arguments(export)
+    export.add_argument("-o", "--output", required=True, help="the .pte to write")
+    export.add_argument(
+        "--ptd", metavar="TAG", help="put the .om and weight files into TAG.ptd beside the .pte"
+    )
+    add_spec_arguments(export)
+    export.set_defaults(fn=_cmd_export)
+
+    explain = sub.add_parser(
+        "explain",
+        help="which ops Ascend takes and why the others stay on the CPU (a model), or which "
+        "calls are Ascend delegates and which CPU kernels (a .pte)",
+    )
+    explain.add_argument("model", help="MODULE:FACTORY, or a .pte file")
+    add_model_arguments(explain)
+    explain.add_argument(
+        "--graph",
+        metavar="FILE",
+        help="also draw the partition picture: .svg/.png/.pdf (Graphviz's dot) or .dot",
+    )
+    add_spec_arguments(explain)
+    explain.set_defaults(fn=_cmd_explain)
     # `run` hands every argument to ascend_runner untouched (see `run --help`).
     sub.add_parser("run", help=_run_runner.__doc__, add_help=False)
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["--emulator"]:
-        from .cann import use_emulator
+    return parser
 
-        use_emulator()
+
+def main(argv: list[str] | None = None) -> int:
+    from .cann import EmulatorNotFound, use_emulator
+
+    quiet_known_upstream_noise()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["--emulator"]:
+        try:
+            use_emulator()
+        except EmulatorNotFound as e:
+            print(f"executorch-ascend: error: {e}", file=sys.stderr)
+            return 2
         argv = argv[1:]
     if argv[:1] == ["run"]:
         return _run_runner(argv[1:])
-    args = parser.parse_args(argv)
-    return int(args.fn(args))
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.fn(args))
+    except (CliError, EmulatorNotFound) as e:
+        print(f"executorch-ascend {args.command}: error: {e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

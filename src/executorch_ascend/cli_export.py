@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
+"""`executorch-ascend export MODULE:FACTORY --input NAME:SHAPE:DTYPE ... -o model.pte`: the
+README's Python recipe as one command, stage by stage, with a summary of what was delegated."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+
+from .cli_inputs import CliError, InputSpec, LoadedModel, load_model, parse_input, parse_shape
+from .cli_progress import Progress
+
+STAGES = 5
+
+
+def add_model_arguments(parser: argparse.ArgumentParser) -> None:
+    """The model and its inputs, shared by `export` and `explain`."""
+    parser.add_argument(
+        "--input",
+        action="append",
+        default=[],
+        metavar="NAME:SHAPE:DTYPE[:VALUES]",
+        help="one per forward() input, passed by keyword in this order: "
+        "pixel_values:1,3,224,224:float32, input_ids:1,8:int64:1000 (ids from [0, 1000)), "
+        "attention_mask:1,8:int64:ones; integer inputs default to [0, 2)",
+    )
+    parser.add_argument(
+        "--input-shape",
+        action="append",
+        default=[],
+        metavar="SHAPE",
+        help="shorthand for a positional float32 input: 1,3,224,224 (once per input)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the example inputs")
+
+
+def add_spec_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--soc", default="Ascend910B1", help="atc --soc_version (Ascend910B1)")
+    parser.add_argument(
+        "--precision",
+        default="must_keep_origin_dtype",
+        help="atc --precision_mode (must_keep_origin_dtype)",
+    )
+    parser.add_argument(
+        "--emulator", action="store_true", help="compile with the CANN emulator's atc"
+    )
+
+
+def inputs_from_args(args: argparse.Namespace) -> tuple[list[InputSpec], list[tuple[int, ...]]]:
+    """The --input specs and --input-shape shapes, checked before anything is imported."""
+    inputs = [parse_input(text) for text in args.input]
+    names = [i.name for i in inputs]
+    if len(set(names)) != len(names):
+        raise CliError(f"--input names repeat: {', '.join(names)}")
+    if inputs and args.input_shape:
+        raise CliError("use --input or --input-shape, not both")
+    shapes = [parse_shape(text, f"--input-shape {text!r}") for text in args.input_shape]
+    return inputs, shapes
+
+
+def model_from_args(args: argparse.Namespace) -> LoadedModel:
+    inputs, shapes = inputs_from_args(args)
+    return load_model(args.model, inputs, shapes, seed=args.seed)
+
+
+def compile_spec_from_args(args: argparse.Namespace, external_tag: str | None = None):
+    from .cann import use_emulator
+    from .compile_spec import AscendCompileSpec, CompileSpecError
+
+    if args.emulator:
+        use_emulator()
+    try:
+        return AscendCompileSpec(
+            soc_version=args.soc, precision_mode=args.precision, external_tag=external_tag
+        )
+    except CompileSpecError as e:
+        raise CliError(str(e)) from None
+
+
+def _size(path: Path) -> str:
+    size = float(path.stat().st_size)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return ""
+
+
+def run_export(args: argparse.Namespace) -> int:
+    import torch
+
+    from .export import delegation_summary, save
+    from .toolchain import ToolchainError, resolve_atc
+
+    output = Path(args.output)
+    if output.suffix != ".pte":
+        raise CliError(f"-o {args.output}: the program file must end in .pte")
+    inputs_from_args(args)  # a bad --input fails before the imports below
+    spec = compile_spec_from_args(args, external_tag=args.ptd)
+    try:
+        atc = resolve_atc(spec)
+    except ToolchainError as e:
+        raise CliError(f"{e} (or pass --emulator)") from None
+
+    progress = Progress(STAGES)
+    with progress.stage(f"build {args.model}"):
+        loaded = model_from_args(args)
+        named = [*((f"arg{i}", a) for i, a in enumerate(loaded.args)), *loaded.kwargs.items()]
+        shown = ", ".join(
+            f"{name}{list(t.shape)} {str(t.dtype).replace('torch.', '')}" for name, t in named
+        )
+        progress.note(f"{type(loaded.model).__name__}; inputs: {shown}")
+    with progress.stage("torch.export"):
+        try:
+            exported = torch.export.export(loaded.model, loaded.args, kwargs=loaded.kwargs)
+        except Exception as e:
+            raise CliError(f"torch.export failed: {type(e).__name__}: {_first_line(e)}") from None
+    from executorch.exir import to_edge_transform_and_lower
+
+    from .partitioner import AscendPartitioner
+
+    with progress.stage(f"partition, ONNX, atc ({atc.description})"), progress.package_logs():
+        edge = to_edge_transform_and_lower(exported, partitioner=[AscendPartitioner(spec)])
+        summary = delegation_summary(edge)
+    with progress.stage("to_executorch"):
+        program = edge.to_executorch()
+    with progress.stage(f"save {output}"):
+        pte, ptds = save(program, output)
+
+    print(f"summary ({progress.total_s:.1f} s):")
+    print(f"  {summary}")
+    if summary.cpu_ops:
+        top = Counter(summary.cpu_ops).most_common(8)
+        print("  on the CPU: " + ", ".join(f"{op} x{n}" for op, n in top))
+        print(f"  why: executorch-ascend explain {args.model} (same inputs)")
+    for path in (pte, *ptds):
+        print(f"  wrote {path} ({_size(path)})")
+    return 0
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else "(no message)"
