@@ -91,9 +91,10 @@ class AscendCompileSpec:
                     Not together with dynamic_batch_size. See docs/shape-gears.md.
     atc_options:    further atc options, passed as --name=value: a mapping {name: value} or
                     (name, value) pairs, kept as pairs sorted by name. Checked against the
-                    options CANN's atc accepts (atc_options.py, docs/atc.md#atc_options): an
-                    unknown name, an option the spec sets itself, one that would change the
-                    .om's inputs or outputs, or a value atc would refuse is a CompileSpecError.
+                    options CANN's atc accepts (atc_options.py; docs/atc.md, "Further atc
+                    options"): an unknown name, an option the spec sets itself, one that would
+                    change the .om's inputs or outputs, or a value atc would refuse is a
+                    CompileSpecError.
                     File options (keep_dtype, insert_op_conf, fusion_switch_file, ...) must name
                     an existing file; atc gets a copy of it taken at compile time.
     dump_dir:       a folder that receives, per partition, what atc got and gave: the ONNX
