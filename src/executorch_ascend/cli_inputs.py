@@ -13,7 +13,8 @@ Every mistake a user can make on the command line becomes a CliError: one line, 
 Integer inputs default to [0, 2): ids every vocabulary has, and a 0/1 mask. The inputs are passed
 to `forward` by keyword, in the order given, which is the order the exported method takes them.
 A factory returns an nn.Module, or (module, example_inputs) with example_inputs a tuple
-(positional) or a dict (keywords); --input options replace the factory's inputs.
+(positional) or a dict (keywords); --input options replace the factory's inputs. It is called
+after torch.manual_seed(--seed), so a model with random weights is the same in every run.
 """
 
 from __future__ import annotations
@@ -198,6 +199,7 @@ def load_model(
     factory = import_factory(spec)
     if not callable(factory):
         raise CliError(f"{spec} is a {type(factory).__name__}, not a callable")
+    torch.manual_seed(seed)  # random weights are the same in every run with the same --seed
     try:
         made = factory()
     except Exception as e:

@@ -62,8 +62,11 @@ def partition_dot(program: ExportedProgram, compile_spec: SpecLike = None) -> st
     spec = as_compile_spec(compile_spec)
     edge = program if program.dialect == "EDGE" else edge_program(program, spec)[0]
     decisions = analyze(edge, spec.soc_version, spec)
-    partitions = propose_partitions(edge, decisions)
-    return _dot(edge, decisions, [p.nodes for p in partitions])
+    order = {node: i for i, node in enumerate(edge.graph.nodes)}
+    # Numbered in graph order (the partitioner's own ids count from the output).
+    groups = sorted((p.nodes for p in propose_partitions(edge, decisions)),
+                    key=lambda nodes: min(order[n] for n in nodes))  # fmt: skip
+    return _dot(edge, decisions, groups)
 
 
 def _dot(
