@@ -37,3 +37,23 @@ def ptd_check_library() -> Path:
 def runner() -> Path:
     """The C++ `ascend_runner` (.pte/.ptd runner)."""
     return _override(ENV_RUNNER, PACKAGE_DIR / "bin" / "ascend_runner")
+
+
+def llm_runner() -> Path:
+    """The C++ `llm_runner` (greedy generation with an exported decoder, docs/llm.md)."""
+    return PACKAGE_DIR / "bin" / "llm_runner"
+
+
+def cmake_prefix() -> Path:
+    """The folder to put on CMAKE_PREFIX_PATH for `find_package(executorch_ascend CONFIG)`.
+
+    The installed package itself: its config file is share/cmake/executorch_ascend/ beneath it
+    (docs/cpp-integration.md). A shell can ask without importing the package (whose import loads
+    the AOT stack): docs/cpp-integration.md has the one-liner.
+    """
+    return PACKAGE_DIR
+
+
+def cmake_config_dir() -> Path:
+    """The folder holding executorch_ascendConfig.cmake (a value for executorch_ascend_DIR)."""
+    return PACKAGE_DIR / "share" / "cmake" / "executorch_ascend"
