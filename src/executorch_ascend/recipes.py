@@ -16,8 +16,8 @@ public and takes out-of-tree providers as they are:
 
 Keyword arguments of get_recipe are AscendCompileSpec fields (soc_version, external_tag, ...).
 There is one recipe, FP32: the graph as exported, compiled with precision_mode
-must_keep_origin_dtype (fp16/bf16 models keep their dtype too). Quantized recipes have no Ascend
-lowering yet (docs/cli.md says what happens to quantized graphs).
+must_keep_origin_dtype (fp16/bf16 models keep their dtype too). There is no quantized recipe (what a
+PT2E-quantized graph gets today: docs/atc.md, "Quantized models").
 """
 
 from __future__ import annotations
