@@ -99,3 +99,45 @@ def generate(pte: Path, prompt: list[int], new_tokens: int, prefill_len: int) ->
         h2d_per_token=per_token("bytes_host_to_device"),
         d2h_per_token=per_token("bytes_device_to_host"),
     )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python examples/llm/generate.py --pte out/llm/llama.pte --model llama: greedy tokens from
+    the program through executorch.runtime, compared with eager transformers' greedy tokens for
+    the same model (export_llm.py's seed and config); exits 1 when they differ."""
+    import argparse
+    import sys
+
+    from llm_model import DTYPES, MODELS, build_model, eager_greedy
+
+    import executorch_ascend
+
+    parser = argparse.ArgumentParser(
+        prog="python examples/llm/generate.py", description=main.__doc__
+    )
+    parser.add_argument("--pte", type=Path, required=True, help="export_llm.py's program")
+    parser.add_argument("--model", choices=MODELS, default="llama", help="as exported")
+    parser.add_argument("--dtype", choices=tuple(DTYPES), default="fp32", help="as exported")
+    parser.add_argument("--max-cache-len", type=int, default=64, help="as exported")
+    parser.add_argument("--prefill-len", type=int, default=1, help="as exported")
+    parser.add_argument("--prompt", default="1,5,9,17,33", help="token ids")
+    parser.add_argument("--tokens", type=int, default=16, help="new tokens")
+    parser.add_argument("--cann", action="store_true", help="run on CANN, not the emulator")
+    args = parser.parse_args(argv)
+    if not args.cann:
+        executorch_ascend.use_emulator()
+    prompt = [int(t) for t in args.prompt.split(",")]
+
+    run = generate(args.pte, prompt, args.tokens, args.prefill_len)
+    model = build_model(args.model, args.dtype, args.max_cache_len)
+    expected = eager_greedy(model, prompt, args.tokens, args.max_cache_len)
+    same = run.tokens == expected
+    print(f"tokens: {','.join(map(str, run.tokens))}")
+    print(f"decode: {run.decode_tokens_per_s:.1f} tokens/s ({run.prefill_calls} prompt call(s))")
+    print(f"eager transformers: {'the same tokens' if same else 'DIFFERENT: ' + str(expected)}")
+    sys.stdout.flush()
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -2,8 +2,8 @@
 # Copyright (c) 2026 the executorch-ascend authors.
 """examples/cnn and examples/encoder as a user runs them: the export script, then the run script,
 which compares the program with eager PyTorch on new inputs and exits non-zero on a mismatch
-(called through their main() in this process, small configs). examples/llm has its own test
-(test_llm_example.py)."""
+(called through their main() in this process, small configs); and examples/llm's Python loop
+(generate.py) on export_llm.py's program. test_llm_example.py tests the C++ llm_runner."""
 
 from __future__ import annotations
 
@@ -15,11 +15,14 @@ import pytest
 pytest.importorskip("transformers")
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+sys.path.insert(0, str(EXAMPLES / "llm"))
 sys.path.insert(0, str(EXAMPLES / "encoder"))
 sys.path.insert(0, str(EXAMPLES / "cnn"))
 
 import export_cnn  # noqa: E402
 import export_encoder  # noqa: E402
+import export_llm  # noqa: E402
+import generate  # noqa: E402
 import run_cnn  # noqa: E402
 import run_encoder  # noqa: E402
 
@@ -41,6 +44,15 @@ def test_encoder_example_exports_and_matches_eager(native, tmp_path: Path, capsy
     assert run_encoder.main(args) == 0
     out = capsys.readouterr().out
     assert "1 Ascend partition(s)" in out and " OK" in out, out
+
+
+@pytest.mark.emulator
+def test_llm_example_generates_eager_tokens_from_python(native, tmp_path: Path, capsys) -> None:
+    pte = tmp_path / "llama.pte"
+    assert export_llm.main(["--model", "llama", "--max-cache-len", "32", "--output", str(pte)]) == 0
+    args = ["--pte", str(pte), "--model", "llama", "--max-cache-len", "32", "--tokens", "8"]
+    assert generate.main(args) == 0
+    assert "eager transformers: the same tokens" in capsys.readouterr().out
 
 
 def test_examples_readme_links_every_example() -> None:
