@@ -13,7 +13,10 @@ Pictures and what each is drawn from (one source of truth each):
 - architecture.svg: docs/pictures/architecture.dot, by Graphviz `dot`.
 - benchmarks-latency.svg, benchmarks-decode.svg: the tables of docs/benchmarks.md (matplotlib).
 - backend-test-suite.svg: the per-op table of docs/backend-test-suite.md (matplotlib).
-- partition-<model>.svg: `executorch-ascend explain ... --graph`, on a real model.
+- partition-resnet.svg, partition-cnn-avgpool.svg: the partition pictures that
+  `executorch-ascend explain MODULE:FACTORY --input ... --graph x.dot` draws of a transformers
+  ResNet (examples/example_models.py) and of a CNN with one op Ascend refuses
+  (docs/pictures/partition_models.py), rendered by `dot`.
 
 Each SVG carries the data it was drawn from as JSON in a <metadata id="executorch-ascend-picture">
 element, so `--check` (and tests/python/test_pictures.py) can tell a stale picture from a current
@@ -466,16 +469,108 @@ def _draw_suite(data: dict[str, Any], out: Path) -> str:
 
 
 # partition-<model>.svg ----------------------------------------------------------------------------
-# TODO(issue 12): wire to `executorch-ascend explain ... --graph out.svg` once that option lands
-# (src/executorch_ascend/cli.py); until then this picture is skipped with a message.
-
-PARTITION_MODEL = "examples.example_models:small_resnet"
-PARTITION_INPUT = "pixel_values:1,3,64,64:float32"
+# `executorch-ascend explain MODULE:FACTORY --input ... --graph x.dot` (src/executorch_ascend/
+# graph_picture.py) on a real program: the DOT it writes is the data, rendered here by `dot`.
 
 
-def _explain_has_graph() -> bool:
-    cli = REPO / "src" / "executorch_ascend" / "cli.py"
-    return cli.is_file() and "--graph" in cli.read_text(encoding="utf-8")
+@dataclass(frozen=True)
+class PartitionModel:
+    factory: str  # MODULE:FACTORY, importable from `folder`
+    inputs: list[str]  # --input NAME:SHAPE:DTYPE
+    folder: str  # the CLI's working folder, relative to the repository
+    sources: list[str]
+
+
+PARTITION_MODELS = {
+    "partition-resnet.svg": PartitionModel(
+        "example_models:small_resnet",
+        ["pixel_values:1,3,64,64:float32"],
+        "examples",
+        ["examples/example_models.py"],
+    ),
+    "partition-cnn-avgpool.svg": PartitionModel(
+        "partition_models:cnn_with_cpu_op",
+        ["x:1,3,16,16:float32"],
+        "docs/pictures",
+        ["docs/pictures/partition_models.py"],
+    ),
+}
+_partition_dots: dict[str, str] = {}
+
+
+# One process runs the CLI's main() for every model in turn: the imports (torch, executorch.exir)
+# are most of an explain's time, paid once.
+_EXPLAIN_DRIVER = """
+import json, os, sys
+from executorch_ascend.cli import main
+for folder, argv in json.loads(sys.argv[1]):
+    os.chdir(folder)
+    status = main(argv)
+    if status:
+        sys.exit(f"executorch-ascend {' '.join(argv)}: exit status {status}")
+"""
+
+
+def _explain_graphs(names: list[str]) -> dict[str, str]:
+    """The DOT text `executorch-ascend explain MODULE:FACTORY --input ... --graph x.dot` writes
+    for each named picture's model (this checkout's Python package first on the path)."""
+    import os
+    import tempfile
+
+    if not names:
+        return {}
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = []
+        for i, name in enumerate(names):
+            model = PARTITION_MODELS[name]
+            inputs = [a for x in model.inputs for a in ("--input", x)]
+            argv = ["explain", model.factory, *inputs, "--graph", f"{tmp}/{i}.dot"]
+            runs.append((str(REPO / model.folder), argv))
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(REPO / "src"), env.get("PYTHONPATH")) if p
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", _EXPLAIN_DRIVER, json.dumps(runs)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
+        if done.returncode != 0:
+            tail = "\n".join(done.stderr.strip().splitlines()[-8:])
+            raise RuntimeError(f"executorch-ascend explain --graph failed:\n{tail}")
+        return {n: Path(f"{tmp}/{i}.dot").read_text(encoding="utf-8") for i, n in enumerate(names)}
+
+
+def _partition_data(name: str) -> Callable[[], dict[str, Any]]:
+    def data() -> dict[str, Any]:
+        if name not in _partition_dots:
+            _partition_dots.update(_explain_graphs([name]))
+        dot = _partition_dots[name]
+        title = re.search(r'^\s*label="([^"]*)";', dot, re.M)
+        model = PARTITION_MODELS[name]
+        return {
+            "model": model.factory,
+            "inputs": model.inputs,
+            "summary": title.group(1) if title else "",
+            "dot_sha256": hashlib.sha256(dot.encode()).hexdigest(),
+        }
+
+    return data
+
+
+def _draw_partition(name: str) -> Callable[[Any, Path], str]:
+    def draw(_: Any, out: Path) -> str:
+        dot = shutil.which("dot")
+        if dot is None:
+            raise RuntimeError("Graphviz `dot` is not installed (Debian: apt-get install graphviz)")
+        return subprocess.run(
+            [dot, "-Tsvg"], input=_partition_dots[name], capture_output=True, text=True, check=True
+        ).stdout
+
+    return draw
 
 
 PICTURE_LIST = [
@@ -483,6 +578,14 @@ PICTURE_LIST = [
     Picture("benchmarks-latency.svg", [BENCHMARKS_MD], _latency_data, _draw_latency),
     Picture("benchmarks-decode.svg", [BENCHMARKS_MD], _decode_data, _draw_decode),
     Picture("backend-test-suite.svg", [SUITE_MD], _suite_data, _draw_suite),
+] + [
+    Picture(
+        name,
+        [*m.sources, "src/executorch_ascend/graph_picture.py"],
+        _partition_data(name),
+        _draw_partition(name),
+    )
+    for name, m in PARTITION_MODELS.items()
 ]
 PICTURES_BY_NAME = {p.name: p for p in PICTURE_LIST}
 
@@ -520,6 +623,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     chosen = [PICTURES_BY_NAME[n] for n in args.only] if args.only else PICTURE_LIST
+    if not args.list:
+        _partition_dots.update(
+            _explain_graphs([p.name for p in chosen if p.name in PARTITION_MODELS])
+        )
     if args.list:
         for p in PICTURE_LIST:
             print(f"{p.name}: from {', '.join(p.sources)}")
@@ -531,12 +638,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1 if problems else 0
     for p in chosen:
         print(f"[pictures] {draw(p, args.out)}")
-    if not args.only and not _explain_has_graph():
-        print(
-            "[pictures] partition picture skipped: `executorch-ascend explain --graph` "
-            "is not available yet",
-            file=sys.stderr,
-        )
     return 0
 
 
