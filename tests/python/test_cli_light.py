@@ -42,6 +42,15 @@ def test_quick_commands_import_no_aot_stack(command: list[str]) -> None:
     assert "Failed to load" not in done.stderr
 
 
+@pytest.mark.emulator
+def test_run_imports_no_aot_stack(native, tmp_path: Path) -> None:
+    """`run` only starts ascend_runner (which fails here on a missing file, as it should)."""
+    missing = tmp_path / "missing.pte"
+    modules, done = _imported_modules("-m", "executorch_ascend.cli", "run", "--model", str(missing))
+    assert done.returncode != 0 and "does not exist" in done.stderr, done.stderr[-2000:]
+    assert not [m for m in HEAVY if m in modules]
+
+
 def test_import_is_light_and_lazy_names_resolve() -> None:
     code = (
         "import sys, executorch_ascend as e\n"
