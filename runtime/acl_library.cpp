@@ -25,6 +25,30 @@ std::string explained(const char* recent) {
   return recent[0] != '\0' ? std::string(": ") + recent : std::string();
 }
 
+// What to do when no library loads, for the step of resolve_path()'s rule
+// that named it: most users meet this first, on a host where CANN's
+// set_env.sh was not sourced, or with no CANN at all (docs/troubleshooting.md).
+std::string load_hint() {
+  if (env_or_null("EXECUTORCH_ASCEND_ACL_LIB") != nullptr) {
+    return "; EXECUTORCH_ASCEND_ACL_LIB names this file: point it at an "
+           "existing libascendcl.so, or unset it";
+  }
+  for (const char* home_variable :
+       {"ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME"}) {
+    if (env_or_null(home_variable) != nullptr) {
+      return std::string("; ") + home_variable +
+             " holds no loadable lib64/libascendcl.so: source the set_env.sh "
+             "of a complete CANN installation, or set "
+             "EXECUTORCH_ASCEND_ACL_LIB to a libascendcl.so";
+    }
+  }
+  return "; no CANN found: source CANN's set_env.sh (it sets "
+         "ASCEND_HOME_PATH), or set EXECUTORCH_ASCEND_ACL_LIB to a "
+         "libascendcl.so; without an NPU, the CANN emulator "
+         "(executorch-ascend-emulator) runs on the CPU: "
+         "executorch_ascend.use_emulator() or EXECUTORCH_ASCEND_USE_EMULATOR=1";
+}
+
 }  // namespace
 
 const AclLibrary& AclLibrary::get() {
@@ -82,7 +106,8 @@ void AclLibrary::load() {
   if (handle_ == nullptr) {
     const char* why = dlerror();
     std::lock_guard<std::mutex> lock(mutex_);
-    fail("cannot load ACL library '" + path_ + "': " + (why ? why : "?"));
+    fail("cannot load ACL library '" + path_ + "': " + (why ? why : "?") +
+         load_hint());
     return;
   }
 
