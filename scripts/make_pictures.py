@@ -29,10 +29,12 @@ import argparse
 import hashlib
 import html
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -514,9 +516,6 @@ for folder, argv in json.loads(sys.argv[1]):
 def _explain_graphs(names: list[str]) -> dict[str, str]:
     """The DOT text `executorch-ascend explain MODULE:FACTORY --input ... --graph x.dot` writes
     for each named picture's model (this checkout's Python package first on the path)."""
-    import os
-    import tempfile
-
     if not names:
         return {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -622,15 +621,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--check", action="store_true", help="exit 1 if a committed picture is stale"
     )
     args = parser.parse_args(argv)
-    chosen = [PICTURES_BY_NAME[n] for n in args.only] if args.only else PICTURE_LIST
-    if not args.list:
-        _partition_dots.update(
-            _explain_graphs([p.name for p in chosen if p.name in PARTITION_MODELS])
-        )
     if args.list:
         for p in PICTURE_LIST:
             print(f"{p.name}: from {', '.join(p.sources)}")
         return 0
+    chosen = [PICTURES_BY_NAME[n] for n in args.only] if args.only else PICTURE_LIST
+    # The partition pictures' explain runs, all in one process, before anything is drawn.
+    _partition_dots.update(_explain_graphs([p.name for p in chosen if p.name in PARTITION_MODELS]))
     if args.check:
         problems = [why for p in chosen if (why := stale(p))]
         for why in problems:
