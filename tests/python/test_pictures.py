@@ -117,6 +117,7 @@ def test_the_docs_show_the_pictures() -> None:
         "docs/architecture.md": ["pictures/architecture.svg", "pictures/partition-cnn-avgpool.svg"],
         "docs/benchmarks.md": ["pictures/benchmarks-latency.svg", "pictures/benchmarks-decode.svg"],
         "docs/backend-test-suite.md": ["pictures/backend-test-suite.svg"],
+        "docs/troubleshooting.md": ["pictures/partition-cnn-avgpool.svg"],
     }
     for page, pictures in shown.items():
         text = (REPO / page).read_text(encoding="utf-8")
