@@ -77,7 +77,7 @@ def _run_runner(runner_args: list[str]) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .cli_export import add_model_arguments, add_spec_arguments
+    from .cli_export import add_atc_arguments, add_model_arguments, add_spec_arguments
 
     parser = argparse.ArgumentParser(
         prog="executorch-ascend",
@@ -112,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--ptd", metavar="TAG", help="put the .om and weight files into TAG.ptd beside the .pte"
     )
     add_spec_arguments(export)
+    add_atc_arguments(export)
     export.set_defaults(fn=_cmd_export)
 
     explain = sub.add_parser(
@@ -152,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.fn(args))
     except (CliError, EmulatorNotFound) as e:
         print(f"executorch-ascend {args.command}: error: {e}", file=sys.stderr)
-        return 2
+        return getattr(e, "exit_status", 2)
 
 
 if __name__ == "__main__":

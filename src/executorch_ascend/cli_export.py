@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from .cli_inputs import CliError, InputSpec, LoadedModel, load_model, parse_input, parse_shape
 from .cli_progress import Progress
@@ -48,6 +51,36 @@ def add_spec_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_atc_arguments(parser: argparse.ArgumentParser) -> None:
+    """What only a compiling command needs (AscendCompileSpec.atc_options, dump_dir,
+    atc_timeout_s; docs/atc.md)."""
+    parser.add_argument(
+        "--atc-option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a further atc option, e.g. op_select_implmode=high_precision (repeatable; checked "
+        "against the options CANN's atc accepts)",
+    )
+    parser.add_argument(
+        "--dump-dir", help="keep each partition's ONNX model, .om, atc command line and log here"
+    )
+    parser.add_argument("--atc-timeout", type=float, help="seconds atc may run on one partition")
+    parser.add_argument(
+        "--traceback", action="store_true", help="show the Python traceback of a failed lowering"
+    )
+
+
+def _atc_options(texts: list[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for text in texts:
+        name, sep, value = text.partition("=")
+        if not sep or not name:
+            raise CliError(f"bad --atc-option {text!r}: expected NAME=VALUE")
+        options[name.lstrip("-")] = value
+    return options
+
+
 def inputs_from_args(args: argparse.Namespace) -> tuple[list[InputSpec], list[tuple[int, ...]]]:
     """The --input specs and --input-shape shapes, checked before anything is imported."""
     inputs = [parse_input(text) for text in args.input]
@@ -71,11 +104,21 @@ def compile_spec_from_args(args: argparse.Namespace, external_tag: str | None = 
 
     if args.emulator:
         use_emulator()
+    compiling: dict[str, Any] = {}
+    if getattr(args, "atc_option", None):
+        compiling["atc_options"] = _atc_options(args.atc_option)
+    if getattr(args, "dump_dir", None):
+        compiling["dump_dir"] = args.dump_dir
+    if getattr(args, "atc_timeout", None) is not None:
+        compiling["atc_timeout_s"] = args.atc_timeout
     try:
         return AscendCompileSpec(
-            soc_version=args.soc, precision_mode=args.precision, external_tag=external_tag
+            soc_version=args.soc,
+            precision_mode=args.precision,
+            external_tag=external_tag,
+            **compiling,
         )
-    except CompileSpecError as e:
+    except (CompileSpecError, ValueError) as e:
         raise CliError(str(e)) from None
 
 
@@ -121,13 +164,14 @@ def run_export(args: argparse.Namespace) -> int:
 
     from .partitioner import AscendPartitioner
 
-    with progress.stage(f"partition, ONNX, atc ({atc.description})"), progress.package_logs():
-        edge = to_edge_transform_and_lower(exported, partitioner=[AscendPartitioner(spec)])
-        summary = delegation_summary(edge)
-    with progress.stage("to_executorch"):
-        program = edge.to_executorch()
-    with progress.stage(f"save {output}"):
-        pte, ptds = save(program, output)
+    with _failure("lowering", args.traceback):
+        with progress.stage(f"partition, ONNX, atc ({atc.description})"), progress.package_logs():
+            edge = to_edge_transform_and_lower(exported, partitioner=[AscendPartitioner(spec)])
+            summary = delegation_summary(edge)
+        with progress.stage("to_executorch"):
+            program = edge.to_executorch()
+        with progress.stage(f"save {output}"):
+            pte, ptds = save(program, output)
 
     print(f"summary ({progress.total_s:.1f} s):")
     print(f"  {summary}")
@@ -138,6 +182,26 @@ def run_export(args: argparse.Namespace) -> int:
     for path in (pte, *ptds):
         print(f"  wrote {path} ({_size(path)})")
     return 0
+
+
+@contextmanager
+def _failure(what: str, traceback: bool) -> Iterator[None]:
+    """A failure inside lowering is a real error: its whole message is printed (atc's log
+    included) and the command exits 1; the Python traceback only with --traceback."""
+    try:
+        yield
+    except Exception as e:
+        if traceback:
+            raise
+        raise LoweringFailed(
+            f"{what} failed: {type(e).__name__}: {e} (--traceback shows where)"
+        ) from None
+
+
+class LoweringFailed(CliError):
+    """Exit status 1: the command line was right, lowering was not."""
+
+    exit_status = 1
 
 
 def _first_line(error: BaseException) -> str:

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 class CliError(Exception):
     """A user error on the command line: printed as one line, exit status 2."""
 
+    exit_status = 2
+
 
 # Names accepted on the command line -> torch dtype attribute names.
 DTYPES: dict[str, str] = {

@@ -169,3 +169,30 @@ def test_explain_takes_a_model_from_the_current_folder(native, user_folder: Path
     assert main(["explain", "cli_user_models:with_inputs"]) == 0  # the factory's own inputs
     out = capsys.readouterr().out
     assert "Ascend can take 1 of 1 ops, in 1 partition(s)" in out, out
+
+
+def test_bad_atc_option_is_one_line(user_folder: Path, capsys) -> None:
+    args = ["cli_user_models:make_net", "--input", "pixel_values:1,3:float32", "-o", "m.pte"]
+    assert main(["export", *args, "--emulator", "--atc-option", "op_select_implmode"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        "executorch-ascend export: error: bad --atc-option 'op_select_implmode': "
+        "expected NAME=VALUE"
+    )
+
+
+def test_a_failing_atc_is_reported_whole_without_a_traceback(
+    user_folder: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from executorch_ascend import cann
+
+    atc = user_folder / "failing_atc"
+    atc.write_text("#!/bin/sh\necho 'E10001: simulated atc failure' >&2\nexit 3\n")
+    atc.chmod(0o755)
+    monkeypatch.setenv(cann.ENV_EMULATOR_ATC, str(atc))
+    monkeypatch.setattr(cann, "_chosen", cann._chosen)  # main(--emulator) chooses the fake atc
+    args = ["cli_user_models:make_net", "--input", "pixel_values:1,3:float32", "-o", "m.pte"]
+    assert main(["export", *args, "--emulator"]) == 1
+    err = capsys.readouterr().err
+    assert "executorch-ascend export: error: lowering failed: " in err, err
+    assert "E10001: simulated atc failure" in err and "Traceback" not in err, err
