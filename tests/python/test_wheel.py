@@ -62,6 +62,35 @@ def test_the_wheel_holds_no_emulator(backend_wheel: Path) -> None:
     assert not [n for n in names if "test_suite" in n]
 
 
+def test_the_wheel_holds_the_cmake_package_and_no_absolute_run_path(
+    backend_wheel: Path, tmp_path: Path
+) -> None:
+    """find_package(executorch_ascend) works from the wheel (docs/cpp-integration.md), and no
+    binary remembers the build machine: ExecuTorch's targets pass their absolute library folder as
+    a raw -rpath, which the build filters out."""
+    wheel = zipfile.ZipFile(backend_wheel)
+    names = wheel.namelist()
+    cmake_dir = "executorch_ascend/share/cmake/executorch_ascend/"
+    for name in ("executorch_ascendConfig.cmake", "executorch_ascendConfigVersion.cmake",
+                 "executorch_ascendTargets.cmake"):  # fmt: skip
+        assert cmake_dir + name in names
+    config = wheel.read(cmake_dir + "executorch_ascendConfig.cmake").decode()
+    assert "--no-as-needed" in config and "find_dependency(executorch" in config
+    binaries = [n for n in names if ("/lib/" in n and n.endswith(".so")) or "/bin/" in n]
+    assert len(binaries) == 4
+    for name in binaries:
+        path = tmp_path / Path(name).name
+        path.write_bytes(wheel.read(name))
+        dynamic = subprocess.run(
+            ["readelf", "-d", str(path)], capture_output=True, text=True, check=True
+        ).stdout
+        runpaths = [line.split("[", 1)[1].rstrip("]") for line in dynamic.splitlines()
+                    if "RUNPATH" in line or "RPATH" in line]  # fmt: skip
+        entries = [e for r in runpaths for e in r.split(":")]
+        assert entries, f"{name} has no RUNPATH"
+        assert all(e.startswith("$ORIGIN") for e in entries), f"{name}: {entries}"
+
+
 def test_the_wheel_alone_registers_the_backend_without_an_emulator(
     backend_wheel: Path, tmp_path: Path
 ) -> None:
