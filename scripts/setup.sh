@@ -42,5 +42,6 @@ echo "[setup] building and installing the CANN emulator (executorch-ascend-emula
 pip install -q --no-build-isolation ./emulator
 echo "[setup] building and installing executorch-ascend (C++ backend, runner, C++ tests)"
 pip install -q --no-build-isolation ".[test]" \
-  --config-settings=cmake.define.EXECUTORCH_ASCEND_BUILD_TESTS=ON
+  --config-settings=cmake.define.EXECUTORCH_ASCEND_BUILD_TESTS=ON \
+  --config-settings=build-dir=build/cmake
 echo "[setup] done: $(python -c 'import executorch_ascend as ea; print(ea.__file__)')"
