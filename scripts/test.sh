@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
-# Every test: the C++ suites (ctest) and the Python suites (pytest). The model zoo, the
-# generation loops and the LLM example (test_model_zoo.py, test_llm_generation.py and
-# test_llm_example.py, the slowest files) run in a second pytest process beside the rest, one per
-# core; both must pass. The sanitizer and fuzz jobs (scripts/sanitize.sh: ctest
-# under ASan+UBSan, each fuzz target briefly, the threaded tests under TSan)
-# run beside them and must pass too. Extra arguments go to both pytest runs.
+# Every test: the C++ suites (ctest), the wheels as a user installs them (check_wheel.sh) and
+# the Python suites (pytest). The model zoo, the generation loops, the LLM example and the
+# commands and examples that export whole models in child processes (the slowest files) run
+# in a second pytest process beside the rest, one per core; both must pass. The sanitizer and
+# fuzz jobs (scripts/sanitize.sh: ctest under ASan+UBSan, each fuzz target briefly, the threaded
+# tests under TSan) run beside them and must pass too. Extra arguments go to both pytest runs.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 echo "[test] C++ tests (ctest)"
 ctest --test-dir build/cmake --output-on-failure -j2
+echo "[test] the wheels in a fresh venv, Debian's onnx/protobuf hidden (scripts/check_wheel.sh)"
+bash scripts/check_wheel.sh
 
 echo "[test] sanitizer and fuzz jobs (scripts/sanitize.sh), beside the Python tests"
 sanitize_log="$(mktemp -t ascend-sanitize.XXXXXX.log)"
@@ -19,7 +21,8 @@ sanitize_pid=$!
 
 echo "[test] Python tests (pytest): the model zoo and LLM tests, and the rest, side by side"
 zoo_log="$(mktemp -t ascend-zoo.XXXXXX.log)"
-slow=(tests/python/test_model_zoo.py tests/python/test_llm_generation.py tests/python/test_llm_example.py)
+slow=(tests/python/test_model_zoo.py tests/python/test_llm_generation.py tests/python/test_llm_example.py
+      tests/python/test_cli_export.py tests/python/test_examples.py tests/python/test_cpp_example.py)
 python -m pytest "${slow[@]}" -q -p no:cacheprovider "$@" >"$zoo_log" 2>&1 &
 zoo_pid=$!
 rest_status=0
