@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli_export import compile_spec_from_args, inputs_from_args, model_from_args
+from .cli_export import compile_spec_from_args, failure, inputs_from_args, model_from_args
 from .cli_inputs import CliError
 
 
@@ -52,9 +52,14 @@ def run_explain(args: argparse.Namespace) -> int:
         raise CliError(f"torch.export failed: {type(e).__name__}: {first}") from None
     # Both take the ATen program through lowering's to_edge step, which edits it in place.
     for_picture = copy.deepcopy(exported) if args.graph else None
-    print(format_explanation(explain(exported, spec)))
+    # ExecuTorch's to_edge step can refuse a program (an op outside core ATen, say): one message.
+    with failure("to_edge", args.traceback):
+        explanation = explain(exported, spec)
+    print(format_explanation(explanation))
     if for_picture is not None:
         from .graph_picture import partition_dot, write_picture
 
-        print(write_picture(partition_dot(for_picture, spec), args.graph).note)
+        with failure("drawing the partition picture", args.traceback):
+            dot = partition_dot(for_picture, spec)
+        print(write_picture(dot, args.graph).note)
     return 0

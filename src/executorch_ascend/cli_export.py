@@ -164,7 +164,7 @@ def run_export(args: argparse.Namespace) -> int:
 
     from .partitioner import AscendPartitioner
 
-    with _failure("lowering", args.traceback):
+    with failure("lowering", args.traceback):
         with progress.stage(f"partition, ONNX, atc ({atc.description})"), progress.package_logs():
             edge = to_edge_transform_and_lower(exported, partitioner=[AscendPartitioner(spec)])
             summary = delegation_summary(edge)
@@ -185,7 +185,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 @contextmanager
-def _failure(what: str, traceback: bool) -> Iterator[None]:
+def failure(what: str, traceback: bool) -> Iterator[None]:
     """A failure inside lowering is a real error: its whole message is printed (atc's log
     included) and the command exits 1; the Python traceback only with --traceback."""
     try:

@@ -111,6 +111,10 @@ def user_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
             def with_inputs():
                 return Net(), (torch.randn(1, 4),)
+
+            def not_core_aten():
+                # adaptive_max_pool2d is outside core ATen: ExecuTorch's to_edge refuses it.
+                return torch.nn.AdaptiveMaxPool2d(2)
             """
         )
     )
@@ -196,3 +200,11 @@ def test_a_failing_atc_is_reported_whole_without_a_traceback(
     err = capsys.readouterr().err
     assert "executorch-ascend export: error: lowering failed: " in err, err
     assert "E10001: simulated atc failure" in err and "Traceback" not in err, err
+
+
+def test_explain_reports_a_refused_to_edge_without_a_traceback(user_folder: Path, capsys) -> None:
+    args = ["cli_user_models:not_core_aten", "--input", "input:1,3,8,8:float32"]
+    assert main(["explain", *args]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("executorch-ascend explain: error: to_edge failed: SpecViolationError")
+    assert "adaptive_max_pool2d" in err and "Traceback" not in err, err
