@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "ascend_emu/soc_versions.h"
 #include "fault.h"
 
 namespace ascend_emu::acl {
@@ -164,12 +165,22 @@ bool LoadConfigFromEnv(Config* config, std::string* error) {
     std::string name(raw);
     bool printable = name.size() <= kMaxSocNameLength;
     for (char c : name) {
-      printable = printable && std::isalnum(static_cast<unsigned char>(c));
+      printable = printable && (std::isalnum(static_cast<unsigned char>(c)) ||
+                                c == '_' || c == '-');
     }
     if (!printable) {
       *error = "EXECUTORCH_ASCEND_EMU_SOC_NAME='" + name +
-               "' is not a SoC name (letters and digits, at most " +
+               "' is not a SoC name (letters, digits, '_' and '-', at most " +
                std::to_string(kMaxSocNameLength) + ")";
+      return false;
+    }
+    // aclrtGetSocName returns one of CANN's names (soc_versions.h); a typo
+    // is refused with the nearest ones rather than emulating a chip that
+    // does not exist.
+    std::string unknown =
+        ascend_emu::SocVersionError("EXECUTORCH_ASCEND_EMU_SOC_NAME", name);
+    if (!unknown.empty()) {
+      *error = unknown;
       return false;
     }
     result.soc_name = name;

@@ -15,6 +15,7 @@ from typing import Any, Literal, cast
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 
 from . import atc_options as atc_table
+from .soc_versions import soc_version_error
 
 Toolchain = Literal["auto", "cann", "emulator"]
 TOOLCHAINS: tuple[str, ...] = ("auto", "cann", "emulator")
@@ -50,7 +51,6 @@ MAX_GEARS = 100
 # When set (and AscendCompileSpec.dump_dir is not), the folder every lowering dumps into.
 ENV_DUMP_DIR = "EXECUTORCH_ASCEND_DUMP_DIR"
 
-_SOC_PATTERN = re.compile(r"^Ascend[0-9A-Za-z]+$")
 # The tag becomes a file name, "<tag>.ptd", next to the .pte.
 _TAG_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
@@ -145,11 +145,9 @@ class AscendCompileSpec:
         return self.dynamic_dims
 
     def validate(self) -> None:
-        if not isinstance(self.soc_version, str) or not _SOC_PATTERN.match(self.soc_version):
-            raise CompileSpecError(
-                "soc_version must look like 'Ascend910B1' or 'Ascend310P3', "
-                f"got {self.soc_version!r}"
-            )
+        soc_error = soc_version_error(self.soc_version)
+        if soc_error is not None:
+            raise CompileSpecError(soc_error)
         if self.precision_mode not in PRECISION_MODES:
             raise CompileSpecError(
                 f"precision_mode {self.precision_mode!r} is not an atc precision mode; "
