@@ -40,10 +40,23 @@ enum {
   ACL_ERROR_INVALID_PARAM = 100000,
   ACL_ERROR_UNINITIALIZE = 100001,
   ACL_ERROR_REPEAT_INITIALIZE = 100002,
+  ACL_ERROR_INVALID_FILE = 100003,
   ACL_ERROR_INVALID_MODEL_ID = 100011,
   ACL_ERROR_DESERIALIZE_MODEL = 100012,
+  ACL_ERROR_REPEAT_FINALIZE = 100037,
   ACL_ERROR_COMPILING_STUB_MODE = 100039,
+  /* rt_error_codes.h: what the runtime returns for device, context and
+   * stream mistakes (hicann/runtime errcode_manage.cc maps them). */
   ACL_ERROR_RT_PARAM_INVALID = 107000,
+  ACL_ERROR_RT_INVALID_DEVICEID = 107001,
+  ACL_ERROR_RT_CONTEXT_NULL = 107002,
+  ACL_ERROR_RT_STREAM_CONTEXT = 107003,
+  ACL_ERROR_RT_MODEL_CONTEXT = 107004,
+  /* ge_error_codes.h: what model load and execute return (the graph
+   * executor's codes pass through aclmdl* unchanged). */
+  ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID = 145002,
+  ACL_ERROR_GE_EXEC_MODEL_ID_INVALID = 145003,
+  ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID = 145006,
   /* ge_error_codes.h: shape gears (aclmdlSetDynamicBatchSize,
    * aclmdlSetInputDynamicDims). */
   ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID = 145011,

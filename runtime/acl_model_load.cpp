@@ -26,9 +26,12 @@ namespace {
 
 // What a failed model load means for the program: a model ACL cannot parse,
 // or whose external weights the blob does not describe, is the program's
-// fault; running out of device memory is the device's.
+// fault; running out of device memory is the device's. CANN returns 145006
+// (ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID) for model bytes it cannot
+// parse; 100012 is kept for the older ACL that reported it.
 Error load_error(aclError error) {
   switch (error) {
+    case ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID:
     case ACL_ERROR_DESERIALIZE_MODEL:
     case ACL_ERROR_INVALID_PARAM:
       return Error::InvalidProgram;

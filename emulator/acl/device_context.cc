@@ -24,8 +24,10 @@ aclError CheckDeviceId(const State& state, int32_t device_id) {
     return Fail(ACL_ERROR_RT_NO_DEVICE,
                 "no device: EXECUTORCH_ASCEND_EMU_DEVICE_COUNT is 0");
   }
+  // CANN's runtime maps a bad device id to ACL_ERROR_RT_INVALID_DEVICEID
+  // (hicann/runtime errcode_manage.cc, RT_ERROR_DEVICE_ID).
   if (device_id < 0 || device_id >= count) {
-    return Fail(ACL_ERROR_INVALID_DEVICE,
+    return Fail(ACL_ERROR_RT_INVALID_DEVICEID,
                 "device id %d is out of range: the emulator has %d device(s) "
                 "(EXECUTORCH_ASCEND_EMU_DEVICE_COUNT)",
                 device_id, count);

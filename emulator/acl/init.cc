@@ -31,7 +31,9 @@ ACL_EMU_EXPORT aclError aclInit(const char* configPath) {
   if (configPath != nullptr && configPath[0] != '\0') {
     FILE* file = std::fopen(configPath, "rb");
     if (file == nullptr) {
-      return Fail(ACL_ERROR_INVALID_PARAM, "cannot open config file '%s'",
+      // CANN: ACL_ERROR_INVALID_FILE for a config it cannot read
+      // (hicann/runtime src/acl/aclrt_impl/acl.cpp).
+      return Fail(ACL_ERROR_INVALID_FILE, "cannot open config file '%s'",
                   configPath);
     }
     std::fclose(file);
@@ -54,15 +56,24 @@ ACL_EMU_EXPORT aclError aclInit(const char* configPath) {
   state.bytes_device_to_host = 0;
   state.executes = 0;
   state.initialized = true;
+  state.finalized = false;
   return ACL_SUCCESS;
 }
 
 ACL_EMU_EXPORT aclError aclFinalize(void) {
   ApiCall call(__func__);
+  // CANN's aclFinalizeImpl checks its "finalized" flag first and returns
+  // ACL_ERROR_REPEAT_FINALIZE (hicann/runtime src/acl/aclrt_impl/acl.cpp).
+  if (!call.state().initialized && call.state().finalized) {
+    return Fail(ACL_ERROR_REPEAT_FINALIZE,
+                "ACL is already finalized (aclFinalize was called before, "
+                "with no aclInit since)");
+  }
   if (aclError rc = call.Enter()) return rc;
   State& state = call.state();
   std::string leaks = ascend_emu::acl::ReleaseAllAndReportLeaks(state);
   state.initialized = false;
+  state.finalized = true;
   state.faults.Clear();
   // Verbose logging belongs to the session (it is read again at aclInit).
   ascend_emu::acl::SetVerbose(false);

@@ -126,7 +126,7 @@ ACL_EMU_EXPORT aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId) {
   }
   auto model = state.models.find(modelId);
   if (model == state.models.end()) {
-    return Fail(ACL_ERROR_INVALID_MODEL_ID,
+    return Fail(ACL_ERROR_GE_EXEC_MODEL_ID_INVALID,
                 "model id %u is not a loaded model (never loaded, or "
                 "unloaded)",
                 modelId);

@@ -365,7 +365,7 @@ ACL_EMU_EXPORT aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc,
   }
   auto model = state.models.find(desc->model_id);
   if (model == state.models.end()) {
-    return Fail(ACL_ERROR_INVALID_MODEL_ID,
+    return Fail(ACL_ERROR_GE_EXEC_MODEL_ID_INVALID,
                 "model id %u of this description is not loaded (the current "
                 "shape is the loaded model's)",
                 desc->model_id);

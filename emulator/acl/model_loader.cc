@@ -142,16 +142,16 @@ aclError QueryModelSizes(const State& state, const void* data, size_t size,
   ascend_emu::Program program;
   std::string error;
   if (!ascend_emu::ReadOm(data, size, &program, &error)) {
-    return Fail(ACL_ERROR_DESERIALIZE_MODEL, "invalid emulator .om: %s",
-                error.c_str());
+    return Fail(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
+                "invalid emulator .om: %s", error.c_str());
   }
   error = ascend_emu::CheckExternalWeightFiles(program);
   if (!error.empty()) {
-    return Fail(ACL_ERROR_DESERIALIZE_MODEL, "invalid emulator .om: %s",
-                error.c_str());
+    return Fail(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
+                "invalid emulator .om: %s", error.c_str());
   }
   if (program.soc_version != state.config.soc_name) {
-    return Fail(ACL_ERROR_DESERIALIZE_MODEL,
+    return Fail(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
                 "the model was built for SoC '%s' (atc --soc_version) but the "
                 "emulated SoC is '%s' (EXECUTORCH_ASCEND_EMU_SOC_NAME)",
                 program.soc_version.c_str(), state.config.soc_name.c_str());
@@ -172,7 +172,8 @@ aclError QueryModelSizes(const State& state, const void* data, size_t size,
 aclError ReadModelFile(const char* path, std::vector<unsigned char>* bytes) {
   FILE* file = std::fopen(path, "rb");
   if (file == nullptr) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "cannot read model file '%s': %s",
+    return Fail(ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID,
+                "cannot read model file '%s': %s",
                 path, std::strerror(errno));
   }
   unsigned char chunk[1 << 16];
@@ -183,11 +184,12 @@ aclError ReadModelFile(const char* path, std::vector<unsigned char>* bytes) {
   const bool failed = std::ferror(file) != 0;
   std::fclose(file);
   if (failed) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
+    return Fail(ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID,
                 "cannot read model file '%s': read error", path);
   }
   if (bytes->empty()) {
-    return Fail(ACL_ERROR_DESERIALIZE_MODEL, "model file '%s' is empty", path);
+    return Fail(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
+                "model file '%s' is empty", path);
   }
   return ACL_SUCCESS;
 }

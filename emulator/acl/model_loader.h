@@ -46,12 +46,13 @@ aclError LoadModel(State& state, const LoadRequest& request,
 // aclmdlQuerySizeFromMem's answer: the work and inline weight memory the
 // model needs (external weight files not included). A model with external
 // weights is measured without binding them (the engine cannot validate its
-// ops without their bytes). ACL_ERROR_DESERIALIZE_MODEL on a bad image.
+// ops without their bytes). ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID on a
+// bad image.
 aclError QueryModelSizes(const State& state, const void* data, size_t size,
                          size_t* work_size, size_t* weight_size);
 
 // Reads a whole .om file: ACL_ERROR_INVALID_PARAM if unreadable,
-// ACL_ERROR_DESERIALIZE_MODEL if empty.
+// ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID if empty.
 aclError ReadModelFile(const char* path, std::vector<unsigned char>* bytes);
 
 // The folder real CANN reads the external weights of a model loaded from

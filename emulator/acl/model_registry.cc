@@ -29,7 +29,7 @@ aclError CheckMagic(const void* data, size_t size) {
   if (size < EXECUTORCH_ASCEND_EMU_OM_MAGIC_SIZE ||
       std::memcmp(data, EXECUTORCH_ASCEND_EMU_OM_MAGIC,
                   EXECUTORCH_ASCEND_EMU_OM_MAGIC_SIZE) != 0) {
-    return Fail(ACL_ERROR_DESERIALIZE_MODEL,
+    return Fail(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
                 "not an emulator .om (no AEMU.OM magic): models built by "
                 "CANN's atc need a real Ascend device and real CANN");
   }
@@ -44,8 +44,8 @@ aclError ReadModelWeightFiles(
   if (aclError rc = CheckMagic(data, size)) return rc;
   std::string error;
   if (!ascend_emu::Model::ReadExternalWeights(data, size, files, &error)) {
-    return Fail(ACL_ERROR_DESERIALIZE_MODEL, "invalid emulator .om: %s",
-                error.c_str());
+    return Fail(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
+                "invalid emulator .om: %s", error.c_str());
   }
   return ACL_SUCCESS;
 }
@@ -58,11 +58,11 @@ aclError ParseModelImage(const State& state, const void* data, size_t size,
   std::unique_ptr<ascend_emu::Model> parsed =
       ascend_emu::Model::Load(data, size, weights, &error);
   if (parsed == nullptr) {
-    return Fail(ACL_ERROR_DESERIALIZE_MODEL, "invalid emulator .om: %s",
-                error.c_str());
+    return Fail(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
+                "invalid emulator .om: %s", error.c_str());
   }
   if (parsed->soc_version() != state.config.soc_name) {
-    return Fail(ACL_ERROR_DESERIALIZE_MODEL,
+    return Fail(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
                 "the model was built for SoC '%s' (atc --soc_version) but the "
                 "emulated SoC is '%s' (EXECUTORCH_ASCEND_EMU_SOC_NAME)",
                 parsed->soc_version().c_str(), state.config.soc_name.c_str());
@@ -75,13 +75,13 @@ aclError FindModelInContext(State& state, uint32_t model_id,
                             const ContextRec* context, ModelRec** model) {
   auto it = state.models.find(model_id);
   if (it == state.models.end()) {
-    return Fail(ACL_ERROR_INVALID_MODEL_ID,
+    return Fail(ACL_ERROR_GE_EXEC_MODEL_ID_INVALID,
                 "model id %u is not a loaded model (never loaded, or "
                 "unloaded)",
                 model_id);
   }
   if (it->second->context != context) {
-    return Fail(ACL_ERROR_RT_PARAM_INVALID,
+    return Fail(ACL_ERROR_RT_MODEL_CONTEXT,
                 "model %u was loaded in context %p (device %d) but the "
                 "current context is %p (device %d): load, execute and unload "
                 "of a model must happen in the same context",

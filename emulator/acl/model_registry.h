@@ -17,14 +17,14 @@ namespace ascend_emu::acl {
 
 // Checks the emulator .om magic, parses the image with its external weight
 // files bound to `weights` and checks that it was built for the emulated
-// SoC. ACL_ERROR_DESERIALIZE_MODEL on any problem.
+// SoC. ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID on any problem.
 aclError ParseModelImage(const State& state, const void* data, size_t size,
                          const ascend_emu::WeightBindings& weights,
                          std::unique_ptr<ascend_emu::Model>* model);
 
 // The external weight files an image names (checking the magic first), so a
-// loader can bind or read them before parsing. ACL_ERROR_DESERIALIZE_MODEL
-// on a bad image.
+// loader can bind or read them before parsing.
+// ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID on a bad image.
 aclError ReadModelWeightFiles(
     const void* data, size_t size,
     std::vector<ascend_emu::ExternalWeightDesc>* files);
@@ -34,8 +34,8 @@ aclError ReadModelWeightFiles(
 aclError CheckModelBytes(const State& state, const void* data, size_t size);
 
 // The model `model_id`, which must have been loaded in `context`:
-// ACL_ERROR_INVALID_MODEL_ID for an unknown id, ACL_ERROR_RT_PARAM_INVALID
-// for a model of another context.
+// ACL_ERROR_GE_EXEC_MODEL_ID_INVALID for an unknown id,
+// ACL_ERROR_RT_MODEL_CONTEXT for a model of another context.
 aclError FindModelInContext(State& state, uint32_t model_id,
                             const ContextRec* context, ModelRec** model);
 

@@ -75,7 +75,7 @@ void SetCurrentContext(ContextRec* context) {
 aclError RequireCurrentContext(State& state, ContextRec** context) {
   *context = CurrentContext(state);
   if (*context == nullptr) {
-    return Fail(ACL_ERROR_RT_PARAM_INVALID,
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL,
                 "this thread has no current context: call aclrtSetDevice or "
                 "aclrtSetCurrentContext first");
   }
@@ -91,7 +91,7 @@ aclError ResolveStream(State& state, aclrtStream stream, ContextRec* context) {
                 stream);
   }
   if (it->second->context != context) {
-    return Fail(ACL_ERROR_RT_PARAM_INVALID,
+    return Fail(ACL_ERROR_RT_STREAM_CONTEXT,
                 "stream %p belongs to context %p, not to the current context "
                 "%p",
                 stream, static_cast<void*>(it->second->context),

@@ -33,6 +33,9 @@ struct DevicePointer {
 struct State {
   std::mutex mutex;
   bool initialized = false;
+  // aclFinalize succeeded and no aclInit came since: CANN answers another
+  // aclFinalize with ACL_ERROR_REPEAT_FINALIZE, not "uninitialized".
+  bool finalized = false;
   Config config;
   FaultTable faults;
 
@@ -65,7 +68,7 @@ DevicePointer ClassifyPointer(const State& state, const void* ptr);
 ContextRec* CurrentContext(State& state);
 void SetCurrentContext(ContextRec* context);
 
-// Current context or an ACL_ERROR_RT_PARAM_INVALID failure saying that the
+// Current context or an ACL_ERROR_RT_CONTEXT_NULL failure saying that the
 // thread has none. Returns ACL_SUCCESS and sets *context on success.
 aclError RequireCurrentContext(State& state, ContextRec** context);
 

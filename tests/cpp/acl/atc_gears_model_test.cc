@@ -254,7 +254,7 @@ TEST_F(AclGears, DynamicBatchSize) {
   EXPECT_THAT(LastError(), HasSubstr("not the gear input"));
   EXPECT_EQ(aclmdlSetDynamicBatchSize(id_, in, 2, 2), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlSetDynamicBatchSize(id_ + 1, in, 1, 2),
-            ACL_ERROR_INVALID_MODEL_ID);
+            ACL_ERROR_GE_EXEC_MODEL_ID_INVALID);
   aclmdlIODims one = {};
   one.dimCount = 2;
   one.dims[0] = 2;
@@ -416,7 +416,7 @@ TEST_F(AclGears, StaticModelsHaveNoGears) {
   const uint32_t id = id_;
   id_ = 0;
   EXPECT_EQ(aclmdlGetCurOutputDims(desc_, 0, &dims),
-            ACL_ERROR_INVALID_MODEL_ID);
+            ACL_ERROR_GE_EXEC_MODEL_ID_INVALID);
   EXPECT_THAT(LastError(), HasSubstr(std::to_string(id)));
 }
 

@@ -114,7 +114,7 @@ TEST_F(AtcModelTest, ModelCompiledForAnotherSocIsRefused) {
   ASSERT_EQ(RunAtc("Ascend310P3"), 0);
   uint32_t id = 0;
   EXPECT_EQ(aclmdlLoadFromFile(om_path().c_str(), &id),
-            ACL_ERROR_DESERIALIZE_MODEL);
+            ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID);
   EXPECT_THAT(LastError(), HasSubstr("Ascend310P3"));
   EXPECT_THAT(LastError(), HasSubstr("Ascend910B1"));
 }
@@ -122,7 +122,7 @@ TEST_F(AtcModelTest, ModelCompiledForAnotherSocIsRefused) {
 TEST_F(AtcModelTest, OnnxFileItselfIsNotAnOm) {
   uint32_t id = 0;
   EXPECT_EQ(aclmdlLoadFromFile((dir_ + "/net.onnx").c_str(), &id),
-            ACL_ERROR_DESERIALIZE_MODEL);
+            ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID);
   EXPECT_THAT(LastError(), HasSubstr("not an emulator .om"));
 }
 

@@ -15,6 +15,44 @@ using ::testing::HasSubstr;
 using DeviceEnvTest = AclEnvTest;
 using ContextTest = AclTest;
 
+// The numbers CANN's runtime returns (hicann/runtime include/external/acl/
+// error_codes/rt_error_codes.h, mapped in errcode_manage.cc), one per
+// mistake rather than 107000 for all of them.
+static_assert(ACL_ERROR_RT_INVALID_DEVICEID == 107001, "device id");
+static_assert(ACL_ERROR_RT_CONTEXT_NULL == 107002, "no current context");
+static_assert(ACL_ERROR_RT_STREAM_CONTEXT == 107003, "stream of another");
+static_assert(ACL_ERROR_RT_MODEL_CONTEXT == 107004, "model of another");
+static_assert(ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID == 145002, "model path");
+static_assert(ACL_ERROR_GE_EXEC_MODEL_ID_INVALID == 145003, "model id");
+static_assert(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID == 145006, "data");
+static_assert(ACL_ERROR_INVALID_FILE == 100003, "config file");
+static_assert(ACL_ERROR_REPEAT_FINALIZE == 100037, "second aclFinalize");
+
+TEST_F(ContextTest, EachContextMistakeHasItsOwnCode) {
+  aclrtContext default_context = nullptr;
+  ASSERT_EQ(aclrtGetCurrentContext(&default_context), ACL_SUCCESS);
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  aclrtContext other = nullptr;
+  ASSERT_EQ(aclrtCreateContext(&other, 0), ACL_SUCCESS);  // now current
+  char host[4] = {};
+  void* device = nullptr;
+  ASSERT_EQ(aclrtMalloc(&device, 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpyAsync(device, 4, host, 4, ACL_MEMCPY_HOST_TO_DEVICE,
+                             stream),
+            107003);  // the stream belongs to the default context
+  EXPECT_EQ(aclrtFree(device), ACL_SUCCESS);
+  std::thread worker([] {
+    void* ptr = nullptr;
+    EXPECT_EQ(aclrtMalloc(&ptr, 8, ACL_MEM_MALLOC_HUGE_FIRST), 107002);
+  });
+  worker.join();
+  EXPECT_EQ(aclrtSetDevice(64), 107001);
+  ASSERT_EQ(aclrtDestroyContext(other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetCurrentContext(default_context), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+}
+
 TEST_F(DeviceEnvTest, DeviceCountAndRange) {
   setenv("EXECUTORCH_ASCEND_EMU_DEVICE_COUNT", "4", 1);
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
@@ -22,12 +60,12 @@ TEST_F(DeviceEnvTest, DeviceCountAndRange) {
   EXPECT_EQ(aclrtGetDeviceCount(&count), ACL_SUCCESS);
   EXPECT_EQ(count, 4u);
   EXPECT_EQ(aclrtGetDeviceCount(nullptr), ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclrtSetDevice(4), ACL_ERROR_INVALID_DEVICE);
+  EXPECT_EQ(aclrtSetDevice(4), ACL_ERROR_RT_INVALID_DEVICEID);
   EXPECT_THAT(LastError(), HasSubstr("4 device(s)"));
-  EXPECT_EQ(aclrtSetDevice(-1), ACL_ERROR_INVALID_DEVICE);
-  EXPECT_EQ(aclrtResetDevice(4), ACL_ERROR_INVALID_DEVICE);
+  EXPECT_EQ(aclrtSetDevice(-1), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_EQ(aclrtResetDevice(4), ACL_ERROR_RT_INVALID_DEVICEID);
   aclrtContext context = nullptr;
-  EXPECT_EQ(aclrtCreateContext(&context, 5), ACL_ERROR_INVALID_DEVICE);
+  EXPECT_EQ(aclrtCreateContext(&context, 5), ACL_ERROR_RT_INVALID_DEVICEID);
   ASSERT_EQ(aclrtSetDevice(3), ACL_SUCCESS);
   int32_t device = -1;
   EXPECT_EQ(aclrtGetDevice(&device), ACL_SUCCESS);
@@ -60,7 +98,7 @@ TEST_F(DeviceEnvTest, SetDeviceIsCountedUntilTheLastReset) {
   EXPECT_EQ(Stats().live_contexts, 1u);
   ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
   EXPECT_EQ(Stats().live_contexts, 0u);
-  EXPECT_EQ(aclrtGetCurrentContext(&first), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtGetCurrentContext(&first), ACL_ERROR_RT_CONTEXT_NULL);
   EXPECT_EQ(aclrtResetDevice(0), ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_THAT(LastError(), HasSubstr("not set"));
   EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
@@ -70,16 +108,16 @@ TEST_F(DeviceEnvTest, MemoryAndStreamCallsNeedACurrentContext) {
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
   void* ptr = nullptr;
   EXPECT_EQ(aclrtMalloc(&ptr, 8, ACL_MEM_MALLOC_HUGE_FIRST),
-            ACL_ERROR_RT_PARAM_INVALID);
+            ACL_ERROR_RT_CONTEXT_NULL);
   EXPECT_THAT(LastError(), HasSubstr("no current context"));
   aclrtStream stream = nullptr;
-  EXPECT_EQ(aclrtCreateStream(&stream), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtCreateStream(&stream), ACL_ERROR_RT_CONTEXT_NULL);
   int32_t device = 0;
-  EXPECT_EQ(aclrtGetDevice(&device), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtGetDevice(&device), ACL_ERROR_RT_CONTEXT_NULL);
   char a[4] = {};
   char b[4] = {};
   EXPECT_EQ(aclrtMemcpy(a, 4, b, 4, ACL_MEMCPY_HOST_TO_HOST),
-            ACL_ERROR_RT_PARAM_INVALID);
+            ACL_ERROR_RT_CONTEXT_NULL);
   EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 
@@ -90,7 +128,7 @@ TEST_F(ContextTest, CurrentContextIsPerThread) {
     void* ptr = nullptr;
     // A new thread has no current context until it sets one.
     EXPECT_EQ(aclrtMalloc(&ptr, 8, ACL_MEM_MALLOC_HUGE_FIRST),
-              ACL_ERROR_RT_PARAM_INVALID);
+              ACL_ERROR_RT_CONTEXT_NULL);
     ASSERT_EQ(aclrtSetCurrentContext(main_context), ACL_SUCCESS);
     ASSERT_EQ(aclrtMalloc(&ptr, 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     EXPECT_EQ(aclrtFree(ptr), ACL_SUCCESS);
@@ -109,7 +147,7 @@ TEST_F(ContextTest, CreateContextMakesItCurrentAndDestroyClearsIt) {
   EXPECT_EQ(current, context);
   EXPECT_EQ(aclrtCreateContext(nullptr, 0), ACL_ERROR_INVALID_PARAM);
   ASSERT_EQ(aclrtDestroyContext(context), ACL_SUCCESS);
-  EXPECT_EQ(aclrtGetCurrentContext(&current), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtGetCurrentContext(&current), ACL_ERROR_RT_CONTEXT_NULL);
   EXPECT_EQ(aclrtDestroyContext(context), ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_EQ(aclrtSetCurrentContext(context), ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_THAT(LastError(), HasSubstr("not a live context"));

@@ -31,7 +31,12 @@ TEST_F(LifecycleTest, CallsBeforeInitFailWithUninitialize) {
   EXPECT_EQ(aclmdlLoadFromMem(bytes, sizeof(bytes), &model_id),
             ACL_ERROR_UNINITIALIZE);
   EXPECT_EQ(aclmdlExecute(1, nullptr, nullptr), ACL_ERROR_UNINITIALIZE);
-  EXPECT_EQ(aclFinalize(), ACL_ERROR_UNINITIALIZE);
+  // aclFinalize without aclInit: "uninitialized", or, once an earlier test
+  // in this process finalized, CANN's "repeatedly finalized".
+  const aclError finalize = aclFinalize();
+  EXPECT_TRUE(finalize == ACL_ERROR_UNINITIALIZE ||
+              finalize == ACL_ERROR_REPEAT_FINALIZE)
+      << finalize;
   // Pointer and size results: NULL and 0.
   EXPECT_EQ(aclrtGetSocName(), nullptr);
   EXPECT_EQ(aclCreateDataBuffer(bytes, sizeof(bytes)), nullptr);
@@ -64,8 +69,23 @@ TEST_F(LifecycleTest, InitFinalizeCyclesAndCallsAfterFinalizeFail) {
   }
 }
 
+TEST_F(LifecycleTest, SecondFinalizeIsRepeatFinalize) {
+  // CANN: 100037 ACL_ERROR_REPEAT_FINALIZE (hicann/runtime acl.cpp,
+  // aclFinalizeImpl), until aclInit again.
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS) << LastError();
+  ASSERT_EQ(aclFinalize(), ACL_SUCCESS) << LastError();
+  EXPECT_EQ(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE);
+  EXPECT_EQ(aclFinalize(), 100037);
+  EXPECT_THAT(LastError(), HasSubstr("already finalized"));
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS) << LastError();
+  EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE);  // other calls: 100001
+}
+
 TEST_F(LifecycleTest, MissingConfigFileFailsInit) {
-  EXPECT_EQ(aclInit("/nonexistent/acl.json"), ACL_ERROR_INVALID_PARAM);
+  // CANN: 100003 ACL_ERROR_INVALID_FILE for a config it cannot read.
+  EXPECT_EQ(aclInit("/nonexistent/acl.json"), ACL_ERROR_INVALID_FILE);
+  EXPECT_EQ(aclInit("/nonexistent/acl.json"), 100003);
   EXPECT_THAT(LastError(), HasSubstr("/nonexistent/acl.json"));
   EXPECT_EQ(aclrtGetSocName(), nullptr);  // still not initialized
 }
@@ -85,6 +105,7 @@ TEST_F(LifecycleTest, MalformedEnvironmentFailsInitWithClearMessage) {
       {"EXECUTORCH_ASCEND_EMU_DEVICE_MEMORY", "1GG"},
       {"EXECUTORCH_ASCEND_EMU_DEVICE_MEMORY", "99999999999999999999999"},
       {"EXECUTORCH_ASCEND_EMU_SOC_NAME", "Ascend 910"},
+      {"EXECUTORCH_ASCEND_EMU_SOC_NAME", "Ascend910B9"},  // not CANN's
       {"EXECUTORCH_ASCEND_EMU_STRICT", "yes"},
       {"EXECUTORCH_ASCEND_EMU_VERBOSE", "2"},
       {"EXECUTORCH_ASCEND_EMU_FAULT", "aclrtMallocc:0:207001"},
@@ -111,6 +132,18 @@ TEST_F(LifecycleTest, SocNameDefaultsAndFollowsEnv) {
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
   EXPECT_STREQ(aclrtGetSocName(), "Ascend310P3");
   ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+  // Any of CANN's names, including those with '_' or '-' or not "Ascend".
+  for (const char* soc : {"Ascend910B4-1", "Ascend950PR_9579", "Kirin9030"}) {
+    setenv("EXECUTORCH_ASCEND_EMU_SOC_NAME", soc, 1);
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS) << soc << ": " << LastError();
+    EXPECT_STREQ(aclrtGetSocName(), soc);
+    ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+  }
+  // A name CANN does not have: refused with the nearest ones.
+  setenv("EXECUTORCH_ASCEND_EMU_SOC_NAME", "Ascend310P2", 1);
+  EXPECT_EQ(aclInit(nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_THAT(LastError(), HasSubstr("is not a SoC name CANN knows"));
+  EXPECT_THAT(LastError(), HasSubstr("did you mean Ascend310P1"));
 }
 
 TEST_F(LifecycleTest, DeviceMemoryAcceptsSuffixes) {
@@ -217,7 +250,7 @@ TEST_F(LifecycleTest, CleanFinalizeWritesNothing) {
 
 TEST_F(LifecycleTest, ErrorMessageIsPerThread) {
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-  ASSERT_EQ(aclrtSetDevice(7), ACL_ERROR_INVALID_DEVICE);
+  ASSERT_EQ(aclrtSetDevice(7), ACL_ERROR_RT_INVALID_DEVICEID);
   std::string main_message = LastError();
   EXPECT_THAT(main_message, HasSubstr("device id 7"));
   std::string other_before;
@@ -241,12 +274,12 @@ TEST_F(LifecycleTest, VerboseLogsEachCall) {
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
   ::testing::internal::CaptureStderr();
   EXPECT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  EXPECT_EQ(aclrtSetDevice(9), ACL_ERROR_INVALID_DEVICE);
+  EXPECT_EQ(aclrtSetDevice(9), ACL_ERROR_RT_INVALID_DEVICEID);  // 107001
   EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
   std::string log = ::testing::internal::GetCapturedStderr();
   EXPECT_THAT(log, HasSubstr("[ascend-emu] aclrtSetDevice"));
   EXPECT_THAT(log, HasSubstr("[ascend-emu] aclrtResetDevice"));
-  EXPECT_THAT(log, HasSubstr("failed with 200002"));
+  EXPECT_THAT(log, HasSubstr("failed with 107001"));
   EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 

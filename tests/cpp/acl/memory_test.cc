@@ -220,7 +220,7 @@ TEST_F(MemoryTest, AsyncCopyNeedsAStreamOfTheCurrentContext) {
   ASSERT_EQ(aclrtCreateContext(&other, 0), ACL_SUCCESS);
   EXPECT_EQ(aclrtMemcpyAsync(device.get(), 16, host, 16,
                              ACL_MEMCPY_HOST_TO_DEVICE, stream),
-            ACL_ERROR_RT_PARAM_INVALID);
+            ACL_ERROR_RT_STREAM_CONTEXT);
   EXPECT_THAT(LastError(), HasSubstr("not to the current context"));
   ASSERT_EQ(aclrtDestroyContext(other), ACL_SUCCESS);
   ASSERT_EQ(aclrtSetCurrentContext(default_context), ACL_SUCCESS);

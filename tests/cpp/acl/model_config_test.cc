@@ -425,7 +425,7 @@ TEST_F(ModelConfigTest, LoadWithConfigNeedsTheAttributesOfItsLoadType) {
               ACL_SUCCESS);
     ASSERT_EQ(config.Ptr(ACL_MDL_PATH_PTR, "/nonexistent/model.om"),
               ACL_SUCCESS);
-    EXPECT_EQ(config.Load(&id), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(config.Load(&id), ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID);
     EXPECT_THAT(LastError(), HasSubstr("/nonexistent/model.om"));
   }
   EXPECT_EQ(Stats().live_models, 0u);

@@ -74,7 +74,7 @@ TEST_F(ModelTest, LoadDescribeExecuteUnload) {
     EXPECT_EQ(Stats().executes, 1u);
   }
   ASSERT_EQ(aclmdlUnload(id), ACL_SUCCESS);
-  EXPECT_EQ(aclmdlUnload(id), ACL_ERROR_INVALID_MODEL_ID);
+  EXPECT_EQ(aclmdlUnload(id), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID);
   // A description is a snapshot: still readable after unload.
   EXPECT_EQ(aclmdlGetNumInputs(desc), 2u);
   EXPECT_EQ(aclmdlDestroyDesc(desc), ACL_SUCCESS);
@@ -99,7 +99,7 @@ TEST_F(ModelTest, DescriptionQueriesRejectBadIndexes) {
   EXPECT_EQ(aclmdlGetOutputFormat(desc, 5), ACL_FORMAT_UNDEFINED);
   EXPECT_EQ(aclmdlGetInputNameByIndex(desc, 5), nullptr);
   EXPECT_EQ(aclmdlGetOutputNameByIndex(desc, 1), nullptr);
-  EXPECT_EQ(aclmdlGetDesc(desc, 99), ACL_ERROR_INVALID_MODEL_ID);
+  EXPECT_EQ(aclmdlGetDesc(desc, 99), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID);
   EXPECT_EQ(aclmdlGetDesc(nullptr, id), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlGetNumInputs(nullptr), 0u);
   EXPECT_EQ(aclmdlDestroyDesc(desc), ACL_SUCCESS);
@@ -137,7 +137,8 @@ TEST_F(ModelTest, LoadFromFileAndFromDeviceMemory) {
   uint32_t from_file = 0;
   EXPECT_EQ(aclmdlLoadFromFile(path, &from_file), ACL_SUCCESS) << LastError();
   std::remove(path);
-  EXPECT_EQ(aclmdlLoadFromFile(path, &from_file), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlLoadFromFile(path, &from_file),
+            ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID);
   EXPECT_THAT(LastError(), HasSubstr(path));
   EXPECT_EQ(aclmdlLoadFromFile(nullptr, &from_file), ACL_ERROR_INVALID_PARAM);
 
@@ -162,16 +163,17 @@ TEST_F(ModelTest, GarbageIsNotAnEmulatorOm) {
   uint32_t id = 0;
   const char garbage[] = "ATC\x01 this is what CANN's atc would write";
   EXPECT_EQ(aclmdlLoadFromMem(garbage, sizeof(garbage), &id),
-            ACL_ERROR_DESERIALIZE_MODEL);
+            ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID);
   EXPECT_THAT(LastError(), HasSubstr("not an emulator .om"));
   EXPECT_THAT(LastError(), HasSubstr("real Ascend device"));
-  EXPECT_EQ(aclmdlLoadFromMem(garbage, 3, &id), ACL_ERROR_DESERIALIZE_MODEL);
+  EXPECT_EQ(aclmdlLoadFromMem(garbage, 3, &id),
+            ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID);
   EXPECT_EQ(aclmdlLoadFromMem(nullptr, 10, &id), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlLoadFromMem(garbage, 0, &id), ACL_ERROR_INVALID_PARAM);
   size_t work = 0;
   size_t weight = 0;
   EXPECT_EQ(aclmdlQuerySizeFromMem(garbage, sizeof(garbage), &work, &weight),
-            ACL_ERROR_DESERIALIZE_MODEL);
+            ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID);
   EXPECT_EQ(Stats().live_models, 0u);
 }
 
@@ -179,7 +181,7 @@ TEST_F(ModelTest, CorruptOmGetsTheEnginesMessage) {
   uint32_t id = 0;
   // Right magic, truncated body.
   EXPECT_EQ(aclmdlLoadFromMem(image_.data(), image_.size() / 2, &id),
-            ACL_ERROR_DESERIALIZE_MODEL);
+            ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID);
   EXPECT_THAT(LastError(), HasSubstr("invalid emulator .om"));
   // Every single-byte corruption is refused or loads; never a crash.
   for (size_t i = 0; i < image_.size(); i += 7) {
@@ -189,7 +191,7 @@ TEST_F(ModelTest, CorruptOmGetsTheEnginesMessage) {
     if (rc == ACL_SUCCESS) {
       EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
     } else {
-      EXPECT_EQ(rc, ACL_ERROR_DESERIALIZE_MODEL) << "byte " << i;
+      EXPECT_EQ(rc, ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID) << "byte " << i;
     }
   }
 }
@@ -198,7 +200,7 @@ TEST_F(ModelTest, SocMismatchIsRefusedWithBothNames) {
   std::vector<uint8_t> other = BuildAddMulReluOm("Ascend310P3");
   uint32_t id = 0;
   EXPECT_EQ(aclmdlLoadFromMem(other.data(), other.size(), &id),
-            ACL_ERROR_DESERIALIZE_MODEL);
+            ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID);
   EXPECT_THAT(LastError(), HasSubstr("Ascend310P3"));
   EXPECT_THAT(LastError(), HasSubstr("Ascend910B1"));
 }
@@ -206,11 +208,31 @@ TEST_F(ModelTest, SocMismatchIsRefusedWithBothNames) {
 TEST_F(ModelTest, UnknownModelIds) {
   ModelIo io;
   EXPECT_EQ(aclmdlExecute(0, io.input(), io.output()),
-            ACL_ERROR_INVALID_MODEL_ID);
+            ACL_ERROR_GE_EXEC_MODEL_ID_INVALID);
   EXPECT_EQ(aclmdlExecute(42, io.input(), io.output()),
-            ACL_ERROR_INVALID_MODEL_ID);
+            ACL_ERROR_GE_EXEC_MODEL_ID_INVALID);
   EXPECT_THAT(LastError(), HasSubstr("model id 42"));
-  EXPECT_EQ(aclmdlUnload(42), ACL_ERROR_INVALID_MODEL_ID);
+  EXPECT_EQ(aclmdlUnload(42), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID);
+  EXPECT_EQ(aclmdlUnload(42), 145003);  // CANN's number, not 100011
+}
+
+TEST_F(ModelTest, ModelFileCodesAreCanns) {
+  // CANN (hicann/ge ge_error_codes.h): 145002 for a model file it cannot
+  // read, 145006 for model data of a bad size (an empty file).
+  uint32_t id = 0;
+  EXPECT_EQ(aclmdlLoadFromFile("/nonexistent/model.om", &id),
+            ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID);
+  EXPECT_EQ(aclmdlLoadFromFile("/nonexistent/model.om", &id), 145002);
+  EXPECT_THAT(LastError(), HasSubstr("/nonexistent/model.om"));
+  const std::string empty = ::testing::TempDir() + "empty_model.om";
+  std::FILE* f = std::fopen(empty.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  std::fclose(f);
+  EXPECT_EQ(aclmdlLoadFromFile(empty.c_str(), &id), 145006);
+  std::remove(empty.c_str());
+  const char garbage[] = "not an om";
+  EXPECT_EQ(aclmdlLoadFromMem(garbage, sizeof(garbage), &id), 145006);
+  EXPECT_EQ(Stats().live_models, 0u);
 }
 
 TEST_F(ModelTest, ExecuteRefusesHostBuffers) {
@@ -301,9 +323,9 @@ TEST_F(ModelTest, LoadExecuteUnloadMustShareAContext) {
   aclrtContext other = nullptr;
   ASSERT_EQ(aclrtCreateContext(&other, 0), ACL_SUCCESS);  // now current
   EXPECT_EQ(aclmdlExecute(id, io.input(), io.output()),
-            ACL_ERROR_RT_PARAM_INVALID);
+            ACL_ERROR_RT_MODEL_CONTEXT);
   EXPECT_THAT(LastError(), HasSubstr("same context"));
-  EXPECT_EQ(aclmdlUnload(id), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclmdlUnload(id), ACL_ERROR_RT_MODEL_CONTEXT);
   ASSERT_EQ(aclrtSetCurrentContext(default_context), ACL_SUCCESS);
   // The loading context cannot go away while it holds the model.
   EXPECT_EQ(aclrtResetDevice(0), ACL_ERROR_FAILURE);
@@ -318,7 +340,7 @@ TEST_F(ModelTest, ModelWithoutCurrentContextIsRefused) {
   std::thread worker([this] {
     uint32_t id = 0;
     EXPECT_EQ(aclmdlLoadFromMem(image_.data(), image_.size(), &id),
-              ACL_ERROR_RT_PARAM_INVALID);
+              ACL_ERROR_RT_CONTEXT_NULL);
     EXPECT_THAT(LastError(), HasSubstr("no current context"));
   });
   worker.join();
@@ -414,7 +436,7 @@ TEST_F(ModelTest, SocNameFromEnvironmentAcceptsMatchingModels) {
   ASSERT_EQ(aclmdlLoadFromMem(other.data(), other.size(), &id), ACL_SUCCESS);
   EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
   EXPECT_EQ(aclmdlLoadFromMem(image_.data(), image_.size(), &id),
-            ACL_ERROR_DESERIALIZE_MODEL);
+            ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID);
 }
 
 TEST_F(ModelTest, LeakedModelIsReportedByFinalize) {
