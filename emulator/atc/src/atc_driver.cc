@@ -517,7 +517,7 @@ int RunAtc(const std::vector<std::string>& args, std::ostream& out,
     case ParseStatus::kError:
       err << "ATC run failed: " << error << "\n"
           << "Try 'atc --help' for more information.\n";
-      return 1;
+      return kAtcFailureExit;
     case ParseStatus::kOk:
       break;
   }
@@ -530,7 +530,7 @@ int RunAtc(const std::vector<std::string>& args, std::ostream& out,
   }
   if (!error.empty()) {
     err << "ATC run failed: " << error << "\n";
-    return 1;
+    return kAtcFailureExit;
   }
   out << "ATC run success, welcome to the next use.\n";
   return 0;

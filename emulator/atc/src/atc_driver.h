@@ -10,11 +10,15 @@
 namespace ascend_emu {
 namespace atc {
 
+// CANN's atc returns -1 from main() on every failure (hicann/ge
+// api/atc/main_impl.cc, main_impl and CheckRet), which the shell sees as 255.
+constexpr int kAtcFailureExit = 255;
+
 // Runs atc on argv[1..]: parse the options, load and check the ONNX model,
 // compile it, validate the result with the engine's own loader checks, and
 // (mode 0) write <output>.om atomically. Prints the summary line to `out`
 // and "ATC run failed: <reason>" to `err`. Returns the process exit code:
-// 0 on success, 1 on any failure.
+// 0 on success, kAtcFailureExit on any failure.
 int RunAtc(const std::vector<std::string>& args, std::ostream& out,
            std::ostream& err);
 

@@ -10,11 +10,14 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "ascend_emu/om_format.h"
+#include "ascend_emu/soc_versions.h"
+#include "atc_command_line.h"
 
 namespace ascend_emu {
 namespace atc {
@@ -131,13 +134,6 @@ bool IsNotEmulated(const std::string& name) {
   return false;
 }
 
-bool IsOption(const std::string& name) {
-  for (const char* known : kOptionNames) {
-    if (name == known) return true;
-  }
-  return FindNoEffect(name) != nullptr || IsNotEmulated(name);
-}
-
 // "" or why `value` is not one CANN's atc takes for a no-effect option.
 std::string CheckNoEffect(const NoEffectOption& option,
                           const std::string& value) {
@@ -224,30 +220,57 @@ const char* FrameworkName(int64_t f) {
 }
 
 std::string CheckFramework(const std::string& value, AtcOptions* o) {
-  int64_t f = 0;
-  if (!ParseInt(value, &f))
-    return "--framework='" + value + "' is not a number";
-  if (f != 5) {
-    return "--framework=" + value + " (" + FrameworkName(f) +
-           ") is not supported by the emulator: only --framework=5 (ONNX)";
+  // CANN's atc takes 0, 1, 3 and 5 (cmd_flag_info.cc kStrValueRange) and
+  // answers anything else with E10007.
+  if (value != "0" && value != "1" && value != "3" && value != "5") {
+    return "--framework is required. The value must be 0(Caffe) or "
+           "1(MindSpore) or 3(TensorFlow) or 5(Onnx). (got --framework=" +
+           value + ")";
+  }
+  if (value != "5") {
+    return "--framework=" + value + " (" +
+           FrameworkName(std::strtoll(value.c_str(), nullptr, 10)) +
+           ") is a framework of CANN's atc that the emulator does not "
+           "emulate: only --framework=5 (ONNX)";
   }
   o->framework = 5;
   return "";
 }
 
+// CANN's atc modes (ge inc/framework/omg/omg_inner_types.h RunMode; the
+// values its command line takes: cmd_flag_info.cc kStrValueRange) and what
+// each does (main_impl.cc kModeSupport).
+struct AtcMode {
+  const char* value;
+  const char* what;
+  bool emulated;
+};
+constexpr AtcMode kAtcModes[] = {
+    {"0", "model to framework model", true},
+    {"1", "framework model to json", false},
+    {"3", "only pre-check", true},
+    {"5", "pbtxt to json", false},
+    {"6", "display model info", true},
+    {"7", "convert a model to the OM2 format", false},
+    {"30", "model to execute-om for nano", false},
+};
+
 std::string CheckMode(const std::string& value, AtcOptions* o) {
-  int64_t m = 0;
-  if (!ParseInt(value, &m)) return "--mode='" + value + "' is not a number";
-  if (m == 0 || m == 3 || m == 6) {
-    o->mode = static_cast<int>(m);
+  for (const AtcMode& mode : kAtcModes) {
+    if (value != mode.value) continue;
+    if (!mode.emulated) {
+      return "--mode=" + value + " (" + mode.what +
+             ") is a mode of CANN's atc that the emulator does not emulate "
+             "(it emulates 0 build, 3 pre-check and 6 model info)";
+    }
+    o->mode = std::atoi(mode.value);
     return "";
   }
-  if (m == 1) {
-    return "--mode=" + value +
-           " is not supported by the emulator (supported: 0 build, 3 "
-           "pre-check, 6 model info)";
-  }
-  return "--mode=" + value + " is not a valid atc mode (0, 1, 3 or 6)";
+  // E10001 with the range as CANN prints it (its values sorted as text).
+  return "Value " + value +
+         " for parameter --mode is invalid. Reason: The value is not within "
+         "the range of values. The valid range is [0] [1] [3] [30] [5] [6] "
+         "[7].";
 }
 
 std::string CheckExternalWeight(const std::string& value, AtcOptions* o) {
@@ -306,8 +329,16 @@ std::string CheckValue(const std::string& name, const std::string& value,
   }
   if (const NoEffectOption* option = FindNoEffect(name)) {
     std::string err = CheckNoEffect(*option, value);
-    if (err.empty()) o->no_effect.emplace_back(name, value);
-    return err;
+    if (!err.empty()) return err;
+    // Given again: the last value wins, in its first place.
+    for (auto& entry : o->no_effect) {
+      if (entry.first == name) {
+        entry.second = value;
+        return "";
+      }
+    }
+    o->no_effect.emplace_back(name, value);
+    return "";
   }
   if (name == "model") {
     if (value.empty()) return "--model is empty";
@@ -353,18 +384,17 @@ std::string CheckValue(const std::string& name, const std::string& value,
   return "";
 }
 
-// soc_version names a chip, e.g. Ascend910B1 or Ascend310P3.
-bool ValidSocVersion(const std::string& s) {
-  if (s.size() < 7 || s.size() > 64 || s.compare(0, 6, "Ascend") != 0) {
-    return false;
+// Every option name of CANN's atc (without "help"), for the command line.
+std::vector<std::string> AtcOptionNames() {
+  std::vector<std::string> names(std::begin(kOptionNames),
+                                 std::end(kOptionNames));
+  for (const NoEffectOption& option : kNoEffectOptions) {
+    names.emplace_back(option.name);
   }
-  for (char c : s) {
-    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-                    (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
-    if (!ok) return false;
-  }
-  return true;
+  for (const char* option : kNotEmulatedOptions) names.emplace_back(option);
+  return names;
 }
+
 
 }  // namespace
 
@@ -550,6 +580,40 @@ std::string ParseGears(AtcOptions* o) {
   return batch ? ParseBatchGears(o) : ParseDimsGears(o);
 }
 
+// One dim of an --input_shape entry, as CANN's atc reads it
+// (compiler/api/aclgrph/option_utils.cc): a positive integer; -1, a dynamic
+// dim (shape gears here); "lo~hi", a shape range, which makes CANN compile a
+// dynamic-shape model the emulator does not emulate; 0 or another negative
+// number, E10011.
+static std::string CheckInputShapeDim(const std::string& item,
+                                      const std::string& dim, int64_t* v) {
+  const size_t tilde = dim.find('~');
+  if (tilde != std::string::npos) {
+    int64_t lo = 0;
+    int64_t hi = 0;
+    const bool range = ParseInt(dim.substr(0, tilde), &lo) &&
+                       ParseInt(dim.substr(tilde + 1), &hi) && lo > 0 &&
+                       (hi == -1 || hi >= lo);
+    if (!range) {
+      return "--input_shape: '" + dim + "' in '" + item +
+             "' is not a dimension or a range lo~hi";
+    }
+    return "--input_shape '" + item + "' gives a shape range (" + dim +
+           "): CANN's atc compiles a dynamic-shape model from it, which the "
+           "emulator does not emulate; put -1 in the dynamic dims and list "
+           "the shapes to compile with --dynamic_batch_size or --dynamic_dims";
+  }
+  if (!ParseInt(dim, v)) {
+    return "--input_shape: '" + dim + "' in '" + item + "' is not a dimension";
+  }
+  if (*v <= 0 && *v != -1) {
+    return "Value " + item +
+           " for parameter --input_shape is invalid. Shape values must be "
+           "positive integers. The error value in the shape is " + dim + ".";
+  }
+  return "";
+}
+
 std::string ParseInputShapes(
     const std::string& text,
     std::vector<std::pair<std::string, std::vector<int64_t>>>* shapes) {
@@ -580,10 +644,8 @@ std::string ParseInputShapes(
       if (comma == std::string::npos) comma = dims_text.size();
       int64_t v = 0;
       const std::string dim = dims_text.substr(d, comma - d);
-      if (!ParseInt(dim, &v) || v < -1) {
-        return "--input_shape: '" + dim + "' in '" + item +
-               "' is not a dimension";
-      }
+      std::string err = CheckInputShapeDim(item, dim, &v);
+      if (!err.empty()) return err;
       dims.push_back(v);
       d = comma + 1;
     }
@@ -599,42 +661,19 @@ ParseStatus ParseAtcOptions(const std::vector<std::string>& args,
                             AtcOptions* options, std::string* error) {
   *options = AtcOptions();
   std::set<std::string> given;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--help" || arg == "-h" || arg == "-help")
+  std::vector<std::pair<std::string, std::string>> pairs;
+  switch (SplitAtcCommandLine(args, AtcOptionNames(), &pairs, error)) {
+    case CommandLineStatus::kHelp:
       return ParseStatus::kHelp;
-    if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
-      *error =
-          "unexpected argument '" + arg + "' (options look like --name=value)";
+    case CommandLineStatus::kError:
       return ParseStatus::kError;
-    }
-    std::string name = arg.substr(2);
-    std::string value;
-    const size_t eq = name.find('=');
-    if (eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name.resize(eq);
-    } else if (IsOption(name)) {
-      if (i + 1 >= args.size()) {
-        *error = "--" + name + " needs a value";
-        return ParseStatus::kError;
-      }
-      value = args[++i];
-    }
-    if (!IsOption(name)) {
-      *error = "unknown option --" + name +
-               " (the emulator's atc supports --framework, --model, --output, "
-               "--soc_version, --input_shape, --input_format, --output_type, "
-               "--precision_mode, --mode, --log, --external_weight, "
-               "--dynamic_batch_size, --dynamic_dims, --om, --precision_mode_v2 "
-               "and, with no effect on what it computes, some tuning options of "
-               "CANN's atc; see atc --help)";
-      return ParseStatus::kError;
-    }
-    if (!given.insert(name).second) {
-      *error = "--" + name + " is given twice";
-      return ParseStatus::kError;
-    }
+    case CommandLineStatus::kOk:
+      break;
+  }
+  // Each value is checked as it is set, and a repeated option's last value
+  // wins: CANN's atc sets its flags one by one in the order given.
+  for (const auto& [name, value] : pairs) {
+    given.insert(name);
     *error = CheckValue(name, value, options);
     if (!error->empty()) return ParseStatus::kError;
   }
@@ -655,9 +694,9 @@ ParseStatus ParseAtcOptions(const std::vector<std::string>& args,
     *error = "--output is required (the path of the .om, without .om)";
   } else if (options->soc_version.empty()) {
     *error = "--soc_version is required (e.g. --soc_version=Ascend910B1)";
-  } else if (!ValidSocVersion(options->soc_version)) {
-    *error = "--soc_version='" + options->soc_version +
-             "' is not a chip name such as Ascend910B1 or Ascend310P3";
+  } else if (!IsKnownSocVersion(options->soc_version)) {
+    // CANN's list (soc_versions.h), with the nearest names for a typo.
+    *error = SocVersionError("--soc_version", options->soc_version);
   } else if (!options->precision_mode.empty() &&
              !options->precision_mode_v2.empty()) {
     *error =
@@ -712,7 +751,8 @@ options below; anything else is refused.
                              inputs and outputs; default NCHW
   --output_type=FP32         only FP32: every output must be float32
   --mode=0|3|6               0 build (default), 3 pre-check only (no file),
-                             6 show the model info of --om=<file.om>
+                             6 show the model info of --om=<file.om>; CANN's
+                             modes 1, 5, 7 and 30 are not emulated
   --external_weight=0|1|2    where initializers stored as ONNX external data
                              go: 0 into the .om (default); 1 one file per
                              constant, <output dir>/weight/weight_<sha256>;
@@ -730,7 +770,10 @@ options below; anything else is refused.
                              refused as not emulated
   --help, -h                 this text
 
-Options take the form --name=value (or --name value).
+Options take the form --name=value or --name value, as CANN's atc reads them:
+-name=value works too, dashes in a name are underscores (--input-format), an
+unambiguous prefix names its option (--soc), and the last of a repeated
+option wins.
 )";
 }
 

@@ -181,7 +181,7 @@ TEST_F(AtcTest, InputShapeResolvesDynamicDims) {
   b.Input("x", {-1, 3}).OutputNoShape("y");
   b.Node("Relu", {"x"}, {"y"});
   auto r = Compile(b, "dyn");
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
   EXPECT_NE(r.err.find("input 'x' dim 0 ('d0') is dynamic"), std::string::npos)
       << r.err;
   EXPECT_FALSE(testing::FileExists(Path("dyn.om")));
@@ -197,7 +197,7 @@ TEST_F(AtcTest, InputShapeMustAgreeWithStaticDims) {
   b.Input("x", {2, 3}).Output("y", {2, 3});
   b.Node("Relu", {"x"}, {"y"});
   auto r = Compile(b, "conflict", {"--input_shape=x:4,3"});
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
   EXPECT_NE(r.err.find("the model fixes it to 2"), std::string::npos) << r.err;
   r = Compile(b, "conflict", {"--input_shape=z:4,3"});
   EXPECT_NE(r.err.find("'z', which is not a model input"), std::string::npos)
@@ -234,7 +234,7 @@ TEST_F(AtcTest, PreCheckModeWritesNothing) {
   bad.Input("x", {2}).Output("y", {2});
   bad.Node("Relu", {"x"}, {"y"});
   r = Compile(bad, "precheck_bad", {"--mode=3"});
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
 }
 
 TEST_F(AtcTest, OutputPathGetsOneOmSuffix) {
@@ -253,7 +253,7 @@ TEST_F(AtcTest, FailureLeavesNoFileBehind) {
                            "--output=" + Path("missing/dir/net"),
                            "--soc_version=Ascend910B1",
                            "--precision_mode=must_keep_origin_dtype"});
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
   EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
 }
 

@@ -20,7 +20,7 @@ using testing::OnnxBuilder;
 using testing::Ramp;
 
 void ExpectRefused(const AtcResult& r, const std::string& reason) {
-  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(r.code, atc::kAtcFailureExit) << r.out << r.err;
   EXPECT_NE(r.err.find("ATC run failed"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(reason), std::string::npos) << r.err;
 }
@@ -56,7 +56,7 @@ TEST_F(AtcTest, GuardNeedsKernelShapeForComputedConvWeight) {
   OnnxBuilder::AttrInts(*b.model().mutable_graph()->mutable_node(1),
                         "kernel_shape", {3, 3});
   const AtcResult r = Compile(b, "via_identity_ks");
-  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(r.code, atc::kAtcFailureExit) << r.out << r.err;
   EXPECT_NE(r.err.find("ATC run failed"), std::string::npos) << r.err;
 }
 

@@ -80,7 +80,7 @@ TEST_F(AtcTest, RefusesSplitWhoseSizesDoNotMatchItsOutputs) {
       b.Node("Split", {"x", "split"}, {"a", "b2", "c"}, "sp");
   OnnxBuilder::AttrInt(split, "axis", 1);
   testing::AtcResult r = Compile(b, "split3");
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
   // ONNX shape inference sees the mismatch before the kernel's Infer
   // ("Split: split has 2 values for 3 outputs", tested in the kernel tests).
   EXPECT_NE(r.err.find("op_type:Split"), std::string::npos) << r.err;

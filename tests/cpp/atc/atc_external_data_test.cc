@@ -56,7 +56,7 @@ class AtcExternalData : public testing::AtcTest {
   void ExpectRefused(const OnnxBuilder& m, const std::string& name,
                      const std::string& reason) {
     const AtcResult r = Compile(m, name);
-    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.code, atc::kAtcFailureExit);
     EXPECT_NE(r.err.find("ATC run failed: " + reason), std::string::npos)
         << r.err;
     EXPECT_FALSE(testing::FileExists(Path(name + ".om")));
@@ -167,7 +167,7 @@ TEST_F(AtcExternalData, RefusesASymlinkLeadingOutOfTheModelsFolder) {
   const std::string outside = real;
   std::free(real);
   const AtcResult r = Compile(Linear(&w, nullptr), "model/m");
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
   EXPECT_NE(r.err.find("initializer 'W' has external data location "
                        "'link.bin', which resolves to '" +
                        outside + "', outside the model's folder"),
@@ -192,7 +192,7 @@ TEST_F(AtcExternalData, RefusesAFolderAsTheFile) {
   MakeDir("data");
   const Entries w = {{"location", "data"}};
   const AtcResult r = Compile(Linear(&w, nullptr), "m");
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
   EXPECT_NE(r.err.find("initializer 'W' cannot read its external data: '"),
             std::string::npos)
       << r.err;
@@ -300,7 +300,7 @@ TEST_F(AtcExternalData, RefusesExternalDataInAConstantNode) {
   e->set_value("w.bin");
   m.Node("Add", {"x", "c"}, {"y"});
   const AtcResult r = Compile(m, "m");
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
   EXPECT_NE(r.err.find("ATC run failed: node 'const' op 'Constant' has "
                        "attribute 'value' stored as ONNX external data, which "
                        "the emulator's atc reads only for graph initializers"),
@@ -316,7 +316,7 @@ TEST_F(AtcExternalData, RefusesAModelFileOver2GBPointingAtExternalData) {
   const AtcResult r = testing::RunAtcArgs(
       {"--framework=5", "--model=" + path, "--output=" + Path("huge"),
        "--soc_version=Ascend910B1", "--precision_mode=must_keep_origin_dtype"});
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
   EXPECT_NE(r.err.find("is larger than 2 GB, protobuf's limit: save the model "
                        "with its weights as ONNX external data"),
             std::string::npos)

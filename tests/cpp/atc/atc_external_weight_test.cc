@@ -186,7 +186,7 @@ TEST_F(AtcExternalWeight, AFailedRunRemovesTheWeightFilesItWrote) {
   for (int mode : {1, 2}) {
     const AtcResult r = Compile(ExternalModel("m.data"), "m",
                                 {"--external_weight=" + std::to_string(mode)});
-    EXPECT_EQ(r.code, 1) << mode;
+    EXPECT_EQ(r.code, atc::kAtcFailureExit) << mode;
     EXPECT_NE(r.err.find("ATC run failed: cannot write '" + Path("m.om")),
               std::string::npos)
         << r.err;
@@ -197,7 +197,7 @@ TEST_F(AtcExternalWeight, AFailedRunRemovesTheWeightFilesItWrote) {
 TEST_F(AtcExternalWeight, RefusesAnUnknownMode) {
   const AtcResult r =
       Compile(ExternalModel("m.data"), "m", {"--external_weight=3"});
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
   EXPECT_NE(r.err.find("ATC run failed: --external_weight='3' is invalid: the "
                        "value must be 0 (weights inside the .om), 1 (one file "
                        "per constant in weight/ beside the .om) or 2 (one "

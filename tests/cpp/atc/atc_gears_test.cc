@@ -388,7 +388,7 @@ TEST_F(AtcGears, AGraphWrongAtOneGearIsRefusedNamingTheGear) {
   b.Node("Reshape", {"x", "shape"}, {"y"}, "reshape");
   AtcResult r =
       Compile(b, "bad", {"--input_shape=x:-1,4", "--dynamic_batch_size=2,3"});
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
   EXPECT_NE(r.err.find("at gear 1 of --dynamic_batch_size (batch 3): "),
             std::string::npos)
       << r.err;
@@ -404,7 +404,7 @@ TEST_F(AtcGears, EveryInputMustBeInTheInputShape) {
   b.Node("Add", {"x", "y"}, {"z"}, "add");
   AtcResult r =
       Compile(b, "m", {"--input_shape=x:-1,4", "--dynamic_batch_size=1,2"});
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
   EXPECT_NE(r.err.find("needs --input_shape to give every input"),
             std::string::npos)
       << r.err;
@@ -420,7 +420,7 @@ TEST_F(AtcGears, AnInputNamedLikeTheGearInputIsRefused) {
   AtcResult r = Compile(b, "m",
                         {"--input_shape=ascend_mbatch_shape_data:-1,4",
                          "--dynamic_batch_size=1,2"});
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
   EXPECT_NE(r.err.find("has the name of the gear input"), std::string::npos)
       << r.err;
 }
@@ -448,7 +448,7 @@ TEST_F(AtcGears, ModeSixShowsTheGears) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("dynamic: none"), std::string::npos) << r.out;
   r = testing::RunAtcArgs({"--mode=6", "--om=" + Path("batch.onnx")});
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
   EXPECT_NE(r.err.find("not an emulator .om"), std::string::npos) << r.err;
 }
 

@@ -16,7 +16,7 @@ using testing::AtcTest;
 using testing::OnnxBuilder;
 
 void ExpectRefused(const AtcResult& r, const std::string& reason) {
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
   EXPECT_NE(r.err.find("ATC run failed"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(reason), std::string::npos) << r.err;
 }

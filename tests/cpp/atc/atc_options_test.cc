@@ -3,6 +3,9 @@
 // atc's command-line parsing (no files involved).
 #include "atc_options.h"
 
+#include "ascend_emu/soc_versions.h"
+#include "atc_command_line.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -105,6 +108,10 @@ TEST(AtcOptions, Help) {
   std::string err;
   EXPECT_EQ(ParseAtcOptions({"--help"}, &o, &err), ParseStatus::kHelp);
   EXPECT_EQ(ParseAtcOptions({"-h"}, &o, &err), ParseStatus::kHelp);
+  // CANN's atc also registers --h, and getopt takes prefixes of --help.
+  EXPECT_EQ(ParseAtcOptions({"--h"}, &o, &err), ParseStatus::kHelp);
+  EXPECT_EQ(ParseAtcOptions({"--hel"}, &o, &err), ParseStatus::kHelp);
+  EXPECT_EQ(ParseAtcOptions({"-help"}, &o, &err), ParseStatus::kHelp);
   EXPECT_NE(AtcUsage().find("--precision_mode"), std::string::npos);
 }
 
@@ -115,11 +122,20 @@ struct Refusal {
 
 TEST(AtcOptions, Refusals) {
   const Refusal cases[] = {
-      {{"--unknown=1"}, "unknown option --unknown"},
-      {{"--framework=1"}, "--framework=1 (MindSpore) is not supported"},
-      {{"--framework=abc"}, "is not a number"},
-      {{"--mode=1"}, "--mode=1 is not supported by the emulator"},
-      {{"--mode=7"}, "not a valid atc mode"},
+      {{"--unknown=1"}, "unknown command line flag 'unknown'"},
+      {{"--framework=1"},
+       "--framework=1 (MindSpore) is a framework of CANN's atc that the "
+       "emulator does not emulate: only --framework=5 (ONNX)"},
+      {{"--framework=abc"},
+       "--framework is required. The value must be 0(Caffe) or 1(MindSpore) "
+       "or 3(TensorFlow) or 5(Onnx)."},
+      {{"--mode=1"},
+       "--mode=1 (framework model to json) is a mode of CANN's atc that the "
+       "emulator does not emulate"},
+      {{"--mode=2"},
+       "Value 2 for parameter --mode is invalid. Reason: The value is not "
+       "within the range of values. The valid range is [0] [1] [3] [30] [5] "
+       "[6] [7]."},
       {{"--precision_mode=force_fp16"}, "not supported by the emulator yet"},
       {{"--precision_mode=allow_fp32_to_fp16"},
        "not supported by the emulator yet"},
@@ -138,13 +154,25 @@ TEST(AtcOptions, Refusals) {
       {{"--log=loud"}, "--log=loud"},
       {{"--input_shape=x:1,-1"}, "dynamic dim (-1)"},
       {{"--input_shape=x:1,a"}, "is not a dimension"},
+      {{"--input_shape=x:0,3"},
+       "Value x:0,3 for parameter --input_shape is invalid. Shape values must "
+       "be positive integers. The error value in the shape is 0."},
+      {{"--input_shape=x:1,-2"}, "The error value in the shape is -2."},
+      {{"--input_shape=x:1~8,3"},
+       "--input_shape 'x:1~8,3' gives a shape range (1~8): CANN's atc "
+       "compiles a dynamic-shape model from it, which the emulator does not "
+       "emulate; put -1 in the dynamic dims and list the shapes to compile "
+       "with --dynamic_batch_size or --dynamic_dims"},
+      {{"--input_shape=x:1~8,3", "--dynamic_batch_size=1,2"},
+       "gives a shape range (1~8)"},
+      {{"--input_shape=x:8~1,3"}, "is not a dimension or a range lo~hi"},
       {{"--input_shape=x"}, "is not name:dims"},
       {{"--input_shape=x:1;x:2"}, "twice"},
       // Empty entries used to be dropped silently (issue 11).
       {{"--input_shape=;;;;"}, "has an empty entry (entry 1 of 5)"},
       {{"--input_shape=x:1,3;;y:2"}, "has an empty entry (entry 2 of 3)"},
       {{"--input_shape=x:1,3;"}, "has an empty entry (entry 2 of 2)"},
-      {{"stray"}, "unexpected argument 'stray'"},
+      {{"stray"}, "Non-option parameter: stray"},
       {{"--external_weight=3"},
        "--external_weight='3' is invalid: the value must be 0 (weights "
        "inside the .om), 1 (one file per constant in weight/ beside the .om) "
@@ -205,13 +233,153 @@ TEST(AtcOptions, ExternalWeight) {
   EXPECT_NE(AtcUsage().find("--external_weight=0|1|2"), std::string::npos);
 }
 
-TEST(AtcOptions, RefusesRepeatedOptions) {
+TEST(AtcOptions, TheLastOfARepeatedOptionWins) {
+  // CANN's atc sets its flags one by one: the last value given wins.
   AtcOptions o;
   std::string err;
   std::vector<std::string> args = kBase;
   args.push_back("--soc_version=Ascend910B1");
+  args.push_back("--buffer_optimize=l1_optimize");
+  args.push_back("--input_shape=x:1");
+  args.push_back("--buffer_optimize=l2_optimize");
+  args.push_back("--input_shape=y:2,3");
+  ASSERT_EQ(ParseAtcOptions(args, &o, &err), ParseStatus::kOk) << err;
+  EXPECT_EQ(o.soc_version, "Ascend910B1");
+  ASSERT_EQ(o.no_effect.size(), 1u);
+  EXPECT_EQ(o.no_effect[0].second, "l2_optimize");
+  ASSERT_EQ(o.input_shapes.size(), 1u);
+  EXPECT_EQ(o.input_shapes[0].first, "y");
+  // Each value is still checked when it is given, as CANN checks it.
+  args.push_back("--mode=2");
+  args.push_back("--mode=0");
   EXPECT_EQ(ParseAtcOptions(args, &o, &err), ParseStatus::kError);
-  EXPECT_NE(err.find("--soc_version is given twice"), std::string::npos) << err;
+  EXPECT_NE(err.find("for parameter --mode is invalid"), std::string::npos)
+      << err;
+}
+
+TEST(AtcOptions, RewritesArgumentsAsCannDoes) {
+  EXPECT_EQ(RewriteAtcArgument("-framework=5"), "--framework=5");
+  EXPECT_EQ(RewriteAtcArgument("--input-format=ND"), "--input_format=ND");
+  EXPECT_EQ(RewriteAtcArgument("-input-shape=x-y:1"), "--input_shape=x-y:1");
+  EXPECT_EQ(RewriteAtcArgument("--model=a-b.onnx"), "--model=a-b.onnx");
+  EXPECT_EQ(RewriteAtcArgument("-h"), "-h");  // one letter: a short option
+  EXPECT_EQ(RewriteAtcArgument("-1,2"), "-1,2");
+  EXPECT_EQ(RewriteAtcArgument("x:-1,3"), "x:-1,3");
+}
+
+TEST(AtcOptions, AcceptsTheFormsCannsGetoptTakes) {
+  AtcOptions o;
+  std::string err;
+  ASSERT_EQ(ParseAtcOptions({"-fram=5", "--mode", "3", "-model=m.onnx",
+                             "--soc=Ascend910B1", "--input-format=ND",
+                             "--precision_mode", "force_fp32",
+                             "--input-shape", "x:2,3", "--log=info"},
+                            &o, &err),
+            ParseStatus::kOk)
+      << err;
+  EXPECT_EQ(o.framework, 5);
+  EXPECT_EQ(o.mode, 3);
+  EXPECT_EQ(o.model, "m.onnx");
+  EXPECT_EQ(o.soc_version, "Ascend910B1");
+  EXPECT_EQ(o.input_format, "ND");
+  EXPECT_EQ(o.precision_mode, "force_fp32");  // exact, not precision_mode_v2
+  ASSERT_EQ(o.input_shapes.size(), 1u);
+  EXPECT_EQ(o.input_shapes[0].second, (std::vector<int64_t>{2, 3}));
+  // A value may start with '-': it is the next argument, whatever it is.
+  ASSERT_EQ(Parse({"--input_shape", "x:-1,3", "--dynamic_batch_size", "1,2"},
+                  &o, &err),
+            ParseStatus::kOk)
+      << err;
+  EXPECT_EQ(o.gears.size(), 2u);
+}
+
+TEST(AtcOptions, RefusesWhatCannsGetoptRefuses) {
+  const Refusal cases[] = {
+      // "--prec" abbreviates precision_mode and precision_mode_v2.
+      {{"--prec=force_fp32"},
+       "unknown command line flag 'prec' (ambiguous: it abbreviates "
+       "--precision_mode --precision_mode_v2)"},
+      {{"--o=x"}, "unknown command line flag 'o' (ambiguous"},
+      {{"--mod=0"}, "(ambiguous: it abbreviates --mode --model"},
+      {{"--wieght=x"}, "unknown command line flag 'wieght' (not an option"},
+      {{"-x"}, "unknown command line flag 'x'"},
+      {{"--model"}, "flag '--model' is missing its argument"},
+      {{"--", "--mode=0"}, "Non-option parameter: --mode=0"},
+  };
+  for (const Refusal& c : cases) {
+    AtcOptions o;
+    std::string err;
+    EXPECT_EQ(Parse(c.args, &o, &err), ParseStatus::kError) << c.expected;
+    EXPECT_NE(err.find(c.expected), std::string::npos)
+        << "expected '" << c.expected << "', got '" << err << "'";
+  }
+}
+
+TEST(AtcOptions, ModesAsCannTakesThem) {
+  AtcOptions o;
+  std::string err;
+  for (const char* mode : {"0", "3"}) {
+    EXPECT_EQ(Parse({std::string("--mode=") + mode}, &o, &err),
+              ParseStatus::kOk)
+        << err;
+  }
+  EXPECT_EQ(ParseAtcOptions({"--mode=6", "--om=m.om"}, &o, &err),
+            ParseStatus::kOk)
+      << err;
+  // CANN's other modes are refused by name; values it does not take with
+  // its E10001 wording.
+  for (const char* mode : {"1", "5", "7", "30"}) {
+    EXPECT_EQ(Parse({std::string("--mode=") + mode}, &o, &err),
+              ParseStatus::kError);
+    EXPECT_NE(err.find("is a mode of CANN's atc that the emulator does not "
+                       "emulate"),
+              std::string::npos)
+        << mode << ": " << err;
+  }
+  for (const char* mode : {"2", "10", "00", "-1", "abc", ""}) {
+    EXPECT_EQ(Parse({std::string("--mode=") + mode}, &o, &err),
+              ParseStatus::kError);
+    EXPECT_NE(err.find("for parameter --mode is invalid"), std::string::npos)
+        << mode << ": " << err;
+  }
+}
+
+TEST(AtcOptions, FrameworksAsCannTakesThem) {
+  AtcOptions o;
+  std::string err;
+  for (const char* f : {"0", "1", "3"}) {
+    EXPECT_EQ(Parse({std::string("--framework=") + f}, &o, &err),
+              ParseStatus::kError);
+    EXPECT_NE(err.find("is a framework of CANN's atc that the emulator does "
+                       "not emulate"),
+              std::string::npos)
+        << f << ": " << err;
+  }
+  for (const char* f : {"2", "4", "6", "05", ""}) {
+    EXPECT_EQ(Parse({std::string("--framework=") + f}, &o, &err),
+              ParseStatus::kError);
+    EXPECT_NE(err.find("--framework is required. The value must be"),
+              std::string::npos)
+        << f << ": " << err;
+  }
+}
+
+TEST(AtcOptions, EveryCannOptionIsKnownByName) {
+  // Never "unknown" for a real option: each is accepted or refused by name.
+  AtcOptions o;
+  std::string err;
+  for (const char* name :
+       {"weight", "input_hint_shape", "cal_conf", "target", "json",
+        "out_nodes", "sparsity", "dump_mode", "device_id", "build_config",
+        "quant_dumpable", "is_weight_clip", "shape_generalized_build_mode"}) {
+    EXPECT_EQ(Parse({std::string("--") + name + "=1"}, &o, &err),
+              ParseStatus::kError);
+    EXPECT_NE(err.find(std::string("--") + name +
+                       " is an option of CANN's atc that the emulator does "
+                       "not emulate"),
+              std::string::npos)
+        << name << ": " << err;
+  }
 }
 
 TEST(AtcOptions, RequiredOptions) {
@@ -238,7 +406,9 @@ TEST(AtcOptions, RequiredOptions) {
                  "--soc_version=Ascend 910", "--precision_mode=force_fp32"},
                 &o, &err),
             ParseStatus::kError);
-  EXPECT_NE(err.find("is not a chip name"), std::string::npos) << err;
+  EXPECT_NE(err.find("--soc_version='Ascend 910' is not a SoC name CANN knows"),
+            std::string::npos)
+      << err;
   // --mode=3 needs no --output.
   EXPECT_EQ(ParseAtcOptions(
                 {"--framework=5", "--model=m.onnx", "--mode=3",
@@ -246,6 +416,51 @@ TEST(AtcOptions, RequiredOptions) {
                 &o, &err),
             ParseStatus::kOk)
       << err;
+}
+
+TEST(AtcOptions, SocVersionsAreCannsList) {
+  // hicann/runtime platform_config: 73 names, not all "Ascend...".
+  EXPECT_EQ(SocVersions().size(), 73u);
+  AtcOptions o;
+  std::string err;
+  for (const char* soc :
+       {"Ascend910_9391", "Ascend910B4-1", "Ascend950PR_9579",
+        "Ascend350_354f", "Kirin9030", "KirinX90", "Ascend031",
+        "Ascend950DT_95A2", "Ascend310P7"}) {
+    EXPECT_EQ(Parse({std::string("--soc_version=") + soc}, &o, &err),
+              ParseStatus::kOk)
+        << soc << ": " << err;
+    EXPECT_EQ(o.soc_version, soc);
+  }
+  for (const SocVersion& soc : SocVersions()) {
+    EXPECT_EQ(Parse({std::string("--soc_version=") + soc.name}, &o, &err),
+              ParseStatus::kOk)
+        << soc.name << ": " << err;
+  }
+  EXPECT_EQ(SocFamily("Ascend310P3"), "Ascend310P");
+  EXPECT_EQ(SocFamily("Ascend910_9391"), "Ascend910_93");
+  EXPECT_EQ(SocFamily("Ascend910B9"), "");
+}
+
+TEST(AtcOptions, UnknownSocVersionIsRefusedWithTheNearest) {
+  AtcOptions o;
+  std::string err;
+  ASSERT_EQ(Parse({"--soc_version=Ascend910B9"}, &o, &err),
+            ParseStatus::kError);
+  EXPECT_NE(err.find("--soc_version='Ascend910B9' is not a SoC name CANN "
+                     "knows (its platform_config lists 73"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("did you mean Ascend910B, Ascend910B1, Ascend910B2?"),
+            std::string::npos)
+      << err;
+  ASSERT_EQ(Parse({"--soc_version=Kirin9000"}, &o, &err), ParseStatus::kError);
+  EXPECT_NE(err.find("did you mean Kirin9030"), std::string::npos) << err;
+  // Far from every name: no suggestion.
+  ASSERT_EQ(Parse({"--soc_version=x"}, &o, &err), ParseStatus::kError);
+  EXPECT_EQ(err.find("did you mean"), std::string::npos) << err;
+  EXPECT_EQ(NearestSocVersions("Ascend310P2").front(), "Ascend310P1");
+  EXPECT_TRUE(NearestSocVersions(std::string(1000, 'A')).empty());
 }
 
 }  // namespace

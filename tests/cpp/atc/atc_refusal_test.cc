@@ -17,7 +17,7 @@ using testing::AtcTest;
 using testing::OnnxBuilder;
 
 void ExpectRefused(const AtcResult& r, const std::string& reason) {
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
   EXPECT_NE(r.err.find("ATC run failed"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(reason), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("ATC run success"), std::string::npos) << r.out;
@@ -164,7 +164,7 @@ TEST_F(AtcTest, RefusesMalformedProtobuf) {
                            "--output=" + Path("cut"),
                            "--soc_version=Ascend910B1",
                            "--precision_mode=must_keep_origin_dtype"});
-  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_EQ(r.code, atc::kAtcFailureExit) << r.out;
 }
 
 TEST_F(AtcTest, RefusesOnnxCheckerFailures) {
@@ -181,7 +181,7 @@ TEST_F(AtcTest, RefusesBadInitializer) {
       .Output("y", {4});  // 2 values for 4
   b.Node("Add", {"x", "w"}, {"y"});
   auto r = Compile(b, "badinit");
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, atc::kAtcFailureExit);
   EXPECT_NE(r.err.find("'w'"), std::string::npos) << r.err;
 }
 
@@ -189,11 +189,13 @@ TEST_F(AtcTest, RefusesCommandLineProblems) {
   OnnxBuilder b;
   b.Input("x", {2}).Output("y", {2});
   b.Node("Relu", {"x"}, {"y"});
-  ExpectRefused(Compile(b, "m", {"--bogus=1"}), "unknown option --bogus");
-  ExpectRefused(Compile(b, "m", {"--precision_mode=force_fp16"}),
-                "is given twice");
+  ExpectRefused(Compile(b, "m", {"--bogus=1"}),
+                "unknown command line flag 'bogus'");
+  ExpectRefused(Compile(b, "m", {"--mode=9"}),
+                "Value 9 for parameter --mode is invalid");
   ExpectRefused(testing::RunAtcArgs({"--framework=3", "--model=m.pb"}),
-                "--framework=3 (TensorFlow) is not supported by the emulator");
+                "--framework=3 (TensorFlow) is a framework of CANN's atc that "
+                "the emulator does not emulate");
   ExpectRefused(
       testing::RunAtcArgs({"--framework=5", "--model=" + Path("m.onnx"),
                            "--output=" + Path("m"), "--soc_version=Ascend910B1",
