@@ -584,7 +584,7 @@ std::string ParseGears(AtcOptions* o) {
 // (compiler/api/aclgrph/option_utils.cc): a positive integer; -1, a dynamic
 // dim (shape gears here); "lo~hi", a shape range, which makes CANN compile a
 // dynamic-shape model the emulator does not emulate; 0 or another negative
-// number, E10011.
+// number, E10011; anything else (1.5, a), E10002.
 static std::string CheckInputShapeDim(const std::string& item,
                                       const std::string& dim, int64_t* v) {
   const size_t tilde = dim.find('~');
@@ -604,7 +604,12 @@ static std::string CheckInputShapeDim(const std::string& item,
            "the shapes to compile with --dynamic_batch_size or --dynamic_dims";
   }
   if (!ParseInt(dim, v)) {
-    return "--input_shape: '" + dim + "' in '" + item + "' is not a dimension";
+    // CANN's E10002 (option_utils.cc: a dim with a character other than a
+    // digit, e.g. 1.5).
+    return "Value " + item +
+           " for parameter --input_shape is invalid. Reason: It is not a "
+           "digit. The value must be formatted as \"input_name1:1,3,224,224\"."
+           " ('" + dim + "' is not a dimension)";
   }
   if (*v <= 0 && *v != -1) {
     return "Value " + item +

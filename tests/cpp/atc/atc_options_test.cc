@@ -154,6 +154,10 @@ TEST(AtcOptions, Refusals) {
       {{"--log=loud"}, "--log=loud"},
       {{"--input_shape=x:1,-1"}, "dynamic dim (-1)"},
       {{"--input_shape=x:1,a"}, "is not a dimension"},
+      {{"--input_shape=x:1.5,3"},
+       "Value x:1.5,3 for parameter --input_shape is invalid. Reason: It is "
+       "not a digit. The value must be formatted as "
+       "\"input_name1:1,3,224,224\"."},
       {{"--input_shape=x:0,3"},
        "Value x:0,3 for parameter --input_shape is invalid. Shape values must "
        "be positive integers. The error value in the shape is 0."},
