@@ -376,8 +376,9 @@ std::string CheckValue(const std::string& name, const std::string& value,
   } else if (name == "log") {
     if (value != "debug" && value != "info" && value != "warning" &&
         value != "error" && value != "null") {
-      return "--log=" + value +
-             " is not one of debug, info, warning, error, null";
+      // CANN's E10010, then the values it takes (cmd_flag_info.cc).
+      return "Value " + value + " for parameter --log is invalid. (--log=" +
+             value + " is not one of debug, info, warning, error, null)";
     }
     o->log = value;
   }

@@ -151,7 +151,9 @@ TEST(AtcOptions, Refusals) {
       {{"--precision_mode=fast"}, "is not a CANN precision mode"},
       {{"--input_format=NHWC"}, "--input_format=NHWC is not supported"},
       {{"--output_type=FP16"}, "only FP32"},
-      {{"--log=loud"}, "--log=loud"},
+      {{"--log=loud"},
+       "Value loud for parameter --log is invalid. (--log=loud is not one of "
+       "debug, info, warning, error, null)"},
       {{"--input_shape=x:1,-1"}, "dynamic dim (-1)"},
       {{"--input_shape=x:1,a"}, "is not a dimension"},
       {{"--input_shape=x:1.5,3"},
