@@ -29,9 +29,10 @@ std::string folder_of(const std::string& path) {
   return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
 }
 
-// The model functions live in libacl_mdl.so (hicann/ge installs acl_mdl.h and
-// builds them; hicann/runtime's libacl_rt.so holds aclInit, aclrt*, the data
-// buffer calls and aclGetRecentErrMsg).
+// The model functions live in libacl_mdl.so: hicann/ge builds it from
+// api/acl/acl_model, which defines the aclmdl* calls the backend uses (the
+// dataset ones included). hicann/runtime's libacl_rt.so (src/acl/aclrt) holds
+// aclInit, aclrt*, the data buffer calls and aclGetRecentErrMsg.
 bool is_model_function(const char* name) {
   return std::strncmp(name, "aclmdl", 6) == 0;
 }
