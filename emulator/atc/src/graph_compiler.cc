@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <exception>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -51,6 +52,9 @@ struct ConstBytes {
   bool external = false;
   bool folded = false;  // computed by constant folding (may differ per gear)
   ByteView view;        // external: the bytes in their file
+  // external and computed by atc (rounded for a precision mode): the bytes
+  // `view` points into, shared with the FileConstant that writes them.
+  std::shared_ptr<const std::vector<uint8_t>> computed;
 
   ByteView bytes() const {
     return external ? view : ByteView{owned.data(), owned.size(), nullptr};
@@ -453,11 +457,16 @@ class GraphCompiler {
       const bool external = consts_[it->second.index].external;
       consts_.emplace_back();
       ConstBytes& c = consts_.back();
-      c.owned = std::move(owned);
       if (external) {
-        // Still a weight file (--external_weight=1|2), of rounded bytes.
+        // Still a weight file (--external_weight=1|2), of rounded bytes
+        // that outlive this compiler (atc writes the files after it).
+        auto computed =
+            std::make_shared<const std::vector<uint8_t>>(std::move(owned));
         c.external = true;
-        c.view = ByteView{c.owned.data(), c.owned.size(), nullptr};
+        c.computed = computed;
+        c.view = ByteView{computed->data(), computed->size(), nullptr};
+      } else {
+        c.owned = std::move(owned);
       }
       values_[rounded] = v;
     } else {
@@ -604,7 +613,7 @@ class GraphCompiler {
           // file and offset.
           t.location = TensorLocation::kExternal;
           file_constants_.push_back(
-              {static_cast<uint32_t>(p->tensors.size()), bytes});
+              {static_cast<uint32_t>(p->tensors.size()), bytes, c.computed});
           break;
         }
         t.location = TensorLocation::kWeight;
