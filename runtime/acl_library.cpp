@@ -60,8 +60,8 @@ std::string load_hint() {
        {"ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME"}) {
     if (env_or_null(home_variable) != nullptr) {
       return std::string("; ") + home_variable +
-             " holds no loadable lib64/libacl_rt.so + libacl_mdl.so nor "
-             "lib64/libascendcl.so: source the set_env.sh "
+             " holds no loadable lib64/libascendcl.so (nor both of "
+             "libacl_rt.so and libacl_mdl.so): source the set_env.sh "
              "of a complete CANN installation, or set "
              "EXECUTORCH_ASCEND_ACL_LIB to a libascendcl.so";
     }
