@@ -169,6 +169,44 @@ TEST_F(PrecisionTest, MixedPrecisionKeepsTheBlackListInFloat32) {
   }
 }
 
+TEST_F(AtcTest, MixedPrecisionGrayOpsFollowTheirInputs) {
+  // y1 = Relu(MatMul(x, w) + b): Add and Relu (gray) follow the float16
+  // MatMul (white), so y1 holds float16 values. y2 = Relu(Exp(MatMul(x, w))):
+  // Exp (black) is float32, so the Relu after it is too.
+  OnnxBuilder g;
+  g.Input("x", {kM, kK}).Output("y1", {kM, kN}).Output("y2", {kM, kN});
+  g.InitF32("w", {kK, kN}, kW);
+  g.InitF32("b", {kN}, {0.1234567f, -0.7654321f, 0.3333333f});
+  g.Node("MatMul", {"x", "w"}, {"mm"});
+  g.Node("Add", {"mm", "b"}, {"a"});
+  g.Node("Relu", {"a"}, {"y1"});
+  g.Node("Exp", {"mm"}, {"e"});
+  g.Node("Relu", {"e"}, {"y2"});
+  g.Save(Path("g.onnx"));
+  const AtcResult r = testing::RunAtcArgs(
+      {"--framework=5", "--model=" + Path("g.onnx"), "--output=" + Path("g"),
+       "--soc_version=Ascend910B1",
+       "--precision_mode=allow_mix_precision_fp16"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::vector<uint8_t> om = testing::ReadBytes(Path("g.om"));
+  std::string error;
+  std::unique_ptr<Model> model = Model::Load(om.data(), om.size(), &error);
+  ASSERT_NE(model, nullptr) << error;
+  const auto y = testing::RunFloat(*model, {kX});
+  const std::vector<float> mm = Reference(kX, kW, H, H, Same);  // exp(mm16)
+  int y2_not_half = 0;
+  for (int i = 0; i < kM * kN; ++i) {
+    const float a = H(H(std::log(mm[i])) + H(i % kN == 0   ? 0.1234567f
+                                             : i % kN == 1 ? -0.7654321f
+                                                           : 0.3333333f));
+    EXPECT_NEAR(y[0][i], std::max(0.0f, a), 1e-3f) << i;
+    EXPECT_EQ(y[0][i], H(y[0][i])) << "y1[" << i << "] is a float16 value";
+    EXPECT_NEAR(y[1][i], mm[i], 1e-5f * std::max(1.0f, mm[i])) << i;
+    y2_not_half += y[1][i] != H(y[1][i]);
+  }
+  EXPECT_GT(y2_not_half, 0) << "y2 stayed float32";
+}
+
 TEST_F(PrecisionTest, Bf16ModesRoundToBfloat16) {
   const std::vector<float> want = Reference(kX, kW, B, B, Same);
   for (const char* mode : {"--precision_mode=allow_mix_precision_bf16",
