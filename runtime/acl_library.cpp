@@ -4,8 +4,10 @@
 
 #include <dlfcn.h>
 #include <emulator_ids.h>
+#include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <utility>
 
@@ -14,6 +16,26 @@
 namespace executorch::backends::ascend {
 
 namespace {
+
+constexpr const char kSingle[] = "libascendcl.so";
+constexpr const char kRuntime[] = "libacl_rt.so";
+constexpr const char kModel[] = "libacl_mdl.so";
+
+bool exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
+
+// The folder part of a path with its trailing '/', or "" for a bare name.
+std::string folder_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+}
+
+// The model functions live in libacl_mdl.so: hicann/ge builds it from
+// api/acl/acl_model, which defines the aclmdl* calls the backend uses (the
+// dataset ones included). hicann/runtime's libacl_rt.so (src/acl/aclrt) holds
+// aclInit, aclrt*, the data buffer calls and aclGetRecentErrMsg.
+bool is_model_function(const char* name) {
+  return std::strncmp(name, "aclmdl", 6) == 0;
+}
 
 const char* env_or_null(const char* name) {
   const char* value = std::getenv(name);
@@ -31,13 +53,15 @@ std::string explained(const char* recent) {
 std::string load_hint() {
   if (env_or_null("EXECUTORCH_ASCEND_ACL_LIB") != nullptr) {
     return "; EXECUTORCH_ASCEND_ACL_LIB names this file: point it at an "
-           "existing libascendcl.so, or unset it";
+           "existing libascendcl.so (or libacl_rt.so, with libacl_mdl.so "
+           "beside it), or unset it";
   }
   for (const char* home_variable :
        {"ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME"}) {
     if (env_or_null(home_variable) != nullptr) {
       return std::string("; ") + home_variable +
-             " holds no loadable lib64/libascendcl.so: source the set_env.sh "
+             " holds no loadable lib64/libascendcl.so (nor both of "
+             "libacl_rt.so and libacl_mdl.so): source the set_env.sh "
              "of a complete CANN installation, or set "
              "EXECUTORCH_ASCEND_ACL_LIB to a libascendcl.so";
     }
@@ -68,19 +92,46 @@ std::string AclLibrary::unavailable_reason() const {
   return reason_;
 }
 
-std::string AclLibrary::resolve_path() {
+std::string AclLibrary::Layout::describe() const {
+  return split() ? runtime + " + " + model : runtime;
+}
+
+AclLibrary::Layout AclLibrary::resolve() {
   // The same rule as src/executorch_ascend/cann.py (docs/runtime.md).
+  Layout layout;
   if (const char* explicit_path = env_or_null("EXECUTORCH_ASCEND_ACL_LIB")) {
-    return explicit_path;
+    const std::string path = explicit_path;
+    const std::string folder = folder_of(path);
+    const std::string name = path.substr(folder.size());
+    if (name == kRuntime || name == kModel) {
+      layout.runtime = folder + kRuntime;
+      layout.model = folder + kModel;
+    } else {
+      layout.runtime = path;
+    }
+    return layout;
   }
   for (const char* home_variable :
        {"ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME"}) {
     if (const char* home = env_or_null(home_variable)) {
-      return std::string(home) + "/lib64/libascendcl.so";
+      const std::string lib64 = std::string(home) + "/lib64/";
+      if (exists(lib64 + kRuntime) && exists(lib64 + kModel)) {
+        layout.runtime = lib64 + kRuntime;
+        layout.model = lib64 + kModel;
+      } else {
+        // Older CANN, or half of the pair: the compatibility library.
+        layout.runtime = lib64 + kSingle;
+      }
+      return layout;
     }
   }
-  return "libascendcl.so";
+  layout.runtime = kRuntime;
+  layout.model = kModel;
+  layout.fallback = kSingle;
+  return layout;
 }
+
+std::string AclLibrary::resolve_path() { return resolve().runtime; }
 
 const char* AclLibrary::recent_error() const {
   // usable_: the whole table is resolved, so aclInit's own failure can be
@@ -98,28 +149,65 @@ void AclLibrary::fail(std::string reason) {
   ASCEND_LOG(Error, "not available: %s", reason_.c_str());
 }
 
-void AclLibrary::load() {
-  path_ = resolve_path();
+std::string AclLibrary::open_libraries() {
+  path_ = layout_.describe();
   // RTLD_LOCAL: ACL's symbols must not leak into the global namespace where
   // they could clash with another copy loaded by a different component.
-  handle_ = dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
+  handle_ = dlopen(layout_.runtime.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle_ == nullptr) {
     const char* why = dlerror();
+    return "cannot load ACL library '" + layout_.runtime +
+           "': " + (why ? why : "?");
+  }
+  if (!layout_.split()) {
+    model_handle_ = handle_;
+    return "";
+  }
+  model_handle_ = dlopen(layout_.model.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (model_handle_ == nullptr) {
+    const char* why = dlerror();
+    dlclose(handle_);
+    handle_ = nullptr;
+    return "cannot load ACL library '" + layout_.model +
+           "' (the model half of " + path_ + "): " + (why ? why : "?");
+  }
+  return "";
+}
+
+void AclLibrary::load() {
+  layout_ = resolve();
+  std::string error = open_libraries();
+  if (!error.empty() && !layout_.fallback.empty()) {
+    // The loader path without the split pair: the single library.
+    layout_ = Layout{layout_.fallback, "", ""};
+    error = open_libraries();
+  }
+  if (!error.empty()) {
     std::lock_guard<std::mutex> lock(mutex_);
-    fail("cannot load ACL library '" + path_ + "': " + (why ? why : "?") +
-         load_hint());
+    fail(error + load_hint());
     return;
   }
 
-#define EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME(name)                         \
-  api_.name = reinterpret_cast<decltype(api_.name)>(dlsym(handle_, #name)); \
-  if (api_.name == nullptr) {                                               \
-    std::lock_guard<std::mutex> lock(mutex_);                               \
-    fail("ACL library '" + path_ + "' has no symbol '" #name "'");          \
-    return;                                                                 \
+  // Each function from the library CANN puts it in (the same handle twice
+  // for a single library).
+  const auto library_of = [this](const char* name) {
+    return is_model_function(name) ? model_handle_ : handle_;
+  };
+  const auto file_of = [this](const char* name) {
+    return is_model_function(name) ? layout_.model : layout_.runtime;
+  };
+#define EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME(name)                        \
+  api_.name = reinterpret_cast<decltype(api_.name)>(                       \
+      dlsym(library_of(#name), #name));                                    \
+  if (api_.name == nullptr) {                                              \
+    std::lock_guard<std::mutex> lock(mutex_);                              \
+    fail("ACL library '" + (layout_.split() ? file_of(#name) : path_) +    \
+         "' has no symbol '" #name "'");                                   \
+    return;                                                                \
   }
 #define EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME_OPTIONAL(name) \
-  api_.name = reinterpret_cast<decltype(api_.name)>(dlsym(handle_, #name));
+  api_.name = reinterpret_cast<decltype(api_.name)>(         \
+      dlsym(library_of(#name), #name));
 #define EXECUTORCH_ASCEND_ACL_RESOLVE_EMULATED(name)
 #define ACL_FUNCTION(ret, name, params, user, faults) \
   EXECUTORCH_ASCEND_ACL_RESOLVE_##user(name)

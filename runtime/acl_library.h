@@ -69,7 +69,8 @@ class AclLibrary {
   std::string unavailable_reason() const;
   // The library exports EXECUTORCH_ASCEND_EMULATOR_SYMBOL (our emulator).
   bool is_emulator() const { return is_emulator_; }
-  // The path given to dlopen.
+  // What was opened: the single library's path, or "<libacl_rt.so path> +
+  // <libacl_mdl.so path>".
   const std::string& path() const { return path_; }
   uint32_t device_count() const {
     return device_count_.load(std::memory_order_acquire);
@@ -80,10 +81,34 @@ class AclLibrary {
   // aclGetRecentErrMsg, never null (for log lines; ASCEND_LOG escapes it).
   const char* recent_error() const;
 
-  // Where the library is looked for: EXECUTORCH_ASCEND_ACL_LIB, else
-  // $ASCEND_HOME_PATH (else $ASCEND_TOOLKIT_HOME)/lib64/libascendcl.so, else
-  // "libascendcl.so" on the loader path.
+  // The libraries to open (docs/runtime.md, "Which ACL library"). Current
+  // CANN splits ACL in two: the model functions (aclmdl*) in libacl_mdl.so,
+  // everything else in libacl_rt.so; libascendcl.so, with every function,
+  // stays as a compatibility library.
+  struct Layout {
+    std::string runtime;  // libacl_rt.so, or the single libascendcl.so
+    std::string model;    // libacl_mdl.so; "" for a single library
+    // The single library to open instead when the split pair does not load
+    // (the loader-path step only); "" otherwise.
+    std::string fallback;
+    bool split() const { return !model.empty(); }
+    // "<runtime> + <model>" or the single path.
+    std::string describe() const;
+  };
+
+  // Where ACL is looked for, in order:
+  // 1. EXECUTORCH_ASCEND_ACL_LIB: that file; when its name is libacl_rt.so
+  //    or libacl_mdl.so, the pair in its folder;
+  // 2. $ASCEND_HOME_PATH (else $ASCEND_TOOLKIT_HOME)/lib64: libacl_rt.so +
+  //    libacl_mdl.so when both are there, else libascendcl.so;
+  // 3. the loader path: libacl_rt.so + libacl_mdl.so when both load, else
+  //    libascendcl.so.
+  static Layout resolve();
+  // resolve().runtime: the library holding aclInit (the emulator's extras
+  // are reached through it too).
   static std::string resolve_path();
+  // The layout load() opened ("" parts before load).
+  const Layout& layout() const { return layout_; }
 
  private:
   AclLibrary() = default;
@@ -95,8 +120,13 @@ class AclLibrary {
   // Records why the library is not available (mutex_ held) and logs it.
   void fail(std::string reason);
 
+  // dlopen()s layout_ (the pair, or the single library); "" or why not.
+  std::string open_libraries();
+
   AclApi api_;
-  void* handle_ = nullptr;
+  void* handle_ = nullptr;        // libacl_rt.so or the single library
+  void* model_handle_ = nullptr;  // libacl_mdl.so; == handle_ when single
+  Layout layout_;
   // The table is complete and the library is not a stub: initialize() may
   // try (written once under the call_once in get(), then only read).
   bool usable_ = false;

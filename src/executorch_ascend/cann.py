@@ -3,12 +3,15 @@
 """Where CANN is: the one resolver of the ACL library and of atc, and the explicit switch to the
 CANN emulator.
 
-The C++ backend resolves libascendcl.so by the same rule (runtime/acl_library.cpp):
+The C++ backend resolves ACL by the same rule (runtime/acl_library.cpp). Current CANN splits ACL
+into libacl_rt.so (runtime functions) and libacl_mdl.so (model functions, aclmdl*) and keeps
+libascendcl.so, with every function, as a compatibility library:
 
-1. EXECUTORCH_ASCEND_ACL_LIB, an explicit library path;
-2. $ASCEND_HOME_PATH/lib64/libascendcl.so, else $ASCEND_TOOLKIT_HOME/lib64/libascendcl.so
-   (CANN's set_env.sh sets both);
-3. "libascendcl.so" on the loader's path.
+1. EXECUTORCH_ASCEND_ACL_LIB, an explicit library path (a libacl_rt.so or libacl_mdl.so there
+   means the pair in that folder);
+2. $ASCEND_HOME_PATH/lib64, else $ASCEND_TOOLKIT_HOME/lib64 (CANN's set_env.sh sets both):
+   libacl_rt.so + libacl_mdl.so when both are there, else libascendcl.so;
+3. the loader's path: libacl_rt.so + libacl_mdl.so when both load, else libascendcl.so.
 
 atc follows the same homes: an explicit path, then <home>/bin/atc, then `atc` on PATH.
 
@@ -53,13 +56,48 @@ def cann_home() -> Path | None:
     return None
 
 
-def acl_library() -> Path | None:
-    """The libascendcl.so the backend will load; None means dlopen("libascendcl.so")."""
+SINGLE_ACL_LIBRARY = "libascendcl.so"
+RUNTIME_ACL_LIBRARY = "libacl_rt.so"
+MODEL_ACL_LIBRARY = "libacl_mdl.so"
+
+
+def acl_libraries() -> tuple[Path, ...] | None:
+    """The ACL libraries the backend will load: (libacl_rt.so, libacl_mdl.so), or
+    (libascendcl.so,); None means the loader's path decides (the pair when both load, else
+    libascendcl.so)."""
     explicit = _env(ENV_ACL_LIB)
     if explicit:
-        return Path(explicit)
+        path = Path(explicit)
+        if path.name in (RUNTIME_ACL_LIBRARY, MODEL_ACL_LIBRARY):
+            return (path.parent / RUNTIME_ACL_LIBRARY, path.parent / MODEL_ACL_LIBRARY)
+        return (path,)
     home = cann_home()
-    return home / "lib64" / "libascendcl.so" if home else None
+    if home is None:
+        return None
+    lib64 = home / "lib64"
+    pair = (lib64 / RUNTIME_ACL_LIBRARY, lib64 / MODEL_ACL_LIBRARY)
+    if all(p.exists() for p in pair):
+        return pair
+    return (lib64 / SINGLE_ACL_LIBRARY,)
+
+
+def acl_library() -> Path | None:
+    """The library holding the runtime functions the backend will load (libacl_rt.so of the pair,
+    or libascendcl.so); None means the loader's path decides (acl_libraries())."""
+    libraries = acl_libraries()
+    return libraries[0] if libraries else None
+
+
+def describe_acl_libraries(libraries: tuple[Path, ...] | None) -> str:
+    """How `executorch-ascend info` names what acl_libraries() returned."""
+    if libraries is None:
+        return (
+            f"{RUNTIME_ACL_LIBRARY} + {MODEL_ACL_LIBRARY} from the loader path if both load, "
+            f"else {SINGLE_ACL_LIBRARY}"
+        )
+    if len(libraries) == 2:
+        return f"{libraries[0]} + {libraries[1]} (CANN's split layout)"
+    return f"{libraries[0]} (single library)"
 
 
 def _executable(path: Path) -> bool:

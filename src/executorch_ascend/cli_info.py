@@ -115,7 +115,24 @@ def info_lines() -> list[str]:
         ("ascend_runner", paths.runner()),
     ):
         lines.append(f"{what}: {path} ({'present' if path.is_file() else 'missing'})")
-    acl = cann.acl_library()
-    where = str(acl) if acl else "libascendcl.so from the loader path"
-    lines.append(f"ACL the backend loads: {where}: {_state(probe_acl(acl))}")
+    libraries = cann.acl_libraries()
+    where = cann.describe_acl_libraries(libraries)
+    lines.append(f"ACL the backend loads: {where}: {_state(_probe_acl_libraries(libraries))}")
     return lines
+
+
+def _probe_acl_libraries(libraries: tuple[Path, ...] | None) -> Probe:
+    """The pair (both must load) or the single library; None: the loader path, as the backend
+    tries it."""
+    if libraries is None:
+        pair = [Path(cann.RUNTIME_ACL_LIBRARY), Path(cann.MODEL_ACL_LIBRARY)]
+        probes = [probe_acl(p) for p in pair]
+        if all(p.ok for p in probes):
+            return Probe(True, f"dlopen works ({' + '.join(map(str, pair))})")
+        single = probe_acl(None)
+        return Probe(single.ok, f"{single.detail} ({cann.SINGLE_ACL_LIBRARY})")
+    for library in libraries:
+        probe = probe_acl(library)
+        if not probe.ok:
+            return Probe(False, f"{library.name}: {probe.detail}")
+    return Probe(True, "dlopen works")

@@ -20,8 +20,10 @@ from .soc_versions import soc_version_error
 Toolchain = Literal["auto", "cann", "emulator"]
 TOOLCHAINS: tuple[str, ...] = ("auto", "cann", "emulator")
 
-# atc's --precision_mode values (CANN ATC guide). must_keep_origin_dtype keeps fp32 graphs fp32,
-# which is what an fp32 parity test against eager PyTorch needs; CANN's own default is force_fp16.
+# atc's --precision_mode values (CANN ATC guide). The backend's default, must_keep_origin_dtype,
+# keeps fp32 graphs fp32: an exported program gives eager PyTorch's fp32 numbers on the chip as on
+# the emulator. CANN's own default is force_fp16, which the emulator's atc emulates too
+# (docs/atc.md "Precision modes").
 PRECISION_MODES: tuple[str, ...] = (
     "force_fp32",
     "force_fp16",
@@ -64,7 +66,8 @@ class AscendCompileSpec:
     """How AscendBackend compiles a partition.
 
     soc_version:    atc --soc_version, the chip the .om runs on (an .om runs only on its family).
-    precision_mode: atc --precision_mode.
+    precision_mode: atc --precision_mode; default must_keep_origin_dtype (fp32 parity with eager;
+                    CANN's own default is force_fp16, emulated by the emulator too).
     device_id:      default device the runtime uses for this program.
     toolchain:      "cann" requires CANN's atc, "emulator" uses the bundled emulator's atc,
                     "auto" uses CANN's when found, else the emulator's (with a warning).

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from executorch_ascend import cli_info
+from executorch_ascend import cann, cli_info
 
 HEAVY = ("executorch.exir", "torch")
 
@@ -87,6 +87,17 @@ def test_info_says_the_emulator_runs(native) -> None:
     text = "\n".join(cli_info.info_lines())
     assert "atc (emulator)" in text and "OK, `atc --help` runs" in text
     assert "libascendcl (emulator)" in text and "OK, dlopen works" in text
+    assert "ACL the backend loads:" in text
+
+
+@pytest.mark.emulator
+def test_info_names_the_split_layout(native, monkeypatch) -> None:
+    emulator = cann.find_emulator()
+    assert emulator is not None
+    runtime_half = emulator.acl_library.parent / "libacl_rt.so"
+    monkeypatch.setenv(cann.ENV_ACL_LIB, str(runtime_half))
+    line = next(x for x in cli_info.info_lines() if x.startswith("ACL the backend loads"))
+    assert "libacl_rt.so + " in line and "split layout" in line and "OK, dlopen works" in line
 
 
 def test_packaged_op_table_matches_the_registry() -> None:

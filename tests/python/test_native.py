@@ -57,6 +57,27 @@ def test_acl_library_rule(monkeypatch, tmp_path) -> None:
     assert cann.acl_library() == tmp_path / "toolkit" / "lib64" / "libascendcl.so"
     monkeypatch.delenv("ASCEND_TOOLKIT_HOME")
     assert cann.acl_library() is None
+    assert cann.acl_libraries() is None
+
+
+def test_acl_library_rule_prefers_cann_split_layout(monkeypatch, tmp_path) -> None:
+    lib64 = tmp_path / "home" / "lib64"
+    lib64.mkdir(parents=True)
+    monkeypatch.delenv(cann.ENV_ACL_LIB, raising=False)
+    monkeypatch.setenv("ASCEND_HOME_PATH", str(tmp_path / "home"))
+    (lib64 / "libacl_rt.so").write_bytes(b"")
+    # Half of the pair: the compatibility library, as the C++ backend does.
+    assert cann.acl_libraries() == (lib64 / "libascendcl.so",)
+    (lib64 / "libacl_mdl.so").write_bytes(b"")
+    assert cann.acl_libraries() == (lib64 / "libacl_rt.so", lib64 / "libacl_mdl.so")
+    assert cann.acl_library() == lib64 / "libacl_rt.so"
+    assert "split layout" in cann.describe_acl_libraries(cann.acl_libraries())
+    # An explicit libacl_mdl.so (or libacl_rt.so) names the pair in its folder.
+    monkeypatch.setenv(cann.ENV_ACL_LIB, str(tmp_path / "x" / "libacl_mdl.so"))
+    assert cann.acl_libraries() == (
+        tmp_path / "x" / "libacl_rt.so",
+        tmp_path / "x" / "libacl_mdl.so",
+    )
 
 
 def test_use_emulator_keeps_an_explicit_library(monkeypatch, tmp_path) -> None:

@@ -55,7 +55,10 @@ def test_the_wheel_holds_no_emulator(backend_wheel: Path) -> None:
     assert "executorch_ascend/lib/libexecutorch_ascend_ptd_check.so" in names
     assert "executorch_ascend/bin/ascend_runner" in names
     assert "executorch_ascend/delegate_blob.json" in names
-    emulator = [n for n in names if "libascendcl" in n or n.endswith("/atc") or "emulator" in n]
+    emulator = [
+        n for n in names
+        if "libascendcl" in n or "libacl_" in n or n.endswith("/atc") or "emulator" in n
+    ]  # fmt: skip
     assert emulator == []
     # Examples, tolerance helpers and the test-suite flow are not part of the package.
     assert not [n for n in names if n.split("/")[-1] in ("demo.py", "example_models.py")]

@@ -18,6 +18,7 @@
 #include "ascend_emu/om_format.h"
 #include "ascend_emu/soc_versions.h"
 #include "atc_command_line.h"
+#include "precision_mode.h"
 
 namespace ascend_emu {
 namespace atc {
@@ -165,28 +166,13 @@ std::string CheckNoEffect(const NoEffectOption& option,
          listed;
 }
 
-// CANN's precision_mode_v2 values; the emulator computes in the model's own
-// dtypes, which "origin" means.
-constexpr const char* kCannPrecisionModesV2[] = {
-    "fp16",          "origin",         "cube_fp16in_fp32out", "mixed_float16",
-    "mixed_bfloat16", "cube_hif8",     "mixed_hif8"};
-
+// CANN's precision_mode_v2 values (precision_mode.cc maps them onto the v1
+// modes the emulator emulates).
 std::string CheckPrecisionModeV2(const std::string& value, AtcOptions* o) {
-  if (value == "origin") {
-    o->precision_mode_v2 = value;
-    return "";
-  }
-  std::string known;
-  for (const char* mode : kCannPrecisionModesV2) {
-    if (value == mode) {
-      return "--precision_mode_v2=" + value +
-             " is not supported by the emulator yet (it computes in the "
-             "model's own dtypes): use --precision_mode_v2=origin";
-    }
-    known += known.empty() ? mode : std::string(", ") + mode;
-  }
-  return "--precision_mode_v2='" + value +
-         "' is not a CANN precision_mode_v2 (" + known + ")";
+  PrecisionMode mode;
+  std::string err = PrecisionModeFromV2(value, &mode);
+  if (err.empty()) o->precision_mode_v2 = value;
+  return err;
 }
 
 bool ParseInt(const std::string& text, int64_t* value) {
@@ -285,34 +271,16 @@ std::string CheckExternalWeight(const std::string& value, AtcOptions* o) {
          "file there)";
 }
 
-// CANN's atc accepts these nine (ge api/atc, cann-fidelity.md); the emulator
-// computes in the model's own dtypes, which two of them mean.
-constexpr const char* kCannPrecisionModes[] = {"force_fp16",
-                                               "force_fp32",
-                                               "cube_fp16in_fp32out",
-                                               "allow_mix_precision",
-                                               "allow_fp32_to_fp16",
-                                               "must_keep_origin_dtype",
-                                               "allow_mix_precision_fp16",
-                                               "allow_mix_precision_bf16",
-                                               "allow_fp32_to_bf16"};
-
+// CANN's atc accepts nine modes (ge api/atc, cann-fidelity.md); the emulator
+// emulates each (precision_mode.cc, docs/atc.md "Precision modes").
 std::string CheckPrecisionMode(const std::string& value, AtcOptions* o) {
-  if (value == "must_keep_origin_dtype" || value == "force_fp32") {
+  PrecisionMode mode;
+  if (ParsePrecisionMode(value, &mode)) {
     o->precision_mode = value;
     return "";
   }
-  std::string known;
-  for (const char* mode : kCannPrecisionModes) {
-    if (value == mode) {
-      return "--precision_mode=" + value +
-             " is not supported by the emulator yet (it computes in the "
-             "model's own dtypes): use --precision_mode=must_keep_origin_dtype";
-    }
-    known += known.empty() ? mode : std::string(", ") + mode;
-  }
   return "--precision_mode='" + value + "' is not a CANN precision mode (" +
-         known + ")";
+         PrecisionModeNames() + ")";
 }
 
 std::string CheckValue(const std::string& name, const std::string& value,
@@ -708,13 +676,8 @@ ParseStatus ParseAtcOptions(const std::vector<std::string>& args,
     *error =
         "--precision_mode and --precision_mode_v2 are both set: CANN's atc "
         "takes one of them";
-  } else if (options->precision_mode.empty() &&
-             options->precision_mode_v2.empty()) {
-    *error =
-        "--precision_mode is not set: CANN's default is force_fp16, which the "
-        "emulator does not support yet; pass "
-        "--precision_mode=must_keep_origin_dtype (or force_fp32, or "
-        "--precision_mode_v2=origin) to compile in the model's own dtypes";
+  } else if (PrecisionModeRefusedForSoc(*options, error)) {
+    // *error says why (a bfloat16 mode on a chip without bfloat16)
   } else if (given.count("optypelist_for_implmode") != 0 &&
              given.count("op_select_implmode") == 0) {
     *error =
@@ -728,7 +691,7 @@ ParseStatus ParseAtcOptions(const std::vector<std::string>& args,
 
 std::string AtcUsage() {
   return R"(usage: atc --framework=5 --model=<model.onnx> --output=<path without .om>
-           --soc_version=<chip> --precision_mode=must_keep_origin_dtype [options]
+           --soc_version=<chip> [--precision_mode=<mode>] [options]
 
 The executorch-ascend CANN emulator's atc: compiles an ONNX model (ai.onnx
 opset 11 to 18, static shapes or shape gears) into an emulator .om that the emulator's
@@ -739,10 +702,13 @@ options below; anything else is refused.
   --model=<file>             the .onnx file
   --output=<path>            writes <path>.om
   --soc_version=<chip>       target chip, e.g. Ascend910B1, Ascend310P3
-  --precision_mode=<mode>    must_keep_origin_dtype or force_fp32 (fp32 as
-                             written); CANN's seven other modes (force_fp16,
-                             its default, and the fp16/bf16 mixes) are not
-                             supported yet, so this option is required
+  --precision_mode=<mode>    one of CANN's nine modes, emulated numerically
+                             (docs/atc.md): force_fp16 (CANN's default),
+                             force_fp32, cube_fp16in_fp32out,
+                             allow_fp32_to_fp16, must_keep_origin_dtype
+                             (fp32 as written), allow_mix_precision,
+                             allow_mix_precision_fp16, allow_mix_precision_bf16,
+                             allow_fp32_to_bf16
   --input_shape="x:1,3,224,224;y:2,8"
                              fixes or checks input dims; -1 marks a dynamic
                              dim, which needs one of the two options below
@@ -764,9 +730,10 @@ options below; anything else is refused.
                              constant, <output dir>/weight/weight_<sha256>;
                              2 one file, weight/weight_combined_<sha256>.
                              The .om then refers to them (FileConstants)
-  --precision_mode_v2=origin the same as must_keep_origin_dtype (instead of
-                             --precision_mode; CANN's other v2 modes are
-                             not supported yet)
+  --precision_mode_v2=<mode>  instead of --precision_mode: fp16, origin,
+                             cube_fp16in_fp32out, mixed_float16,
+                             mixed_bfloat16 (cube_hif8, mixed_hif8: not
+                             emulated)
   --log=debug|info|warning|error|null
   --op_select_implmode, --optypelist_for_implmode, --keep_dtype,
   --fusion_switch_file, --enable_small_channel, --buffer_optimize and other

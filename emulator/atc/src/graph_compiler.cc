@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <exception>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -20,6 +21,7 @@
 #include "memory_planner.h"
 #include "onnx_loader.h"
 #include "onnx_tensor.h"
+#include "precision_mode.h"
 #include "soc_dtypes.h"
 #include "weight_files.h"
 
@@ -38,6 +40,9 @@ struct Value {
   int last_use = -1;     // last op reading it
   int output_slot = -1;  // graph output written straight by its op
   int tensor = -1;       // Program tensor, once emitted
+  // float32 values that hold float16/bfloat16-rounded numbers (written by a
+  // reduced-precision op or rounded for one, precision_mode.h); else float32.
+  DType rounded_to = DType::kFloat32;
 };
 
 // A constant's bytes: decoded from the model proto, or (stored as ONNX
@@ -47,6 +52,9 @@ struct ConstBytes {
   bool external = false;
   bool folded = false;  // computed by constant folding (may differ per gear)
   ByteView view;        // external: the bytes in their file
+  // external and computed by atc (rounded for a precision mode): the bytes
+  // `view` points into, shared with the FileConstant that writes them.
+  std::shared_ptr<const std::vector<uint8_t>> computed;
 
   ByteView bytes() const {
     return external ? view : ByteView{owned.data(), owned.size(), nullptr};
@@ -155,7 +163,8 @@ class GraphCompiler {
       : graph_(model.graph()),
         opset_(opset),
         options_(options),
-        external_(external) {}
+        external_(external),
+        precision_(EffectivePrecisionMode(options)) {}
 
   std::string Compile(Program* program,
                       std::vector<PendingFileConstant>* file_constants) {
@@ -282,10 +291,23 @@ class GraphCompiler {
     std::string err = ConvertAttributes(node, &op.attrs);
     if (!err.empty()) return label + ": " + err;
 
+    // The precision mode: which inputs this op reads rounded (through Cast
+    // steps added before it) and whether its outputs are rounded after it.
+    const OpPrecision precision = DecideOpPrecision(node);
+    std::vector<std::string> input_names(node.input().begin(),
+                                         node.input().end());
+    if (precision.dtype != DType::kFloat32) {
+      for (int k = 0; k < node.input_size(); ++k) {
+        if (!IsRoundedInput(node.op_type(), k)) continue;
+        err = RoundedValue(input_names[k], precision.dtype, &input_names[k]);
+        if (!err.empty()) return label + ": " + err;
+      }
+    }
+
     const int op_index = static_cast<int>(ops_.size());
     std::vector<TensorRef> inputs(node.input_size());
     for (int k = 0; k < node.input_size(); ++k) {
-      const std::string& name = node.input(k);
+      const std::string& name = input_names[k];
       op.inputs.push_back(name);
       if (name.empty()) {
         inputs[k].shape.rank = -1;
@@ -323,6 +345,7 @@ class GraphCompiler {
                   ctx.scratch_bytes);
     }
 
+    std::vector<std::string> rounded_outputs;
     for (size_t k = 0; k < outputs.size(); ++k) {
       // Outputs the node leaves unnamed (or that the kernel adds) still need
       // memory to be written to: give them private names.
@@ -335,6 +358,13 @@ class GraphCompiler {
       }
       err = CrossCheck(name, outputs[k]);
       if (!err.empty()) return label + ": " + err;
+      if (precision.round_outputs && outputs[k].dtype == DType::kFloat32 &&
+          name[0] != '\x01') {
+        // The op writes a private value; Cast steps after it round that
+        // into `name` (below).
+        rounded_outputs.push_back(name);
+        name = "\x01" + name + "#" + op.name + ":unrounded";
+      }
       Value v;
       v.kind = Value::Kind::kOpOutput;
       v.index = op_index;
@@ -344,6 +374,106 @@ class GraphCompiler {
       op.outputs.push_back(name);
     }
     ops_.push_back(std::move(op));
+    for (const std::string& name : rounded_outputs) {
+      const std::string raw = "\x01" + name + "#" + ops_.back().name +
+                              ":unrounded";
+      AddRoundingCasts(raw, precision.dtype, name);
+    }
+    return "";
+  }
+
+  OpPrecision DecideOpPrecision(const onnx::NodeProto& node) const {
+    if (precision_ == PrecisionMode::kMustKeepOriginDtype) return {};
+    bool reduced_input = false;
+    for (const std::string& name : node.input()) {
+      auto it = values_.find(name);
+      if (it != values_.end() && it->second.rounded_to != DType::kFloat32)
+        reduced_input = true;
+    }
+    return DecidePrecision(precision_, node.op_type(), reduced_input);
+  }
+
+  // Appends Cast(to=low) and Cast(to=float32) steps reading float32 value
+  // `from` and writing float32 value `to`: `from` rounded to float16 or
+  // bfloat16 (round to nearest even, as the chip's conversion), still
+  // float32.
+  void AddRoundingCasts(const std::string& from, DType low,
+                        const std::string& to) {
+    const std::string mid = "\x01" + to + ":" + DTypeName(low);
+    AddCast(from, low, mid);
+    AddCast(mid, DType::kFloat32, to);
+    values_.at(to).rounded_to = low;
+  }
+
+  void AddCast(const std::string& from, DType dtype, const std::string& to) {
+    PendingOp op;
+    op.op_type = "Cast";
+    op.name = to[0] == '\x01' ? to.substr(1) : to;
+    Attribute a;
+    a.kind = Attribute::Kind::kInt;
+    // ONNX TensorProto.DataType: FLOAT 1, FLOAT16 10, BFLOAT16 16.
+    a.i = dtype == DType::kFloat16 ? 10 : dtype == DType::kBFloat16 ? 16 : 1;
+    op.attrs.map()["to"] = a;
+    op.inputs.push_back(from);
+    op.outputs.push_back(to);
+    const int op_index = static_cast<int>(ops_.size());
+    Value& in = values_.at(from);
+    in.last_use = op_index;
+    Value v;
+    v.kind = Value::Kind::kOpOutput;
+    v.index = op_index;
+    v.dtype = dtype;
+    v.shape = in.shape;
+    values_[to] = v;
+    ops_.push_back(std::move(op));
+  }
+
+  // *name becomes the name of a copy of float32 value *name rounded to
+  // `low`: the value itself when it holds such numbers already, a rounded
+  // constant for a constant (rounded here, once), or the output of two Cast
+  // steps (made once per value, shared by every op that reads it rounded).
+  std::string RoundedValue(const std::string& source, DType low,
+                           std::string* name) {
+    if (source.empty()) return "";
+    auto it = values_.find(source);
+    if (it == values_.end() || it->second.dtype != DType::kFloat32 ||
+        it->second.rounded_to == low) {
+      return "";  // unknown values are reported by the caller
+    }
+    auto cached = rounded_.find({source, low});
+    if (cached != rounded_.end()) {
+      *name = cached->second;
+      return "";
+    }
+    const std::string rounded = "\x01" + source + ":" + DTypeName(low);
+    if (it->second.kind == Value::Kind::kConst) {
+      const ByteView bytes = consts_[it->second.index].bytes();
+      std::vector<uint8_t> owned(bytes.data, bytes.data + bytes.size);
+      bytes.Release();
+      RoundFloats(&owned, low);
+      Value v = it->second;
+      v.index = static_cast<int>(consts_.size());
+      v.rounded_to = low;
+      const bool external = consts_[it->second.index].external;
+      consts_.emplace_back();
+      ConstBytes& c = consts_.back();
+      if (external) {
+        // Still a weight file (--external_weight=1|2), of rounded bytes
+        // that outlive this compiler (atc writes the files after it).
+        auto computed =
+            std::make_shared<const std::vector<uint8_t>>(std::move(owned));
+        c.external = true;
+        c.computed = computed;
+        c.view = ByteView{computed->data(), computed->size(), nullptr};
+      } else {
+        c.owned = std::move(owned);
+      }
+      values_[rounded] = v;
+    } else {
+      AddRoundingCasts(source, low, rounded);
+    }
+    rounded_[{source, low}] = rounded;
+    *name = rounded;
     return "";
   }
 
@@ -483,7 +613,7 @@ class GraphCompiler {
           // file and offset.
           t.location = TensorLocation::kExternal;
           file_constants_.push_back(
-              {static_cast<uint32_t>(p->tensors.size()), bytes});
+              {static_cast<uint32_t>(p->tensors.size()), bytes, c.computed});
           break;
         }
         t.location = TensorLocation::kWeight;
@@ -603,6 +733,9 @@ class GraphCompiler {
   const int64_t opset_;
   const AtcOptions& options_;
   const ExternalData& external_;
+  const PrecisionMode precision_;
+  // (value, dtype) -> the name of its rounded copy (RoundedValue).
+  std::map<std::pair<std::string, DType>, std::string> rounded_;
   std::unordered_map<std::string, Value> values_;
   std::vector<ConstBytes> consts_;
   std::vector<PendingFileConstant> file_constants_;

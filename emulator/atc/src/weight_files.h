@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,10 @@ namespace atc {
 struct PendingFileConstant {
   uint32_t tensor = 0;
   ByteView bytes;
+  // Bytes atc computed (a constant rounded for a precision mode) that
+  // `bytes` points into: kept alive with the constant, after the graph
+  // compiler that made them is gone. Null for bytes in a mapped file.
+  std::shared_ptr<const std::vector<uint8_t>> owner;
 };
 
 // "<folder of om_path>/weight" ("weight" for an .om in the current folder).

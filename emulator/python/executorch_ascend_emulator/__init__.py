@@ -4,6 +4,7 @@
 
     import executorch_ascend_emulator as emu
     emu.acl_library()   # .../executorch_ascend_emulator/lib64/libascendcl.so
+    emu.acl_split_libraries()  # lib64/libacl_rt.so, lib64/libacl_mdl.so (CANN's split layout)
     emu.atc()           # .../executorch_ascend_emulator/bin/atc
 
 Nothing happens on import: executorch_ascend.use_emulator() is what points the backend at it.
@@ -21,6 +22,12 @@ HOME = Path(__file__).resolve().parent
 def acl_library() -> Path:
     """The emulator's libascendcl.so."""
     return HOME / "lib64" / "libascendcl.so"
+
+
+def acl_split_libraries() -> tuple[Path, Path]:
+    """The emulator's libacl_rt.so and libacl_mdl.so: CANN's split layout, two empty libraries
+    that need libascendcl.so, so both give every function of the one emulator."""
+    return (HOME / "lib64" / "libacl_rt.so", HOME / "lib64" / "libacl_mdl.so")
 
 
 def atc() -> Path:

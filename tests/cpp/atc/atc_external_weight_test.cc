@@ -209,3 +209,33 @@ TEST_F(AtcExternalWeight, RefusesAnUnknownMode) {
 
 }  // namespace
 }  // namespace ascend_emu
+
+namespace ascend_emu {
+namespace {
+
+// A precision mode rounds external constants too: the weight files then hold
+// atc's rounded bytes, which must outlive the graph compiler that made them
+// (until this test, they were read after being freed).
+TEST_F(AtcExternalWeight, PrecisionModeRoundsWeightFilesLikeInlineWeights) {
+  auto build = [&](const std::string& name, int mode) {
+    ExternalModel("m.data").Save(Path(name + ".onnx"));
+    const AtcResult r = testing::RunAtcArgs(
+        {"--framework=5", "--model=" + Path(name + ".onnx"),
+         "--output=" + Path(name), "--soc_version=Ascend910B1",
+         "--precision_mode=force_fp16",
+         "--external_weight=" + std::to_string(mode)});
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.code == 0 ? Load(name) : nullptr;
+  };
+  auto inline_model = build("p0", 0);
+  ASSERT_NE(inline_model, nullptr);
+  const std::vector<float> x = testing::Ramp(6, 0.25f, -0.5f);
+  const auto expected = testing::RunFloat(*inline_model, {x});
+  auto model = build("p1", 1);
+  ASSERT_NE(model, nullptr);
+  EXPECT_FALSE(model->external_weights().empty());
+  EXPECT_EQ(testing::RunFloat(*model, {x}), expected);
+}
+
+}  // namespace
+}  // namespace ascend_emu

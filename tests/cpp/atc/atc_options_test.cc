@@ -2,6 +2,7 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 // atc's command-line parsing (no files involved).
 #include "atc_options.h"
+#include "precision_mode.h"
 
 #include "ascend_emu/soc_versions.h"
 #include "atc_command_line.h"
@@ -99,8 +100,10 @@ TEST(AtcOptions, PrecisionModeV2OriginReplacesPrecisionMode) {
       << err;
   EXPECT_EQ(o.precision_mode_v2, "origin");
   EXPECT_TRUE(o.precision_mode.empty());
-  EXPECT_EQ(Parse({}, &o, &err, base), ParseStatus::kError);
-  EXPECT_NE(err.find("--precision_mode_v2=origin"), std::string::npos) << err;
+  EXPECT_EQ(EffectivePrecisionMode(o), PrecisionMode::kMustKeepOriginDtype);
+  // Neither: CANN's default.
+  ASSERT_EQ(Parse({}, &o, &err, base), ParseStatus::kOk) << err;
+  EXPECT_EQ(EffectivePrecisionMode(o), PrecisionMode::kForceFp16);
 }
 
 TEST(AtcOptions, Help) {
@@ -136,18 +139,6 @@ TEST(AtcOptions, Refusals) {
        "Value 2 for parameter --mode is invalid. Reason: The value is not "
        "within the range of values. The valid range is [0] [1] [3] [30] [5] "
        "[6] [7]."},
-      {{"--precision_mode=force_fp16"}, "not supported by the emulator yet"},
-      {{"--precision_mode=allow_fp32_to_fp16"},
-       "not supported by the emulator yet"},
-      // The four CANN modes the emulator used to call "not a CANN mode".
-      {{"--precision_mode=cube_fp16in_fp32out"},
-       "not supported by the emulator yet"},
-      {{"--precision_mode=allow_mix_precision_fp16"},
-       "not supported by the emulator yet"},
-      {{"--precision_mode=allow_mix_precision_bf16"},
-       "not supported by the emulator yet"},
-      {{"--precision_mode=allow_fp32_to_bf16"},
-       "not supported by the emulator yet"},
       {{"--precision_mode=fast"}, "is not a CANN precision mode"},
       {{"--input_format=NHWC"}, "--input_format=NHWC is not supported"},
       {{"--output_type=FP16"}, "only FP32"},
@@ -204,9 +195,9 @@ TEST(AtcOptions, Refusals) {
       {{"--optypelist_for_implmode=Add"},
        "--optypelist_for_implmode needs --op_select_implmode"},
       {{"--debug_dir="}, "--debug_dir is empty"},
-      // precision_mode_v2: origin is the emulator's one mode.
-      {{"--precision_mode_v2=mixed_float16"},
-       "--precision_mode_v2=mixed_float16 is not supported by the emulator"},
+      // precision_mode_v2: the HiFloat8 modes are not emulated.
+      {{"--precision_mode_v2=mixed_hif8"},
+       "--precision_mode_v2=mixed_hif8 is not emulated"},
       {{"--precision_mode_v2=fast"}, "is not a CANN precision_mode_v2"},
       {{"--precision_mode_v2=origin"},
        "--precision_mode and --precision_mode_v2 are both set"},
@@ -398,15 +389,13 @@ TEST(AtcOptions, RequiredOptions) {
                             &o, &err),
             ParseStatus::kError);
   EXPECT_NE(err.find("--soc_version is required"), std::string::npos) << err;
+  // No --precision_mode: CANN's default, force_fp16 (precision_mode.h).
   EXPECT_EQ(ParseAtcOptions({"--framework=5", "--model=m.onnx", "--output=o",
                              "--soc_version=Ascend910B1"},
                             &o, &err),
-            ParseStatus::kError);
-  // CANN's default precision is force_fp16: the emulator asks for an explicit
-  // mode.
-  EXPECT_NE(err.find("CANN's default is force_fp16"), std::string::npos) << err;
-  EXPECT_NE(err.find("--precision_mode=must_keep_origin_dtype"),
-            std::string::npos);
+            ParseStatus::kOk)
+      << err;
+  EXPECT_EQ(atc::EffectivePrecisionMode(o), atc::PrecisionMode::kForceFp16);
   EXPECT_EQ(ParseAtcOptions(
                 {"--framework=5", "--model=m.onnx", "--output=o",
                  "--soc_version=Ascend 910", "--precision_mode=force_fp32"},

@@ -35,7 +35,8 @@ inline constexpr char kMatMulKey[] = "ascend/om/matmul_relu";
 class EmulatorHooks {
  public:
   EmulatorHooks() {
-    handle_ = dlopen(AclLibrary::get().path().c_str(), RTLD_NOW | RTLD_NOLOAD);
+    handle_ = dlopen(AclLibrary::get().layout().runtime.c_str(),
+                     RTLD_NOW | RTLD_NOLOAD);
     if (handle_ != nullptr) {
       stats_ =
           reinterpret_cast<aclEmuGetStatsFn>(dlsym(handle_, "aclEmuGetStats"));

@@ -24,7 +24,8 @@ using executorch::runtime::BackendInitContext;
 using executorch::runtime::Error;
 
 int resources_created() {
-  void* lib = dlopen(AclLibrary::get().path().c_str(), RTLD_NOW | RTLD_NOLOAD);
+  void* lib = dlopen(AclLibrary::get().layout().runtime.c_str(),
+                     RTLD_NOW | RTLD_NOLOAD);
   if (lib == nullptr) {
     return -1;
   }
