@@ -196,18 +196,18 @@ void AclLibrary::load() {
   const auto file_of = [this](const char* name) {
     return is_model_function(name) ? layout_.model : layout_.runtime;
   };
-#define EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME(name)                        \
-  api_.name = reinterpret_cast<decltype(api_.name)>(                       \
-      dlsym(library_of(#name), #name));                                    \
-  if (api_.name == nullptr) {                                              \
-    std::lock_guard<std::mutex> lock(mutex_);                              \
-    fail("ACL library '" + (layout_.split() ? file_of(#name) : path_) +    \
-         "' has no symbol '" #name "'");                                   \
-    return;                                                                \
+#define EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME(name)                           \
+  api_.name =                                                                 \
+      reinterpret_cast<decltype(api_.name)>(dlsym(library_of(#name), #name)); \
+  if (api_.name == nullptr) {                                                 \
+    std::lock_guard<std::mutex> lock(mutex_);                                 \
+    fail("ACL library '" + (layout_.split() ? file_of(#name) : path_) +       \
+         "' has no symbol '" #name "'");                                      \
+    return;                                                                   \
   }
 #define EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME_OPTIONAL(name) \
-  api_.name = reinterpret_cast<decltype(api_.name)>(         \
-      dlsym(library_of(#name), #name));
+  api_.name =                                                \
+      reinterpret_cast<decltype(api_.name)>(dlsym(library_of(#name), #name));
 #define EXECUTORCH_ASCEND_ACL_RESOLVE_EMULATED(name)
 #define ACL_FUNCTION(ret, name, params, user, faults) \
   EXECUTORCH_ASCEND_ACL_RESOLVE_##user(name)

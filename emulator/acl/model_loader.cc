@@ -173,8 +173,7 @@ aclError ReadModelFile(const char* path, std::vector<unsigned char>* bytes) {
   FILE* file = std::fopen(path, "rb");
   if (file == nullptr) {
     return Fail(ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID,
-                "cannot read model file '%s': %s",
-                path, std::strerror(errno));
+                "cannot read model file '%s': %s", path, std::strerror(errno));
   }
   unsigned char chunk[1 << 16];
   size_t read = 0;

@@ -72,11 +72,11 @@ int main(int argc, char** argv) {
 
   // Mmap: the .om and weights are not copied into the heap before the
   // backend hands them to ACL.
-  auto module = positional.size() == 2
-                    ? std::make_unique<Module>(positional[0], positional[1],
-                                               Module::LoadMode::Mmap)
-                    : std::make_unique<Module>(positional[0],
-                                               Module::LoadMode::Mmap);
+  auto module =
+      positional.size() == 2
+          ? std::make_unique<Module>(positional[0], positional[1],
+                                     Module::LoadMode::Mmap)
+          : std::make_unique<Module>(positional[0], Module::LoadMode::Mmap);
   if (module->load_method("forward") != Error::Ok) {
     return fail("cannot load method 'forward' of " + positional[0] +
                 " (the log above says why)");

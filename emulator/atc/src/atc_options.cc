@@ -25,10 +25,21 @@ namespace atc {
 namespace {
 
 const char* const kOptionNames[] = {
-    "framework",    "model",        "output",          "soc_version",
-    "input_shape",  "input_format", "output_type",     "precision_mode",
-    "mode",         "log",          "external_weight", "dynamic_batch_size",
-    "dynamic_dims", "om",           "precision_mode_v2",
+    "framework",
+    "model",
+    "output",
+    "soc_version",
+    "input_shape",
+    "input_format",
+    "output_type",
+    "precision_mode",
+    "mode",
+    "log",
+    "external_weight",
+    "dynamic_batch_size",
+    "dynamic_dims",
+    "om",
+    "precision_mode_v2",
 };
 
 // Options of CANN's atc the emulator accepts and checks but that change
@@ -143,8 +154,8 @@ std::string CheckNoEffect(const NoEffectOption& option,
   if (option.values == kFileValue) {
     struct stat info {};
     if (stat(value.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
-      return flag + "='" + value + "': the file is not found (" +
-             option.name + " names a configuration file)";
+      return flag + "='" + value + "': the file is not found (" + option.name +
+             " names a configuration file)";
     }
     return "";
   }
@@ -154,7 +165,8 @@ std::string CheckNoEffect(const NoEffectOption& option,
   while (true) {
     const size_t end = values.find('|', start);
     if (values.compare(start, end - start, value) == 0 &&
-        value.size() == (end == std::string::npos ? values.size() : end) - start) {
+        value.size() ==
+            (end == std::string::npos ? values.size() : end) - start) {
       return "";
     }
     if (end == std::string::npos) break;
@@ -345,8 +357,9 @@ std::string CheckValue(const std::string& name, const std::string& value,
     if (value != "debug" && value != "info" && value != "warning" &&
         value != "error" && value != "null") {
       // CANN's E10010, then the values it takes (cmd_flag_info.cc).
-      return "Value " + value + " for parameter --log is invalid. (--log=" +
-             value + " is not one of debug, info, warning, error, null)";
+      return "Value " + value +
+             " for parameter --log is invalid. (--log=" + value +
+             " is not one of debug, info, warning, error, null)";
     }
     o->log = value;
   }
@@ -363,7 +376,6 @@ std::vector<std::string> AtcOptionNames() {
   for (const char* option : kNotEmulatedOptions) names.emplace_back(option);
   return names;
 }
-
 
 }  // namespace
 
@@ -578,12 +590,14 @@ static std::string CheckInputShapeDim(const std::string& item,
     return "Value " + item +
            " for parameter --input_shape is invalid. Reason: It is not a "
            "digit. The value must be formatted as \"input_name1:1,3,224,224\"."
-           " ('" + dim + "' is not a dimension)";
+           " ('" +
+           dim + "' is not a dimension)";
   }
   if (*v <= 0 && *v != -1) {
     return "Value " + item +
            " for parameter --input_shape is invalid. Shape values must be "
-           "positive integers. The error value in the shape is " + dim + ".";
+           "positive integers. The error value in the shape is " +
+           dim + ".";
   }
   return "";
 }

@@ -375,8 +375,8 @@ class GraphCompiler {
     }
     ops_.push_back(std::move(op));
     for (const std::string& name : rounded_outputs) {
-      const std::string raw = "\x01" + name + "#" + ops_.back().name +
-                              ":unrounded";
+      const std::string raw =
+          "\x01" + name + "#" + ops_.back().name + ":unrounded";
       AddRoundingCasts(raw, precision.dtype, name);
     }
     return "";

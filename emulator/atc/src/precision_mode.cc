@@ -60,9 +60,18 @@ constexpr const char* kNotEmulatedV2[] = {"cube_hif8", "mixed_hif8"};
 // float32 list), and is documented in docs/atc.md.
 const std::set<std::string>& BlackList() {
   static const std::set<std::string> kBlack = {
-      "Exp",        "Log",       "Pow",        "Sqrt",
-      "Reciprocal", "Div",       "Erf",        "Softmax",
-      "ReduceSum",  "ReduceMean", "CumSum",    "BatchNormalization",
+      "Exp",
+      "Log",
+      "Pow",
+      "Sqrt",
+      "Reciprocal",
+      "Div",
+      "Erf",
+      "Softmax",
+      "ReduceSum",
+      "ReduceMean",
+      "CumSum",
+      "BatchNormalization",
       "LayerNormalization",
   };
   return kBlack;
@@ -104,8 +113,7 @@ bool ParsePrecisionMode(const std::string& name, PrecisionMode* mode) {
   return false;
 }
 
-std::string PrecisionModeFromV2(const std::string& value,
-                                PrecisionMode* mode) {
+std::string PrecisionModeFromV2(const std::string& value, PrecisionMode* mode) {
   for (const ModeName& m : kModesV2) {
     if (value == m.name) {
       *mode = m.mode;
@@ -219,18 +227,17 @@ void RoundFloats(std::vector<uint8_t>* bytes, DType low) {
   cast->run(RunContext{to_float, &half, 1, &wide, 1, nullptr});
 }
 
-bool PrecisionModeRefusedForSoc(const AtcOptions& options,
-                                std::string* error) {
+bool PrecisionModeRefusedForSoc(const AtcOptions& options, std::string* error) {
   if (ReducedDType(EffectivePrecisionMode(options)) != DType::kBFloat16 ||
       SocHasBf16(options.soc_version)) {
     return false;
   }
-  const std::string given = !options.precision_mode.empty()
-                                ? "--precision_mode=" + options.precision_mode
-                                : "--precision_mode_v2=" +
-                                      options.precision_mode_v2;
-  *error = given + " computes in bfloat16, which --soc_version=" +
-           options.soc_version +
+  const std::string given =
+      !options.precision_mode.empty()
+          ? "--precision_mode=" + options.precision_mode
+          : "--precision_mode_v2=" + options.precision_mode_v2;
+  *error = given +
+           " computes in bfloat16, which --soc_version=" + options.soc_version +
            " does not support (CANN documents the bf16 modes for Ascend910B "
            "and later, not for Ascend310P)";
   return true;

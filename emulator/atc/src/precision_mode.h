@@ -19,10 +19,10 @@ namespace atc {
 // CANN's nine --precision_mode values (hicann/ge api/atc; CANN's ATC guide,
 // "--precision_mode"). The v2 names map onto them (PrecisionModeFromV2).
 enum class PrecisionMode {
-  kForceFp16,              // CANN's default with no --precision_mode
-  kForceFp32,              // same effect as kCubeFp16inFp32out (CANN docs)
+  kForceFp16,  // CANN's default with no --precision_mode
+  kForceFp32,  // same effect as kCubeFp16inFp32out (CANN docs)
   kCubeFp16inFp32out,
-  kAllowMixPrecision,      // same effect as kAllowMixPrecisionFp16
+  kAllowMixPrecision,  // same effect as kAllowMixPrecisionFp16
   kAllowFp32ToFp16,
   kMustKeepOriginDtype,
   kAllowMixPrecisionFp16,

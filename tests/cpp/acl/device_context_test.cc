@@ -38,9 +38,9 @@ TEST_F(ContextTest, EachContextMistakeHasItsOwnCode) {
   char host[4] = {};
   void* device = nullptr;
   ASSERT_EQ(aclrtMalloc(&device, 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  EXPECT_EQ(aclrtMemcpyAsync(device, 4, host, 4, ACL_MEMCPY_HOST_TO_DEVICE,
-                             stream),
-            107003);  // the stream belongs to the default context
+  EXPECT_EQ(
+      aclrtMemcpyAsync(device, 4, host, 4, ACL_MEMCPY_HOST_TO_DEVICE, stream),
+      107003);  // the stream belongs to the default context
   EXPECT_EQ(aclrtFree(device), ACL_SUCCESS);
   std::thread worker([] {
     void* ptr = nullptr;

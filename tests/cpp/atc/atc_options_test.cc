@@ -2,16 +2,16 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 // atc's command-line parsing (no files involved).
 #include "atc_options.h"
-#include "precision_mode.h"
-
-#include "ascend_emu/soc_versions.h"
-#include "atc_command_line.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 #include <vector>
+
+#include "ascend_emu/soc_versions.h"
+#include "atc_command_line.h"
+#include "precision_mode.h"
 
 namespace ascend_emu {
 namespace atc {
@@ -267,11 +267,11 @@ TEST(AtcOptions, RewritesArgumentsAsCannDoes) {
 TEST(AtcOptions, AcceptsTheFormsCannsGetoptTakes) {
   AtcOptions o;
   std::string err;
-  ASSERT_EQ(ParseAtcOptions({"-fram=5", "--mode", "3", "-model=m.onnx",
-                             "--soc=Ascend910B1", "--input-format=ND",
-                             "--precision_mode", "force_fp32",
-                             "--input-shape", "x:2,3", "--log=info"},
-                            &o, &err),
+  ASSERT_EQ(ParseAtcOptions(
+                {"-fram=5", "--mode", "3", "-model=m.onnx", "--soc=Ascend910B1",
+                 "--input-format=ND", "--precision_mode", "force_fp32",
+                 "--input-shape", "x:2,3", "--log=info"},
+                &o, &err),
             ParseStatus::kOk)
       << err;
   EXPECT_EQ(o.framework, 5);
@@ -366,9 +366,9 @@ TEST(AtcOptions, EveryCannOptionIsKnownByName) {
   AtcOptions o;
   std::string err;
   for (const char* name :
-       {"weight", "input_hint_shape", "cal_conf", "target", "json",
-        "out_nodes", "sparsity", "dump_mode", "device_id", "build_config",
-        "quant_dumpable", "is_weight_clip", "shape_generalized_build_mode"}) {
+       {"weight", "input_hint_shape", "cal_conf", "target", "json", "out_nodes",
+        "sparsity", "dump_mode", "device_id", "build_config", "quant_dumpable",
+        "is_weight_clip", "shape_generalized_build_mode"}) {
     EXPECT_EQ(Parse({std::string("--") + name + "=1"}, &o, &err),
               ParseStatus::kError);
     EXPECT_NE(err.find(std::string("--") + name +
@@ -418,10 +418,9 @@ TEST(AtcOptions, SocVersionsAreCannsList) {
   EXPECT_EQ(SocVersions().size(), 73u);
   AtcOptions o;
   std::string err;
-  for (const char* soc :
-       {"Ascend910_9391", "Ascend910B4-1", "Ascend950PR_9579",
-        "Ascend350_354f", "Kirin9030", "KirinX90", "Ascend031",
-        "Ascend950DT_95A2", "Ascend310P7"}) {
+  for (const char* soc : {"Ascend910_9391", "Ascend910B4-1", "Ascend950PR_9579",
+                          "Ascend350_354f", "Kirin9030", "KirinX90",
+                          "Ascend031", "Ascend950DT_95A2", "Ascend310P7"}) {
     EXPECT_EQ(Parse({std::string("--soc_version=") + soc}, &o, &err),
               ParseStatus::kOk)
         << soc << ": " << err;

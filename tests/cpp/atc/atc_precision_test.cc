@@ -183,10 +183,10 @@ TEST_F(AtcTest, MixedPrecisionGrayOpsFollowTheirInputs) {
   g.Node("Exp", {"mm"}, {"e"});
   g.Node("Relu", {"e"}, {"y2"});
   g.Save(Path("g.onnx"));
-  const AtcResult r = testing::RunAtcArgs(
-      {"--framework=5", "--model=" + Path("g.onnx"), "--output=" + Path("g"),
-       "--soc_version=Ascend910B1",
-       "--precision_mode=allow_mix_precision_fp16"});
+  const AtcResult r =
+      testing::RunAtcArgs({"--framework=5", "--model=" + Path("g.onnx"),
+                           "--output=" + Path("g"), "--soc_version=Ascend910B1",
+                           "--precision_mode=allow_mix_precision_fp16"});
   ASSERT_EQ(r.code, 0) << r.err;
   const std::vector<uint8_t> om = testing::ReadBytes(Path("g.om"));
   std::string error;
@@ -223,22 +223,19 @@ TEST_F(AtcTest, PrecisionModeNamesAndRefusals) {
   b.Input("x", {2}).Output("y", {2});
   b.Node("Relu", {"x"}, {"y"});
   b.Save(Path("m.onnx"));
-  const std::vector<std::string> base = {"--framework=5",
-                                         "--model=" + Path("m.onnx"),
-                                         "--output=" + Path("m")};
+  const std::vector<std::string> base = {
+      "--framework=5", "--model=" + Path("m.onnx"), "--output=" + Path("m")};
   auto run = [&](const std::string& soc, const std::string& mode) {
     std::vector<std::string> args = base;
     args.push_back("--soc_version=" + soc);
     args.push_back(mode);
     return testing::RunAtcArgs(args);
   };
-  for (const char* mode :
-       {"force_fp16", "force_fp32", "cube_fp16in_fp32out",
-        "allow_mix_precision", "allow_fp32_to_fp16", "must_keep_origin_dtype",
-        "allow_mix_precision_fp16", "allow_mix_precision_bf16",
-        "allow_fp32_to_bf16"}) {
-    AtcResult r =
-        run("Ascend910B1", std::string("--precision_mode=") + mode);
+  for (const char* mode : {"force_fp16", "force_fp32", "cube_fp16in_fp32out",
+                           "allow_mix_precision", "allow_fp32_to_fp16",
+                           "must_keep_origin_dtype", "allow_mix_precision_fp16",
+                           "allow_mix_precision_bf16", "allow_fp32_to_bf16"}) {
+    AtcResult r = run("Ascend910B1", std::string("--precision_mode=") + mode);
     EXPECT_EQ(r.code, 0) << mode << ": " << r.err;
   }
   AtcResult r = run("Ascend310P3", "--precision_mode=allow_fp32_to_bf16");

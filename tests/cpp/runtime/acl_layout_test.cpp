@@ -29,9 +29,9 @@ std::string env(const char* name) {
 // emulator's libraries named in `names`.
 fs::path fake_home(const std::string& label,
                    std::initializer_list<const char*> names) {
-  const fs::path home = fs::temp_directory_path() /
-                        ("acl_layout_" + label + "_" +
-                         std::to_string(static_cast<long>(getpid())));
+  const fs::path home =
+      fs::temp_directory_path() / ("acl_layout_" + label + "_" +
+                                   std::to_string(static_cast<long>(getpid())));
   fs::remove_all(home);
   fs::create_directories(home / "lib64");
   for (const char* name : names) {
