@@ -123,6 +123,18 @@ struct Refusal {
   const char* expected;
 };
 
+// Each command line is refused with a message containing `expected`.
+template <size_t N>
+void ExpectRefusals(const Refusal (&cases)[N]) {
+  for (const Refusal& c : cases) {
+    AtcOptions o;
+    std::string err;
+    EXPECT_EQ(Parse(c.args, &o, &err), ParseStatus::kError) << c.expected;
+    EXPECT_NE(err.find(c.expected), std::string::npos)
+        << "expected '" << c.expected << "', got '" << err << "'";
+  }
+}
+
 TEST(AtcOptions, Refusals) {
   const Refusal cases[] = {
       {{"--unknown=1"}, "unknown command line flag 'unknown'"},
@@ -202,13 +214,7 @@ TEST(AtcOptions, Refusals) {
       {{"--precision_mode_v2=origin"},
        "--precision_mode and --precision_mode_v2 are both set"},
   };
-  for (const Refusal& c : cases) {
-    AtcOptions o;
-    std::string err;
-    EXPECT_EQ(Parse(c.args, &o, &err), ParseStatus::kError) << c.expected;
-    EXPECT_NE(err.find(c.expected), std::string::npos)
-        << "expected '" << c.expected << "', got '" << err << "'";
-  }
+  ExpectRefusals(cases);
 }
 
 TEST(AtcOptions, ExternalWeight) {
@@ -303,13 +309,7 @@ TEST(AtcOptions, RefusesWhatCannsGetoptRefuses) {
       {{"--model"}, "flag '--model' is missing its argument"},
       {{"--", "--mode=0"}, "Non-option parameter: --mode=0"},
   };
-  for (const Refusal& c : cases) {
-    AtcOptions o;
-    std::string err;
-    EXPECT_EQ(Parse(c.args, &o, &err), ParseStatus::kError) << c.expected;
-    EXPECT_NE(err.find(c.expected), std::string::npos)
-        << "expected '" << c.expected << "', got '" << err << "'";
-  }
+  ExpectRefusals(cases);
 }
 
 TEST(AtcOptions, ModesAsCannTakesThem) {
