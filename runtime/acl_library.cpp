@@ -165,11 +165,13 @@ std::string AclLibrary::open_libraries() {
   }
   model_handle_ = dlopen(layout_.model.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (model_handle_ == nullptr) {
-    const char* why = dlerror();
+    // Copied first: dlerror()'s text lives in a buffer dlclose() may free.
+    const char* error = dlerror();
+    const std::string why = error != nullptr ? error : "?";
     dlclose(handle_);
     handle_ = nullptr;
     return "cannot load ACL library '" + layout_.model +
-           "' (the model half of " + path_ + "): " + (why ? why : "?");
+           "' (the model half of " + path_ + "): " + why;
   }
   return "";
 }
