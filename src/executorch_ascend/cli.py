@@ -127,9 +127,6 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="also draw the partition picture: .svg/.png/.pdf (Graphviz's dot) or .dot",
     )
-    explain.add_argument(
-        "--traceback", action="store_true", help="show the Python traceback of a failed step"
-    )
     add_spec_arguments(explain)
     explain.set_defaults(fn=_cmd_explain)
     # `run` hands every argument to ascend_runner untouched (see `run --help`).

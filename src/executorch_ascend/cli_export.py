@@ -37,6 +37,9 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
         help="shorthand for a positional float32 input: 1,3,224,224 (once per input)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the example inputs")
+    parser.add_argument(
+        "--traceback", action="store_true", help="show the Python traceback of a failed step"
+    )
 
 
 def add_spec_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,9 +69,6 @@ def add_atc_arguments(parser: argparse.ArgumentParser) -> None:
         "--dump-dir", help="keep each partition's ONNX model, .om, atc command line and log here"
     )
     parser.add_argument("--atc-timeout", type=float, help="seconds atc may run on one partition")
-    parser.add_argument(
-        "--traceback", action="store_true", help="show the Python traceback of a failed lowering"
-    )
 
 
 def _atc_options(texts: list[str]) -> dict[str, str]:
