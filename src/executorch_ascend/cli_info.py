@@ -42,23 +42,26 @@ class Probe:
     detail: str  # why not, or what ran
 
 
+def _run(cmd: list[str], what: str) -> subprocess.CompletedProcess[str] | Probe:
+    """Runs a probe's command; a Probe saying why when it cannot run or does not finish."""
+    try:
+        return subprocess.run(
+            cmd, capture_output=True, text=True, timeout=PROBE_TIMEOUT_S, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return Probe(False, f"{what} did not finish in {PROBE_TIMEOUT_S} s")
+    except OSError as e:
+        return Probe(False, f"cannot run it: {e}")
+
+
 def probe_atc(atc: Path) -> Probe:
     """Runs `atc --help`: a missing shared library (exit 127) or a crash shows here, not at the
     first lowering."""
     if not atc.is_file():
         return Probe(False, "file missing")
-    try:
-        done = subprocess.run(
-            [str(atc), "--help"],
-            capture_output=True,
-            text=True,
-            timeout=PROBE_TIMEOUT_S,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return Probe(False, f"`atc --help` did not finish in {PROBE_TIMEOUT_S} s")
-    except OSError as e:
-        return Probe(False, f"cannot run it: {e}")
+    done = _run([str(atc), "--help"], "`atc --help`")
+    if isinstance(done, Probe):
+        return done
     if done.returncode == 0:
         return Probe(True, "`atc --help` runs")
     first = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[0]
@@ -70,16 +73,9 @@ def probe_acl(library: Path | None) -> Probe:
     """dlopen()s the ACL library in a child process (so this process loads nothing)."""
     target = str(library) if library is not None else "libascendcl.so"
     code = "import ctypes, sys; ctypes.CDLL(sys.argv[1])"
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", code, target],
-            capture_output=True,
-            text=True,
-            timeout=PROBE_TIMEOUT_S,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return Probe(False, f"dlopen did not finish in {PROBE_TIMEOUT_S} s")
+    done = _run([sys.executable, "-c", code, target], "dlopen")
+    if isinstance(done, Probe):
+        return done
     if done.returncode == 0:
         return Probe(True, "dlopen works")
     lines = done.stderr.strip().splitlines()
