@@ -14,6 +14,7 @@
 #include "compile_options.h"
 #include "delegate_blob.h"
 #include "log.h"
+#include "om_target.h"
 
 namespace executorch::backends::ascend {
 
@@ -127,10 +128,13 @@ Result<DelegateHandle*> AscendBackend::init(
   if (!specs.ok()) {
     return specs.error();
   }
-  Error error = check_soc(specs->soc_version, library.api().aclrtGetSocName());
-  if (error != Error::Ok) {
-    return error;
+  // A program may carry an .om per SoC: the device's (or its family's).
+  const Result<const OmTarget*> target =
+      choose_target(blob.get(), library.api().aclrtGetSocName());
+  if (!target.ok()) {
+    return target.error();
   }
+  const OmTarget& chosen = *target.get();
 
   const auto* named_data = context.get_named_data_map();
   ASCEND_CHECK_OR_RETURN_ERROR(
@@ -138,37 +142,37 @@ Result<DelegateHandle*> AscendBackend::init(
       "no named data map, so the compiled model '%s' cannot be found; if the "
       "model was exported with an external data tag, load its .ptd file with "
       "the .pte",
-      blob->om_key.c_str());
+      chosen.om_key.c_str());
   // Zero-copy where the data loader maps the file; held only until ACL has
   // loaded the model (aclmdlLoadFromMem copies what it needs).
-  Result<FreeableBuffer> om = named_data->get_data(blob->om_key.c_str());
+  Result<FreeableBuffer> om = named_data->get_data(chosen.om_key.c_str());
   if (!om.ok()) {
     ASCEND_LOG(Error,
                "named data '%s' (the compiled model) not found (error 0x%x); "
                "if the model was exported with an external data tag, load "
                "its .ptd file with the .pte",
-               blob->om_key.c_str(), static_cast<unsigned>(om.error()));
+               chosen.om_key.c_str(), static_cast<unsigned>(om.error()));
     return om.error() == Error::NotFound ? Error::NotFound : om.error();
   }
   const Result<const void*> om_data = om->data_safe();
   ASCEND_CHECK_OR_RETURN_ERROR(
       om_data.ok() && om_data.get() != nullptr && om->size() != 0,
-      InvalidProgram, "named data '%s' is empty", blob->om_key.c_str());
-  error = check_om_matches_library(om_data.get(), om->size(), library);
+      InvalidProgram, "named data '%s' is empty", chosen.om_key.c_str());
+  Error error = check_om_matches_library(om_data.get(), om->size(), library);
   if (error != Error::Ok) {
     return error;
   }
   // Checked before any device memory is touched: binding external weights
   // needs the config-handle calls, which older CANN releases lack.
   ASCEND_CHECK_OR_RETURN_ERROR(
-      blob->weights.empty() || library.api().has_config_load(),
+      chosen.weights.empty() || library.api().has_config_load(),
       DelegateInvalidCompatibility,
       "this model reads %zu external weight file(s), which needs "
       "aclmdlSetExternalWeightAddress and aclmdlLoadWithConfig; the ACL "
       "library %s lacks them (an older CANN): upgrade CANN, or re-export with "
       "AscendCompileSpec(external_weight=0) to compile the weights into the "
       ".om",
-      blob->weights.size(), library.path().c_str());
+      chosen.weights.size(), library.path().c_str());
   const Result<int32_t> device = choose_device(context, specs->device_id);
   if (!device.ok()) {
     return device.error();
@@ -195,7 +199,7 @@ Result<DelegateHandle*> AscendBackend::init(
   ModelSource source;
   source.om = om_data.get();
   source.om_size = om->size();
-  source.weights = &blob->weights;
+  source.weights = &chosen.weights;
   source.states = &blob->states;
   source.named_data = named_data;
   LoadOptions options;

@@ -52,12 +52,7 @@ Result<RuntimeCompileSpecs> read_compile_specs(ArrayRef<CompileSpec> specs) {
     ASCEND_CHECK_OR_RETURN_ERROR(
         spec.value.buffer != nullptr || spec.value.nbytes == 0, InvalidProgram,
         "compile spec '%s' has no value", spec.key);
-    if (std::strcmp(spec.key, kCompileSpecSocVersion) == 0) {
-      result.soc_version = value_text(spec);
-      ASCEND_CHECK_OR_RETURN_ERROR(
-          result.soc_version.find('\0') == std::string::npos, InvalidProgram,
-          "compile spec '%s' contains a NUL byte", spec.key);
-    } else if (std::strcmp(spec.key, kCompileSpecDeviceId) == 0) {
+    if (std::strcmp(spec.key, kCompileSpecDeviceId) == 0) {
       const std::string text = value_text(spec);
       ASCEND_CHECK_OR_RETURN_ERROR(
           parse_device(text, &result.device_id), InvalidProgram,
@@ -66,43 +61,6 @@ Result<RuntimeCompileSpecs> read_compile_specs(ArrayRef<CompileSpec> specs) {
     }
   }
   return result;
-}
-
-std::string soc_family(const std::string& soc) {
-  std::string family = soc.substr(0, soc.find_first_of("_-"));
-  // A variant is a digit run after a letter that itself follows the chip's
-  // digits ("910B" + "1"); "Ascend910" alone has no variant to strip.
-  size_t end = family.size();
-  while (end > 0 && std::isdigit(static_cast<unsigned char>(family[end - 1]))) {
-    --end;
-  }
-  const bool variant =
-      end < family.size() && end > 0 &&
-      std::isalpha(static_cast<unsigned char>(family[end - 1])) &&
-      family.find_first_of("0123456789") < end - 1;
-  return variant ? family.substr(0, end) : family;
-}
-
-Error check_soc(const std::string& compiled_for, const char* device_soc) {
-  if (compiled_for.empty() || device_soc == nullptr || device_soc[0] == '\0') {
-    return Error::Ok;
-  }
-  const std::string device(device_soc);
-  if (compiled_for == device) {
-    return Error::Ok;
-  }
-  ASCEND_CHECK_OR_RETURN_ERROR(
-      soc_family(compiled_for) == soc_family(device),
-      DelegateInvalidCompatibility,
-      "this model was compiled for %s (atc --soc_version) but the device is "
-      "%s (aclrtGetSocName); an .om runs only on its own chip family: "
-      "re-export with AscendCompileSpec(soc_version=\"%s\")",
-      compiled_for.c_str(), device.c_str(), device.c_str());
-  ASCEND_LOG(Info,
-             "the model was compiled for %s and runs on %s, another chip of "
-             "the same family",
-             compiled_for.c_str(), device.c_str());
-  return Error::Ok;
 }
 
 }  // namespace executorch::backends::ascend

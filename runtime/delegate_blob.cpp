@@ -16,6 +16,12 @@ using executorch::runtime::Result;
 namespace {
 
 constexpr size_t kMagicSize = sizeof(kBlobMagic) - 1;  // without the NUL
+// The smallest target: a 1-byte SoC and key with their lengths, a weight
+// count.
+constexpr size_t kMinTargetBytes = 4 + 1 + 4 + 1 + 4;
+// How the kept ONNX source is stored.
+constexpr uint32_t kSourceNone = 0;
+constexpr uint32_t kSourceNamedData = 1;
 // The smallest weight entry: two 4-byte lengths, two 1-byte strings, a u64.
 constexpr size_t kMinWeightBytes = 4 + 1 + 4 + 1 + 8;
 // The smallest state entry: a 1-byte name and its length, two u32 indices,
@@ -103,7 +109,7 @@ void write_string(std::vector<uint8_t>& out, const std::string& value) {
   out.insert(out.end(), value.begin(), value.end());
 }
 
-// The weight list after the om_key; false (logged) when malformed.
+// The weight list after a target's om_key; false (logged) when malformed.
 bool read_weights(Cursor& in, std::vector<ExternalWeight>* weights) {
   uint32_t count = 0;
   if (!in.u32("weight count", &count)) return false;
@@ -164,7 +170,50 @@ bool read_state(Cursor& in, DeviceStateEntry* state) {
   return true;
 }
 
-// The state list after the weights; false (logged) when malformed.
+// The target list after the version; false (logged) when malformed.
+bool read_targets(Cursor& in, std::vector<OmTarget>* targets) {
+  uint32_t count = 0;
+  if (!in.u32("target count", &count)) return false;
+  if (count == 0 || count > kBlobMaxTargets) {
+    ASCEND_LOG(Error, "delegate blob: target count %u is outside 1..%u", count,
+               kBlobMaxTargets);
+    return false;
+  }
+  targets->reserve(std::min<size_t>(count, in.remaining() / kMinTargetBytes));
+  std::set<std::string> socs;
+  for (uint32_t i = 0; i < count; ++i) {
+    OmTarget target;
+    if (!in.string("soc_version", kBlobMaxSocVersionBytes,
+                   &target.soc_version) ||
+        !in.string("om_key", kBlobMaxKeyBytes, &target.om_key) ||
+        !read_weights(in, &target.weights)) {
+      ASCEND_LOG(Error, "delegate blob: in target %u of %u", i, count);
+      return false;
+    }
+    if (!socs.insert(target.soc_version).second) {
+      ASCEND_LOG(Error, "delegate blob: soc_version '%s' has two targets",
+                 target.soc_version.c_str());
+      return false;
+    }
+    targets->push_back(std::move(target));
+  }
+  return true;
+}
+
+bool read_source(Cursor& in, std::string* source_key) {
+  uint32_t kind = 0;
+  if (!in.u32("source kind", &kind)) return false;
+  if (kind == kSourceNamedData) {
+    return in.string("source key", kBlobMaxKeyBytes, source_key);
+  }
+  if (kind != kSourceNone) {
+    ASCEND_LOG(Error, "delegate blob: source kind %u (0 or 1)", kind);
+    return false;
+  }
+  return true;
+}
+
+// The state list after the targets; false (logged) when malformed.
 bool read_states(Cursor& in, std::vector<DeviceStateEntry>* states) {
   uint32_t count = 0;
   if (!in.u32("state count", &count)) return false;
@@ -220,13 +269,13 @@ Result<DelegateBlob> read_delegate_blob(const void* data, size_t size) {
       "version %u); re-export the model with a matching executorch-ascend",
       version, kBlobVersion);
   DelegateBlob blob;
-  if (!in.string("om_key", kBlobMaxKeyBytes, &blob.om_key) ||
-      !read_weights(in, &blob.weights) || !read_states(in, &blob.states)) {
+  if (!read_targets(in, &blob.targets) || !read_states(in, &blob.states) ||
+      !read_source(in, &blob.source_key)) {
     return Error::InvalidProgram;
   }
   ASCEND_CHECK_OR_RETURN_ERROR(in.remaining() == 0, InvalidProgram,
                                "delegate blob: %zu trailing bytes after the "
-                               "state table",
+                               "source",
                                in.remaining());
   return blob;
 }
@@ -234,12 +283,16 @@ Result<DelegateBlob> read_delegate_blob(const void* data, size_t size) {
 std::vector<uint8_t> write_delegate_blob(const DelegateBlob& blob) {
   std::vector<uint8_t> out(kBlobMagic, kBlobMagic + kMagicSize);
   write_u32(out, kBlobVersion);
-  write_string(out, blob.om_key);
-  write_u32(out, static_cast<uint32_t>(blob.weights.size()));
-  for (const ExternalWeight& weight : blob.weights) {
-    write_string(out, weight.name);
-    write_string(out, weight.key);
-    write_u64(out, weight.size);
+  write_u32(out, static_cast<uint32_t>(blob.targets.size()));
+  for (const OmTarget& target : blob.targets) {
+    write_string(out, target.soc_version);
+    write_string(out, target.om_key);
+    write_u32(out, static_cast<uint32_t>(target.weights.size()));
+    for (const ExternalWeight& weight : target.weights) {
+      write_string(out, weight.name);
+      write_string(out, weight.key);
+      write_u64(out, weight.size);
+    }
   }
   write_u32(out, static_cast<uint32_t>(blob.states.size()));
   for (const DeviceStateEntry& state : blob.states) {
@@ -253,6 +306,12 @@ std::vector<uint8_t> write_delegate_blob(const DelegateBlob& blob) {
       write_u32(out, kStateInitialNamedData);
       write_string(out, state.initial_key);
     }
+  }
+  if (blob.source_key.empty()) {
+    write_u32(out, kSourceNone);
+  } else {
+    write_u32(out, kSourceNamedData);
+    write_string(out, blob.source_key);
   }
   return out;
 }

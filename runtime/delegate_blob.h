@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
 // The delegate blob (`processed_bytes`, docs/blob-format.md): only what the
-// runtime needs and cannot get elsewhere: the named-data key of the compiled
-// model, and the external weight files the model reads (the name the .om
-// uses, where the bytes are in named data, their size), and the mutable
-// buffers it keeps on the device as state. The I/O signature
-// comes from the model's own description (aclmdlDesc), the target SoC and
-// device from the compile specs.
+// runtime needs and cannot get elsewhere: the compiled models, one per SoC
+// (its soc_version, the .om's named-data key, the external weight files the
+// .om reads: the name the .om uses, where the bytes are in named data, their
+// size), the mutable buffers it keeps on the device as state, and the key of
+// the partition's ONNX source when the lowering kept it (ahead-of-time data,
+// never read here). The I/O signature comes from the model's own description
+// (aclmdlDesc), the default device from the compile specs.
 //
 // The format's constants come from src/executorch_ascend/delegate_blob.json,
 // the spec the Python encoder reads too (delegate_blob_format.h is generated
@@ -48,13 +49,24 @@ struct DeviceStateEntry {
   std::string initial_key;
 };
 
-struct DelegateBlob {
+// The partition compiled for one SoC.
+struct OmTarget {
+  // atc --soc_version of the .om, e.g. "Ascend910B1".
+  std::string soc_version;
   // Named-data key of the .om, "ascend/om/<sha256>".
   std::string om_key;
   // Names are unique; two names may share a key (identical bytes).
   std::vector<ExternalWeight> weights;
+};
+
+struct DelegateBlob {
+  // 1..kBlobMaxTargets, each soc_version once; the first is the SoC the
+  // program was exported for.
+  std::vector<OmTarget> targets;
   // Names, input indices and output indices are each unique.
   std::vector<DeviceStateEntry> states;
+  // Named-data key of the kept ONNX source; empty: none.
+  std::string source_key;
 };
 
 // Parses a blob. Errors (each logged once):

@@ -2,13 +2,15 @@
 # Copyright (c) 2026 the executorch-ascend authors.
 """The delegate blob (processed_bytes), as docs/blob-format.md specifies.
 
-The blob holds only what the runtime needs and cannot get elsewhere: the named-data key of the
-compiled .om, and for each external weight file the .om reads, the name the .om knows it by, its
-named-data key and its size, and for each mutable buffer the partition keeps on the device as
-state, the .om input and output that carry it and where its initial value is. The I/O signature
-is the .om's own (aclmdlDesc at load), the SoC and device travel in the compile specs. The
-format's constants come from delegate_blob.json, the one spec the C++ runtime's codec
-(runtime/delegate_blob.cpp) is generated from too.
+The blob holds only what the runtime needs and cannot get elsewhere: the compiled .om files of the
+partition, one per SoC it was compiled for (its soc_version, the .om's named-data key, and for
+each external weight file the .om reads, the name the .om knows it by, its named-data key and its
+size); for each mutable buffer the partition keeps on the device as state, the .om input and
+output that carry it and where its initial value is; and, when the lowering kept it, the key of
+the partition's ONNX source (source.py), from which `executorch-ascend compile` builds .om files
+for further SoCs. The I/O signature is the .om's own (aclmdlDesc at load), the device travels in
+the compile specs. The format's constants come from delegate_blob.json, the one spec the C++
+runtime's codec (runtime/delegate_blob.cpp) is generated from too.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ _SPEC = json.loads(resources.files(__package__).joinpath("delegate_blob.json").r
 
 MAGIC: bytes = _SPEC["magic"].encode("ascii")
 VERSION: int = _SPEC["version"]
+MAX_TARGETS: int = _SPEC["max_targets"]
+MAX_SOC_VERSION_BYTES: int = _SPEC["soc_version_max_bytes"]
 MAX_KEY_BYTES: int = _SPEC["om_key_max_bytes"]
 MAX_WEIGHT_NAME_BYTES: int = _SPEC["weight_name_max_bytes"]
 MAX_WEIGHTS: int = _SPEC["max_weights"]
@@ -63,10 +67,38 @@ class BlobState:
 
 
 @dataclass(frozen=True)
-class AscendBlob:
-    om_key: str
+class BlobTarget:
+    """The partition compiled for one SoC: its .om and the weight files that .om reads."""
+
+    soc_version: str  # atc --soc_version the .om was compiled with
+    om_key: str  # named-data key of the .om, "ascend/om/<sha256>"
     weights: tuple[BlobWeight, ...] = ()
+
+
+@dataclass(frozen=True)
+class AscendBlob:
+    """`targets`: one per SoC (each soc_version once), the one the lowering compiled first.
+    `source_key`: named data of the partition's ONNX source (source.py), or None."""
+
+    targets: tuple[BlobTarget, ...]
     states: tuple[BlobState, ...] = ()
+    source_key: str | None = None
+
+    @property
+    def om_key(self) -> str:
+        """The first target's .om (the SoC the program was exported for)."""
+        return self.targets[0].om_key
+
+    @property
+    def weights(self) -> tuple[BlobWeight, ...]:
+        return self.targets[0].weights
+
+    @property
+    def soc_versions(self) -> tuple[str, ...]:
+        return tuple(t.soc_version for t in self.targets)
+
+    def target(self, soc_version: str) -> BlobTarget | None:
+        return next((t for t in self.targets if t.soc_version == soc_version), None)
 
 
 def _check_text(what: str, data: bytes, limit: int) -> None:
@@ -86,6 +118,17 @@ def _check_weights(weights: tuple[BlobWeight, ...]) -> None:
     for w in weights:
         if not 0 < w.size < 2**64:
             raise BlobError(f"weight {w.name!r} has size {w.size}; it must be > 0")
+
+
+def _check_targets(targets: tuple[BlobTarget, ...]) -> None:
+    if not 0 < len(targets) <= MAX_TARGETS:
+        raise BlobError(f"{len(targets)} targets; a blob holds 1..{MAX_TARGETS}")
+    socs = [t.soc_version for t in targets]
+    if len(set(socs)) != len(socs):
+        repeated = sorted({s for s in socs if socs.count(s) > 1})
+        raise BlobError(f"soc_version {repeated[0]!r} has two targets")
+    for t in targets:
+        _check_weights(tuple(t.weights))
 
 
 def _check_states(states: tuple[BlobState, ...]) -> None:
@@ -109,14 +152,17 @@ def _text(what: str, value: str, limit: int) -> bytes:
 
 
 def encode(blob: AscendBlob) -> bytes:
-    weights = tuple(blob.weights)
-    _check_weights(weights)
-    parts = [MAGIC, _U32.pack(VERSION), _text("om_key", blob.om_key, MAX_KEY_BYTES)]
-    parts.append(_U32.pack(len(weights)))
-    for w in weights:
-        parts.append(_text(f"weight name {w.name!r}", w.name, MAX_WEIGHT_NAME_BYTES))
-        parts.append(_text(f"key of weight {w.name!r}", w.key, MAX_KEY_BYTES))
-        parts.append(_U64.pack(w.size))
+    targets = tuple(blob.targets)
+    _check_targets(targets)
+    parts = [MAGIC, _U32.pack(VERSION), _U32.pack(len(targets))]
+    for t in targets:
+        parts.append(_text("soc_version", t.soc_version, MAX_SOC_VERSION_BYTES))
+        parts.append(_text("om_key", t.om_key, MAX_KEY_BYTES))
+        parts.append(_U32.pack(len(t.weights)))
+        for w in t.weights:
+            parts.append(_text(f"weight name {w.name!r}", w.name, MAX_WEIGHT_NAME_BYTES))
+            parts.append(_text(f"key of weight {w.name!r}", w.key, MAX_KEY_BYTES))
+            parts.append(_U64.pack(w.size))
     states = tuple(blob.states)
     _check_states(states)
     parts.append(_U32.pack(len(states)))
@@ -128,6 +174,10 @@ def encode(blob: AscendBlob) -> bytes:
             parts.append(_U32.pack(0))
         else:
             parts.append(_U32.pack(1) + _text(f"key of state {st.name!r}", st.key, MAX_KEY_BYTES))
+    if blob.source_key is None:
+        parts.append(_U32.pack(0))
+    else:
+        parts.append(_U32.pack(1) + _text("source key", blob.source_key, MAX_KEY_BYTES))
     return b"".join(parts)
 
 
@@ -178,8 +228,25 @@ def decode(data: bytes) -> AscendBlob:
             f"blob version {version}; this code reads version {VERSION} "
             "(re-export the model with a matching executorch-ascend)"
         )
-    om_key = reader.text("om_key", MAX_KEY_BYTES)
-    count = reader.u32("weight count")
+    count = reader.u32("target count")
+    if not 0 < count <= MAX_TARGETS:
+        raise BlobError(f"target count {count} is outside 1..{MAX_TARGETS}")
+    targets = tuple(_read_target(reader, i) for i in range(count))
+    _check_targets(targets)
+    states = _read_states(reader)
+    kind = reader.u32("source kind")
+    if kind not in (0, 1):
+        raise BlobError(f"source kind {kind}; it must be 0 (none) or 1 (a key follows)")
+    source_key = reader.text("source key", MAX_KEY_BYTES) if kind else None
+    if reader.remaining():
+        raise BlobError(f"{reader.remaining()} trailing bytes after the source")
+    return AscendBlob(targets, states, source_key)
+
+
+def _read_target(reader: _Reader, index: int) -> BlobTarget:
+    soc = reader.text(f"soc_version of target {index}", MAX_SOC_VERSION_BYTES)
+    om_key = reader.text(f"om_key of target {soc!r}", MAX_KEY_BYTES)
+    count = reader.u32(f"weight count of target {soc!r}")
     if count > MAX_WEIGHTS:
         raise BlobError(f"weight count {count} is outside 0..{MAX_WEIGHTS}")
     weights: list[BlobWeight] = []
@@ -194,10 +261,7 @@ def decode(data: bytes) -> AscendBlob:
         if size == 0:
             raise BlobError(f"weight {name!r} has size 0")
         weights.append(BlobWeight(name, key, size))
-    states = _read_states(reader)
-    if reader.remaining():
-        raise BlobError(f"{reader.remaining()} trailing bytes after the state table")
-    return AscendBlob(om_key, tuple(weights), states)
+    return BlobTarget(soc, om_key, tuple(weights))
 
 
 def _read_states(reader: _Reader) -> tuple[BlobState, ...]:

@@ -18,8 +18,11 @@
 using executorch::backends::ascend::DelegateBlob;
 using executorch::backends::ascend::ExternalWeight;
 using executorch::backends::ascend::kBlobMaxKeyBytes;
+using executorch::backends::ascend::kBlobMaxSocVersionBytes;
+using executorch::backends::ascend::kBlobMaxTargets;
 using executorch::backends::ascend::kBlobMaxWeightNameBytes;
 using executorch::backends::ascend::kBlobMaxWeights;
+using executorch::backends::ascend::OmTarget;
 using executorch::backends::ascend::read_delegate_blob;
 using executorch::backends::ascend::write_delegate_blob;
 
@@ -43,19 +46,31 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!result.ok()) return 0;
   const DelegateBlob& blob = result.get();
   // The reader documents these as rejected; a blob that slips through would
-  // look up an empty or truncated named-data key, bind a weight twice or
-  // upload an empty one.
-  if (!valid_string(blob.om_key, kBlobMaxKeyBytes) ||
-      blob.weights.size() > kBlobMaxWeights) {
+  // choose among targets of one SoC, look up an empty or truncated
+  // named-data key, bind a weight twice or upload an empty one.
+  if (blob.targets.empty() || blob.targets.size() > kBlobMaxTargets) {
     std::abort();
   }
-  std::set<std::string> names;
-  for (const ExternalWeight& weight : blob.weights) {
-    if (!valid_string(weight.name, kBlobMaxWeightNameBytes) ||
-        !valid_string(weight.key, kBlobMaxKeyBytes) || weight.size == 0 ||
-        !names.insert(weight.name).second) {
+  std::set<std::string> socs;
+  for (const OmTarget& target : blob.targets) {
+    if (!valid_string(target.soc_version, kBlobMaxSocVersionBytes) ||
+        !socs.insert(target.soc_version).second ||
+        !valid_string(target.om_key, kBlobMaxKeyBytes) ||
+        target.weights.size() > kBlobMaxWeights) {
       std::abort();
     }
+    std::set<std::string> names;
+    for (const ExternalWeight& weight : target.weights) {
+      if (!valid_string(weight.name, kBlobMaxWeightNameBytes) ||
+          !valid_string(weight.key, kBlobMaxKeyBytes) || weight.size == 0 ||
+          !names.insert(weight.name).second) {
+        std::abort();
+      }
+    }
+  }
+  if (!blob.source_key.empty() &&
+      !valid_string(blob.source_key, kBlobMaxKeyBytes)) {
+    std::abort();
   }
   // Round trip: what the reader accepts, the writer gives back byte for byte.
   const auto again = write_delegate_blob(blob);

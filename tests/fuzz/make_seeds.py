@@ -121,19 +121,28 @@ def blob(
     om_key: str,
     weights: tuple[tuple[str, str, int], ...] = (),
     states: tuple[tuple[str, int, int, int, str | None], ...] = (),
-    version: int = 4,
+    version: int = 5,
+    soc: str = "Ascend910B1",
+    more_targets: tuple[tuple[str, str], ...] = (),
+    source_key: str | None = None,
 ) -> bytes:
-    """A delegate blob (docs/blob-format.md, version 4): om_key, then (name,
-    key, size) per external weight file, then (name, input, output, size,
-    initial-value key or None for zeros) per device state."""
-    out = b"ASCB" + struct.pack("<I", version) + _string(om_key)
-    out += struct.pack("<I", len(weights))
+    """A delegate blob (docs/blob-format.md, version 5): targets (soc_version,
+    om_key, then (name, key, size) per external weight file; `more_targets`
+    are (soc, om_key) without weights), then (name, input, output, size,
+    initial-value key or None for zeros) per device state, then the source."""
+    out = b"ASCB" + struct.pack("<I", version) + struct.pack("<I", 1 + len(more_targets))
+    out += _string(soc) + _string(om_key) + struct.pack("<I", len(weights))
     for name, key, size in weights:
         out += _string(name) + _string(key) + struct.pack("<Q", size)
+    for other_soc, other_key in more_targets:
+        out += _string(other_soc) + _string(other_key) + struct.pack("<I", 0)
     out += struct.pack("<I", len(states))
     for name, input_index, output_index, size, key in states:
         out += _string(name) + struct.pack("<IIQ", input_index, output_index, size)
         out += struct.pack("<I", 0) if key is None else struct.pack("<I", 1) + _string(key)
+    out += (
+        struct.pack("<I", 0) if source_key is None else struct.pack("<I", 1) + _string(source_key)
+    )
     return out
 
 
@@ -155,7 +164,13 @@ def blob_seeds() -> dict[str, bytes]:
         "initial_state": blob(
             "ascend/om/" + digest, states=(("total", 0, 0, 24, "ascend/state/" + digest),)
         ),
-        "version_3": blob("ascend/om/x", version=3),
+        "three_targets": blob(
+            "ascend/om/" + digest,
+            soc="Ascend310P3",
+            more_targets=(("Ascend910B1", "ascend/om/" + digest), ("Ascend310B1", "ascend/om/x")),
+            source_key="ascend/source/" + digest,
+        ),
+        "version_4": blob("ascend/om/x", version=4),
     }
 
 

@@ -84,8 +84,8 @@ TEST_F(BackendInit, SlotsComeFromTheModelDescription) {
   EXPECT_EQ(execute(*add, {y.evalue(), a.evalue(), a.evalue()}), Error::Ok);
 }
 
-// The SoC the model was compiled for (compile spec) against the device's
-// (aclrtGetSocName; the emulator reports Ascend910B1).
+// The SoC each .om was compiled for (the blob's targets) against the
+// device's (aclrtGetSocName; the emulator reports Ascend910B1).
 TEST_F(BackendInit, SocIsCheckedAgainstTheDevice) {
   BlobSpec spec = add_blob();
   spec.soc_version = "Ascend310P3";
@@ -94,8 +94,26 @@ TEST_F(BackendInit, SocIsCheckedAgainstTheDevice) {
   EXPECT_EQ(error_of(init(spec)), Error::DelegateInvalidCompatibility);
   spec.soc_version = "Ascend910B3";  // same family: runs, with a log line
   EXPECT_EQ(error_of(init(spec)), Error::Ok);
-  spec.soc_version = "";  // no spec: nothing to check
+}
+
+// Of several targets, the device's own is loaded: here the others' .om
+// keys name no named data, so choosing any of them would fail the load.
+TEST_F(BackendInit, TheDevicesTargetIsChosen) {
+  BlobSpec spec = add_blob();
+  const std::string add_key = spec.om_key;
+  spec.soc_version = "Ascend310P3";
+  spec.om_key = "ascend/om/not-there";
+  spec.more_targets = {OmTarget{"Ascend910B3", "ascend/om/not-there-2", {}},
+                       OmTarget{"Ascend910B1", add_key, {}},
+                       OmTarget{"Ascend310B1", "ascend/om/not-there-3", {}}};
   EXPECT_EQ(error_of(init(spec)), Error::Ok);
+  // Without an exact match, the first of the device's family.
+  spec.more_targets = {OmTarget{"Ascend910B4", add_key, {}},
+                       OmTarget{"Ascend910B3", "ascend/om/not-there-2", {}}};
+  EXPECT_EQ(error_of(init(spec)), Error::Ok);
+  // None of the device's family: refused, naming what the program has.
+  spec.more_targets = {OmTarget{"Ascend310B1", add_key, {}}};
+  EXPECT_EQ(error_of(init(spec)), Error::DelegateInvalidCompatibility);
 }
 
 TEST_F(BackendInit, CannBuiltOmIsRefusedByTheEmulator) {

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// The compile specs the runtime reads, and the SoC check: no ACL needed.
+// The compile specs the runtime reads, and the choice of a SoC's .om: no ACL
+// needed.
 #include "compile_options.h"
 
 #include <gtest/gtest.h>
 
+#include "om_target.h"
 #include "program_spec.h"
 
 namespace executorch::backends::ascend {
@@ -12,21 +14,19 @@ namespace {
 
 using executorch::runtime::Error;
 
-TEST(CompileOptions, ReadsSocAndDeviceIgnoresTheRest) {
+TEST(CompileOptions, ReadsDeviceIgnoresTheRest) {
   testing::BlobSpec spec;
   spec.soc_version = "Ascend310P3";
   spec.device_id = "7";
   const testing::CompileSpecs specs(spec);
   auto read = read_compile_specs(specs.get());
   ASSERT_TRUE(read.ok());
-  EXPECT_EQ(read->soc_version, "Ascend310P3");
   EXPECT_EQ(read->device_id, 7);
 }
 
 TEST(CompileOptions, DefaultsWhenAbsent) {
   auto read = read_compile_specs({});
   ASSERT_TRUE(read.ok());
-  EXPECT_EQ(read->soc_version, "");
   EXPECT_EQ(read->device_id, 0);
 }
 
@@ -46,7 +46,7 @@ TEST(CompileOptions, BadDeviceIsInvalidProgram) {
   EXPECT_EQ(read_compile_specs(specs.get())->device_id, 2147483647);
 }
 
-TEST(CompileOptions, SocFamily) {
+TEST(OmTarget, SocFamily) {
   EXPECT_EQ(soc_family("Ascend910B1"), "Ascend910B");
   EXPECT_EQ(soc_family("Ascend910B4-1"), "Ascend910B");
   EXPECT_EQ(soc_family("Ascend310P3"), "Ascend310P");
@@ -58,16 +58,39 @@ TEST(CompileOptions, SocFamily) {
   EXPECT_EQ(soc_family("Kirin9030"), "Kirin9030");
 }
 
-TEST(CompileOptions, SocCheck) {
-  EXPECT_EQ(check_soc("Ascend910B1", "Ascend910B1"), Error::Ok);
-  EXPECT_EQ(check_soc("Ascend910B1", "Ascend910B3"), Error::Ok);
-  EXPECT_EQ(check_soc("Ascend910B1", "Ascend310P3"),
+DelegateBlob targets(std::initializer_list<const char*> socs) {
+  DelegateBlob blob;
+  for (const char* soc : socs) {
+    blob.targets.push_back(OmTarget{soc, std::string("om/") + soc, {}});
+  }
+  return blob;
+}
+
+std::string chosen(const DelegateBlob& blob, const char* device) {
+  auto target = choose_target(blob, device);
+  return target.ok() ? target.get()->soc_version : "error";
+}
+
+TEST(OmTarget, ExactSocThenFamilyElseRefused) {
+  const DelegateBlob one = targets({"Ascend910B1"});
+  EXPECT_EQ(chosen(one, "Ascend910B1"), "Ascend910B1");
+  EXPECT_EQ(chosen(one, "Ascend910B3"), "Ascend910B1");  // same family
+  EXPECT_EQ(chosen(one, "Ascend310P3"), "error");
+  EXPECT_EQ(chosen(targets({"Ascend310B1"}), "Ascend310P1"), "error");
+  EXPECT_EQ(choose_target(one, "Ascend310P3").error(),
             Error::DelegateInvalidCompatibility);
-  EXPECT_EQ(check_soc("Ascend310B1", "Ascend310P1"),
-            Error::DelegateInvalidCompatibility);
-  EXPECT_EQ(check_soc("", "Ascend310P3"), Error::Ok);
-  EXPECT_EQ(check_soc("Ascend910B1", nullptr), Error::Ok);
-  EXPECT_EQ(check_soc("Ascend910B1", ""), Error::Ok);  // SoC unknown
+  EXPECT_EQ(chosen(one, nullptr), "Ascend910B1");  // SoC unknown
+  EXPECT_EQ(chosen(one, ""), "Ascend910B1");
+
+  const DelegateBlob fleet =
+      targets({"Ascend310P3", "Ascend910B4", "Ascend910B1", "Ascend310B1"});
+  EXPECT_EQ(chosen(fleet, "Ascend910B1"), "Ascend910B1");  // exact first
+  EXPECT_EQ(chosen(fleet, "Ascend910B2"), "Ascend910B4");  // first of family
+  EXPECT_EQ(chosen(fleet, "Ascend310P1"), "Ascend310P3");
+  EXPECT_EQ(chosen(fleet, "Ascend310B1"), "Ascend310B1");
+  EXPECT_EQ(chosen(fleet, "Ascend910_9391"), "error");
+  EXPECT_EQ(choose_target(DelegateBlob{}, "Ascend910B1").error(),
+            Error::InvalidProgram);
 }
 
 }  // namespace

@@ -18,15 +18,20 @@ namespace executorch::backends::ascend::testing {
 struct BlobSpec {
   uint32_t version = kBlobVersion;  // another value writes a foreign blob
   std::string om_key = "ascend/om/test";
-  std::string soc_version = "Ascend910B1";  // "" leaves the spec out
-  std::string device_id = "0";              // "" leaves the spec out
-  std::vector<ExternalWeight> weights;      // the .om's external weights
-  std::vector<DeviceStateEntry> states;     // the .om's device state
+  // The first target's SoC, and the (ahead-of-time) compile spec's.
+  std::string soc_version = "Ascend910B1";
+  std::string device_id = "0";           // "" leaves the spec out
+  std::vector<ExternalWeight> weights;   // the .om's external weights
+  std::vector<DeviceStateEntry> states;  // the .om's device state
+  std::vector<OmTarget> more_targets;    // after the first
 };
 
 inline std::vector<uint8_t> write_blob(const BlobSpec& spec) {
-  std::vector<uint8_t> bytes =
-      write_delegate_blob(DelegateBlob{spec.om_key, spec.weights, spec.states});
+  DelegateBlob blob{
+      {OmTarget{spec.soc_version, spec.om_key, spec.weights}}, spec.states, ""};
+  blob.targets.insert(blob.targets.end(), spec.more_targets.begin(),
+                      spec.more_targets.end());
+  std::vector<uint8_t> bytes = write_delegate_blob(blob);
   for (int i = 0; i < 4; ++i) {  // the version field follows the magic
     bytes[sizeof(kBlobMagic) - 1 + i] =
         static_cast<uint8_t>(spec.version >> (8 * i));
@@ -39,9 +44,9 @@ class CompileSpecs {
  public:
   explicit CompileSpecs(const BlobSpec& spec) {
     values_.reserve(3);  // stable addresses for the specs below
-    add(kCompileSpecSocVersion, spec.soc_version);
     add(kCompileSpecDeviceId, spec.device_id);
-    // An ahead-of-time key the runtime must ignore.
+    // Ahead-of-time keys the runtime must ignore.
+    add("soc_version", spec.soc_version);
     add("precision_mode", "must_keep_origin_dtype");
   }
   CompileSpecs(const CompileSpecs&) = delete;
