@@ -3,8 +3,9 @@
 """AscendBackend: the ExecuTorch BackendDetails that compiles a partition to an Ascend .om.
 
 preprocess lowers the partition to ONNX (large constants as external data), runs atc, and stores
-the .om and the weight files atc wrote beside it as named data (weights.py); the blob it returns
-lists their keys (blob.py).
+the .om and the weight files atc wrote beside it as named data (weights.py), and with keep_onnx
+the ONNX source too (source.py); the blob it returns lists their keys (blob.py), the .om as the
+one target of the compile spec's soc_version (`executorch-ascend compile` adds others).
 
 The class name is the backend id (`AscendBackend.__name__`) the C++ runtime registers.
 """
@@ -25,6 +26,7 @@ from .compile_spec import AscendCompileSpec
 from .lowering import LoweredGraph
 from .lowering.gears import lower_partition
 from .soc_dtypes import check_program
+from .source import store_source
 from .states import store_states
 from .toolchain import WeightFile, compile_onnx
 from .weights import store_weights
@@ -69,7 +71,13 @@ class AscendBackend(BackendDetails):
         states = store_states(store, lowered.states, spec.external_tag)
         # The SoC and device reach the runtime as compile specs, which ExecuTorch stores with the
         # delegate; the I/O signature is the .om's own.
-        processed = blob.encode(blob.AscendBlob(om_key=key, weights=weights, states=states))
+        source_key = (
+            store_source(store, lowered, gear_options, spec.external_tag)
+            if spec.keep_onnx
+            else None
+        )
+        target = blob.BlobTarget(spec.soc_version, key, weights)
+        processed = blob.encode(blob.AscendBlob((target,), states, source_key))
         logger.info(
             "AscendBackend: %d ONNX nodes -> %s (%s), %d weight file(s), %d device state(s)",
             len(lowered.model.graph.node),

@@ -3,7 +3,8 @@
 """The `executorch-ascend` command (docs/cli.md).
 
 Only what a command needs is imported, when it runs: `--help`, `--version`, `info`, `ops` and
-`run` import neither torch nor executorch.exir; `export` and `explain` import the AOT stack.
+`run` import neither torch nor executorch.exir; `export`, `explain` and `compile` import the AOT
+stack.
 User mistakes (a bad --input, a misspelled module or factory, a factory that raises) are one line
 on stderr and exit status 2.
 """
@@ -129,6 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_spec_arguments(explain)
     explain.set_defaults(fn=_cmd_explain)
+    from .cli_compile import add_compile_parser
+
+    add_compile_parser(sub)
     # `run` hands every argument to ascend_runner untouched (see `run --help`).
     sub.add_parser("run", help=_run_runner.__doc__, add_help=False)
     return parser

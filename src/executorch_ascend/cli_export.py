@@ -69,6 +69,12 @@ def add_atc_arguments(parser: argparse.ArgumentParser) -> None:
         "--dump-dir", help="keep each partition's ONNX model, .om, atc command line and log here"
     )
     parser.add_argument("--atc-timeout", type=float, help="seconds atc may run on one partition")
+    parser.add_argument(
+        "--keep-onnx",
+        action="store_true",
+        help="also keep each partition's ONNX as named data, for 'executorch-ascend compile' "
+        "(other SoCs, or CANN's atc, later)",
+    )
 
 
 def _atc_options(texts: list[str]) -> dict[str, str]:
@@ -111,6 +117,8 @@ def compile_spec_from_args(args: argparse.Namespace, external_tag: str | None = 
         compiling["dump_dir"] = args.dump_dir
     if getattr(args, "atc_timeout", None) is not None:
         compiling["atc_timeout_s"] = args.atc_timeout
+    if getattr(args, "keep_onnx", False):
+        compiling["keep_onnx"] = True
     try:
         return AscendCompileSpec(
             soc_version=args.soc,

@@ -105,6 +105,11 @@ class AscendCompileSpec:
                     command line and atc's log (also when atc fails). Unset: the environment
                     variable EXECUTORCH_ASCEND_DUMP_DIR, if set. Dumping changes nothing compiled.
     atc_timeout_s:  seconds atc may run on one partition (default 600).
+    keep_onnx:      also store each partition's ONNX model (and its external data, under the
+                    same content keys as the weight files, so identical bytes are stored once)
+                    as named data beside the .om, so that `executorch-ascend compile` can build
+                    .om files for other SoCs, or with CANN's atc, from the saved program alone
+                    (docs/using-real-cann.md, "Compiling later, or for several chips").
     """
 
     soc_version: str = "Ascend910B1"
@@ -120,6 +125,7 @@ class AscendCompileSpec:
     atc_options: tuple[tuple[str, str], ...] = ()
     dump_dir: str | None = None
     atc_timeout_s: float = DEFAULT_ATC_TIMEOUT_S
+    keep_onnx: bool = False
 
     def __post_init__(self) -> None:
         # Lists are accepted and kept as tuples, so the spec stays hashable and comparable.
@@ -207,6 +213,8 @@ class AscendCompileSpec:
             raise CompileSpecError(
                 f"dump_dir must be a non-empty folder path, got {self.dump_dir!r}"
             )
+        if not isinstance(self.keep_onnx, bool):
+            raise CompileSpecError(f"keep_onnx must be True or False, got {self.keep_onnx!r}")
         t = self.atc_timeout_s
         if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t <= 0:
             raise CompileSpecError(f"atc_timeout_s must be a number of seconds > 0, got {t!r}")
@@ -224,6 +232,10 @@ class AscendCompileSpec:
                 continue
             if key == "atc_timeout_s" and value == DEFAULT_ATC_TIMEOUT_S:
                 continue  # the default is not recorded in every program
+            if key == "keep_onnx":
+                if not value:
+                    continue
+                value = 1
             if key in _GEAR_FIELDS:
                 value = gears_text(value)
             elif key == "atc_options":
@@ -255,6 +267,10 @@ class AscendCompileSpec:
                 values[spec.key] = _parse_gears(spec.key, text)
             elif spec.key == "atc_options":
                 values[spec.key] = _parse_atc_options(text)
+            elif spec.key == "keep_onnx":
+                if text not in ("0", "1"):
+                    raise CompileSpecError(f"keep_onnx must be 0 or 1, got {text!r}")
+                values[spec.key] = text == "1"
             elif spec.key == "atc_timeout_s":
                 values[spec.key] = _parse_seconds(text)
             else:
