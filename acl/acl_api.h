@@ -168,7 +168,9 @@ typedef enum {
 #define ACL_MDL_LOAD_FROM_MEM_WITH_Q 6
 
 /* Device memory bound with aclmdlSetExternalWeightAddress must have a size
- * that is a multiple of this. */
+ * that is a multiple of this. The name is ours: CANN's acl_mdl.h states the
+ * 32-byte alignment in prose and defines no constant (abi-check: not in CANN,
+ * so tools/abi_check lists it instead of checking it). */
 #define ACL_EXTERNAL_WEIGHT_SIZE_ALIGNMENT 32
 
 #define ACL_MAX_DIM_CNT 128
