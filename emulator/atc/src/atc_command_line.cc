@@ -92,11 +92,13 @@ CommandLineStatus SplitAtcCommandLine(
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string arg = RewriteAtcArgument(args[i]);
     if (arg == "--") {  // getopt: everything after it is not an option
-      non_options.insert(non_options.end(), args.begin() + i + 1, args.end());
+      for (size_t k = i + 1; k < args.size(); ++k) {
+        non_options.push_back(RewriteAtcArgument(args[k]));
+      }
       break;
     }
     if (arg.size() < 2 || arg[0] != '-') {
-      non_options.push_back(args[i]);  // getopt moves these to the end
+      non_options.push_back(arg);  // getopt moves these to the end
       continue;
     }
     if (arg[1] != '-') {
@@ -145,7 +147,9 @@ CommandLineStatus SplitAtcCommandLine(
         *error = "flag '--" + given + "' is missing its argument";
         return CommandLineStatus::kError;
       }
-      value = args[++i];
+      // CANN rewrites every argument before getopt reads any: a value
+      // given apart is rewritten too ("--model -my-net" gives "--my_net").
+      value = RewriteAtcArgument(args[++i]);
     }
     if (flags.check_as_read) {
       *error = flags.check_as_read(name, value);

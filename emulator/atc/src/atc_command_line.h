@@ -55,7 +55,9 @@ std::string AtcBoolValueError(const std::string& name,
 // option name resolved against flags.names and flags.bool_names (CANN's atc
 // options, without "help"). Values are "--name=value" or "--name value" (the
 // next argument, whatever it is); a bool option's value is "" unless given
-// with '='. Each value goes through flags.check_as_read as it is read.
+// with '='. A value given apart is rewritten as every argument is (CANN
+// rewrites argv before getopt_long reads it). Each value goes through
+// flags.check_as_read as it is read.
 // "--help", "-h", "--h" and prefixes of "help" give kHelp ("--help=false"
 // is ignored, as CANN's atc ignores it). An unknown or ambiguous name, a
 // missing value, a value check_as_read refuses and an argument that is not

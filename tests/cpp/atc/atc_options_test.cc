@@ -299,6 +299,14 @@ TEST(AtcOptions, AcceptsTheFormsCannsGetoptTakes) {
             ParseStatus::kOk)
       << err;
   EXPECT_EQ(o.gears.size(), 2u);
+  // CANN rewrites every argument before reading any, a value given apart
+  // too: "-my-net.onnx" is read as "--my_net.onnx" (and one given with '='
+  // is left alone).
+  ASSERT_EQ(Parse({"--model", "-my-net.onnx"}, &o, &err), ParseStatus::kOk)
+      << err;
+  EXPECT_EQ(o.model, "--my_net.onnx");
+  ASSERT_EQ(Parse({"--model=-my-net.onnx"}, &o, &err), ParseStatus::kOk) << err;
+  EXPECT_EQ(o.model, "-my-net.onnx");
 }
 
 TEST(AtcOptions, RefusesWhatCannsGetoptRefuses) {
@@ -313,6 +321,8 @@ TEST(AtcOptions, RefusesWhatCannsGetoptRefuses) {
       {{"-x"}, "unknown command line flag 'x'"},
       {{"--model"}, "flag '--model' is missing its argument"},
       {{"--", "--mode=0"}, "Non-option parameter: --mode=0"},
+      // Printed as getopt saw it, rewritten.
+      {{"--", "-mode-x"}, "Non-option parameter: --mode_x"},
   };
   ExpectRefusals(cases);
 }
