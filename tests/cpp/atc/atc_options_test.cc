@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -540,6 +542,22 @@ TEST(AtcOptions, EveryCannOptionIsKnownByName) {
                        "not emulate"),
               std::string::npos)
         << name << ": " << err;
+  }
+}
+
+TEST(AtcOptions, FuzzDictionaryNamesEveryOption) {
+  // fuzz_atc_command_line's dictionary has "--name=" for every option the
+  // command line knows, so the fuzzer reaches each one's checks.
+  std::ifstream in(ATC_FUZZ_DICT);
+  ASSERT_TRUE(in.good()) << ATC_FUZZ_DICT;
+  std::set<std::string> entries;
+  for (std::string line; std::getline(in, line);) entries.insert(line);
+  const AtcFlags flags = CannAtcFlags();
+  std::vector<std::string> names = flags.names;
+  names.insert(names.end(), flags.bool_names.begin(), flags.bool_names.end());
+  EXPECT_EQ(names.size(), 84u);  // CANN's 85 options but --help
+  for (const std::string& name : names) {
+    EXPECT_EQ(entries.count("\"--" + name + "=\""), 1u) << name;
   }
 }
 
