@@ -4,7 +4,8 @@
 ops the Python lowering emits), delegate blobs (docs/blob-format.md) and
 TensorProtos stored as ONNX external data (fuzz_atc_external_data, whose
 model folder holds data.bin, sub/inner.bin, empty.bin and the symlinks
-link_in, link_out and link_abs).
+link_in, link_out and link_abs) and atc command lines (fuzz_atc_command_line:
+the arguments, each ended by a NUL byte).
 
 The .om seeds are compiled from the ONNX files by make_seeds.sh with atc.
 """
@@ -195,9 +196,75 @@ def external_data_seeds() -> dict[str, bytes]:
     }
 
 
+_ATC = ["--framework=5", "--model=m.onnx", "--output=out", "--soc_version=Ascend910B1"]
+
+
+def atc_command_line_seeds() -> dict[str, bytes]:
+    """Command lines of the forms docs/atc.md describes, accepted and refused."""
+    lines = {
+        "build": [*_ATC, "--precision_mode=must_keep_origin_dtype"],
+        "usual": [
+            *_ATC,
+            "--input_shape=x:1,3,224,224;y:2",
+            "--input_format=ND",
+            "--output_type=FP32",
+            "--log=info",
+            "--mode=0",
+            "--external_weight=1",
+        ],
+        "apart": [
+            "--framework",
+            "5",
+            "--model",
+            "a.onnx",
+            "--output",
+            "a",
+            "--soc_version",
+            "Ascend310P3",
+            "--precision_mode",
+            "force_fp32",
+        ],
+        "cann_forms": [
+            "-fram=5",
+            "--mode",
+            "3",
+            "-model=m.onnx",
+            "--soc=Ascend910B4-1",
+            "--input-format=ND",
+            "--input-shape",
+            "x:2,3",
+            "--precision_mode_v2=origin",
+        ],
+        "batch_gears": [*_ATC, "--input_shape=x:-1,3", "--dynamic_batch_size=1,2,4"],
+        "dims_gears": [
+            *_ATC,
+            "--input_shape=a:2,-1;b:-1,2",
+            "--input_format=ND",
+            "--dynamic_dims=1,1;3,2;8,8",
+        ],
+        "no_effect": [
+            *_ATC,
+            "--op_select_implmode=high_precision",
+            "--optypelist_for_implmode=Add,Mul",
+            "--buffer_optimize=l1_optimize",
+            "--keep_dtype=/etc/passwd",
+            "--deterministic=1",
+            "--op_debug_level=2",
+            "--ac_parallel_enable=",
+            "--buffer_optimize=l2_optimize",
+        ],
+        "model_info": ["--mode=6", "--om=m.om"],
+        "help": ["--help=false", "-h"],
+        "refused": [*_ATC, "--mode=x", "--external_weight=01", "--", "stray"],
+        "not_emulated": [*_ATC, "--raw_ge_options_ignore_unsupported", "--insert_op_conf=a"],
+        "shapes": [*_ATC, "--input_shape=x:0:1~8,3;s:;y:-2"],
+    }
+    return {name: b"".join(a.encode() + b"\0" for a in args) for name, args in lines.items()}
+
+
 def main(out_dir: str) -> None:
     root = Path(out_dir)
-    for sub in ("onnx", "blob", "external_data"):
+    for sub in ("onnx", "blob", "external_data", "atc_command_line"):
         (root / sub).mkdir(parents=True, exist_ok=True)
     for name, model in onnx_seeds().items():
         onnx.save(model, str(root / "onnx" / f"{name}.onnx"))
@@ -205,6 +272,8 @@ def main(out_dir: str) -> None:
         (root / "blob" / f"{name}.bin").write_bytes(data)
     for name, data in external_data_seeds().items():
         (root / "external_data" / f"{name}.pb").write_bytes(data)
+    for name, data in atc_command_line_seeds().items():
+        (root / "atc_command_line" / name).write_bytes(data)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@
 #   om/    those models compiled by the emulator atc -> fuzz_om_*, fuzz_acl_load
 #   blob/  delegate blobs (docs/blob-format.md)      -> fuzz_blob_reader
 #   external_data/ TensorProtos with external data   -> fuzz_atc_external_data
+#   atc_command_line/ atc command lines, NUL-separated -> fuzz_atc_command_line
 #   backend_init/ each blob with each .om, as the harness reads them
 #                 ([u16 blob length][blob][.om])      -> fuzz_backend_init
 #   program/ real lowered programs (tests/programs/make_test_programs.py),
@@ -19,7 +20,7 @@ atc="$(cd "$(dirname "$atc")" && pwd)/$(basename "$atc")"  # the lowering runs i
 python="${PYTHON:-$here/../../.venv/bin/python}"
 
 rm -rf "$out/onnx" "$out/om" "$out/blob" "$out/external_data" "$out/backend_init" \
-  "$out/program" "$out/program_files"
+  "$out/program" "$out/program_files" "$out/atc_command_line"
 "$python" "$here/make_seeds.py" "$out"
 mkdir -p "$out/om"
 for model in "$out"/onnx/*.onnx; do
@@ -63,5 +64,6 @@ for line in (files / "programs.txt").read_text().splitlines():
 PY
 echo "seeds: $(ls "$out/onnx" | wc -l) onnx, $(ls "$out/om" | wc -l) om," \
   "$(ls "$out/blob" | wc -l) blob, $(ls "$out/external_data" | wc -l)" \
-  "external_data, $(ls "$out/backend_init" | wc -l) backend_init," \
+  "external_data, $(ls "$out/atc_command_line" | wc -l) atc_command_line," \
+  "$(ls "$out/backend_init" | wc -l) backend_init," \
   "$(ls "$out/program" | wc -l) program in $out"

@@ -7,8 +7,8 @@
 #
 # Usage: tests/fuzz/run.sh [seconds=60] [target...]
 #   targets: fuzz_blob_reader fuzz_om_reader fuzz_om_resealed fuzz_atc_onnx
-#            fuzz_atc_external_data fuzz_acl_load fuzz_acl_execute
-#            fuzz_backend_init fuzz_program (default: all)
+#            fuzz_atc_external_data fuzz_atc_command_line fuzz_acl_load
+#            fuzz_acl_execute fuzz_backend_init fuzz_program (default: all)
 # Env: BUILD_DIR (default <repo>/build/fuzz), SKIP_CONFIGURE, JOBS (default 2),
 #      PYTHON (default <repo>/.venv/bin/python), FUZZ_ARGS (extra libFuzzer flags)
 # Exit status: 0 when no target found anything, 1 otherwise.
@@ -18,8 +18,8 @@ repo="$(cd "$here/../.." && pwd)"
 seconds="${1:-60}"
 shift || true
 all_targets=(fuzz_blob_reader fuzz_om_reader fuzz_om_resealed fuzz_atc_onnx
-             fuzz_atc_external_data fuzz_acl_load fuzz_acl_execute fuzz_backend_init
-             fuzz_program)
+             fuzz_atc_external_data fuzz_atc_command_line fuzz_acl_load
+             fuzz_acl_execute fuzz_backend_init fuzz_program)
 targets=("$@")
 [[ ${#targets[@]} -eq 0 ]] && targets=("${all_targets[@]}")
 build="${BUILD_DIR:-$repo/build/fuzz}"
@@ -46,6 +46,7 @@ seed_dir_for() {
     fuzz_blob_reader) echo "$seeds/blob" ;;
     fuzz_atc_onnx) echo "$seeds/onnx" ;;
     fuzz_atc_external_data) echo "$seeds/external_data" ;;
+    fuzz_atc_command_line) echo "$seeds/atc_command_line" ;;
     fuzz_backend_init) echo "$seeds/backend_init" ;;
     fuzz_program) echo "$seeds/program" ;;
     *) echo "$seeds/om" ;;
@@ -64,6 +65,7 @@ extra_args_for() {
     # mode records each crash and keeps fuzzing past it.
     fuzz_atc_onnx) echo "-dict=$here/dict/onnx.dict -fork=1 -ignore_crashes=1" ;;
     fuzz_atc_external_data) echo "-dict=$here/dict/external_data.dict" ;;
+    fuzz_atc_command_line) echo "-dict=$here/dict/atc_command_line.dict" ;;
     *) echo "" ;;
   esac
 }

@@ -51,27 +51,60 @@ std::string ResolveAtcOption(const std::string& given,
   return candidates->size() == 1 ? (*candidates)[0] : "";
 }
 
+bool ParseAtcBool(const std::string& value, bool* out) {
+  std::string v = value;
+  for (char& c : v) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (v.empty() || v == "1" || v == "t" || v == "true" || v == "y" ||
+      v == "yes") {
+    *out = true;
+    return true;
+  }
+  if (v == "0" || v == "f" || v == "false" || v == "n" || v == "no") {
+    *out = false;
+    return true;
+  }
+  return false;
+}
+
+std::string AtcBoolValueError(const std::string& name,
+                              const std::string& value) {
+  return "Value " + value + " for parameter --" + name +
+         " is invalid. Reason: The value type must be [bool].";
+}
+
 CommandLineStatus SplitAtcCommandLine(
-    const std::vector<std::string>& args, const std::vector<std::string>& names,
+    const std::vector<std::string>& args, const AtcFlags& flags,
     std::vector<std::pair<std::string, std::string>>* options,
     std::string* error) {
   options->clear();
-  std::vector<std::string> with_help = names;
-  with_help.push_back("help");
-  with_help.push_back("h");  // CANN registers "h" as a long option too
+  std::vector<std::string> all = flags.names;
+  all.insert(all.end(), flags.bool_names.begin(), flags.bool_names.end());
+  all.push_back("help");
+  all.push_back("h");  // CANN registers "h" as a long option too
+  const auto is_bool = [&flags](const std::string& name) {
+    return name == "help" || name == "h" ||
+           std::find(flags.bool_names.begin(), flags.bool_names.end(), name) !=
+               flags.bool_names.end();
+  };
   std::vector<std::string> non_options;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string arg = RewriteAtcArgument(args[i]);
     if (arg == "--") {  // getopt: everything after it is not an option
-      non_options.insert(non_options.end(), args.begin() + i + 1, args.end());
+      for (size_t k = i + 1; k < args.size(); ++k) {
+        non_options.push_back(RewriteAtcArgument(args[k]));
+      }
       break;
     }
     if (arg.size() < 2 || arg[0] != '-') {
-      non_options.push_back(args[i]);  // getopt moves these to the end
+      non_options.push_back(arg);  // getopt moves these to the end
       continue;
     }
-    if (arg[1] != '-') {  // short options: atc has only -h
-      if (arg == "-h") return CommandLineStatus::kHelp;
+    if (arg[1] != '-') {
+      // Short options: atc has only -h, which takes no value; getopt reads
+      // a cluster ("-h1") letter by letter, and atc stops at the h.
+      if (arg[1] == 'h') return CommandLineStatus::kHelp;
       *error = "unknown command line flag '" + arg.substr(1, 1) + "'";
       return CommandLineStatus::kError;
     }
@@ -84,7 +117,7 @@ CommandLineStatus SplitAtcCommandLine(
       given.resize(eq);
     }
     std::vector<std::string> candidates;
-    const std::string name = ResolveAtcOption(given, with_help, &candidates);
+    const std::string name = ResolveAtcOption(given, all, &candidates);
     if (name.empty()) {
       // CANN's atc prints "unknown command line flag" for both; the emulator
       // adds what the prefix could have meant.
@@ -98,13 +131,29 @@ CommandLineStatus SplitAtcCommandLine(
       }
       return CommandLineStatus::kError;
     }
-    if (name == "help" || name == "h") return CommandLineStatus::kHelp;
-    if (!has_value) {
+    if (is_bool(name)) {
+      // getopt's optional argument: only "--name=value" gives one.
+      bool on = false;
+      if (!ParseAtcBool(value, &on)) {
+        *error = AtcBoolValueError(name == "h" ? "help" : name, value);
+        return CommandLineStatus::kError;
+      }
+      if (name == "help" || name == "h") {
+        if (on) return CommandLineStatus::kHelp;
+        continue;  // --help=false: atc goes on without help
+      }
+    } else if (!has_value) {
       if (i + 1 >= args.size()) {
         *error = "flag '--" + given + "' is missing its argument";
         return CommandLineStatus::kError;
       }
-      value = args[++i];
+      // CANN rewrites every argument before getopt reads any: a value
+      // given apart is rewritten too ("--model -my-net" gives "--my_net").
+      value = RewriteAtcArgument(args[++i]);
+    }
+    if (flags.check_as_read) {
+      *error = flags.check_as_read(name, value);
+      if (!error->empty()) return CommandLineStatus::kError;
     }
     options->emplace_back(name, value);
   }

@@ -47,11 +47,16 @@ const char* const kOptionNames[] = {
 // caches and debug output of the real compiler, and the emulator's CPU
 // kernels give the same results either way. Names and value lists: CANN's atc
 // (hicann/ge api/atc atc_flags.cc and cmd_flag_info.cc). `values`:
-// "a|b|c" one of those; "" any non-empty text; kFileValue an existing file.
+// "a|b|c" one of those; "" any non-empty text; kFileValue an existing file;
+// kAsRead: the values kValuesAsRead lists, checked when the option is read.
+// `e10006`: CANN refuses another value with E10006 after reading the command
+// line (compiler/api/aclgrph/option_utils.cc) and takes "" as not given.
 constexpr const char* kFileValue = "<file>";
+constexpr const char* kAsRead = "<as read>";
 struct NoEffectOption {
   const char* name;
   const char* values;
+  bool e10006 = false;
 };
 constexpr NoEffectOption kNoEffectOptions[] = {
     {"op_select_implmode",
@@ -62,27 +67,27 @@ constexpr NoEffectOption kNoEffectOptions[] = {
     {"fusion_switch_file", kFileValue},
     {"enable_small_channel", "0|1"},
     {"buffer_optimize", "l1_optimize|l2_optimize|off_optimize"},
-    {"disable_reuse_memory", "0|1"},
+    {"disable_reuse_memory", kAsRead},
     {"enable_single_stream", "true|false"},
-    {"ac_parallel_enable", "0|1"},
-    {"tiling_schedule_optimize", "0|1"},
+    {"ac_parallel_enable", "0|1", true},
+    {"tiling_schedule_optimize", "0|1", true},
     {"oo_level", "O1|O3"},
-    {"jit_compile", "0|1|2"},
-    {"deterministic", "0|1"},
-    {"deterministic_level", "0|1|2|3"},
-    {"atomic_clean_policy", "0|1"},
+    {"jit_compile", kAsRead},
+    {"deterministic", kAsRead},
+    {"deterministic_level", kAsRead},
+    {"atomic_clean_policy", kAsRead},
     {"enable_attr_compression", "true|false"},
-    {"virtual_type", "0|1"},
+    {"virtual_type", kAsRead},
     {"core_type", "AiCore|VectorCore"},
     {"aicore_num", ""},
     {"host_env_os", ""},
     {"host_env_cpu", ""},
-    {"op_debug_level", "0|1|2|3|4"},
+    {"op_debug_level", kAsRead},
     {"debug_dir", ""},
-    {"status_check", "0|1"},
+    {"status_check", kAsRead},
     {"op_compiler_cache_dir", ""},
     {"op_compiler_cache_mode", "enable|disable|force"},
-    {"display_model_info", "0|1"},
+    {"display_model_info", kAsRead},
 };
 
 // The other options of CANN's atc: the emulator refuses each by name, since
@@ -146,10 +151,125 @@ bool IsNotEmulated(const std::string& name) {
   return false;
 }
 
+// CANN's bool options (getopt's optional argument) besides --help.
+const char* const kBoolOptions[] = {"raw_ge_options_ignore_unsupported"};
+
+// Whether `value` is one of "a|b|c".
+bool OneOf(const std::string& values, const std::string& value) {
+  size_t start = 0;
+  while (true) {
+    const size_t end = values.find('|', start);
+    const size_t len = (end == std::string::npos ? values.size() : end) - start;
+    if (len == value.size() && values.compare(start, len, value) == 0) {
+      return true;
+    }
+    if (end == std::string::npos) return false;
+    start = end + 1;
+  }
+}
+
+// The values CANN's atc checks as it reads each option, before any other
+// check and in the order given (cmd_flag_info.cc: kStrValueRange, checked by
+// CmdFlagInfo::SetFlagValue): its options whose values are numbers (its
+// int32 flags and the string flags holding 0/1/2...) and --log, with the
+// error CANN reports for a value outside them. Every int32 flag of CANN's
+// has such a range, which is checked before the type, so its E10003 "The
+// value type must be [int32]" cannot happen; a non-numeric value gets the
+// range's error. (CANN's string choices, e.g. --precision_mode and
+// --buffer_optimize, are in kStrValueRange too; the emulator checks them
+// later, with its own wording.) --mode's values are kAtcModes'.
+enum class RangeError { kE10001, kE10006, kE10007, kE10010 };
+struct ValuesAsRead {
+  const char* name;
+  const char* values;
+  RangeError error;
+};
+constexpr ValuesAsRead kValuesAsRead[] = {
+    {"framework", "0|1|3|5", RangeError::kE10007},
+    {"mode", nullptr, RangeError::kE10001},
+    {"external_weight", "0|1|2", RangeError::kE10006},
+    {"log", "debug|info|warning|error|null", RangeError::kE10010},
+    {"disable_reuse_memory", "0|1", RangeError::kE10006},
+    {"status_check", "0|1", RangeError::kE10006},
+    {"deterministic", "0|1", RangeError::kE10006},
+    {"display_model_info", "0|1", RangeError::kE10006},
+    {"atomic_clean_policy", "0|1", RangeError::kE10006},
+    {"sparsity", "0|1", RangeError::kE10006},
+    {"dump_mode", "0|1", RangeError::kE10006},
+    {"virtual_type", "0|1", RangeError::kE10001},
+    {"deterministic_level", "0|1|2|3", RangeError::kE10001},
+    {"op_debug_level", "0|1|2|3|4", RangeError::kE10001},
+    {"jit_compile", "0|1|2", RangeError::kE10001},
+};
+
+std::string ModeValues();
+
+// CANN's E10006 (value, option): its text names 0 and 1 only.
+std::string E10006(const std::string& name, const std::string& value) {
+  std::string err = "Value " + value + " for parameter --" + name +
+                    " is invalid. The value must be either 1 or 0.";
+  if (name == "external_weight") err += " (--external_weight takes 0, 1 or 2)";
+  return err;
+}
+
+// "" or CANN's refusal of a value it checks as it reads the option (the
+// command line's AtcFlags::check_as_read).
+std::string CheckAsRead(const std::string& name, const std::string& value) {
+  for (const char* option : kBoolOptions) {
+    bool on = false;
+    if (name == option && !ParseAtcBool(value, &on)) {
+      return AtcBoolValueError(name, value);
+    }
+  }
+  const ValuesAsRead* range = nullptr;
+  for (const ValuesAsRead& r : kValuesAsRead) {
+    if (name == r.name) range = &r;
+  }
+  if (range == nullptr) return "";
+  const std::string values = range->values ? range->values : ModeValues();
+  if (OneOf(values, value)) return "";
+  switch (range->error) {
+    case RangeError::kE10006:
+      return E10006(name, value);
+    case RangeError::kE10007:
+      return "--framework is required. The value must be 0(Caffe) or "
+             "1(MindSpore) or 3(TensorFlow) or 5(Onnx). (got --framework=" +
+             value + ")";
+    case RangeError::kE10010:
+      // CANN's E10010, then the values it takes.
+      return "Value " + value +
+             " for parameter --log is invalid. (--log=" + value +
+             " is not one of debug, info, warning, error, null)";
+    case RangeError::kE10001:
+      break;
+  }
+  // E10001 with the range as CANN prints it: its values sorted as text, each
+  // as "[v] ", then ".".
+  std::set<std::string> sorted;
+  size_t start = 0;
+  while (true) {
+    const size_t end = values.find('|', start);
+    sorted.insert(values.substr(start, end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  std::string listed;
+  for (const std::string& v : sorted) listed += "[" + v + "] ";
+  return "Value " + value + " for parameter --" + name +
+         " is invalid. Reason: The value is not within the range of values. "
+         "The valid range is " +
+         listed + ".";
+}
+
 // "" or why `value` is not one CANN's atc takes for a no-effect option.
 std::string CheckNoEffect(const NoEffectOption& option,
                           const std::string& value) {
   const std::string flag = std::string("--") + option.name;
+  if (option.values == kAsRead) return "";  // CheckAsRead took it
+  if (option.e10006) {
+    if (value.empty() || OneOf(option.values, value)) return "";
+    return E10006(option.name, value);
+  }
   if (value.empty()) return flag + " is empty";
   if (option.values == kFileValue) {
     struct stat info {};
@@ -160,18 +280,7 @@ std::string CheckNoEffect(const NoEffectOption& option,
     return "";
   }
   const std::string values = option.values;
-  if (values.empty()) return "";
-  size_t start = 0;
-  while (true) {
-    const size_t end = values.find('|', start);
-    if (values.compare(start, end - start, value) == 0 &&
-        value.size() ==
-            (end == std::string::npos ? values.size() : end) - start) {
-      return "";
-    }
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
+  if (values.empty() || OneOf(values, value)) return "";
   std::string listed = values;
   std::replace(listed.begin(), listed.end(), '|', ',');
   return flag + "='" + value + "' is invalid: CANN's atc takes one of " +
@@ -218,13 +327,9 @@ const char* FrameworkName(int64_t f) {
 }
 
 std::string CheckFramework(const std::string& value, AtcOptions* o) {
-  // CANN's atc takes 0, 1, 3 and 5 (cmd_flag_info.cc kStrValueRange) and
-  // answers anything else with E10007.
-  if (value != "0" && value != "1" && value != "3" && value != "5") {
-    return "--framework is required. The value must be 0(Caffe) or "
-           "1(MindSpore) or 3(TensorFlow) or 5(Onnx). (got --framework=" +
-           value + ")";
-  }
+  // CheckAsRead refused what CANN's atc does not take (E10007).
+  std::string err = CheckAsRead("framework", value);
+  if (!err.empty()) return err;
   if (value != "5") {
     return "--framework=" + value + " (" +
            FrameworkName(std::strtoll(value.c_str(), nullptr, 10)) +
@@ -264,23 +369,24 @@ std::string CheckMode(const std::string& value, AtcOptions* o) {
     o->mode = std::atoi(mode.value);
     return "";
   }
-  // E10001 with the range as CANN prints it (its values sorted as text).
-  return "Value " + value +
-         " for parameter --mode is invalid. Reason: The value is not within "
-         "the range of values. The valid range is [0] [1] [3] [30] [5] [6] "
-         "[7].";
+  return CheckAsRead("mode", value);  // CANN's E10001
+}
+
+// "0|1|3|..." of kAtcModes: the values CANN's atc takes for --mode.
+std::string ModeValues() {
+  std::string values;
+  for (const AtcMode& mode : kAtcModes) {
+    values += (values.empty() ? "" : "|") + std::string(mode.value);
+  }
+  return values;
 }
 
 std::string CheckExternalWeight(const std::string& value, AtcOptions* o) {
-  int64_t v = 0;
-  if (ParseInt(value, &v) && v >= 0 && v <= 2) {
-    o->external_weight = static_cast<int>(v);
-    return "";
-  }
-  return "--external_weight='" + value +
-         "' is invalid: the value must be 0 (weights inside the .om), 1 (one "
-         "file per constant in weight/ beside the .om) or 2 (one combined "
-         "file there)";
+  // 0, 1 or 2 (CheckAsRead refused anything else with CANN's E10006).
+  std::string err = CheckAsRead("external_weight", value);
+  if (!err.empty()) return err;
+  o->external_weight = std::atoi(value.c_str());
+  return "";
 }
 
 // CANN's atc accepts nine modes (ge api/atc, cann-fidelity.md); the emulator
@@ -354,30 +460,30 @@ std::string CheckValue(const std::string& name, const std::string& value,
     }
     o->output_type = value;
   } else if (name == "log") {
-    if (value != "debug" && value != "info" && value != "warning" &&
-        value != "error" && value != "null") {
-      // CANN's E10010, then the values it takes (cmd_flag_info.cc).
-      return "Value " + value +
-             " for parameter --log is invalid. (--log=" + value +
-             " is not one of debug, info, warning, error, null)";
-    }
+    std::string err = CheckAsRead("log", value);  // CANN's E10010
+    if (!err.empty()) return err;
     o->log = value;
   }
   return "";
 }
 
-// Every option name of CANN's atc (without "help"), for the command line.
-std::vector<std::string> AtcOptionNames() {
-  std::vector<std::string> names(std::begin(kOptionNames),
-                                 std::end(kOptionNames));
-  for (const NoEffectOption& option : kNoEffectOptions) {
-    names.emplace_back(option.name);
-  }
-  for (const char* option : kNotEmulatedOptions) names.emplace_back(option);
-  return names;
-}
-
 }  // namespace
+
+AtcFlags CannAtcFlags() {
+  AtcFlags flags;
+  flags.names.assign(std::begin(kOptionNames), std::end(kOptionNames));
+  for (const NoEffectOption& option : kNoEffectOptions) {
+    flags.names.emplace_back(option.name);
+  }
+  for (const char* option : kNotEmulatedOptions) {
+    bool is_bool = false;
+    for (const char* b : kBoolOptions)
+      is_bool = is_bool || std::string(b) == option;
+    (is_bool ? flags.bool_names : flags.names).emplace_back(option);
+  }
+  flags.check_as_read = CheckAsRead;
+  return flags;
+}
 
 size_t MaxGearsFor(const std::string& soc_version) {
   return soc_version.compare(0, 9, "Ascend950") == 0 ? 256 : 100;
@@ -650,7 +756,7 @@ ParseStatus ParseAtcOptions(const std::vector<std::string>& args,
   *options = AtcOptions();
   std::set<std::string> given;
   std::vector<std::pair<std::string, std::string>> pairs;
-  switch (SplitAtcCommandLine(args, AtcOptionNames(), &pairs, error)) {
+  switch (SplitAtcCommandLine(args, CannAtcFlags(), &pairs, error)) {
     case CommandLineStatus::kHelp:
       return ParseStatus::kHelp;
     case CommandLineStatus::kError:

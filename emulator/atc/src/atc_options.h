@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ascend_emu/program.h"
+#include "atc_command_line.h"
 
 namespace ascend_emu {
 namespace atc {
@@ -50,6 +51,11 @@ enum class ParseStatus { kOk, kHelp, kError };
 // every value. On kError, *error says what is wrong in one sentence.
 ParseStatus ParseAtcOptions(const std::vector<std::string>& args,
                             AtcOptions* options, std::string* error);
+
+// CANN's atc options as its command line reads them (SplitAtcCommandLine):
+// every name but "help", its bool options, and the value checks CANN makes
+// as it reads each option (CANN's E10001, E10003, E10006, E10007, E10010).
+AtcFlags CannAtcFlags();
 
 // Checks and parses --dynamic_batch_size / --dynamic_dims against
 // --input_shape, --input_format and --soc_version (CANN's rules and limits);

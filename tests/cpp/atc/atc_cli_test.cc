@@ -65,12 +65,51 @@ TEST(AtcCli, UnknownExternalWeightModeFails) {
       "--framework=5 --model=m.onnx --output=m --soc_version=Ascend910B1 "
       "--precision_mode=must_keep_origin_dtype --external_weight=5");
   EXPECT_EQ(e.code, atc::kAtcFailureExit);
-  EXPECT_NE(e.output.find("ATC run failed: --external_weight='5' is invalid: "
-                          "the value must be 0 (weights inside the .om), 1"),
+  EXPECT_NE(e.output.find("ATC run failed: Value 5 for parameter "
+                          "--external_weight is invalid. The value must be "
+                          "either 1 or 0."),
             std::string::npos)
       << e.output;
   EXPECT_NE(RunBinary("--help").output.find("--external_weight=0|1|2"),
             std::string::npos);
+}
+
+TEST(AtcCli, NonNumericIntegerValuesFailWithCannsErrors) {
+  // CANN's atc checks these as it reads each option, before any file: the
+  // refusal (E10001, E10006, E10007), then the usual hint, exit 255.
+  const char* const base =
+      "--model=/nonexistent/m.onnx --output=m --soc_version=Ascend910B1 ";
+  const struct {
+    const char* args;
+    const char* expected;
+  } cases[] = {
+      {"--framework=5 --mode=zero",
+       "ATC run failed: Value zero for parameter --mode is invalid. Reason: "
+       "The value is not within the range of values. The valid range is [0] "
+       "[1] [3] [30] [5] [6] [7] ."},
+      {"--framework=onnx",
+       "ATC run failed: --framework is required. The value must be 0(Caffe) "
+       "or 1(MindSpore) or 3(TensorFlow) or 5(Onnx)."},
+      {"--framework=5 --external_weight=one",
+       "ATC run failed: Value one for parameter --external_weight is invalid. "
+       "The value must be either 1 or 0."},
+      {"--framework=5 --disable_reuse_memory=yes",
+       "ATC run failed: Value yes for parameter --disable_reuse_memory is "
+       "invalid. The value must be either 1 or 0."},
+      {"--framework=5 --op_debug_level=99999999999",
+       "ATC run failed: Value 99999999999 for parameter --op_debug_level is "
+       "invalid. Reason: The value is not within the range of values. The "
+       "valid range is [0] [1] [2] [3] [4] ."},
+  };
+  for (const auto& c : cases) {
+    const Exec e = RunBinary(std::string(base) + c.args);
+    EXPECT_EQ(e.code, atc::kAtcFailureExit) << c.args;
+    EXPECT_NE(e.output.find(c.expected), std::string::npos)
+        << c.args << ": " << e.output;
+    EXPECT_NE(e.output.find("Try 'atc --help' for more information."),
+              std::string::npos)
+        << c.args << ": " << e.output;
+  }
 }
 
 class AtcCliCompile : public testing::AtcTest {};

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -150,7 +152,7 @@ TEST(AtcOptions, Refusals) {
       {{"--mode=2"},
        "Value 2 for parameter --mode is invalid. Reason: The value is not "
        "within the range of values. The valid range is [0] [1] [3] [30] [5] "
-       "[6] [7]."},
+       "[6] [7] ."},
       {{"--precision_mode=fast"}, "is not a CANN precision mode"},
       {{"--input_format=NHWC"}, "--input_format=NHWC is not supported"},
       {{"--output_type=FP16"}, "only FP32"},
@@ -183,12 +185,17 @@ TEST(AtcOptions, Refusals) {
       {{"--input_shape=x:1,3;"}, "has an empty entry (entry 2 of 2)"},
       {{"stray"}, "Non-option parameter: stray"},
       {{"--external_weight=3"},
-       "--external_weight='3' is invalid: the value must be 0 (weights "
-       "inside the .om), 1 (one file per constant in weight/ beside the .om) "
-       "or 2 (one combined file there)"},
-      {{"--external_weight=-1"}, "--external_weight='-1' is invalid"},
-      {{"--external_weight=yes"}, "--external_weight='yes' is invalid"},
-      {{"--external_weight="}, "--external_weight='' is invalid"},
+       "Value 3 for parameter --external_weight is invalid. The value must "
+       "be either 1 or 0. (--external_weight takes 0, 1 or 2)"},
+      {{"--external_weight=-1"},
+       "Value -1 for parameter --external_weight is invalid."},
+      {{"--external_weight=yes"},
+       "Value yes for parameter --external_weight is invalid."},
+      {{"--external_weight="},
+       "Value  for parameter --external_weight is invalid."},
+      // CANN compares the text: 01 and +1 are not 1.
+      {{"--external_weight=01"},
+       "Value 01 for parameter --external_weight is invalid."},
       // CANN's atc options the emulator cannot do: refused by name.
       {{"--insert_op_conf=aipp.cfg"},
        "--insert_op_conf is an option of CANN's atc that the emulator does "
@@ -294,6 +301,14 @@ TEST(AtcOptions, AcceptsTheFormsCannsGetoptTakes) {
             ParseStatus::kOk)
       << err;
   EXPECT_EQ(o.gears.size(), 2u);
+  // CANN rewrites every argument before reading any, a value given apart
+  // too: "-my-net.onnx" is read as "--my_net.onnx" (and one given with '='
+  // is left alone).
+  ASSERT_EQ(Parse({"--model", "-my-net.onnx"}, &o, &err), ParseStatus::kOk)
+      << err;
+  EXPECT_EQ(o.model, "--my_net.onnx");
+  ASSERT_EQ(Parse({"--model=-my-net.onnx"}, &o, &err), ParseStatus::kOk) << err;
+  EXPECT_EQ(o.model, "-my-net.onnx");
 }
 
 TEST(AtcOptions, RefusesWhatCannsGetoptRefuses) {
@@ -308,6 +323,8 @@ TEST(AtcOptions, RefusesWhatCannsGetoptRefuses) {
       {{"-x"}, "unknown command line flag 'x'"},
       {{"--model"}, "flag '--model' is missing its argument"},
       {{"--", "--mode=0"}, "Non-option parameter: --mode=0"},
+      // Printed as getopt saw it, rewritten.
+      {{"--", "-mode-x"}, "Non-option parameter: --mode_x"},
   };
   ExpectRefusals(cases);
 }
@@ -361,6 +378,155 @@ TEST(AtcOptions, FrameworksAsCannTakesThem) {
   }
 }
 
+TEST(AtcOptions, IntegerValuesAreCheckedAsCannReadsThem) {
+  // CANN's atc checks its numeric options' values as it reads each option
+  // (cmd_flag_info.cc kStrValueRange): a value outside the range, numeric or
+  // not, is refused with E10006 (the 0/1 options it names), E10007
+  // (--framework) or E10001 (the others, listing the range sorted as text).
+  const char* const e10006 = " is invalid. The value must be either 1 or 0.";
+  const char* const e10001 =
+      " is invalid. Reason: The value is not within the range of values. "
+      "The valid range is ";
+  const struct {
+    const char* option;
+    const char* tail;
+  } options[] = {
+      {"external_weight", e10006},    {"disable_reuse_memory", e10006},
+      {"status_check", e10006},       {"deterministic", e10006},
+      {"display_model_info", e10006}, {"atomic_clean_policy", e10006},
+      {"sparsity", e10006},  // not emulated, but its value is read first
+      {"dump_mode", e10006},          {"mode", e10001},
+      {"virtual_type", e10001},       {"deterministic_level", e10001},
+      {"op_debug_level", e10001},     {"jit_compile", e10001},
+  };
+  for (const auto& option : options) {
+    for (const char* value : {"abc", "", "9", "-1", "1.0", "01", "+1", " 1",
+                              "0x1", "99999999999999999999", "1e3"}) {
+      AtcOptions o;
+      std::string err;
+      const std::string given = std::string("--") + option.option + "=" + value;
+      EXPECT_EQ(Parse({given}, &o, &err), ParseStatus::kError) << given;
+      const std::string expected = std::string("Value ") + value +
+                                   " for parameter --" + option.option +
+                                   option.tail;
+      EXPECT_EQ(err.compare(0, expected.size(), expected), 0)
+          << given << ": " << err;
+    }
+  }
+  AtcOptions o;
+  std::string err;
+  ASSERT_EQ(Parse({"--op_debug_level=x"}, &o, &err), ParseStatus::kError);
+  EXPECT_EQ(err,
+            "Value x for parameter --op_debug_level is invalid. Reason: The "
+            "value is not within the range of values. The valid range is [0] "
+            "[1] [2] [3] [4] .");
+  for (const char* value : {"abc", "-5", "5.0", "05", ""}) {
+    ASSERT_EQ(Parse({std::string("--framework=") + value}, &o, &err),
+              ParseStatus::kError);
+    EXPECT_EQ(err,
+              "--framework is required. The value must be 0(Caffe) or "
+              "1(MindSpore) or 3(TensorFlow) or 5(Onnx). (got --framework=" +
+                  std::string(value) + ")");
+  }
+  // The values in range are taken.
+  ASSERT_EQ(Parse({"--disable_reuse_memory=1", "--deterministic_level=3",
+                   "--op_debug_level=4", "--jit_compile=2", "--virtual_type=0",
+                   "--external_weight=2"},
+                  &o, &err),
+            ParseStatus::kOk)
+      << err;
+  EXPECT_EQ(o.external_weight, 2);
+  EXPECT_EQ(o.no_effect.size(), 5u);
+  // Two 0/1 options CANN checks after reading the command line, with E10006
+  // too; "" is CANN's "not given" for them.
+  ASSERT_EQ(Parse({"--ac_parallel_enable=2"}, &o, &err), ParseStatus::kError);
+  EXPECT_EQ(err,
+            "Value 2 for parameter --ac_parallel_enable is invalid. The value "
+            "must be either 1 or 0.");
+  ASSERT_EQ(Parse({"--tiling_schedule_optimize=on"}, &o, &err),
+            ParseStatus::kError);
+  EXPECT_NE(err.find("Value on for parameter --tiling_schedule_optimize is "
+                     "invalid. The value must be either 1 or 0."),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(Parse({"--ac_parallel_enable="}, &o, &err), ParseStatus::kOk)
+      << err;
+}
+
+TEST(AtcOptions, ValuesAreCheckedInTheOrderCannReadsThem) {
+  AtcOptions o;
+  std::string err;
+  // The first problem on the command line is the one reported, as CANN's
+  // getopt loop checks each value when it reads the option.
+  ASSERT_EQ(Parse({"--mode=x", "--wieght=1"}, &o, &err), ParseStatus::kError);
+  EXPECT_NE(err.find("Value x for parameter --mode is invalid"),
+            std::string::npos)
+      << err;
+  ASSERT_EQ(Parse({"--wieght=1", "--mode=x"}, &o, &err), ParseStatus::kError);
+  EXPECT_NE(err.find("unknown command line flag 'wieght'"), std::string::npos)
+      << err;
+  ASSERT_EQ(Parse({"--external_weight=x", "stray"}, &o, &err),
+            ParseStatus::kError);
+  EXPECT_NE(err.find("Value x for parameter --external_weight"),
+            std::string::npos)
+      << err;
+  // --help after a bad value: the value is refused; before it: help.
+  EXPECT_EQ(ParseAtcOptions({"--mode=x", "--help"}, &o, &err),
+            ParseStatus::kError);
+  EXPECT_EQ(ParseAtcOptions({"--help", "--mode=x"}, &o, &err),
+            ParseStatus::kHelp);
+  // Checks CANN makes later (the SoC name, --input_shape) do not stop help.
+  EXPECT_EQ(
+      ParseAtcOptions({"--soc_version=x", "--input_shape=x:0", "-h"}, &o, &err),
+      ParseStatus::kHelp);
+}
+
+TEST(AtcOptions, BoolOptionsAsCannReadsThem) {
+  AtcOptions o;
+  std::string err;
+  // --help is a bool: false is taken and ignored, and a short -h cluster
+  // stops at the h.
+  EXPECT_EQ(Parse({"--help=false"}, &o, &err), ParseStatus::kOk) << err;
+  EXPECT_EQ(Parse({"--help=No"}, &o, &err), ParseStatus::kOk) << err;
+  EXPECT_EQ(ParseAtcOptions({"--help=YES"}, &o, &err), ParseStatus::kHelp);
+  EXPECT_EQ(ParseAtcOptions({"--h=1"}, &o, &err), ParseStatus::kHelp);
+  EXPECT_EQ(ParseAtcOptions({"-h=1"}, &o, &err), ParseStatus::kHelp);
+  ASSERT_EQ(ParseAtcOptions({"--help=maybe"}, &o, &err), ParseStatus::kError);
+  EXPECT_EQ(err,
+            "Value maybe for parameter --help is invalid. Reason: The value "
+            "type must be [bool].");
+  ASSERT_EQ(ParseAtcOptions({"--h=2"}, &o, &err), ParseStatus::kError);
+  EXPECT_EQ(err,
+            "Value 2 for parameter --help is invalid. Reason: The value type "
+            "must be [bool].");
+  // CANN's other bool option takes no separate value: the next argument is
+  // not its value (here a stray one), and a bad value is E10003.
+  ASSERT_EQ(Parse({"--raw_ge_options_ignore_unsupported=perhaps"}, &o, &err),
+            ParseStatus::kError);
+  EXPECT_EQ(err,
+            "Value perhaps for parameter --raw_ge_options_ignore_unsupported "
+            "is invalid. Reason: The value type must be [bool].");
+  ASSERT_EQ(Parse({"--raw_ge_options_ignore_unsupported", "true"}, &o, &err),
+            ParseStatus::kError);
+  EXPECT_NE(err.find("Non-option parameter: true"), std::string::npos) << err;
+  ASSERT_EQ(Parse({"--raw_ge_options_ignore_unsupported"}, &o, &err),
+            ParseStatus::kError);
+  EXPECT_NE(err.find("--raw_ge_options_ignore_unsupported is an option of "
+                     "CANN's atc that the emulator does not emulate"),
+            std::string::npos)
+      << err;
+  bool on = false;
+  for (const char* t : {"", "1", "t", "TRUE", "y", "Yes"}) {
+    EXPECT_TRUE(ParseAtcBool(t, &on) && on) << t;
+  }
+  for (const char* f : {"0", "F", "false", "n", "NO"}) {
+    EXPECT_TRUE(ParseAtcBool(f, &on) && !on) << f;
+  }
+  for (const char* bad : {"2", "on", "off", " true", "yes!"}) {
+    EXPECT_FALSE(ParseAtcBool(bad, &on)) << bad;
+  }
+}
+
 TEST(AtcOptions, EveryCannOptionIsKnownByName) {
   // Never "unknown" for a real option: each is accepted or refused by name.
   AtcOptions o;
@@ -376,6 +542,22 @@ TEST(AtcOptions, EveryCannOptionIsKnownByName) {
                        "not emulate"),
               std::string::npos)
         << name << ": " << err;
+  }
+}
+
+TEST(AtcOptions, FuzzDictionaryNamesEveryOption) {
+  // fuzz_atc_command_line's dictionary has "--name=" for every option the
+  // command line knows, so the fuzzer reaches each one's checks.
+  std::ifstream in(ATC_FUZZ_DICT);
+  ASSERT_TRUE(in.good()) << ATC_FUZZ_DICT;
+  std::set<std::string> entries;
+  for (std::string line; std::getline(in, line);) entries.insert(line);
+  const AtcFlags flags = CannAtcFlags();
+  std::vector<std::string> names = flags.names;
+  names.insert(names.end(), flags.bool_names.begin(), flags.bool_names.end());
+  EXPECT_EQ(names.size(), 84u);  // CANN's 85 options but --help
+  for (const std::string& name : names) {
+    EXPECT_EQ(entries.count("\"--" + name + "=\""), 1u) << name;
   }
 }
 
