@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 
-from executorch_ascend import AscendCompileSpec, CompileSpecError
+from executorch_ascend import AscendCompileSpec, CompileSpecError, blob
 from executorch_ascend.compile_spec import as_compile_spec
 
 
@@ -111,3 +111,16 @@ def test_as_compile_spec_accepts_every_form() -> None:
     assert as_compile_spec(None) == AscendCompileSpec()
     assert as_compile_spec(spec) is spec
     assert as_compile_spec(spec.to_compile_specs()) == spec
+
+
+def test_keep_onnx_round_trips_and_is_recorded_only_when_set() -> None:
+    kept = AscendCompileSpec(keep_onnx=True)
+    specs = {s.key: bytes(s.value) for s in kept.to_compile_specs()}
+    assert specs["keep_onnx"] == b"1"
+    assert AscendCompileSpec.from_compile_specs(kept.to_compile_specs()) == kept
+    assert "keep_onnx" not in {s.key for s in AscendCompileSpec().to_compile_specs()}
+    assert "keep_onnx" not in blob.RUNTIME_COMPILE_SPECS
+    with pytest.raises(CompileSpecError, match="keep_onnx must be True or False"):
+        AscendCompileSpec(keep_onnx=1)  # type: ignore[arg-type]
+    with pytest.raises(CompileSpecError, match="keep_onnx must be 0 or 1"):
+        AscendCompileSpec.from_compile_specs([CompileSpec("keep_onnx", b"yes")])

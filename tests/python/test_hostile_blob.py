@@ -50,10 +50,21 @@ def mlp_pte(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, str]:
     return data, _om_key(data)
 
 
+SOC = b"Ascend910B1"  # AscendCompileSpec's default, the blob's one target
+
+
+def _blob_header(key_length: int) -> bytes:
+    """The blob's bytes before its first om_key: magic, version, target count, the target's
+    soc_version and the key's length."""
+    soc = struct.pack("<I", len(SOC)) + SOC
+    version = struct.pack("<I", blob.VERSION)
+    return blob.MAGIC + version + struct.pack("<I", 1) + soc + struct.pack("<I", key_length)
+
+
 def _blob_key_offset(data: bytes, key: bytes) -> int:
     """Where the om_key's bytes start inside the delegate blob (not in the named data table,
-    which holds the same key): right after the blob's magic, version and key length."""
-    header = blob.MAGIC + struct.pack("<I", blob.VERSION) + struct.pack("<I", len(key))
+    which holds the same key): right after the blob's header."""
+    header = _blob_header(len(key))
     at = data.find(header + key)
     assert at >= 0, "delegate blob not found in the .pte"
     assert data.find(header + key, at + 1) < 0, "two delegate blobs"
@@ -61,10 +72,12 @@ def _blob_key_offset(data: bytes, key: bytes) -> int:
 
 
 def _om_key(data: bytes) -> str:
-    at = data.find(blob.MAGIC + struct.pack("<I", blob.VERSION))
+    header = _blob_header(0)[:-4]
+    at = data.find(header)
     assert at >= 0
-    (length,) = struct.unpack_from("<I", data, at + 8)
-    return data[at + 12 : at + 12 + length].decode()
+    (length,) = struct.unpack_from("<I", data, at + len(header))
+    start = at + len(header) + 4
+    return data[start : start + length].decode()
 
 
 def _load_in_child(pte: Path) -> subprocess.CompletedProcess[str]:

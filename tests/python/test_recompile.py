@@ -26,7 +26,7 @@ from executorch_ascend.export import lower, save
 from executorch_ascend.recompile import RecompileError, recompile, referenced_keys
 from executorch_ascend.run import RunnerError, run_with_runner, run_with_runtime
 from executorch_ascend.saved_program import SavedProgram
-from executorch_ascend.source import PartitionSource
+from executorch_ascend.source import PartitionSource, SourceError
 from executorch_ascend.toolchain import resolve_atc
 
 pytestmark = pytest.mark.emulator
@@ -222,3 +222,29 @@ def test_recompile_in_place_and_twice(resnet, tmp_path) -> None:
     assert _blobs(copy_pte, [copy_ptd])[0].soc_versions == ("Ascend310P3", EXPORTED_FOR,
                                                             "Ascend310B1")  # fmt: skip
     assert_close(run_with_runtime(copy_pte, inputs, copy_ptd), eager(model, inputs), "rewritten")
+
+
+def test_a_damaged_manifest_is_a_source_error_never_another(resnet) -> None:
+    """The manifest is a parser's input read from a file: every truncation, and a byte flip at
+    every position, gives SourceError (or, where the JSON still says the same, the same source)."""
+    _, _, pte, ptd = resnet
+    program = SavedProgram.load(pte, [ptd])
+    (decoded,) = _blobs(pte, [ptd])
+    assert decoded.source_key is not None
+    data = bytes(program.read(decoded.source_key))
+    source = PartitionSource.from_json(data)
+    outcomes = set()
+    for n in range(0, len(data), 7):
+        with pytest.raises(SourceError):
+            PartitionSource.from_json(data[:n])
+    for i in range(len(data)):
+        for flip in (0x01, 0x20, 0x80):
+            damaged = data[:i] + bytes([data[i] ^ flip]) + data[i + 1 :]
+            try:
+                outcomes.add(PartitionSource.from_json(damaged) == source)
+            except SourceError:
+                outcomes.add("refused")
+    assert "refused" in outcomes
+    for bad in (b"[]", b"{}", b'{"format": 1}', b"\xff\xfe", b"null", b'"x"'):
+        with pytest.raises(SourceError):
+            PartitionSource.from_json(bad)

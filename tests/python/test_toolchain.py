@@ -201,7 +201,8 @@ def test_fake_cann_atc_path_is_taken_and_the_specs_reach_the_runtime(fake_cann) 
     lowering = lower(_Mlp().eval(), seeded_inputs((2, 6)), spec)
     (module,) = ascend_lowered_modules(lowering.edge)
     decoded = blob.decode(module.processed_bytes)
-    assert _runtime_specs(module) == {"soc_version": "Ascend310P3", "device_id": "1"}
+    assert _runtime_specs(module) == {"device_id": "1"}
+    assert decoded.soc_versions == ("Ascend310P3",)  # the SoC travels in the blob
     om = named_data(module, decoded.om_key)
     assert decoded.om_key == om_key(om)
     assert om.startswith(b"FAKE-CANN-OM\n")
