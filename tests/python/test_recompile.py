@@ -248,3 +248,64 @@ def test_a_damaged_manifest_is_a_source_error_never_another(resnet) -> None:
     for bad in (b"[]", b"{}", b'{"format": 1}', b"\xff\xfe", b"null", b'"x"'):
         with pytest.raises(SourceError):
             PartitionSource.from_json(bad)
+
+
+def test_a_gear_program_is_compiled_again_exactly(tmp_path, monkeypatch) -> None:
+    """The manifest gives atc back the gear options the lowering derived: compiled again for
+    the SoC it was exported for, the .om is byte for byte the one the export made; compiled for
+    another SoC it runs at every gear there."""
+    from test_gears import TwoInputs, _eval
+    from torch.export import Dim, export
+
+    from executorch_ascend.export import lower_program
+
+    module = _eval(TwoInputs())
+    b, s = Dim("b", min=1, max=4), Dim("s", min=1, max=16)
+    exported = export(
+        module, (torch.randn(2, 4, 8), torch.ones(2, 4)), dynamic_shapes=({0: b, 1: s},) * 2
+    )
+    gears = ((1, 4), (2, 8), (4, 16))
+    spec = AscendCompileSpec(toolchain="emulator", dynamic_dims=gears, keep_onnx=True)
+    pte, _ = save(lower_program(exported, spec).program, tmp_path / "dims.pte")
+    (exported_blob,) = _blobs(pte, [])
+    program = SavedProgram.load(pte)
+    source = PartitionSource.from_json(program.read(exported_blob.source_key or ""))
+    assert any(o.startswith("--dynamic_dims=") for o in source.gear_options)
+    atc = resolve_atc(AscendCompileSpec(toolchain="emulator"))
+    recompile(program, [EXPORTED_FOR, "Ascend310P3"], atc)
+    out = tmp_path / "out" / "dims.pte"
+    program.save(out)
+    (decoded,) = _blobs(out, [])
+    assert decoded.target(EXPORTED_FOR) == exported_blob.targets[0]  # the same .om, same key
+    # Every gear in this process (the emulator as the exported-for SoC); the largest gear, the
+    # shape ascend_runner feeds, with the emulator as the other SoC.
+    for batch, seq in gears:
+        gen = torch.Generator().manual_seed(seq)
+        x, m = torch.randn(batch, seq, 8, generator=gen), torch.randn(batch, seq, generator=gen)
+        expected = eager(module, [x, m])
+        assert_close(run_with_runtime(out, [x, m]), expected, f"gear ({batch}, {seq})")
+    got = _run_as("Ascend310P3", out, None, [x, m], expected, tmp_path, monkeypatch)
+    assert_close(got, expected, "Ascend310P3 at the largest gear")
+
+
+def test_device_state_survives_a_recompile_with_replace(tmp_path) -> None:
+    """A partition that keeps state on the device (a running sum starting as zeros, a counter
+    with its initial value in named data) keeps it through compile --replace: the state table
+    and the initial value's named data stay, and a sequence of calls matches eager's."""
+    from test_device_state import Accumulator, _eager_sequence, _inputs
+
+    spec = AscendCompileSpec(toolchain="emulator", keep_onnx=True)
+    pte, _ = save(lower(Accumulator(), (torch.zeros(2, 8),), spec).program, tmp_path / "acc.pte")
+    out = tmp_path / "out" / "acc.pte"
+    done = _compile(pte, "--soc_version", EXPORTED_FOR, "--replace", "-o", out)
+    assert done.returncode == 0, done.stderr
+    (before,), (after,) = _blobs(pte, []), _blobs(out, [])
+    assert len(after.states) == 2 and after.states == before.states
+    initial = [st.key for st in after.states if st.key is not None]
+    assert initial and all(k in SavedProgram.load(out).entries for k in initial)
+    from executorch.runtime import Runtime
+
+    method = Runtime.get().load_program(out).load_method("forward")
+    xs = _inputs(4)
+    for i, (x, want) in enumerate(zip(xs, _eager_sequence(xs), strict=True)):
+        assert_close([method.execute([x])[0]], [want], f"call {i}")
