@@ -69,8 +69,9 @@ class AscendBackend(BackendDetails):
         )
         weights = store_weights(store, compiled.weights, lowered.constants, spec.external_tag)
         states = store_states(store, lowered.states, spec.external_tag)
-        # The SoC and device reach the runtime as compile specs, which ExecuTorch stores with the
-        # delegate; the I/O signature is the .om's own.
+        # The .om is the blob's one target, for the spec's SoC (the runtime loads the target of
+        # the device's SoC); the device travels as a compile spec, which ExecuTorch stores with
+        # the delegate; the I/O signature is the .om's own.
         source_key = (
             store_source(store, lowered, gear_options, spec.external_tag)
             if spec.keep_onnx
