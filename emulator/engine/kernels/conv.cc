@@ -5,7 +5,11 @@
 // (image, group) is one GEMM: W_g [M/g, C/g*kH*kW] x im2col(X_g) [C/g*kH*kW,
 // oH*oW], with the im2col matrix in the scratch buffer Infer sized. 1x1
 // convolutions with unit stride and no padding skip im2col: X_g already is that
-// matrix.
+// matrix. Depthwise convolutions (one input channel per group, MobileNet's and
+// EfficientNet's) are no GEMM worth the name (a 1 x kH*kW row times the
+// im2col matrix, per channel): they run directly over the input plane copied
+// with its zero padding into the scratch buffer (RunDepthwise).
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -31,6 +35,8 @@ struct ConvGeometry {
   int64_t col_rows() const { return cg() * w.kernel[0] * w.kernel[1]; }
   int64_t out_plane() const { return w.out[0] * w.out[1]; }
   int64_t in_plane() const { return w.in[0] * w.in[1]; }
+  // One input channel per group and a real window: the direct path.
+  bool depthwise() const { return cg() == 1 && !direct(); }
   bool direct() const {
     return w.kernel[0] == 1 && w.kernel[1] == 1 && w.stride[0] == 1 &&
            w.stride[1] == 1 && w.pad_begin[0] == 0 && w.pad_begin[1] == 0 &&
@@ -131,6 +137,118 @@ void Im2Col(const float* x, const ConvGeometry& g, float* col) {
   }
 }
 
+// The rows and columns of the zero-padded input plane the window reaches:
+// (out - 1) * stride + (kernel - 1) * dilation + 1 per axis.
+int64_t PaddedExtent(const Window2D& w, int axis) {
+  if (w.out[axis] == 0) return 0;
+  return (w.out[axis] - 1) * w.stride[axis] +
+         (w.kernel[axis] - 1) * w.dilation[axis] + 1;
+}
+
+// Copies one input plane into `padded` [PaddedExtent(0), PaddedExtent(1)],
+// zeros where the window reaches into the padding.
+void PadPlane(const float* in, const Window2D& w, float* padded) {
+  const int64_t hp = PaddedExtent(w, 0), wp = PaddedExtent(w, 1);
+  for (int64_t r = 0; r < hp; ++r) {
+    float* dst = padded + r * wp;
+    const int64_t ih = r - w.pad_begin[0];
+    if (ih < 0 || ih >= w.in[0]) {
+      std::memset(dst, 0, static_cast<size_t>(wp) * sizeof(float));
+      continue;
+    }
+    // Columns [left, right) of the padded row are input columns
+    // [left - pad, right - pad); the rest is padding.
+    const int64_t left = std::min(wp, w.pad_begin[1]);
+    const int64_t right =
+        std::max(left, std::min(wp, w.pad_begin[1] + w.in[1]));
+    std::memset(dst, 0, static_cast<size_t>(left) * sizeof(float));
+    if (right > left) {
+      std::memcpy(dst + left, in + ih * w.in[1] + (left - w.pad_begin[1]),
+                  static_cast<size_t>(right - left) * sizeof(float));
+    }
+    std::memset(dst + right, 0,
+                static_cast<size_t>(wp - right) * sizeof(float));
+  }
+}
+
+// One output row from the padded plane: o[ow] = b + sum over taps of
+// tap * rows[tap][ow * stride]. KH and KW fixed at compile time unroll the
+// taps, so the sum stays in a register and the ow loop vectorizes; 0, 0 is
+// the general window, tap by tap over the row.
+template <int KH, int KW>
+void DepthwiseRow(const float* __restrict__ plane, const float* tap,
+                  const Window2D& w, int64_t wp, int64_t oh, float b,
+                  float* __restrict__ o) {
+  const int64_t ow_n = w.out[1], s = w.stride[1];
+  const float* top = plane + oh * w.stride[0] * wp;
+  if constexpr (KH > 0) {
+    constexpr int kTaps = KH * KW;
+    float t[kTaps];
+    const float* r[kTaps];
+    for (int kh = 0; kh < KH; ++kh) {
+      for (int kw = 0; kw < KW; ++kw) {
+        t[kh * KW + kw] = tap[kh * KW + kw];
+        r[kh * KW + kw] = top + kh * w.dilation[0] * wp + kw * w.dilation[1];
+      }
+    }
+    if (s == 1) {
+      for (int64_t ow = 0; ow < ow_n; ++ow) {
+        float acc = b;
+        for (int i = 0; i < kTaps; ++i) acc += t[i] * r[i][ow];
+        o[ow] = acc;
+      }
+    } else {
+      for (int64_t ow = 0; ow < ow_n; ++ow) {
+        float acc = b;
+        for (int i = 0; i < kTaps; ++i) acc += t[i] * r[i][ow * s];
+        o[ow] = acc;
+      }
+    }
+  } else {
+    for (int64_t ow = 0; ow < ow_n; ++ow) o[ow] = b;
+    for (int64_t kh = 0; kh < w.kernel[0]; ++kh) {
+      for (int64_t kw = 0; kw < w.kernel[1]; ++kw) {
+        const float t = tap[kh * w.kernel[1] + kw];
+        const float* r = top + kh * w.dilation[0] * wp + kw * w.dilation[1];
+        for (int64_t ow = 0; ow < ow_n; ++ow) o[ow] += t * r[ow * s];
+      }
+    }
+  }
+}
+
+// y[n, m] = bias[m] + sum over taps of w[m, 0, kh, kw] * x[n, m / (M/C)]
+// shifted by the tap; ONNX pads with zeros, so each input plane is first
+// copied into the scratch buffer with its padding (one pass, far cheaper
+// than the taps), and every output row is then computed without a border
+// case.
+void RunDepthwise(const float* x, const float* wt, const float* bias,
+                  const ConvGeometry& g, float* padded, float* y) {
+  const Window2D& w = g.w;
+  const int64_t wp = PaddedExtent(w, 1);
+  using Row = void (*)(const float*, const float*, const Window2D&, int64_t,
+                       int64_t, float, float*);
+  Row row = DepthwiseRow<0, 0>;
+  if (w.kernel[0] == 3 && w.kernel[1] == 3) row = DepthwiseRow<3, 3>;
+  if (w.kernel[0] == 5 && w.kernel[1] == 5) row = DepthwiseRow<5, 5>;
+  if (w.kernel[0] == 1 && w.kernel[1] == 3) row = DepthwiseRow<1, 3>;
+  if (w.kernel[0] == 1 && w.kernel[1] == 5) row = DepthwiseRow<1, 5>;
+  const int64_t taps = w.kernel[0] * w.kernel[1];
+  for (int64_t n = 0; n < g.n; ++n) {
+    for (int64_t m = 0; m < g.m; ++m) {
+      // The channel multiplier M/C: output channels m..m+M/C-1 read one
+      // input channel, padded once for all of them.
+      if (m % g.mg() == 0) {
+        PadPlane(x + (n * g.c + m / g.mg()) * g.in_plane(), w, padded);
+      }
+      float* out = y + (n * g.m + m) * g.out_plane();
+      const float b = bias != nullptr ? bias[m] : 0.0f;
+      for (int64_t oh = 0; oh < w.out[0]; ++oh) {
+        row(padded, wt + m * taps, w, wp, oh, b, out + oh * w.out[1]);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::string InferConvFloat(InferContext& ctx) {
@@ -169,7 +287,12 @@ std::string InferConvFloat(InferContext& ctx) {
   err = SetOutput(kOp, ctx, 0, DType::kFloat32, out);
   if (!err.empty()) return err;
   int64_t col_bytes = 0;
-  if (!g.direct()) {
+  if (g.depthwise()) {
+    if (!MulBounded(PaddedExtent(g.w, 0), PaddedExtent(g.w, 1), &col_bytes) ||
+        !MulBounded(col_bytes, sizeof(float), &col_bytes)) {
+      return Fail(kOp, "padded input plane would be too large");
+    }
+  } else if (!g.direct()) {
     if (!MulBounded(g.col_rows(), g.out_plane(), &col_bytes) ||
         !MulBounded(col_bytes, sizeof(float), &col_bytes)) {
       return Fail(kOp, "im2col buffer would be too large");
@@ -188,6 +311,10 @@ void RunConvFloat(const RunContext& ctx) {
                           ? ctx.inputs[2].as<const float>()
                           : nullptr;
   float* y = ctx.outputs[0].as<float>();
+  if (g.depthwise()) {
+    RunDepthwise(x, wt, bias, g, static_cast<float*>(ctx.scratch), y);
+    return;
+  }
   float* col = static_cast<float*>(ctx.scratch);
   const int64_t plane = g.out_plane();
   const int64_t rows = g.col_rows();

@@ -91,7 +91,39 @@ TEST(KernelsConv, MatchesDirectConvolution) {
   strided_1x1.sh = strided_1x1.sw = 2;
   ConvParams big_pad;  // pads larger than the kernel: bias-only borders
   big_pad.pt = big_pad.pl = big_pad.pb = big_pad.pr = 3;
+  // Depthwise (one input channel per group): the direct path, every window
+  // form it must get right.
+  ConvParams dw_mult;  // channel multiplier 2, stride 1, pad 1
+  dw_mult.group = 3;
+  dw_mult.pt = dw_mult.pl = dw_mult.pb = dw_mult.pr = 1;
+  ConvParams dw_dil;  // dilations, asymmetric pads, stride 2 across only
+  dw_dil.group = 4;
+  dw_dil.dh = 2;
+  dw_dil.dw = 3;
+  dw_dil.sw = 2;
+  dw_dil.pt = 2;
+  dw_dil.pl = 0;
+  dw_dil.pb = 1;
+  dw_dil.pr = 3;
+  ConvParams dw_big_pad;  // pads past the kernel: bias-only borders
+  dw_big_pad.group = 2;
+  dw_big_pad.pt = dw_big_pad.pl = dw_big_pad.pb = dw_big_pad.pr = 4;
+  ConvParams dw_5x5;
+  dw_5x5.group = 8;
+  dw_5x5.pt = dw_5x5.pl = dw_5x5.pb = dw_5x5.pr = 2;
+  ConvParams dw_1x5;  // a 1-D-like depthwise row
+  dw_1x5.group = 6;
+  dw_1x5.pl = dw_1x5.pr = 2;
+  ConvParams dw_tall;  // stride 3 down, no padding
+  dw_tall.group = 2;
+  dw_tall.sh = 3;
   const ConvCase cases[] = {
+      {{2, 3, 6, 7}, {6, 1, 3, 3}, dw_mult, true},
+      {{1, 4, 11, 13}, {4, 1, 3, 2}, dw_dil, true},
+      {{1, 2, 3, 3}, {2, 1, 3, 3}, dw_big_pad, true},
+      {{2, 8, 9, 10}, {8, 1, 5, 5}, dw_5x5, false},
+      {{1, 2, 10, 4}, {4, 1, 2, 3}, dw_tall, true},
+      {{1, 6, 1, 17}, {6, 1, 1, 5}, dw_1x5, true},
       {{1, 1, 5, 5}, {1, 1, 3, 3}, {}, false},
       {{2, 3, 7, 6}, {4, 3, 3, 3}, {}, true},
       {{2, 4, 6, 6}, {6, 2, 3, 2}, g2, true},
