@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import struct
+from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
 
@@ -108,13 +109,18 @@ def _check_text(what: str, data: bytes, limit: int) -> None:
         raise BlobError(f"{what} contains a NUL byte")
 
 
+def _first_repeated(values: list[str]) -> str | None:
+    """The smallest value that appears more than once, or None."""
+    repeated = [v for v, n in Counter(values).items() if n > 1]
+    return min(repeated) if repeated else None
+
+
 def _check_weights(weights: tuple[BlobWeight, ...]) -> None:
     if len(weights) > MAX_WEIGHTS:
         raise BlobError(f"{len(weights)} weights; at most {MAX_WEIGHTS} fit a blob")
-    names = [w.name for w in weights]
-    if len(set(names)) != len(names):
-        repeated = sorted({n for n in names if names.count(n) > 1})
-        raise BlobError(f"weight name {repeated[0]!r} appears twice")
+    repeated = _first_repeated([w.name for w in weights])
+    if repeated is not None:
+        raise BlobError(f"weight name {repeated!r} appears twice")
     for w in weights:
         if not 0 < w.size < 2**64:
             raise BlobError(f"weight {w.name!r} has size {w.size}; it must be > 0")
@@ -123,10 +129,9 @@ def _check_weights(weights: tuple[BlobWeight, ...]) -> None:
 def _check_targets(targets: tuple[BlobTarget, ...]) -> None:
     if not 0 < len(targets) <= MAX_TARGETS:
         raise BlobError(f"{len(targets)} targets; a blob holds 1..{MAX_TARGETS}")
-    socs = [t.soc_version for t in targets]
-    if len(set(socs)) != len(socs):
-        repeated = sorted({s for s in socs if socs.count(s) > 1})
-        raise BlobError(f"soc_version {repeated[0]!r} has two targets")
+    repeated = _first_repeated([t.soc_version for t in targets])
+    if repeated is not None:
+        raise BlobError(f"soc_version {repeated!r} has two targets")
     for t in targets:
         _check_weights(tuple(t.weights))
 

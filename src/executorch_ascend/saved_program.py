@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,7 +56,7 @@ class SavedProgram:
     tags: list[str] = field(default_factory=list)  # the .ptd files read, in order
 
     @classmethod
-    def load(cls, pte_path: str | Path, ptd_paths: list[str | Path] | tuple = ()) -> SavedProgram:
+    def load(cls, pte_path: str | Path, ptd_paths: Sequence[str | Path] = ()) -> SavedProgram:
         data = _read(Path(pte_path), ".pte")
         try:
             pte = deserialize_pte_binary(data)
