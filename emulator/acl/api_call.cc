@@ -31,8 +31,8 @@ ApiSite::ApiSite(const char* name)
 uint64_t ApiSite::Calls(const char* function) {
   if (function == nullptr) return 0;
   uint64_t total = 0;
-  for (ApiSite* site = g_sites.load(std::memory_order_acquire);
-       site != nullptr; site = site->next_) {
+  for (ApiSite* site = g_sites.load(std::memory_order_acquire); site != nullptr;
+       site = site->next_) {
     if (std::strcmp(site->name_, function) == 0) {
       total += site->calls_.load(std::memory_order_relaxed);
     }

@@ -169,8 +169,7 @@ ACL_EMU_EXPORT aclError aclrtSetCurrentContext(aclrtContext context) {
   ApiCall call(site, ApiCall::kShared);
   if (aclError rc = call.Enter()) return rc;
   ascend_emu::acl::ThreadState& thread = call.thread();
-  if (context != nullptr && context == thread.context &&
-      thread.context_alive) {
+  if (context != nullptr && context == thread.context && thread.context_alive) {
     return ACL_SUCCESS;  // already current and checked live this epoch
   }
   State& state = call.state();

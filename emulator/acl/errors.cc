@@ -25,8 +25,8 @@ aclError Fail(aclError code, const char* format, ...) {
   const char* api_name = CurrentApiName();
   t_last_error = std::string(api_name) + ": " + body;
   if (Verbose()) {
-    std::fprintf(stderr, "[ascend-emu] %s failed with %d: %s\n", api_name,
-                 code, body);
+    std::fprintf(stderr, "[ascend-emu] %s failed with %d: %s\n", api_name, code,
+                 body);
   }
   return code;
 }

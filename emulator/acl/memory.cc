@@ -62,9 +62,9 @@ const char* KindName(int kind) {
 // `dev` is ClassifyPointerCached's answer: for host memory, `remaining` is
 // the bytes to the end of its aclrtMallocHost allocation (SIZE_MAX for plain
 // host memory, whose bounds the emulator cannot see).
-aclError CheckSide(const ContextRec* context, const char* side,
-                   const void* ptr, const DevicePointer& dev, size_t count,
-                   bool want_device, int kind) {
+aclError CheckSide(const ContextRec* context, const char* side, const void* ptr,
+                   const DevicePointer& dev, size_t count, bool want_device,
+                   int kind) {
   if (want_device != (dev.alloc != nullptr)) {
     if (want_device) {
       return Fail(ACL_ERROR_INVALID_PARAM,
@@ -140,12 +140,12 @@ aclError CheckedCopy(State& state, ThreadState& thread, ContextRec* context,
                          k == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE;
   bool want_dst_device =
       k != ACL_MEMCPY_HOST_TO_HOST && k != ACL_MEMCPY_DEVICE_TO_HOST;
-  if (aclError rc = CheckSide(context, "src", src, src_dev, count,
-                              want_src_device, k)) {
+  if (aclError rc =
+          CheckSide(context, "src", src, src_dev, count, want_src_device, k)) {
     return rc;
   }
-  if (aclError rc = CheckSide(context, "dst", dst, dst_dev, count,
-                              want_dst_device, k)) {
+  if (aclError rc =
+          CheckSide(context, "dst", dst, dst_dev, count, want_dst_device, k)) {
     return rc;
   }
   if (k == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE &&
@@ -299,8 +299,8 @@ ACL_EMU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src,
   if (aclError rc = call.Enter()) return rc;
   State& state = call.state();
   ContextRec* context = nullptr;
-  if (aclError rc = ascend_emu::acl::RequireCurrentContext(
-          state, call.thread(), &context)) {
+  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, call.thread(),
+                                                           &context)) {
     return rc;
   }
   return CheckedCopy(state, call.thread(), context, dst, destMax, src, count,
@@ -356,8 +356,8 @@ ACL_EMU_EXPORT aclError aclrtMemcpyAsync(void* dst, size_t destMax,
   if (aclError rc = call.Enter()) return rc;
   State& state = call.state();
   ContextRec* context = nullptr;
-  if (aclError rc = ascend_emu::acl::RequireCurrentContext(
-          state, call.thread(), &context)) {
+  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, call.thread(),
+                                                           &context)) {
     return rc;
   }
   if (aclError rc = ascend_emu::acl::ResolveStream(state, stream, context)) {

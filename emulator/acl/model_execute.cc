@@ -184,8 +184,7 @@ aclError PrepareIo(State& state, uint64_t epoch, const ContextRec* context,
 
 // The model run: after every check passed, with the model held by this
 // thread (ModelRec::running). A per-run hook (profiling) goes here.
-aclError Run(State& state, ModelRec& record, const CheckedIo& io,
-             size_t gear) {
+aclError Run(State& state, ModelRec& record, const CheckedIo& io, size_t gear) {
   ascend_emu::Model& model = *record.model;
   std::string error;
   if (model.num_gears() != 0) record.current_gear = static_cast<int64_t>(gear);

@@ -17,9 +17,8 @@ thread_local ThreadState t_thread;
 // The largest span around `address` that lies in one allocation of `allocs`
 // (true) or between two of them (false); narrows [*lo, *hi) to it.
 template <typename Alloc>
-const Alloc* Locate(const std::map<uintptr_t, Alloc>& allocs,
-                    uintptr_t address, uintptr_t* lo, uintptr_t* hi,
-                    uintptr_t* base) {
+const Alloc* Locate(const std::map<uintptr_t, Alloc>& allocs, uintptr_t address,
+                    uintptr_t* lo, uintptr_t* hi, uintptr_t* base) {
   auto next = allocs.upper_bound(address);
   if (next != allocs.end() && next->first < *hi) *hi = next->first;
   if (next == allocs.begin()) return nullptr;
@@ -96,8 +95,8 @@ DevicePointer ClassifyPointerCached(const State& state, ThreadState& thread,
     region.alloc =
         Locate(state.device_allocs, address, &region.lo, &region.hi, &base);
     if (region.alloc == nullptr) {
-      region.pinned = Locate(state.host_allocs, address, &region.lo,
-                             &region.hi, &base) != nullptr;
+      region.pinned = Locate(state.host_allocs, address, &region.lo, &region.hi,
+                             &base) != nullptr;
     }
     AddressRegion& slot = thread.regions[thread.next_region];
     thread.next_region = (thread.next_region + 1) % ThreadState::kRegions;

@@ -9,8 +9,8 @@
 // ModelRec::running). Functions here assume one of the two.
 #pragma once
 
-#include <cstddef>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>

@@ -5,8 +5,8 @@
 // asynchronous with a stream and its synchronize), with the context made
 // current before each run as the backend does. Its own binary: it replaces
 // malloc to count (tests/cpp/common/alloc_counter.cc).
-#include "alloc_counter.h"
 #include "acl_test_util.h"
+#include "alloc_counter.h"
 #include "model_io.h"
 #include "test_models.h"
 

@@ -120,12 +120,12 @@ TEST_F(ExecutePathTest, PinnedHostBoundsSurviveTheCache) {
   void* pinned = nullptr;
   ASSERT_EQ(aclrtMallocHost(&pinned, 16), ACL_SUCCESS);
   DeviceBuffer device(64);
-  ASSERT_EQ(aclrtMemcpy(device.get(), 64, pinned, 16,
-                        ACL_MEMCPY_HOST_TO_DEVICE),
-            ACL_SUCCESS);
-  EXPECT_EQ(aclrtMemcpy(device.get(), 64, pinned, 32,
-                        ACL_MEMCPY_HOST_TO_DEVICE),
-            ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(
+      aclrtMemcpy(device.get(), 64, pinned, 16, ACL_MEMCPY_HOST_TO_DEVICE),
+      ACL_SUCCESS);
+  EXPECT_EQ(
+      aclrtMemcpy(device.get(), 64, pinned, 32, ACL_MEMCPY_HOST_TO_DEVICE),
+      ACL_ERROR_INVALID_PARAM);
   EXPECT_THAT(LastError(), HasSubstr("aclrtMallocHost allocation"));
   ASSERT_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
 }
@@ -187,8 +187,7 @@ TEST_F(ExecutePathTest, ConcurrentExecutesOfOwnModelsRunSideBySide) {
     ASSERT_EQ(aclrtSetCurrentContext(context), ACL_SUCCESS);
     for (int i = 0; i < kRuns; ++i) {
       void* ptr = nullptr;
-      ASSERT_EQ(aclrtMalloc(&ptr, 256, ACL_MEM_MALLOC_HUGE_FIRST),
-                ACL_SUCCESS);
+      ASSERT_EQ(aclrtMalloc(&ptr, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
       ASSERT_EQ(aclrtFree(ptr), ACL_SUCCESS);
     }
   });
