@@ -50,29 +50,6 @@ ApiCall::ApiCall(const char* name)
   EnterExclusive();
 }
 
-ApiCall::ApiCall(ApiSite& site, SharedTag)
-    : state_(GetState()),
-      thread_(ThisThread()),
-      name_(site.name()),
-      site_(&site),
-      faultable_(site.faultable()),
-      exclusive_(false) {
-  // Announce the reader, then look for a writer (both seq_cst): either the
-  // writer sees this reader and waits for it, or this reader sees the writer
-  // and backs off to the exclusive way (Dekker's handshake).
-  state_.readers.fetch_add(1, std::memory_order_seq_cst);
-  if (state_.writer.load(std::memory_order_seq_cst) || state_.faults.Armed()) {
-    state_.readers.fetch_sub(1, std::memory_order_release);
-    exclusive_ = true;
-    site_ = nullptr;  // counted by FaultTable::Check on the exclusive way
-    EnterExclusive();
-    return;
-  }
-  thread_.api_name = name_;
-  thread_.Revalidate(state_.epoch.load(std::memory_order_relaxed));
-  if (Verbose()) std::fprintf(stderr, "[ascend-emu] %s\n", name_);
-}
-
 void ApiCall::EnterExclusive() {
   state_.mutex.lock();
   state_.writer.store(true, std::memory_order_seq_cst);
@@ -93,31 +70,13 @@ void ApiCall::EnterExclusive() {
   if (Verbose()) std::fprintf(stderr, "[ascend-emu] %s\n", name_);
 }
 
-ApiCall::~ApiCall() {
-  if (exclusive_) {
-    state_.writer.store(false, std::memory_order_release);
-    state_.mutex.unlock();
-  } else {
-    state_.readers.fetch_sub(1, std::memory_order_release);
-  }
+aclError ApiCall::FailUninitialized() {
+  return Fail(ACL_ERROR_UNINITIALIZE,
+              "ACL is not initialized: call aclInit first (or aclInit again "
+              "after aclFinalize)");
 }
 
-aclError ApiCall::Enter() {
-  if (!state_.initialized.load(std::memory_order_relaxed)) {
-    return Fail(ACL_ERROR_UNINITIALIZE,
-                "ACL is not initialized: call aclInit first (or aclInit again "
-                "after aclFinalize)");
-  }
-  return EnterAnyTime();
-}
-
-aclError ApiCall::EnterAnyTime() {
-  if (!faultable_) return ACL_SUCCESS;
-  if (site_ != nullptr) {
-    // Shared: no fault is armed (else this call would be exclusive).
-    site_->Count();
-    return ACL_SUCCESS;
-  }
+aclError ApiCall::CheckFault() {
   if (int error = state_.faults.Check(name_); error != 0) {
     return Fail(error,
                 "injected fault (aclEmuInjectFault or "

@@ -20,8 +20,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 
 #include "acl_api.h"
+#include "errors.h"
 #include "state.h"
 #include "thread_state.h"
 
@@ -66,11 +68,24 @@ class ApiCall {
   // ACL_SUCCESS to proceed; else the error the call must return (its message
   // is already recorded): ACL_ERROR_UNINITIALIZE outside aclInit..aclFinalize,
   // or an injected fault's code.
-  aclError Enter();
+  aclError Enter() {
+    if (!state_.initialized.load(std::memory_order_relaxed)) {
+      return FailUninitialized();
+    }
+    return EnterAnyTime();
+  }
 
   // Like Enter, for aclInit and the emulator extras that work at any time:
   // only the fault check.
-  aclError EnterAnyTime();
+  aclError EnterAnyTime() {
+    if (!faultable_) return ACL_SUCCESS;
+    if (site_ != nullptr) {
+      // Shared: no fault is armed (else this call would be exclusive).
+      site_->Count();
+      return ACL_SUCCESS;
+    }
+    return CheckFault();
+  }
 
   State& state() { return state_; }
   // This thread's state, its caches valid for the current epoch.
@@ -78,6 +93,8 @@ class ApiCall {
 
  private:
   void EnterExclusive();
+  aclError FailUninitialized();
+  aclError CheckFault();
 
   State& state_;
   ThreadState& thread_;
@@ -86,5 +103,38 @@ class ApiCall {
   bool faultable_;
   bool exclusive_;
 };
+
+// Inline, like Enter: these run on every per-inference call.
+inline ApiCall::ApiCall(ApiSite& site, SharedTag)
+    : state_(GetState()),
+      thread_(ThisThread()),
+      name_(site.name()),
+      site_(&site),
+      faultable_(site.faultable()),
+      exclusive_(false) {
+  // Announce the reader, then look for a writer (both seq_cst): either the
+  // writer sees this reader and waits for it, or this reader sees the writer
+  // and backs off to the exclusive way (Dekker's handshake).
+  state_.readers.fetch_add(1, std::memory_order_seq_cst);
+  if (state_.writer.load(std::memory_order_seq_cst) || state_.faults.Armed()) {
+    state_.readers.fetch_sub(1, std::memory_order_release);
+    exclusive_ = true;
+    site_ = nullptr;  // counted by FaultTable::Check on the exclusive way
+    EnterExclusive();
+    return;
+  }
+  thread_.api_name = name_;
+  thread_.Revalidate(state_.epoch.load(std::memory_order_relaxed));
+  if (Verbose()) std::fprintf(stderr, "[ascend-emu] %s\n", name_);
+}
+
+inline ApiCall::~ApiCall() {
+  if (exclusive_) {
+    state_.writer.store(false, std::memory_order_release);
+    state_.mutex.unlock();
+  } else {
+    state_.readers.fetch_sub(1, std::memory_order_release);
+  }
+}
 
 }  // namespace ascend_emu::acl

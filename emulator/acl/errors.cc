@@ -12,9 +12,9 @@ namespace ascend_emu::acl {
 namespace {
 
 thread_local std::string t_last_error;
-std::atomic<bool> g_verbose{false};
-
 }  // namespace
+
+std::atomic<bool> g_verbose{false};
 
 aclError Fail(aclError code, const char* format, ...) {
   char body[1024];
@@ -46,6 +46,5 @@ void SetCurrentApiName(const char* name) { ThisThread().api_name = name; }
 const char* CurrentApiName() { return ThisThread().api_name; }
 
 void SetVerbose(bool verbose) { g_verbose.store(verbose); }
-bool Verbose() { return g_verbose.load(); }
 
 }  // namespace ascend_emu::acl

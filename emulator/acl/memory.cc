@@ -103,6 +103,16 @@ aclError CheckSide(const ContextRec* context, const char* side, const void* ptr,
   return ACL_SUCCESS;
 }
 
+// True when CheckSide would pass.
+inline bool SideOk(const ContextRec* context, const DevicePointer& dev,
+                   size_t count, bool want_device, int kind) {
+  if (want_device != (dev.alloc != nullptr) || count > dev.remaining) {
+    return false;
+  }
+  return dev.alloc == nullptr || kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE ||
+         dev.alloc->device == context->device;
+}
+
 // The checks and the copy shared by aclrtMemcpy and aclrtMemcpyAsync (shared
 // calls: the pointers are classified through the thread's region cache).
 aclError CheckedCopy(State& state, ThreadState& thread, ContextRec* context,
@@ -121,10 +131,8 @@ aclError CheckedCopy(State& state, ThreadState& thread, ContextRec* context,
     return Fail(ACL_ERROR_INVALID_PARAM, "kind %d is not an aclrtMemcpyKind",
                 k);
   }
-  DevicePointer dst_dev =
-      ascend_emu::acl::ClassifyPointerCached(state, thread, dst);
-  DevicePointer src_dev =
-      ascend_emu::acl::ClassifyPointerCached(state, thread, src);
+  DevicePointer dst_dev = ascend_emu::acl::ClassifyCached(state, thread, dst);
+  DevicePointer src_dev = ascend_emu::acl::ClassifyCached(state, thread, src);
   bool src_device = src_dev.alloc != nullptr;
   bool dst_device = dst_dev.alloc != nullptr;
   if (k == ACL_MEMCPY_DEFAULT) {
@@ -140,13 +148,18 @@ aclError CheckedCopy(State& state, ThreadState& thread, ContextRec* context,
                          k == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE;
   bool want_dst_device =
       k != ACL_MEMCPY_HOST_TO_HOST && k != ACL_MEMCPY_DEVICE_TO_HOST;
-  if (aclError rc =
-          CheckSide(context, "src", src, src_dev, count, want_src_device, k)) {
-    return rc;
+  // CheckSide's conditions, inline; CheckSide itself only to say what failed.
+  if (!SideOk(context, src_dev, count, want_src_device, k)) {
+    if (aclError rc = CheckSide(context, "src", src, src_dev, count,
+                                want_src_device, k)) {
+      return rc;
+    }
   }
-  if (aclError rc =
-          CheckSide(context, "dst", dst, dst_dev, count, want_dst_device, k)) {
-    return rc;
+  if (!SideOk(context, dst_dev, count, want_dst_device, k)) {
+    if (aclError rc = CheckSide(context, "dst", dst, dst_dev, count,
+                                want_dst_device, k)) {
+      return rc;
+    }
   }
   if (k == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE &&
       src_dev.alloc->device != dst_dev.alloc->device) {

@@ -53,12 +53,6 @@ void AppendCount(std::string* summary, size_t count, const char* what) {
 
 }  // namespace
 
-State& GetState() {
-  // Never destroyed: exported calls may run during static destruction.
-  static State* state = new State();
-  return *state;
-}
-
 DevicePointer ClassifyPointer(const State& state, const void* ptr) {
   DevicePointer result;
   uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
@@ -77,13 +71,7 @@ ThreadState& ThisThread() { return t_thread; }
 DevicePointer ClassifyPointerCached(const State& state, ThreadState& thread,
                                     const void* ptr) {
   uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
-  const AddressRegion* found = nullptr;
-  for (const AddressRegion& region : thread.regions) {
-    if (address >= region.lo && address < region.hi) {
-      found = &region;
-      break;
-    }
-  }
+  const AddressRegion* found = thread.FindRegion(address);
   if (found == nullptr) {
     // Device allocations and pinned host allocations never overlap: the
     // region is the one allocation holding the address, or the gap between
@@ -98,19 +86,13 @@ DevicePointer ClassifyPointerCached(const State& state, ThreadState& thread,
       region.pinned = Locate(state.host_allocs, address, &region.lo, &region.hi,
                              &base) != nullptr;
     }
-    AddressRegion& slot = thread.regions[thread.next_region];
-    thread.next_region = (thread.next_region + 1) % ThreadState::kRegions;
-    slot = region;
-    found = &slot;
+    found = thread.AddRegion(address, region);
   }
   DevicePointer result;
   result.alloc = found->alloc;
-  if (found->alloc != nullptr) {
-    result.base = found->lo;
-    result.remaining = found->hi - address;
-  } else {
-    result.remaining = found->pinned ? found->hi - address : SIZE_MAX;
-  }
+  result.base = found->lo;
+  result.remaining =
+      found->alloc != nullptr || found->pinned ? found->hi - address : SIZE_MAX;
   return result;
 }
 
@@ -134,12 +116,8 @@ void SetCurrentContext(ContextRec* context) {
   thread.context_alive = context != nullptr;
 }
 
-aclError RequireCurrentContext(State& state, ThreadState& thread,
-                               ContextRec** context) {
-  if (thread.context_alive) {
-    *context = thread.context;
-    return ACL_SUCCESS;
-  }
+aclError RequireCurrentContextSlow(State& state, ThreadState& thread,
+                                   ContextRec** context) {
   if (aclError rc = RequireCurrentContext(state, context)) return rc;
   thread.context_alive = true;
   return ACL_SUCCESS;

@@ -71,7 +71,12 @@ struct State {
   std::atomic<uint64_t> executes{0};
 };
 
-State& GetState();
+// Never destroyed: exported calls may run during static destruction. Inline:
+// every call reaches it.
+inline State& GetState() {
+  static State* state = new State();
+  return *state;
+}
 
 // Classifies `ptr`: inside a live device allocation, or host memory.
 DevicePointer ClassifyPointer(const State& state, const void* ptr);
@@ -82,6 +87,21 @@ DevicePointer ClassifyPointer(const State& state, const void* ptr);
 // end of the aclrtMallocHost allocation holding it, or SIZE_MAX.
 DevicePointer ClassifyPointerCached(const State& state, ThreadState& thread,
                                     const void* ptr);
+// Its inline front: a hit in the thread's regions, else the above.
+inline DevicePointer ClassifyCached(const State& state, ThreadState& thread,
+                                    const void* ptr) {
+  const uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
+  if (const AddressRegion* region = thread.FindRegion(address)) {
+    DevicePointer result;
+    result.alloc = region->alloc;
+    result.base = region->lo;
+    result.remaining = region->alloc != nullptr || region->pinned
+                           ? region->hi - address
+                           : SIZE_MAX;
+    return result;
+  }
+  return ClassifyPointerCached(state, thread, ptr);
+}
 
 // This thread's current context, if it is still alive; else nullptr.
 ContextRec* CurrentContext(State& state);
@@ -92,8 +112,16 @@ void SetCurrentContext(ContextRec* context);
 aclError RequireCurrentContext(State& state, ContextRec** context);
 // The same for a call that holds `thread` (its liveness check cached for
 // the epoch).
-aclError RequireCurrentContext(State& state, ThreadState& thread,
-                               ContextRec** context);
+aclError RequireCurrentContextSlow(State& state, ThreadState& thread,
+                                   ContextRec** context);
+inline aclError RequireCurrentContext(State& state, ThreadState& thread,
+                                      ContextRec** context) {
+  if (thread.context_alive) {
+    *context = thread.context;
+    return ACL_SUCCESS;
+  }
+  return RequireCurrentContextSlow(state, thread, context);
+}
 
 // Resolves a stream handle for use in `context`: nullptr is the context's
 // default stream (as in real CANN); an unknown handle or a stream of another

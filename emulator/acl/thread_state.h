@@ -42,9 +42,57 @@ struct ThreadState {
   bool context_alive = false;  // `context` checked live in this epoch
   uint32_t model_id = 0;
   ModelRec* model = nullptr;
-  static constexpr size_t kRegions = 4;
+  static constexpr size_t kRegions = 8;
   AddressRegion regions[kRegions];
-  size_t next_region = 0;
+  size_t used_regions = 0;  // filled slots, from 0
+  size_t next_region = 0;   // the slot a fill replaces once all are used
+  // In front of the regions, the exact pointers met lately (direct-mapped
+  // by a hash of the address): a caller passes the same buffers on every
+  // inference, so each is found with one compare.
+  struct PointerHit {
+    uintptr_t address = 0;  // 0: empty (NULL never gets this far)
+    AddressRegion region;
+  };
+  static constexpr size_t kHitBits = 5;
+  PointerHit hits[size_t{1} << kHitBits];
+
+  static size_t HitSlot(uintptr_t address) {
+    return static_cast<size_t>((address * 0x9E3779B97F4A7C15ull) >>
+                               (64 - kHitBits));
+  }
+
+  // The cached region holding `address`, or nullptr.
+  const AddressRegion* FindRegion(uintptr_t address) {
+    PointerHit& hit = hits[HitSlot(address)];
+    if (hit.address == address) return &hit.region;
+    for (size_t slot = 0; slot < used_regions; ++slot) {
+      const AddressRegion& region = regions[slot];
+      // One unsigned compare per region.
+      if (address - region.lo < region.hi - region.lo) {
+        hit.address = address;
+        hit.region = region;
+        return &hit.region;
+      }
+    }
+    return nullptr;
+  }
+
+  // Keeps a region just classified for `address`; returns the kept copy.
+  const AddressRegion* AddRegion(uintptr_t address,
+                                 const AddressRegion& region) {
+    size_t slot = used_regions;
+    if (slot < kRegions) {
+      ++used_regions;
+    } else {
+      slot = next_region;
+      next_region = (next_region + 1) % kRegions;
+    }
+    regions[slot] = region;
+    PointerHit& hit = hits[HitSlot(address)];
+    hit.address = address;
+    hit.region = region;
+    return &hit.region;
+  }
 
   // Drops every cache when the registry changed since they were filled.
   void Revalidate(uint64_t current_epoch) {
@@ -52,7 +100,9 @@ struct ThreadState {
     epoch = current_epoch;
     context_alive = false;
     model = nullptr;
-    for (AddressRegion& region : regions) region = AddressRegion{};
+    used_regions = 0;
+    next_region = 0;
+    for (PointerHit& hit : hits) hit.address = 0;
   }
 };
 
