@@ -4,11 +4,11 @@
 // for messages and logs, refuse calls outside aclInit..aclFinalize, and apply
 // an injected fault (to the FAULTS rows of acl/acl_functions.def).
 //
-// Two ways in (docs/emulator.md, "Threads and locks"):
+// Two ways in (docs/emulator.md, "Threads"):
 //  - exclusive (ApiCall(__func__), every call that creates, changes or
 //    destroys something): takes the registry mutex, waits until no shared
-//    call is running, and starts a new registry epoch (State::epoch), which
-//    drops every cached validation;
+//    call is running, and moves the registry epoch (State::epoch) at its
+//    start and its end, which drops every cached validation;
 //  - shared (ApiCall(site, ApiCall::kShared), the per-inference calls:
 //    execute, memcpy, synchronize, set/get current context): one atomic
 //    increment of State::readers, no lock, no allocation; shared calls run in
@@ -130,6 +130,9 @@ inline ApiCall::ApiCall(ApiSite& site, SharedTag)
 
 inline ApiCall::~ApiCall() {
   if (exclusive_) {
+    // Also at the end: what this call cached before changing the registry
+    // (a current context it then destroyed, say) is not trusted either.
+    state_.epoch.fetch_add(1, std::memory_order_relaxed);
     state_.writer.store(false, std::memory_order_release);
     state_.mutex.unlock();
   } else {
