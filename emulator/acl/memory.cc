@@ -113,6 +113,38 @@ inline bool SideOk(const ContextRec* context, const DevicePointer& dev,
          dev.alloc->device == context->device;
 }
 
+// The inference copies (host to device, device to host) with both pointers in
+// the thread's cache and every check passing: the same checks as below on
+// the cached regions, without building the general case. False: not that
+// case (nothing done); the general path decides, and says what failed.
+inline bool FastCopy(State& state, ThreadState& thread,
+                     const ContextRec* context, void* dst, const void* src,
+                     size_t count, int kind) {
+  const bool to_device = kind == ACL_MEMCPY_HOST_TO_DEVICE;
+  if (!to_device && kind != ACL_MEMCPY_DEVICE_TO_HOST) return false;
+  const uintptr_t dst_address = reinterpret_cast<uintptr_t>(dst);
+  const uintptr_t src_address = reinterpret_cast<uintptr_t>(src);
+  const ascend_emu::acl::AddressRegion* dst_region =
+      thread.FindRegion(dst_address);
+  const ascend_emu::acl::AddressRegion* src_region =
+      dst_region != nullptr ? thread.FindRegion(src_address) : nullptr;
+  if (src_region == nullptr) return false;
+  const auto* device = to_device ? dst_region : src_region;
+  const auto* host = to_device ? src_region : dst_region;
+  const uintptr_t device_address = to_device ? dst_address : src_address;
+  const uintptr_t host_address = to_device ? src_address : dst_address;
+  if (device->alloc == nullptr || host->alloc != nullptr ||
+      device->alloc->device != context->device ||
+      count > device->hi - device_address ||
+      (host->pinned && count > host->hi - host_address)) {
+    return false;
+  }
+  if (count != 0) std::memmove(dst, src, count);
+  (to_device ? state.bytes_host_to_device : state.bytes_device_to_host)
+      .fetch_add(count, std::memory_order_relaxed);
+  return true;
+}
+
 // The checks and the copy shared by aclrtMemcpy and aclrtMemcpyAsync (shared
 // calls: the pointers are classified through the thread's region cache).
 aclError CheckedCopy(State& state, ThreadState& thread, ContextRec* context,
@@ -130,6 +162,9 @@ aclError CheckedCopy(State& state, ThreadState& thread, ContextRec* context,
   if (k < ACL_MEMCPY_HOST_TO_HOST || k > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
     return Fail(ACL_ERROR_INVALID_PARAM, "kind %d is not an aclrtMemcpyKind",
                 k);
+  }
+  if (FastCopy(state, thread, context, dst, src, count, k)) {
+    return ACL_SUCCESS;
   }
   DevicePointer dst_dev = ascend_emu::acl::ClassifyCached(state, thread, dst);
   DevicePointer src_dev = ascend_emu::acl::ClassifyCached(state, thread, src);
