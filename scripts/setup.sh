@@ -14,7 +14,7 @@ cd "$REPO_ROOT"
 APT_PACKAGES=(libonnx-dev libprotobuf-dev protobuf-compiler libeigen3-dev libssl-dev
               flatbuffers-compiler libflatbuffers-dev
               libgtest-dev libgmock-dev libbenchmark-dev
-              graphviz)
+              graphviz valgrind)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

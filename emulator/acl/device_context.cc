@@ -163,8 +163,15 @@ ACL_EMU_EXPORT aclError aclrtDestroyContext(aclrtContext context) {
 }
 
 ACL_EMU_EXPORT aclError aclrtSetCurrentContext(aclrtContext context) {
-  ApiCall call(__func__);
+  // Shared (api_call.h): callers make their context current before every
+  // run; it changes only this thread's state.
+  static ascend_emu::acl::ApiSite site(__func__);
+  ApiCall call(site, ApiCall::kShared);
   if (aclError rc = call.Enter()) return rc;
+  ascend_emu::acl::ThreadState& thread = call.thread();
+  if (context != nullptr && context == thread.context && thread.context_alive) {
+    return ACL_SUCCESS;  // already current and checked live this epoch
+  }
   State& state = call.state();
   auto it = state.contexts.find(context);
   if (it == state.contexts.end()) {
@@ -178,14 +185,15 @@ ACL_EMU_EXPORT aclError aclrtSetCurrentContext(aclrtContext context) {
 }
 
 ACL_EMU_EXPORT aclError aclrtGetCurrentContext(aclrtContext* context) {
-  ApiCall call(__func__);
+  static ascend_emu::acl::ApiSite site(__func__);
+  ApiCall call(site, ApiCall::kShared);
   if (aclError rc = call.Enter()) return rc;
   if (context == nullptr) {
     return Fail(ACL_ERROR_INVALID_PARAM, "context is NULL");
   }
   ContextRec* current = nullptr;
-  if (aclError rc =
-          ascend_emu::acl::RequireCurrentContext(call.state(), &current))
+  if (aclError rc = ascend_emu::acl::RequireCurrentContext(
+          call.state(), call.thread(), &current))
     return rc;
   *context = current;
   return ACL_SUCCESS;

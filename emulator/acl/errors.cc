@@ -6,14 +6,15 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "thread_state.h"
+
 namespace ascend_emu::acl {
 namespace {
 
 thread_local std::string t_last_error;
-thread_local const char* t_api_name = "";
-std::atomic<bool> g_verbose{false};
-
 }  // namespace
+
+std::atomic<bool> g_verbose{false};
 
 aclError Fail(aclError code, const char* format, ...) {
   char body[1024];
@@ -21,10 +22,11 @@ aclError Fail(aclError code, const char* format, ...) {
   va_start(args, format);
   std::vsnprintf(body, sizeof(body), format, args);
   va_end(args);
-  t_last_error = std::string(t_api_name) + ": " + body;
+  const char* api_name = CurrentApiName();
+  t_last_error = std::string(api_name) + ": " + body;
   if (Verbose()) {
-    std::fprintf(stderr, "[ascend-emu] %s failed with %d: %s\n", t_api_name,
-                 code, body);
+    std::fprintf(stderr, "[ascend-emu] %s failed with %d: %s\n", api_name, code,
+                 body);
   }
   return code;
 }
@@ -40,10 +42,9 @@ const char* LastErrorMessage() {
   return t_last_error.empty() ? nullptr : t_last_error.c_str();
 }
 
-void SetCurrentApiName(const char* name) { t_api_name = name; }
-const char* CurrentApiName() { return t_api_name; }
+void SetCurrentApiName(const char* name) { ThisThread().api_name = name; }
+const char* CurrentApiName() { return ThisThread().api_name; }
 
 void SetVerbose(bool verbose) { g_verbose.store(verbose); }
-bool Verbose() { return g_verbose.load(); }
 
 }  // namespace ascend_emu::acl

@@ -4,6 +4,7 @@
 // CANN: each thread sees only the failures of its own calls.
 #pragma once
 
+#include <atomic>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -31,8 +32,10 @@ void SetCurrentApiName(const char* name);
 const char* CurrentApiName();
 
 // Verbose logging switch (EXECUTORCH_ASCEND_EMU_VERBOSE), set at aclInit.
+// Inline: every call reads it.
+extern std::atomic<bool> g_verbose;
 void SetVerbose(bool verbose);
-bool Verbose();
+inline bool Verbose() { return g_verbose.load(std::memory_order_relaxed); }
 
 // The integer a caller passed for an ACL enum parameter. C lets any int
 // through an enum type, but in C++ loading a value outside the enum's range

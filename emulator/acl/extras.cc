@@ -57,7 +57,8 @@ ACL_EMU_EXPORT int aclEmuGetCallCount(const char* function, uint64_t* count) {
                 "'%s' is not a fault-injectable ACL function",
                 function != nullptr ? function : "(null)");
   }
-  *count = call.state().faults.Calls(function);
+  *count = call.state().faults.Calls(function) +
+           ascend_emu::acl::ApiSite::Calls(function);
   return ACL_SUCCESS;
 }
 

@@ -32,6 +32,7 @@ bool IsFaultInjectable(const char* function) {
 
 void FaultTable::Set(const std::string& function, int after, int error) {
   faults_[function] = Fault{after, error};
+  armed_.store(true, std::memory_order_release);
 }
 
 int FaultTable::Check(const char* function) {

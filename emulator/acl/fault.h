@@ -7,6 +7,7 @@
 // inject a fault into each call a code path makes.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -24,11 +25,19 @@ class FaultTable {
   // `function` succeeds `after` more times, then fails with `error` on every
   // call until Clear(). A second Set for the same function replaces the first.
   void Set(const std::string& function, int after, int error);
-  void Clear() { faults_.clear(); }
+  void Clear() {
+    faults_.clear();
+    armed_.store(false, std::memory_order_release);
+  }
+  // Some fault is set: the shared calls (api_call.h) then take the exclusive
+  // way, where Check runs; while none is, they only count their calls.
+  bool Armed() const { return armed_.load(std::memory_order_acquire); }
   // Called at the entry of `function` (its __func__, so the pointer names
   // it): counts the call; 0 to proceed, else the injected error.
   int Check(const char* function);
-  // Calls of `function` that reached Check since the library was loaded.
+  // Calls of `function` that reached Check since the library was loaded
+  // (shared calls count theirs in their ApiSite; aclEmuGetCallCount adds
+  // both).
   uint64_t Calls(const char* function) const;
 
  private:
@@ -39,6 +48,7 @@ class FaultTable {
     int error;
   };
   std::map<std::string, Fault> faults_;
+  std::atomic<bool> armed_{false};
 };
 
 }  // namespace ascend_emu::acl

@@ -5,6 +5,7 @@
 // or forged handle is an error, never a wild read.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -103,6 +104,19 @@ struct FreeBytes {
 };
 using AlignedBytes = std::unique_ptr<uint8_t, FreeBytes>;
 
+// The data pointers of an input/output dataset pair an execute has checked
+// (model_execute.cc), reused by the next execute with the same pair while
+// the registry epoch (State::epoch) has not moved: every change that could
+// make them wrong (a buffer, dataset or allocation destroyed or changed) is
+// an exclusive call, which moves the epoch.
+struct CheckedIo {
+  const aclmdlDataset* input = nullptr;
+  const aclmdlDataset* output = nullptr;
+  uint64_t epoch = 0;  // 0: empty
+  std::vector<void*> inputs;
+  std::vector<void*> outputs;
+};
+
 struct ModelRec {
   uint32_t id = 0;
   ContextRec* context = nullptr;
@@ -126,6 +140,15 @@ struct ModelRec {
   // aclmdlSetInputDynamicDims or execute chose (what aclmdlGetCurOutputDims
   // reports), -1 before any.
   int64_t current_gear = -1;
+
+  // Set while an execute runs the model: CANN runs one model id on one
+  // stream at a time, so a second thread running it meanwhile is refused.
+  // The fields below belong to that one running execute.
+  std::atomic<bool> running{false};
+  // Two pairs: a caller alternating two pairs of datasets (device state
+  // double-buffered) keeps both checked.
+  CheckedIo checked[2];
+  size_t next_checked = 0;
 };
 
 struct DeviceRec {

@@ -14,11 +14,13 @@
 #include "state.h"
 
 using ascend_emu::acl::ApiCall;
+using ascend_emu::acl::ApiSite;
 using ascend_emu::acl::ContextRec;
 using ascend_emu::acl::DeviceAlloc;
 using ascend_emu::acl::DevicePointer;
 using ascend_emu::acl::Fail;
 using ascend_emu::acl::State;
+using ascend_emu::acl::ThreadState;
 
 namespace {
 
@@ -57,20 +59,12 @@ const char* KindName(int kind) {
   return "an unknown aclrtMemcpyKind";
 }
 
-// Bytes from `ptr` to the end of the pinned host allocation holding it, or
-// SIZE_MAX for plain host memory the emulator cannot see the bounds of.
-size_t PinnedHostRemaining(const State& state, const void* ptr) {
-  uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
-  auto it = state.host_allocs.upper_bound(address);
-  if (it == state.host_allocs.begin()) return SIZE_MAX;
-  --it;
-  if (address - it->first >= it->second.size) return SIZE_MAX;
-  return it->second.size - (address - it->first);
-}
-
-aclError CheckSide(const State& state, const ContextRec* context,
-                   const char* side, const void* ptr, const DevicePointer& dev,
-                   size_t count, bool want_device, int kind) {
+// `dev` is ClassifyPointerCached's answer: for host memory, `remaining` is
+// the bytes to the end of its aclrtMallocHost allocation (SIZE_MAX for plain
+// host memory, whose bounds the emulator cannot see).
+aclError CheckSide(const ContextRec* context, const char* side, const void* ptr,
+                   const DevicePointer& dev, size_t count, bool want_device,
+                   int kind) {
   if (want_device != (dev.alloc != nullptr)) {
     if (want_device) {
       return Fail(ACL_ERROR_INVALID_PARAM,
@@ -100,7 +94,7 @@ aclError CheckSide(const State& state, const ContextRec* context,
                   "between devices)",
                   side, ptr, dev.alloc->device, context->device);
     }
-  } else if (count > PinnedHostRemaining(state, ptr)) {
+  } else if (count > dev.remaining) {
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "copy of %zu bytes runs past the end of the %s's "
                 "aclrtMallocHost allocation",
@@ -109,9 +103,53 @@ aclError CheckSide(const State& state, const ContextRec* context,
   return ACL_SUCCESS;
 }
 
-// The checks and the copy shared by aclrtMemcpy and aclrtMemcpyAsync.
-aclError CheckedCopy(State& state, ContextRec* context, void* dst,
-                     size_t dest_max, const void* src, size_t count, int kind) {
+// True when CheckSide would pass.
+inline bool SideOk(const ContextRec* context, const DevicePointer& dev,
+                   size_t count, bool want_device, int kind) {
+  if (want_device != (dev.alloc != nullptr) || count > dev.remaining) {
+    return false;
+  }
+  return dev.alloc == nullptr || kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE ||
+         dev.alloc->device == context->device;
+}
+
+// The inference copies (host to device, device to host) with both pointers in
+// the thread's cache and every check passing: the same checks as below on
+// the cached regions, without building the general case. False: not that
+// case (nothing done); the general path decides, and says what failed.
+inline bool FastCopy(State& state, ThreadState& thread,
+                     const ContextRec* context, void* dst, const void* src,
+                     size_t count, int kind) {
+  const bool to_device = kind == ACL_MEMCPY_HOST_TO_DEVICE;
+  if (!to_device && kind != ACL_MEMCPY_DEVICE_TO_HOST) return false;
+  const uintptr_t dst_address = reinterpret_cast<uintptr_t>(dst);
+  const uintptr_t src_address = reinterpret_cast<uintptr_t>(src);
+  const ascend_emu::acl::AddressRegion* dst_region =
+      thread.FindRegion(dst_address);
+  const ascend_emu::acl::AddressRegion* src_region =
+      dst_region != nullptr ? thread.FindRegion(src_address) : nullptr;
+  if (src_region == nullptr) return false;
+  const auto* device = to_device ? dst_region : src_region;
+  const auto* host = to_device ? src_region : dst_region;
+  const uintptr_t device_address = to_device ? dst_address : src_address;
+  const uintptr_t host_address = to_device ? src_address : dst_address;
+  if (device->alloc == nullptr || host->alloc != nullptr ||
+      device->alloc->device != context->device ||
+      count > device->hi - device_address ||
+      (host->pinned && count > host->hi - host_address)) {
+    return false;
+  }
+  if (count != 0) std::memmove(dst, src, count);
+  (to_device ? state.bytes_host_to_device : state.bytes_device_to_host)
+      .fetch_add(count, std::memory_order_relaxed);
+  return true;
+}
+
+// The checks and the copy shared by aclrtMemcpy and aclrtMemcpyAsync (shared
+// calls: the pointers are classified through the thread's region cache).
+aclError CheckedCopy(State& state, ThreadState& thread, ContextRec* context,
+                     void* dst, size_t dest_max, const void* src, size_t count,
+                     int kind) {
   if (dst == nullptr || src == nullptr) {
     return Fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
                 dst == nullptr ? "dst" : "src");
@@ -125,8 +163,11 @@ aclError CheckedCopy(State& state, ContextRec* context, void* dst,
     return Fail(ACL_ERROR_INVALID_PARAM, "kind %d is not an aclrtMemcpyKind",
                 k);
   }
-  DevicePointer dst_dev = ascend_emu::acl::ClassifyPointer(state, dst);
-  DevicePointer src_dev = ascend_emu::acl::ClassifyPointer(state, src);
+  if (FastCopy(state, thread, context, dst, src, count, k)) {
+    return ACL_SUCCESS;
+  }
+  DevicePointer dst_dev = ascend_emu::acl::ClassifyCached(state, thread, dst);
+  DevicePointer src_dev = ascend_emu::acl::ClassifyCached(state, thread, src);
   bool src_device = src_dev.alloc != nullptr;
   bool dst_device = dst_dev.alloc != nullptr;
   if (k == ACL_MEMCPY_DEFAULT) {
@@ -142,13 +183,18 @@ aclError CheckedCopy(State& state, ContextRec* context, void* dst,
                          k == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE;
   bool want_dst_device =
       k != ACL_MEMCPY_HOST_TO_HOST && k != ACL_MEMCPY_DEVICE_TO_HOST;
-  if (aclError rc = CheckSide(state, context, "src", src, src_dev, count,
-                              want_src_device, k)) {
-    return rc;
+  // CheckSide's conditions, inline; CheckSide itself only to say what failed.
+  if (!SideOk(context, src_dev, count, want_src_device, k)) {
+    if (aclError rc = CheckSide(context, "src", src, src_dev, count,
+                                want_src_device, k)) {
+      return rc;
+    }
   }
-  if (aclError rc = CheckSide(state, context, "dst", dst, dst_dev, count,
-                              want_dst_device, k)) {
-    return rc;
+  if (!SideOk(context, dst_dev, count, want_dst_device, k)) {
+    if (aclError rc = CheckSide(context, "dst", dst, dst_dev, count,
+                                want_dst_device, k)) {
+      return rc;
+    }
   }
   if (k == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE &&
       src_dev.alloc->device != dst_dev.alloc->device) {
@@ -158,8 +204,12 @@ aclError CheckedCopy(State& state, ContextRec* context, void* dst,
                 KindName(k), src_dev.alloc->device, dst_dev.alloc->device);
   }
   if (count != 0) std::memmove(dst, src, count);
-  if (!src_device && dst_device) state.bytes_host_to_device += count;
-  if (src_device && !dst_device) state.bytes_device_to_host += count;
+  if (!src_device && dst_device) {
+    state.bytes_host_to_device.fetch_add(count, std::memory_order_relaxed);
+  }
+  if (src_device && !dst_device) {
+    state.bytes_device_to_host.fetch_add(count, std::memory_order_relaxed);
+  }
   return ACL_SUCCESS;
 }
 
@@ -292,14 +342,16 @@ ACL_EMU_EXPORT aclError aclrtFreeHost(void* hostPtr) {
 
 ACL_EMU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src,
                                     size_t count, aclrtMemcpyKind kind) {
-  ApiCall call(__func__);
+  static ApiSite site(__func__);
+  ApiCall call(site, ApiCall::kShared);
   if (aclError rc = call.Enter()) return rc;
   State& state = call.state();
   ContextRec* context = nullptr;
-  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, &context)) {
+  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, call.thread(),
+                                                           &context)) {
     return rc;
   }
-  return CheckedCopy(state, context, dst, destMax, src, count,
+  return CheckedCopy(state, call.thread(), context, dst, destMax, src, count,
                      ascend_emu::acl::EnumValue(kind));
 }
 
@@ -347,18 +399,20 @@ ACL_EMU_EXPORT aclError aclrtMemcpyAsync(void* dst, size_t destMax,
                                          const void* src, size_t count,
                                          aclrtMemcpyKind kind,
                                          aclrtStream stream) {
-  ApiCall call(__func__);
+  static ApiSite site(__func__);
+  ApiCall call(site, ApiCall::kShared);
   if (aclError rc = call.Enter()) return rc;
   State& state = call.state();
   ContextRec* context = nullptr;
-  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, &context)) {
+  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, call.thread(),
+                                                           &context)) {
     return rc;
   }
   if (aclError rc = ascend_emu::acl::ResolveStream(state, stream, context)) {
     return rc;
   }
   // Copies complete before returning; the stream has nothing left to do.
-  return CheckedCopy(state, context, dst, destMax, src, count,
+  return CheckedCopy(state, call.thread(), context, dst, destMax, src, count,
                      ascend_emu::acl::EnumValue(kind));
 }
 

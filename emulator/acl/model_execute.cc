@@ -4,6 +4,16 @@
 // checked the way a real NPU would need it: device memory of the model's
 // device, large enough for its tensor. "Async" execution runs to completion
 // before returning (the stream only has to be valid).
+//
+// The per-call cost (docs/emulator.md, "What is checked when"): an execute
+// is a shared call (api_call.h), takes no lock and allocates nothing after
+// the first run with a dataset pair. The checks of a dataset pair are kept
+// in the model record (ModelRec::checked) with the registry epoch they were
+// made in; an execute with the same pair in the same epoch reuses them,
+// since nothing they depend on can change without an exclusive call
+// (aclDestroyDataBuffer, aclmdlDestroyDataset, aclmdlAddDatasetBuffer,
+// aclrtFree, aclmdlUnload...), which moves the epoch. The model's context is
+// checked on every call.
 #include <vector>
 
 #include "acl_api.h"
@@ -16,20 +26,25 @@
 
 using ascend_emu::IoDesc;
 using ascend_emu::acl::ApiCall;
+using ascend_emu::acl::ApiSite;
+using ascend_emu::acl::CheckedIo;
 using ascend_emu::acl::ContextRec;
 using ascend_emu::acl::DevicePointer;
 using ascend_emu::acl::Fail;
 using ascend_emu::acl::ModelRec;
 using ascend_emu::acl::State;
+using ascend_emu::acl::ThreadState;
 
 namespace {
 
-// Collects the data pointers of `dataset`, checking each buffer against the
-// description of the model's inputs or outputs.
+// Checks each buffer of `dataset` against the description of the model's
+// inputs or outputs and writes its data pointer to pointers[i] (room for
+// ios.size()). With `sized_last_only` only the last buffer's size is
+// checked (a gear model's buffers before its gear is known).
 aclError CollectBuffers(State& state, const ContextRec* context,
                         const aclmdlDataset* handle,
                         const std::vector<IoDesc>& ios, const char* role,
-                        std::vector<void*>* pointers) {
+                        bool sized_last_only, void** pointers) {
   auto dataset = state.datasets.find(handle);
   if (dataset == state.datasets.end()) {
     return Fail(ACL_ERROR_INVALID_PARAM,
@@ -54,11 +69,13 @@ aclError CollectBuffers(State& state, const ContextRec* context,
     }
     const aclDataBuffer& buffer = *found->second;
     const IoDesc& io = ios[i];
-    if (buffer.size < io.size_bytes) {
+    size_t needed =
+        sized_last_only && i + 1 < buffers.size() ? 0 : io.size_bytes;
+    if (buffer.size < needed) {
       return Fail(ACL_ERROR_INVALID_PARAM,
                   "%s %zu ('%s'): the data buffer holds %zu bytes but the "
                   "model needs %zu",
-                  role, i, io.name.c_str(), buffer.size, io.size_bytes);
+                  role, i, io.name.c_str(), buffer.size, needed);
     }
     DevicePointer device = ascend_emu::acl::ClassifyPointer(state, buffer.data);
     if (device.alloc == nullptr) {
@@ -82,21 +99,144 @@ aclError CollectBuffers(State& state, const ContextRec* context,
                   role, i, io.name.c_str(), buffer.size, device.remaining,
                   buffer.data);
     }
-    pointers->push_back(buffer.data);
+    pointers[i] = buffer.data;
   }
   return ACL_SUCCESS;
 }
 
-aclError Execute(State& state, uint32_t model_id, const aclmdlDataset* input,
+// Every check of an execute that depends on the datasets and the memory
+// only (not on the buffers' contents): into `io`, and its gear in *gear.
+aclError CheckIo(State& state, const ContextRec* context, ModelRec& record,
+                 const aclmdlDataset* input, const aclmdlDataset* output,
+                 CheckedIo* io, size_t* gear) {
+  ascend_emu::Model& model = *record.model;
+  io->inputs.resize(model.inputs().size());
+  io->outputs.resize(model.outputs().size());
+  *gear = 0;
+  if (model.num_gears() != 0) {
+    // A gear model: the gear input's buffer chooses the gear; every buffer
+    // must then hold that gear's bytes (the largest gear's always fit).
+    if (aclError rc = CollectBuffers(state, context, input, model.inputs(),
+                                     "input", true, io->inputs.data())) {
+      return rc;
+    }
+    const aclDataBuffer& shape =
+        *state.buffers.at(state.datasets.at(input)->buffers.back());
+    if (aclError rc = ascend_emu::acl::SelectGear(record.id, model, shape.data,
+                                                  shape.size, gear)) {
+      return rc;
+    }
+  }
+  if (aclError rc =
+          CollectBuffers(state, context, input, model.gear_inputs(*gear),
+                         "input", false, io->inputs.data())) {
+    return rc;
+  }
+  if (aclError rc =
+          CollectBuffers(state, context, output, model.gear_outputs(*gear),
+                         "output", false, io->outputs.data())) {
+    return rc;
+  }
+  if (record.work != nullptr) {
+    // The caller's work memory must still be allocated: running in freed
+    // memory is what a real device would silently corrupt.
+    DevicePointer work = ascend_emu::acl::ClassifyPointer(state, record.work);
+    if (work.alloc == nullptr || work.remaining < model.work_size()) {
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  "model %u's work memory %p (aclmdlLoadFromMemWithMem) is no "
+                  "longer allocated",
+                  record.id, record.work);
+    }
+  }
+  return ACL_SUCCESS;
+}
+
+// The checked pointers for this dataset pair: from the model's cache, or
+// checked now (and cached, unless the model has gears: their gear comes
+// from the gear buffer's contents, read on every run).
+aclError PrepareIo(State& state, uint64_t epoch, const ContextRec* context,
+                   ModelRec& record, const aclmdlDataset* input,
+                   const aclmdlDataset* output, const CheckedIo** io,
+                   size_t* gear) {
+  for (const CheckedIo& checked : record.checked) {
+    if (checked.epoch == epoch && checked.input == input &&
+        checked.output == output) {
+      *io = &checked;
+      *gear = 0;
+      return ACL_SUCCESS;
+    }
+  }
+  CheckedIo& slot = record.checked[record.next_checked];
+  slot.epoch = 0;
+  if (aclError rc =
+          CheckIo(state, context, record, input, output, &slot, gear)) {
+    return rc;
+  }
+  if (record.model->num_gears() == 0) {
+    slot.input = input;
+    slot.output = output;
+    slot.epoch = epoch;
+    record.next_checked = (record.next_checked + 1) % 2;
+  }
+  *io = &slot;
+  return ACL_SUCCESS;
+}
+
+// The model run: after every check passed, with the model held by this
+// thread (ModelRec::running). A per-run hook (profiling) goes here.
+aclError Run(State& state, ModelRec& record, const CheckedIo& io, size_t gear) {
+  ascend_emu::Model& model = *record.model;
+  std::string error;
+  if (model.num_gears() != 0) record.current_gear = static_cast<int64_t>(gear);
+  if (!model.RunGear(gear, io.inputs.data(), io.outputs.data(), record.work,
+                     &error)) {
+    return Fail(ACL_ERROR_GE_FAILURE, "model %u failed to run: %s", record.id,
+                error.c_str());
+  }
+  state.executes.fetch_add(1, std::memory_order_relaxed);
+  return ACL_SUCCESS;
+}
+
+// Clears ModelRec::running when the execute ends, whichever way.
+class RunningModel {
+ public:
+  explicit RunningModel(ModelRec& record) : record_(record) {}
+  ~RunningModel() { record_.running.store(false, std::memory_order_release); }
+  RunningModel(const RunningModel&) = delete;
+  RunningModel& operator=(const RunningModel&) = delete;
+
+ private:
+  ModelRec& record_;
+};
+
+aclError FindModel(State& state, ThreadState& thread, uint32_t model_id,
+                   const ContextRec* context, ModelRec** record) {
+  if (thread.model != nullptr && thread.model_id == model_id &&
+      thread.model->context == context) {
+    *record = thread.model;
+    return ACL_SUCCESS;
+  }
+  if (aclError rc = ascend_emu::acl::FindModelInContext(state, model_id,
+                                                        context, record)) {
+    return rc;
+  }
+  thread.model_id = model_id;
+  thread.model = *record;
+  return ACL_SUCCESS;
+}
+
+aclError Execute(ApiCall& call, uint32_t model_id, const aclmdlDataset* input,
                  const aclmdlDataset* output, aclrtStream stream,
                  bool with_stream) {
+  State& state = call.state();
+  ThreadState& thread = call.thread();
   ContextRec* context = nullptr;
-  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, &context)) {
+  if (aclError rc =
+          ascend_emu::acl::RequireCurrentContext(state, thread, &context)) {
     return rc;
   }
   ModelRec* record = nullptr;
-  if (aclError rc = ascend_emu::acl::FindModelInContext(state, model_id,
-                                                        context, &record)) {
+  if (aclError rc = FindModel(state, thread, model_id, context, &record)) {
     return rc;
   }
   if (with_stream) {
@@ -104,56 +244,21 @@ aclError Execute(State& state, uint32_t model_id, const aclmdlDataset* input,
       return rc;
     }
   }
-  ascend_emu::Model& model = *record->model;
-  std::vector<void*> inputs;
-  std::vector<void*> outputs;
+  if (record->running.exchange(true, std::memory_order_acquire)) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "model %u is running on another thread: CANN runs one model "
+                "id on one stream at a time (threads sharing a model lock "
+                "around copy + execute)",
+                model_id);
+  }
+  RunningModel running(*record);
+  const CheckedIo* io = nullptr;
   size_t gear = 0;
-  if (model.num_gears() != 0) {
-    // A gear model: the gear input's buffer chooses the gear; every buffer
-    // must then hold that gear's bytes (the largest gear's always fit).
-    std::vector<IoDesc> loose = model.inputs();
-    for (size_t i = 0; i + 1 < loose.size(); ++i) loose[i].size_bytes = 0;
-    if (aclError rc =
-            CollectBuffers(state, context, input, loose, "input", &inputs)) {
-      return rc;
-    }
-    const aclDataBuffer& shape =
-        *state.buffers.at(state.datasets.at(input)->buffers.back());
-    if (aclError rc = ascend_emu::acl::SelectGear(model_id, model, shape.data,
-                                                  shape.size, &gear)) {
-      return rc;
-    }
-    inputs.clear();
-  }
-  if (aclError rc = CollectBuffers(state, context, input,
-                                   model.gear_inputs(gear), "input", &inputs)) {
+  if (aclError rc = PrepareIo(state, thread.epoch, context, *record, input,
+                              output, &io, &gear)) {
     return rc;
   }
-  if (aclError rc =
-          CollectBuffers(state, context, output, model.gear_outputs(gear),
-                         "output", &outputs)) {
-    return rc;
-  }
-  if (record->work != nullptr) {
-    // The caller's work memory must still be allocated: running in freed
-    // memory is what a real device would silently corrupt.
-    DevicePointer work = ascend_emu::acl::ClassifyPointer(state, record->work);
-    if (work.alloc == nullptr || work.remaining < model.work_size()) {
-      return Fail(ACL_ERROR_INVALID_PARAM,
-                  "model %u's work memory %p (aclmdlLoadFromMemWithMem) is no "
-                  "longer allocated",
-                  model_id, record->work);
-    }
-  }
-  std::string error;
-  if (model.num_gears() != 0) record->current_gear = static_cast<int64_t>(gear);
-  if (!model.RunGear(gear, inputs.data(), outputs.data(), record->work,
-                     &error)) {
-    return Fail(ACL_ERROR_GE_FAILURE, "model %u failed to run: %s", model_id,
-                error.c_str());
-  }
-  ++state.executes;
-  return ACL_SUCCESS;
+  return Run(state, *record, *io, gear);
 }
 
 }  // namespace
@@ -163,18 +268,20 @@ extern "C" {
 ACL_EMU_EXPORT aclError aclmdlExecute(uint32_t modelId,
                                       const aclmdlDataset* input,
                                       aclmdlDataset* output) {
-  ApiCall call(__func__);
+  static ApiSite site(__func__);
+  ApiCall call(site, ApiCall::kShared);
   if (aclError rc = call.Enter()) return rc;
-  return Execute(call.state(), modelId, input, output, nullptr, false);
+  return Execute(call, modelId, input, output, nullptr, false);
 }
 
 ACL_EMU_EXPORT aclError aclmdlExecuteAsync(uint32_t modelId,
                                            const aclmdlDataset* input,
                                            aclmdlDataset* output,
                                            aclrtStream stream) {
-  ApiCall call(__func__);
+  static ApiSite site(__func__);
+  ApiCall call(site, ApiCall::kShared);
   if (aclError rc = call.Enter()) return rc;
-  return Execute(call.state(), modelId, input, output, stream, true);
+  return Execute(call, modelId, input, output, stream, true);
 }
 
 }  // extern "C"

@@ -5,19 +5,34 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 
 #include "errors.h"
 
 namespace ascend_emu::acl {
 namespace {
 
-// The thread's current context: the record and its serial, so a context that
-// was destroyed (and whose address was reused) is recognised as gone.
-struct CurrentContextRef {
-  ContextRec* context = nullptr;
-  uint64_t serial = 0;
-};
-thread_local CurrentContextRef t_current;
+thread_local ThreadState t_thread;
+
+// The largest span around `address` that lies in one allocation of `allocs`
+// (true) or between two of them (false); narrows [*lo, *hi) to it.
+template <typename Alloc>
+const Alloc* Locate(const std::map<uintptr_t, Alloc>& allocs, uintptr_t address,
+                    uintptr_t* lo, uintptr_t* hi, uintptr_t* base) {
+  auto next = allocs.upper_bound(address);
+  if (next != allocs.end() && next->first < *hi) *hi = next->first;
+  if (next == allocs.begin()) return nullptr;
+  auto prev = std::prev(next);
+  uintptr_t end = prev->first + prev->second.size;
+  if (address < end) {
+    *lo = prev->first;
+    *hi = end;
+    *base = prev->first;
+    return &prev->second;
+  }
+  if (end > *lo) *lo = end;
+  return nullptr;
+}
 
 // One stderr line per leaked object, always (not only when verbose): a leak
 // is a bug in the caller, and this is where it is found.
@@ -38,12 +53,6 @@ void AppendCount(std::string* summary, size_t count, const char* what) {
 
 }  // namespace
 
-State& GetState() {
-  // Never destroyed: exported calls may run during static destruction.
-  static State* state = new State();
-  return *state;
-}
-
 DevicePointer ClassifyPointer(const State& state, const void* ptr) {
   DevicePointer result;
   uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
@@ -57,19 +66,61 @@ DevicePointer ClassifyPointer(const State& state, const void* ptr) {
   return result;
 }
 
+ThreadState& ThisThread() { return t_thread; }
+
+DevicePointer ClassifyPointerCached(const State& state, ThreadState& thread,
+                                    const void* ptr) {
+  uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
+  const AddressRegion* found = thread.FindRegion(address);
+  if (found == nullptr) {
+    // Device allocations and pinned host allocations never overlap: the
+    // region is the one allocation holding the address, or the gap between
+    // the allocations of both maps around it.
+    AddressRegion region;
+    region.lo = 0;
+    region.hi = UINTPTR_MAX;
+    uintptr_t base = 0;
+    region.alloc =
+        Locate(state.device_allocs, address, &region.lo, &region.hi, &base);
+    if (region.alloc == nullptr) {
+      region.pinned = Locate(state.host_allocs, address, &region.lo, &region.hi,
+                             &base) != nullptr;
+    }
+    found = thread.AddRegion(address, region);
+  }
+  DevicePointer result;
+  result.alloc = found->alloc;
+  result.base = found->lo;
+  result.remaining =
+      found->alloc != nullptr || found->pinned ? found->hi - address : SIZE_MAX;
+  return result;
+}
+
 ContextRec* CurrentContext(State& state) {
-  if (t_current.context == nullptr) return nullptr;
-  auto it = state.contexts.find(t_current.context);
-  if (it == state.contexts.end() || it->second->serial != t_current.serial) {
-    t_current = CurrentContextRef{};
+  ThreadState& thread = ThisThread();
+  if (thread.context == nullptr) return nullptr;
+  auto it = state.contexts.find(thread.context);
+  if (it == state.contexts.end() ||
+      it->second->serial != thread.context_serial) {
+    SetCurrentContext(nullptr);
     return nullptr;
   }
   return it->second.get();
 }
 
 void SetCurrentContext(ContextRec* context) {
-  t_current.context = context;
-  t_current.serial = context == nullptr ? 0 : context->serial;
+  ThreadState& thread = ThisThread();
+  thread.context = context;
+  thread.context_serial = context == nullptr ? 0 : context->serial;
+  // Set from a live record (or cleared): nothing to check this epoch.
+  thread.context_alive = context != nullptr;
+}
+
+aclError RequireCurrentContextSlow(State& state, ThreadState& thread,
+                                   ContextRec** context) {
+  if (aclError rc = RequireCurrentContext(state, context)) return rc;
+  thread.context_alive = true;
+  return ACL_SUCCESS;
 }
 
 aclError RequireCurrentContext(State& state, ContextRec** context) {

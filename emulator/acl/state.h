@@ -2,10 +2,14 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 // The emulator's process-wide registry: every live device allocation, host
 // allocation, context, stream, model, description, dataset and data buffer.
-// Guarded by one mutex, held by ApiCall (api_call.h) for the whole of each
-// exported call; functions here assume it is held.
+// Changed only by exclusive calls (ApiCall, api_call.h: the mutex held and no
+// shared call running); read by shared calls, which run in parallel with
+// each other and change only atomics, their thread's ThreadState and the
+// record of the model they run (one model id runs on one thread at a time,
+// ModelRec::running). Functions here assume one of the two.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -20,6 +24,7 @@
 #include "emulator_ids.h"
 #include "fault.h"
 #include "handles.h"
+#include "thread_state.h"
 
 namespace ascend_emu::acl {
 
@@ -32,7 +37,14 @@ struct DevicePointer {
 
 struct State {
   std::mutex mutex;
-  bool initialized = false;
+  // The reader/writer handshake of ApiCall: shared calls running, and an
+  // exclusive call holding the registry.
+  std::atomic<uint32_t> readers{0};
+  std::atomic<bool> writer{false};
+  // Moved by every exclusive call: caches tagged with an older epoch
+  // (ThreadState, ModelRec::checked) are dropped.
+  std::atomic<uint64_t> epoch{1};
+  std::atomic<bool> initialized{false};
   // aclFinalize succeeded and no aclInit came since: CANN answers another
   // aclFinalize with ACL_ERROR_REPEAT_FINALIZE, not "uninitialized".
   bool finalized = false;
@@ -54,15 +66,42 @@ struct State {
   uint64_t next_serial = 1;  // not reset by aclFinalize: serials stay unique
 
   // Traffic counters (the live_* fields of aclEmuStats come from the maps).
-  uint64_t bytes_host_to_device = 0;
-  uint64_t bytes_device_to_host = 0;
-  uint64_t executes = 0;
+  std::atomic<uint64_t> bytes_host_to_device{0};
+  std::atomic<uint64_t> bytes_device_to_host{0};
+  std::atomic<uint64_t> executes{0};
 };
 
-State& GetState();
+// Never destroyed: exported calls may run during static destruction. Inline:
+// every call reaches it.
+inline State& GetState() {
+  static State* state = new State();
+  return *state;
+}
 
 // Classifies `ptr`: inside a live device allocation, or host memory.
 DevicePointer ClassifyPointer(const State& state, const void* ptr);
+
+// Classifies `ptr` through the thread's cache of address regions (the same
+// answer as ClassifyPointer, plus the pinned host bounds): for the shared
+// calls. For host memory alloc is nullptr and remaining is the bytes to the
+// end of the aclrtMallocHost allocation holding it, or SIZE_MAX.
+DevicePointer ClassifyPointerCached(const State& state, ThreadState& thread,
+                                    const void* ptr);
+// Its inline front: a hit in the thread's regions, else the above.
+inline DevicePointer ClassifyCached(const State& state, ThreadState& thread,
+                                    const void* ptr) {
+  const uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
+  if (const AddressRegion* region = thread.FindRegion(address)) {
+    DevicePointer result;
+    result.alloc = region->alloc;
+    result.base = region->lo;
+    result.remaining = region->alloc != nullptr || region->pinned
+                           ? region->hi - address
+                           : SIZE_MAX;
+    return result;
+  }
+  return ClassifyPointerCached(state, thread, ptr);
+}
 
 // This thread's current context, if it is still alive; else nullptr.
 ContextRec* CurrentContext(State& state);
@@ -71,6 +110,18 @@ void SetCurrentContext(ContextRec* context);
 // Current context or an ACL_ERROR_RT_CONTEXT_NULL failure saying that the
 // thread has none. Returns ACL_SUCCESS and sets *context on success.
 aclError RequireCurrentContext(State& state, ContextRec** context);
+// The same for a call that holds `thread` (its liveness check cached for
+// the epoch).
+aclError RequireCurrentContextSlow(State& state, ThreadState& thread,
+                                   ContextRec** context);
+inline aclError RequireCurrentContext(State& state, ThreadState& thread,
+                                      ContextRec** context) {
+  if (thread.context_alive) {
+    *context = thread.context;
+    return ACL_SUCCESS;
+  }
+  return RequireCurrentContextSlow(state, thread, context);
+}
 
 // Resolves a stream handle for use in `context`: nullptr is the context's
 // default stream (as in real CANN); an unknown handle or a stream of another

@@ -52,13 +52,16 @@ ACL_EMU_EXPORT aclError aclrtDestroyStream(aclrtStream stream) {
 }
 
 ACL_EMU_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream) {
-  ApiCall call(__func__);
+  // Shared (api_call.h): called after every asynchronous run.
+  static ascend_emu::acl::ApiSite site(__func__);
+  ApiCall call(site, ApiCall::kShared);
   if (aclError rc = call.Enter()) return rc;
   State& state = call.state();
   if (stream == nullptr) {
     // The default stream of the current context.
     ContextRec* context = nullptr;
-    return ascend_emu::acl::RequireCurrentContext(state, &context);
+    return ascend_emu::acl::RequireCurrentContext(state, call.thread(),
+                                                  &context);
   }
   if (state.streams.find(stream) == state.streams.end()) {
     return Fail(ACL_ERROR_RT_PARAM_INVALID,

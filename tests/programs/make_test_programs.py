@@ -38,6 +38,14 @@ class FlipBetween(torch.nn.Module):
         return self.fc2(torch.flip(torch.relu(self.fc1(x)), [0]))
 
 
+class AddRelu(torch.nn.Module):
+    """Two inputs, elementwise only: the per-call path with (almost) no kernel work, for the
+    allocation check of runtime_method_noalloc (the kernels have their own)."""
+
+    def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        return torch.relu(x + y)
+
+
 def _spec(**kwargs) -> AscendCompileSpec:
     return AscendCompileSpec(toolchain="emulator", **kwargs)
 
@@ -52,6 +60,8 @@ PROGRAMS = {
     "cnn": (small_cnn, [(1, 3, 16, 16)], _spec(external_weight=0), 1),
     # Two delegates and a portable kernel between them.
     "flip": (FlipBetween, [(4, 8)], _spec(), 2),
+    # Two inputs, elementwise ops only.
+    "add_relu": (AddRelu, [(4, 8), (4, 8)], _spec(), 1),
 }
 
 

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// What each thread keeps between ACL calls: the name of the call it is in
+// (for error messages), its current context (aclrtSetCurrentContext is per
+// thread in CANN), and caches of registry look-ups that the per-inference
+// calls repeat (the context's liveness, the model record of a model id, the
+// allocation around a pointer). Every cache is tagged with the registry epoch
+// it was filled in (State::epoch) and dropped when the epoch moves: any
+// exclusive call (a free, a destroy, an unload, ...) moves it, so a cache
+// never outlives what it describes. One struct, so a call reaches all of it
+// with one thread-local access.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ascend_emu::acl {
+
+struct ContextRec;
+struct DeviceAlloc;
+struct ModelRec;
+
+// A span of addresses classified against the device and pinned host
+// allocations: inside device allocation `alloc`, inside a pinned host
+// allocation (pinned), or between allocations (plain host memory).
+struct AddressRegion {
+  uintptr_t lo = 0;
+  uintptr_t hi = 0;  // exclusive; lo == hi: empty slot
+  const DeviceAlloc* alloc = nullptr;
+  bool pinned = false;
+};
+
+struct ThreadState {
+  const char* api_name = "";
+  // The current context: the record and its serial, so a context that was
+  // destroyed (and whose address was reused) is recognised as gone.
+  ContextRec* context = nullptr;
+  uint64_t context_serial = 0;
+
+  // Caches, valid while State::epoch == epoch.
+  uint64_t epoch = 0;
+  bool context_alive = false;  // `context` checked live in this epoch
+  uint32_t model_id = 0;
+  ModelRec* model = nullptr;
+  static constexpr size_t kRegions = 8;
+  AddressRegion regions[kRegions];
+  size_t used_regions = 0;  // filled slots, from 0
+  size_t next_region = 0;   // the slot a fill replaces once all are used
+  // In front of the regions, the exact pointers met lately (direct-mapped
+  // by a hash of the address): a caller passes the same buffers on every
+  // inference, so each is found with one compare.
+  struct PointerHit {
+    uintptr_t address = 0;  // 0: empty (NULL never gets this far)
+    AddressRegion region;
+  };
+  static constexpr size_t kHitBits = 5;
+  PointerHit hits[size_t{1} << kHitBits];
+
+  static size_t HitSlot(uintptr_t address) {
+    return static_cast<size_t>((address * 0x9E3779B97F4A7C15ull) >>
+                               (64 - kHitBits));
+  }
+
+  // The cached region holding `address`, or nullptr.
+  const AddressRegion* FindRegion(uintptr_t address) {
+    PointerHit& hit = hits[HitSlot(address)];
+    if (hit.address == address) return &hit.region;
+    for (size_t slot = 0; slot < used_regions; ++slot) {
+      const AddressRegion& region = regions[slot];
+      // One unsigned compare per region.
+      if (address - region.lo < region.hi - region.lo) {
+        hit.address = address;
+        hit.region = region;
+        return &hit.region;
+      }
+    }
+    return nullptr;
+  }
+
+  // Keeps a region just classified for `address`; returns the kept copy.
+  const AddressRegion* AddRegion(uintptr_t address,
+                                 const AddressRegion& region) {
+    size_t slot = used_regions;
+    if (slot < kRegions) {
+      ++used_regions;
+    } else {
+      slot = next_region;
+      next_region = (next_region + 1) % kRegions;
+    }
+    regions[slot] = region;
+    PointerHit& hit = hits[HitSlot(address)];
+    hit.address = address;
+    hit.region = region;
+    return &hit.region;
+  }
+
+  // Drops every cache when the registry changed since they were filled.
+  void Revalidate(uint64_t current_epoch) {
+    if (epoch == current_epoch) return;
+    epoch = current_epoch;
+    context_alive = false;
+    model = nullptr;
+    used_regions = 0;
+    next_region = 0;
+    for (PointerHit& hit : hits) hit.address = 0;
+  }
+};
+
+// This thread's state.
+ThreadState& ThisThread();
+
+}  // namespace ascend_emu::acl

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// The execute path's cached checks (docs/emulator.md, "What is checked
+// when"): once a dataset pair has run, a later change to what it was checked
+// against (a buffer destroyed or added, device memory freed or reused, a
+// pinned host allocation freed) is still refused on the next execute or
+// copy, with the same codes and messages as on a first run; and shared calls
+// from several threads (each with its own model) run side by side.
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "acl_test_util.h"
+#include "model_io.h"
+#include "test_models.h"
+
+namespace ascend_emu::acl_test {
+namespace {
+
+using ::testing::HasSubstr;
+
+class ExecutePathTest : public AclTest {
+ protected:
+  void SetUp() override {
+    AclTest::SetUp();
+    image_ = BuildAddMulReluOm("Ascend910B1");
+    ASSERT_FALSE(image_.empty());
+    ASSERT_EQ(aclmdlLoadFromMem(image_.data(), image_.size(), &id_),
+              ACL_SUCCESS)
+        << LastError();
+  }
+  void TearDown() override {
+    EXPECT_EQ(aclmdlUnload(id_), ACL_SUCCESS);
+    AclTest::TearDown();
+  }
+  // Runs once so the pair's checks are cached.
+  void Warm(ModelIo& io) {
+    io.CopyInputs();
+    ASSERT_EQ(aclmdlExecute(id_, io.input(), io.output()), ACL_SUCCESS)
+        << LastError();
+    ASSERT_EQ(aclmdlExecute(id_, io.input(), io.output()), ACL_SUCCESS);
+    EXPECT_EQ(io.Output(), ExpectedAddMulRelu(kX, kY));
+  }
+  std::vector<uint8_t> image_;
+  uint32_t id_ = 0;
+};
+
+TEST_F(ExecutePathTest, BufferDestroyedAfterACachedRunIsRefused) {
+  DeviceBuffer x(kTensorBytes);
+  DeviceBuffer y(kTensorBytes);
+  DeviceBuffer z(kTensorBytes);
+  aclmdlDataset* input = aclmdlCreateDataset();
+  aclmdlDataset* output = aclmdlCreateDataset();
+  aclDataBuffer* bx = aclCreateDataBuffer(x.get(), kTensorBytes);
+  aclDataBuffer* by = aclCreateDataBuffer(y.get(), kTensorBytes);
+  aclDataBuffer* bz = aclCreateDataBuffer(z.get(), kTensorBytes);
+  ASSERT_EQ(aclmdlAddDatasetBuffer(input, bx), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlAddDatasetBuffer(input, by), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlAddDatasetBuffer(output, bz), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlExecute(id_, input, output), ACL_SUCCESS) << LastError();
+  ASSERT_EQ(aclmdlExecute(id_, input, output), ACL_SUCCESS);
+  ASSERT_EQ(aclDestroyDataBuffer(by), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlExecute(id_, input, output), ACL_ERROR_INVALID_PARAM);
+  EXPECT_THAT(LastError(), HasSubstr("input 1: data buffer"));
+  EXPECT_THAT(LastError(), HasSubstr("was destroyed after it was added"));
+  EXPECT_EQ(aclDestroyDataBuffer(bx), ACL_SUCCESS);
+  EXPECT_EQ(aclDestroyDataBuffer(bz), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlDestroyDataset(input), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlDestroyDataset(output), ACL_SUCCESS);
+}
+
+TEST_F(ExecutePathTest, BufferAddedAfterACachedRunIsRefused) {
+  ModelIo io;
+  Warm(io);
+  DeviceBuffer extra(kTensorBytes);
+  io.Add(io.output(), extra.get(), kTensorBytes);
+  EXPECT_EQ(aclmdlExecute(id_, io.input(), io.output()),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_THAT(LastError(), HasSubstr("the output dataset holds 2 buffer(s) "
+                                     "but the model has 1 output(s)"));
+}
+
+TEST_F(ExecutePathTest, MemoryFreedAfterACachedRunIsRefused) {
+  void* x = nullptr;
+  ASSERT_EQ(aclrtMalloc(&x, kTensorBytes, ACL_MEM_MALLOC_HUGE_FIRST),
+            ACL_SUCCESS);
+  DeviceBuffer y(kTensorBytes);
+  DeviceBuffer z(kTensorBytes);
+  aclmdlDataset* input = aclmdlCreateDataset();
+  aclmdlDataset* output = aclmdlCreateDataset();
+  aclDataBuffer* buffers[] = {aclCreateDataBuffer(x, kTensorBytes),
+                              aclCreateDataBuffer(y.get(), kTensorBytes),
+                              aclCreateDataBuffer(z.get(), kTensorBytes)};
+  ASSERT_EQ(aclmdlAddDatasetBuffer(input, buffers[0]), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlAddDatasetBuffer(input, buffers[1]), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlAddDatasetBuffer(output, buffers[2]), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlExecute(id_, input, output), ACL_SUCCESS) << LastError();
+  // The copy's view of x is cached too: the free must reach both.
+  std::vector<float> host(6, 1.0f);
+  ASSERT_EQ(aclrtMemcpy(x, kTensorBytes, host.data(), kTensorBytes,
+                        ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtFree(x), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlExecute(id_, input, output), ACL_ERROR_INVALID_PARAM);
+  EXPECT_THAT(LastError(), HasSubstr("input 0 ('x'): buffer"));
+  EXPECT_THAT(LastError(), HasSubstr("is host memory"));
+  EXPECT_EQ(aclrtMemcpy(x, kTensorBytes, host.data(), kTensorBytes,
+                        ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_THAT(LastError(), HasSubstr("is host memory"));
+  for (aclDataBuffer* buffer : buffers) {
+    EXPECT_EQ(aclDestroyDataBuffer(buffer), ACL_SUCCESS);
+  }
+  EXPECT_EQ(aclmdlDestroyDataset(input), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlDestroyDataset(output), ACL_SUCCESS);
+}
+
+TEST_F(ExecutePathTest, PinnedHostBoundsSurviveTheCache) {
+  void* pinned = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&pinned, 16), ACL_SUCCESS);
+  DeviceBuffer device(64);
+  ASSERT_EQ(
+      aclrtMemcpy(device.get(), 64, pinned, 16, ACL_MEMCPY_HOST_TO_DEVICE),
+      ACL_SUCCESS);
+  EXPECT_EQ(
+      aclrtMemcpy(device.get(), 64, pinned, 32, ACL_MEMCPY_HOST_TO_DEVICE),
+      ACL_ERROR_INVALID_PARAM);
+  EXPECT_THAT(LastError(), HasSubstr("aclrtMallocHost allocation"));
+  ASSERT_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
+}
+
+TEST_F(ExecutePathTest, ContextDestroyedAfterACachedCallIsRefused) {
+  aclrtContext other = nullptr;
+  ASSERT_EQ(aclrtCreateContext(&other, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetCurrentContext(other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetCurrentContext(other), ACL_SUCCESS);  // cached
+  ASSERT_EQ(aclrtDestroyContext(other), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSetCurrentContext(other), ACL_ERROR_RT_PARAM_INVALID);
+  aclrtContext current = nullptr;
+  EXPECT_EQ(aclrtGetCurrentContext(&current), ACL_ERROR_RT_CONTEXT_NULL);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);  // the default context again
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+}
+
+TEST_F(ExecutePathTest, ModelUnloadedAfterACachedRunIsRefused) {
+  ModelIo io;
+  Warm(io);
+  uint32_t second = 0;
+  ASSERT_EQ(aclmdlLoadFromMem(image_.data(), image_.size(), &second),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclmdlExecute(second, io.input(), io.output()), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlUnload(second), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlExecute(second, io.input(), io.output()),
+            ACL_ERROR_GE_EXEC_MODEL_ID_INVALID);
+  EXPECT_EQ(aclmdlExecute(id_, io.input(), io.output()), ACL_SUCCESS);
+}
+
+// Each thread its own model and buffers, all on one context: executes and
+// copies are shared calls and overlap; a thread allocating and freeing
+// meanwhile (exclusive calls) is serialised against them. Run under TSan.
+TEST_F(ExecutePathTest, ConcurrentExecutesOfOwnModelsRunSideBySide) {
+  aclrtContext context = nullptr;
+  ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
+  constexpr int kThreads = 3;
+  constexpr int kRuns = 100;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([this, context] {
+      ASSERT_EQ(aclrtSetCurrentContext(context), ACL_SUCCESS);
+      uint32_t id = 0;
+      ASSERT_EQ(aclmdlLoadFromMem(image_.data(), image_.size(), &id),
+                ACL_SUCCESS);
+      {
+        ModelIo io;
+        for (int i = 0; i < kRuns; ++i) {
+          io.CopyInputs();
+          ASSERT_EQ(aclmdlExecute(id, io.input(), io.output()), ACL_SUCCESS)
+              << LastError();
+          ASSERT_EQ(io.Output(), ExpectedAddMulRelu(kX, kY));
+        }
+      }
+      ASSERT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+    });
+  }
+  threads.emplace_back([context] {
+    ASSERT_EQ(aclrtSetCurrentContext(context), ACL_SUCCESS);
+    for (int i = 0; i < kRuns; ++i) {
+      void* ptr = nullptr;
+      ASSERT_EQ(aclrtMalloc(&ptr, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+      ASSERT_EQ(aclrtFree(ptr), ACL_SUCCESS);
+    }
+  });
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(Stats().executes, uint64_t{kThreads} * kRuns);
+}
+
+// One model id run by two threads at once breaks CANN's rule (one model id
+// on one stream at a time): whichever execute overlaps another is refused,
+// never run on the same model memory concurrently.
+TEST_F(ExecutePathTest, ConcurrentExecutesOfOneModelAreRefusedNotRaced) {
+  aclrtContext context = nullptr;
+  ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
+  std::atomic<int> refused{0};
+  std::atomic<int> ran{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 2; ++t) {
+    threads.emplace_back([&, context] {
+      ASSERT_EQ(aclrtSetCurrentContext(context), ACL_SUCCESS);
+      ModelIo io;
+      io.CopyInputs();
+      for (int i = 0; i < 200; ++i) {
+        aclError rc = aclmdlExecute(id_, io.input(), io.output());
+        if (rc == ACL_SUCCESS) {
+          ++ran;
+        } else {
+          ASSERT_EQ(rc, ACL_ERROR_INVALID_PARAM);
+          ASSERT_THAT(LastError(), HasSubstr("is running on another thread"));
+          ++refused;
+        }
+      }
+      EXPECT_EQ(io.Output(), ExpectedAddMulRelu(kX, kY));
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(ran + refused, 400);
+  EXPECT_GT(ran, 0);
+}
+
+}  // namespace
+}  // namespace ascend_emu::acl_test
