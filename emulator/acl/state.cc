@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "ascend_emu/om_format.h"
 #include "errors.h"
 
 namespace ascend_emu::acl {
@@ -230,6 +231,8 @@ void FillStats(const State& state, aclEmuStats* stats) {
   stats->bytes_host_to_device = state.bytes_host_to_device;
   stats->bytes_device_to_host = state.bytes_device_to_host;
   stats->executes = state.executes;
+  stats->weight_bytes_loaded = ascend_emu::OmWeightBytesCopied();
+  stats->weight_file_bytes_read = state.weight_file_bytes_read;
 }
 
 }  // namespace ascend_emu::acl

@@ -57,6 +57,7 @@ struct State {
   uint64_t bytes_host_to_device = 0;
   uint64_t bytes_device_to_host = 0;
   uint64_t executes = 0;
+  uint64_t weight_file_bytes_read = 0;  // external weight files read at load
 };
 
 State& GetState();

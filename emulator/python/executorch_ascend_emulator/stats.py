@@ -26,6 +26,8 @@ FIELDS: tuple[str, ...] = (
     "bytes_host_to_device",
     "bytes_device_to_host",
     "executes",
+    "weight_bytes_loaded",
+    "weight_file_bytes_read",
 )
 
 
