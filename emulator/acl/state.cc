@@ -231,7 +231,8 @@ void FillStats(const State& state, aclEmuStats* stats) {
   stats->bytes_host_to_device = state.bytes_host_to_device;
   stats->bytes_device_to_host = state.bytes_device_to_host;
   stats->executes = state.executes;
-  stats->weight_bytes_loaded = ascend_emu::OmWeightBytesCopied();
+  stats->weight_bytes_loaded =
+      ascend_emu::OmWeightBytesCopied() - state.weight_bytes_base;
   stats->weight_file_bytes_read = state.weight_file_bytes_read;
 }
 

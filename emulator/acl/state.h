@@ -58,6 +58,9 @@ struct State {
   uint64_t bytes_device_to_host = 0;
   uint64_t executes = 0;
   uint64_t weight_file_bytes_read = 0;  // external weight files read at load
+  // ascend_emu::OmWeightBytesCopied() at aclInit: the engine counts every
+  // copy of .om weight bytes; aclEmuStats reports those since aclInit.
+  uint64_t weight_bytes_base = 0;
 };
 
 State& GetState();

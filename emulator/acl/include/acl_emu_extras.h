@@ -30,7 +30,7 @@ typedef struct aclEmuStats {
   uint64_t bytes_host_to_device;
   uint64_t bytes_device_to_host;
   uint64_t executes;
-  /* Bytes of .om weight sections copied since the library was loaded: a
+  /* Bytes of .om weight sections copied since aclInit: a
    * load copies its inline weights exactly once, from the model bytes to
    * device memory (the caller's weight memory or the model's own). */
   uint64_t weight_bytes_loaded;

@@ -32,7 +32,9 @@ FIELDS: tuple[str, ...] = (
 
 
 class _AclEmuStats(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_uint64) for name in FIELDS]
+    # Spare room after the known fields: a library newer than this mirror (a field appended
+    # to aclEmuStats) then writes into the spare words instead of past the buffer.
+    _fields_ = [(name, ctypes.c_uint64) for name in FIELDS] + [("_spare", ctypes.c_uint64 * 32)]
 
 
 def read_stats(library: str | Path) -> dict[str, int]:
