@@ -6,6 +6,7 @@
 
 #include "acl_api.h"
 #include "api_call.h"
+#include "ascend_emu/om_format.h"
 #include "errors.h"
 #include "export.h"
 #include "state.h"
@@ -55,6 +56,8 @@ ACL_EMU_EXPORT aclError aclInit(const char* configPath) {
   state.bytes_host_to_device = 0;
   state.bytes_device_to_host = 0;
   state.executes = 0;
+  state.weight_bytes_base = ascend_emu::OmWeightBytesCopied();
+  state.weight_file_bytes_read = 0;
   state.initialized = true;
   state.finalized = false;
   return ACL_SUCCESS;

@@ -345,15 +345,15 @@ ACL_EMU_EXPORT aclError aclmdlLoadWithConfig(const aclmdlConfigHandle* handle,
   if (aclError rc = CheckForLoadType(*config)) return rc;
   const bool from_file = config->load_type == ACL_MDL_LOAD_FROM_FILE ||
                          config->load_type == ACL_MDL_LOAD_FROM_FILE_WITH_MEM;
-  std::vector<unsigned char> file_bytes;
+  ascend_emu::acl::MappedModelFile file;
   LoadRequest request;
   if (from_file) {
     if (aclError rc =
-            ascend_emu::acl::ReadModelFile(config->path.c_str(), &file_bytes)) {
+            ascend_emu::acl::MapModelFile(config->path.c_str(), &file)) {
       return rc;
     }
-    request.data = file_bytes.data();
-    request.size = file_bytes.size();
+    request.data = file.data();
+    request.size = file.size();
     request.folder = {ascend_emu::acl::WeightFolderBeside(config->path),
                       "the weight/ folder beside the .om"};
   } else {

@@ -5,8 +5,6 @@
 // by the emulator (charged to the device's memory) or given by the caller
 // (aclmdlLoadFromMemWithMem). Every load goes through LoadModel
 // (model_loader.h); aclmdlLoadWithConfig is in model_config.cc.
-#include <vector>
-
 #include "acl_api.h"
 #include "api_call.h"
 #include "errors.h"
@@ -32,13 +30,13 @@ ACL_EMU_EXPORT aclError aclmdlLoadFromFile(const char* modelPath,
     return Fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
                 modelPath == nullptr ? "modelPath" : "modelId");
   }
-  std::vector<unsigned char> bytes;
-  if (aclError rc = ascend_emu::acl::ReadModelFile(modelPath, &bytes)) {
+  ascend_emu::acl::MappedModelFile file;
+  if (aclError rc = ascend_emu::acl::MapModelFile(modelPath, &file)) {
     return rc;
   }
   LoadRequest request;
-  request.data = bytes.data();
-  request.size = bytes.size();
+  request.data = file.data();
+  request.size = file.size();
   request.folder = {ascend_emu::acl::WeightFolderBeside(modelPath),
                     "the weight/ folder beside the .om"};
   return ascend_emu::acl::LoadModel(call.state(), request, modelId);

@@ -2,6 +2,11 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 #include "model_loader.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -65,6 +70,16 @@ aclError CheckDeviceHasRoom(const State& state, const ContextRec* context,
   return ACL_SUCCESS;
 }
 
+// What Model::work_size() will be: the arena (a gear model's largest
+// gear's) plus the slack that aligns caller memory inside it.
+size_t WorkSizeOf(const ascend_emu::Program& program) {
+  uint64_t arena = program.arena_size;
+  for (const ascend_emu::Program& gear : program.gears) {
+    arena = std::max(arena, gear.arena_size);
+  }
+  return arena == 0 ? 0 : static_cast<size_t>(arena) + ascend_emu::kOmAlignment;
+}
+
 // a + b, or false on overflow.
 bool Add(size_t a, size_t b, size_t* sum) {
   *sum = a + b;
@@ -77,44 +92,52 @@ aclError LoadModel(State& state, const LoadRequest& request,
                    uint32_t* model_id) {
   ContextRec* context = nullptr;
   if (aclError rc = RequireCurrentContext(state, &context)) return rc;
-  std::vector<ascend_emu::ExternalWeightDesc> files;
-  if (aclError rc = ReadModelWeightFiles(request.data, request.size, &files)) {
+  // Parsed once: the tables say which weight files to bind and how much
+  // memory the model needs, all checked before a weight byte is copied.
+  ascend_emu::Program program;
+  ascend_emu::OmWeightSection section;
+  if (aclError rc = ReadModelTables(state, request.data, request.size, &program,
+                                    &section)) {
     return rc;
   }
   ResolvedWeights weights;
-  if (aclError rc = ResolveExternalWeights(state, context, files, request.bound,
-                                           request.folder, &weights)) {
+  if (aclError rc =
+          ResolveExternalWeights(state, context, program.external_weights,
+                                 request.bound, request.folder, &weights)) {
     return rc;
   }
   auto record = std::make_unique<ModelRec>();
-  if (aclError rc = ParseModelImage(state, request.data, request.size,
-                                    weights.bindings, &record->model)) {
-    return rc;
-  }
-  const ascend_emu::Model& model = *record->model;
-  if (aclError rc = CheckCallerMemory(state, context, "work", request.work,
-                                      request.work_size, model.work_size(),
-                                      &record->pinned)) {
+  const size_t work_size = WorkSizeOf(program);
+  const size_t weight_size = static_cast<size_t>(section.size);
+  if (aclError rc =
+          CheckCallerMemory(state, context, "work", request.work,
+                            request.work_size, work_size, &record->pinned)) {
     return rc;
   }
   if (aclError rc = CheckCallerMemory(state, context, "weight", request.weight,
-                                      request.weight_size, model.weight_size(),
+                                      request.weight_size, weight_size,
                                       &record->pinned)) {
     return rc;
   }
-  // The engine keeps inline weights in its own (host) memory: a caller
-  // weight buffer is validated and reserved, not written.
   size_t charge = 0;
-  if (!Add(request.work == nullptr ? model.work_size() : 0,
-           request.weight == nullptr ? model.weight_size() : 0, &charge) ||
+  if (!Add(request.work == nullptr ? work_size : 0,
+           request.weight == nullptr ? weight_size : 0, &charge) ||
       !Add(charge, weights.file_bytes, &charge)) {
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
                 "the model's work, weight and external weight sizes overflow "
                 "size_t");
   }
   if (aclError rc = CheckDeviceHasRoom(state, context, charge)) return rc;
+  // The inline weights go from the image straight to device memory, once:
+  // into the caller's weight memory when given, else into the model's own.
+  const ascend_emu::WeightMemory memory{request.weight, request.weight_size};
+  if (aclError rc = LoadParsedModel(std::move(program), section,
+                                    weights.bindings, memory, &record->model)) {
+    return rc;
+  }
   record->work = request.work;
   record->charged_bytes = charge;
+  state.weight_file_bytes_read += weights.file_bytes;
   record->weight_files = std::move(weights.files);
   record->pinned.insert(record->pinned.end(), weights.pinned.begin(),
                         weights.pinned.end());
@@ -124,72 +147,56 @@ aclError LoadModel(State& state, const LoadRequest& request,
 
 aclError QueryModelSizes(const State& state, const void* data, size_t size,
                          size_t* work_size, size_t* weight_size) {
-  std::vector<ascend_emu::ExternalWeightDesc> files;
-  if (aclError rc = ReadModelWeightFiles(data, size, &files)) return rc;
-  if (files.empty()) {
-    std::unique_ptr<ascend_emu::Model> model;
-    if (aclError rc = ParseModelImage(state, data, size, {}, &model)) {
-      return rc;
-    }
-    *work_size = model->work_size();
-    *weight_size = model->weight_size();
-    return ACL_SUCCESS;
-  }
-  // The ops of a model with external weights are validated against those
-  // bytes (a Reshape may read its shape from a weight file), which a size
-  // query does not have: read the sizes from the parsed program, as CANN
-  // reads them from the .om's header.
+  // As CANN, the sizes come from the model's tables: nothing is loaded, no
+  // weight byte copied (the ops are validated when the model is loaded).
   ascend_emu::Program program;
-  std::string error;
-  if (!ascend_emu::ReadOm(data, size, &program, &error)) {
-    return Fail(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
-                "invalid emulator .om: %s", error.c_str());
+  ascend_emu::OmWeightSection section;
+  if (aclError rc = ReadModelTables(state, data, size, &program, &section)) {
+    return rc;
   }
-  error = ascend_emu::CheckExternalWeightFiles(program);
+  const std::string error = ascend_emu::CheckExternalWeightFiles(program);
   if (!error.empty()) {
     return Fail(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
                 "invalid emulator .om: %s", error.c_str());
   }
-  if (program.soc_version != state.config.soc_name) {
-    return Fail(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
-                "the model was built for SoC '%s' (atc --soc_version) but the "
-                "emulated SoC is '%s' (EXECUTORCH_ASCEND_EMU_SOC_NAME)",
-                program.soc_version.c_str(), state.config.soc_name.c_str());
-  }
-  // The same sizes as Model::work_size() and weight_size(): the arena (a
-  // gear model's largest gear's) plus the slack that aligns caller memory
-  // inside it, and the weight section.
-  uint64_t arena = program.arena_size;
-  for (const ascend_emu::Program& gear : program.gears) {
-    arena = std::max(arena, gear.arena_size);
-  }
-  *work_size =
-      arena == 0 ? 0 : static_cast<size_t>(arena) + ascend_emu::kOmAlignment;
-  *weight_size = program.weights.size();
+  *work_size = WorkSizeOf(program);
+  *weight_size = static_cast<size_t>(section.size);
   return ACL_SUCCESS;
 }
 
-aclError ReadModelFile(const char* path, std::vector<unsigned char>* bytes) {
-  FILE* file = std::fopen(path, "rb");
-  if (file == nullptr) {
+MappedModelFile::~MappedModelFile() {
+  if (data_ != nullptr) munmap(data_, size_);
+}
+
+aclError MapModelFile(const char* path, MappedModelFile* file) {
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat info {};
+  if (fd < 0 || fstat(fd, &info) != 0) {
+    const int error = errno;
+    if (fd >= 0) close(fd);
     return Fail(ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID,
-                "cannot read model file '%s': %s", path, std::strerror(errno));
+                "cannot read model file '%s': %s", path, std::strerror(error));
   }
-  unsigned char chunk[1 << 16];
-  size_t read = 0;
-  while ((read = std::fread(chunk, 1, sizeof(chunk), file)) > 0) {
-    bytes->insert(bytes->end(), chunk, chunk + read);
-  }
-  const bool failed = std::ferror(file) != 0;
-  std::fclose(file);
-  if (failed) {
+  if (!S_ISREG(info.st_mode)) {
+    close(fd);
     return Fail(ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID,
-                "cannot read model file '%s': read error", path);
+                "cannot read model file '%s': not a regular file", path);
   }
-  if (bytes->empty()) {
+  if (info.st_size == 0) {
+    close(fd);
     return Fail(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
                 "model file '%s' is empty", path);
   }
+  const size_t size = static_cast<size_t>(info.st_size);
+  void* data = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  const int error = errno;
+  close(fd);  // the mapping keeps the file
+  if (data == MAP_FAILED) {
+    return Fail(ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID,
+                "cannot map model file '%s': %s", path, std::strerror(error));
+  }
+  file->data_ = data;
+  file->size_ = size;
   return ACL_SUCCESS;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "emulator_ids.h"
 #include "errors.h"
@@ -38,34 +39,35 @@ aclError CheckMagic(const void* data, size_t size) {
 
 }  // namespace
 
-aclError ReadModelWeightFiles(
-    const void* data, size_t size,
-    std::vector<ascend_emu::ExternalWeightDesc>* files) {
+aclError ReadModelTables(const State& state, const void* data, size_t size,
+                         ascend_emu::Program* program,
+                         ascend_emu::OmWeightSection* weights) {
   if (aclError rc = CheckMagic(data, size)) return rc;
   std::string error;
-  if (!ascend_emu::Model::ReadExternalWeights(data, size, files, &error)) {
+  if (!ascend_emu::ReadOmTables(data, size, program, weights, &error)) {
     return Fail(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
                 "invalid emulator .om: %s", error.c_str());
+  }
+  if (program->soc_version != state.config.soc_name) {
+    return Fail(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
+                "the model was built for SoC '%s' (atc --soc_version) but the "
+                "emulated SoC is '%s' (EXECUTORCH_ASCEND_EMU_SOC_NAME)",
+                program->soc_version.c_str(), state.config.soc_name.c_str());
   }
   return ACL_SUCCESS;
 }
 
-aclError ParseModelImage(const State& state, const void* data, size_t size,
-                         const ascend_emu::WeightBindings& weights,
+aclError LoadParsedModel(ascend_emu::Program program,
+                         const ascend_emu::OmWeightSection& weights,
+                         const ascend_emu::WeightBindings& bindings,
+                         const ascend_emu::WeightMemory& memory,
                          std::unique_ptr<ascend_emu::Model>* model) {
-  if (aclError rc = CheckMagic(data, size)) return rc;
   std::string error;
-  std::unique_ptr<ascend_emu::Model> parsed =
-      ascend_emu::Model::Load(data, size, weights, &error);
+  std::unique_ptr<ascend_emu::Model> parsed = ascend_emu::Model::LoadParsed(
+      std::move(program), weights, bindings, memory, &error);
   if (parsed == nullptr) {
     return Fail(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
                 "invalid emulator .om: %s", error.c_str());
-  }
-  if (parsed->soc_version() != state.config.soc_name) {
-    return Fail(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
-                "the model was built for SoC '%s' (atc --soc_version) but the "
-                "emulated SoC is '%s' (EXECUTORCH_ASCEND_EMU_SOC_NAME)",
-                parsed->soc_version().c_str(), state.config.soc_name.c_str());
   }
   *model = std::move(parsed);
   return ACL_SUCCESS;

@@ -11,23 +11,28 @@
 
 #include "acl_api.h"
 #include "ascend_emu/model.h"
+#include "ascend_emu/om_format.h"
 #include "state.h"
 
 namespace ascend_emu::acl {
 
-// Checks the emulator .om magic, parses the image with its external weight
-// files bound to `weights` and checks that it was built for the emulated
+// Checks the emulator .om magic, parses the image's header and tables
+// (ascend_emu::ReadOmTables: checksum, every field; the weight section left
+// in the image at *weights) and checks that it was built for the emulated
 // SoC. ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID on any problem.
-aclError ParseModelImage(const State& state, const void* data, size_t size,
-                         const ascend_emu::WeightBindings& weights,
-                         std::unique_ptr<ascend_emu::Model>* model);
+aclError ReadModelTables(const State& state, const void* data, size_t size,
+                         ascend_emu::Program* program,
+                         ascend_emu::OmWeightSection* weights);
 
-// The external weight files an image names (checking the magic first), so a
-// loader can bind or read them before parsing.
-// ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID on a bad image.
-aclError ReadModelWeightFiles(
-    const void* data, size_t size,
-    std::vector<ascend_emu::ExternalWeightDesc>* files);
+// Turns a program ReadModelTables read into a Model: its inline weights
+// copied once from the image to `memory` (or to memory of the model's own),
+// its external weight files bound to `bindings`, every op validated.
+// ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID on an invalid program.
+aclError LoadParsedModel(ascend_emu::Program program,
+                         const ascend_emu::OmWeightSection& weights,
+                         const ascend_emu::WeightBindings& bindings,
+                         const ascend_emu::WeightMemory& memory,
+                         std::unique_ptr<ascend_emu::Model>* model);
 
 // Model bytes may be host memory (PCIe cards) or device memory (SoC boards);
 // device memory is bounds-checked against its allocation.

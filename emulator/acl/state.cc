@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iterator>
 
+#include "ascend_emu/om_format.h"
 #include "errors.h"
 
 namespace ascend_emu::acl {
@@ -281,6 +282,9 @@ void FillStats(const State& state, aclEmuStats* stats) {
   stats->bytes_host_to_device = state.bytes_host_to_device;
   stats->bytes_device_to_host = state.bytes_device_to_host;
   stats->executes = state.executes;
+  stats->weight_bytes_loaded =
+      ascend_emu::OmWeightBytesCopied() - state.weight_bytes_base;
+  stats->weight_file_bytes_read = state.weight_file_bytes_read;
 }
 
 }  // namespace ascend_emu::acl

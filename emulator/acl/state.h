@@ -69,6 +69,10 @@ struct State {
   std::atomic<uint64_t> bytes_host_to_device{0};
   std::atomic<uint64_t> bytes_device_to_host{0};
   std::atomic<uint64_t> executes{0};
+  uint64_t weight_file_bytes_read = 0;  // external weight files read at load
+  // ascend_emu::OmWeightBytesCopied() at aclInit: the engine counts every
+  // copy of .om weight bytes; aclEmuStats reports those since aclInit.
+  uint64_t weight_bytes_base = 0;
 };
 
 // Never destroyed: exported calls may run during static destruction. Inline:

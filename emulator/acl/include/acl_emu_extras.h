@@ -30,6 +30,14 @@ typedef struct aclEmuStats {
   uint64_t bytes_host_to_device;
   uint64_t bytes_device_to_host;
   uint64_t executes;
+  /* Bytes of .om weight sections copied since aclInit: a
+   * load copies its inline weights exactly once, from the model bytes to
+   * device memory (the caller's weight memory or the model's own). */
+  uint64_t weight_bytes_loaded;
+  /* Bytes of external weight files the emulator read from a weight folder
+   * into device memory it manages (files bound with
+   * aclmdlSetExternalWeightAddress are read in place: 0 bytes here). */
+  uint64_t weight_file_bytes_read;
 } aclEmuStats;
 
 /* The ACL objects alive in `s` (models, descriptions, datasets, data buffers,

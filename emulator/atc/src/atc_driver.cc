@@ -63,8 +63,9 @@ std::string SelfCheck(const std::vector<uint8_t>& image,
                       const std::vector<PendingFileConstant>& file_constants,
                       bool written) {
   Program reread;
+  OmWeightSection weights;  // read in place: no second copy of the weights
   std::string err;
-  if (!ReadOm(image.data(), image.size(), &reread, &err)) {
+  if (!ReadOmTables(image.data(), image.size(), &reread, &weights, &err)) {
     return "internal error: the .om does not read back: " + err;
   }
   std::vector<std::unique_ptr<MappedFile>> mapped;
@@ -88,7 +89,7 @@ std::string SelfCheck(const std::vector<uint8_t>& image,
       external.push_back(c.bytes.data);
     }
   }
-  err = ValidateProgram(reread, reread.weights.data(), external);
+  err = ValidateProgram(reread, weights.data, weights.size, external);
   if (!err.empty()) return "internal error: the .om does not validate: " + err;
   return "";
 }
@@ -103,8 +104,9 @@ std::string SelfCheckGears(
     return SelfCheck(image, weight_files, {}, written);
   }
   Program reread;
+  OmWeightSection weights;  // read in place: no second copy of the weights
   std::string err;
-  if (!ReadOm(image.data(), image.size(), &reread, &err)) {
+  if (!ReadOmTables(image.data(), image.size(), &reread, &weights, &err)) {
     return "internal error: the .om does not read back: " + err;
   }
   reread.external_weights.clear();
@@ -121,7 +123,7 @@ std::string SelfCheckGears(
       t.offset = 0;
     }
   }
-  err = ValidateProgram(reread, reread.weights.data(), external);
+  err = ValidateProgram(reread, weights.data, weights.size, external);
   if (!err.empty()) return "internal error: the .om does not validate: " + err;
   return "";
 }

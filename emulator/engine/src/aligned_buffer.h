@@ -6,7 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <new>
+#include <cstdlib>
 
 #include "ascend_emu/program.h"
 
@@ -14,22 +14,32 @@ namespace ascend_emu {
 
 class AlignedBuffer {
  public:
+  enum class Fill { kZero, kNone };
+
   AlignedBuffer() = default;
   ~AlignedBuffer() { Reset(); }
   AlignedBuffer(const AlignedBuffer&) = delete;
   AlignedBuffer& operator=(const AlignedBuffer&) = delete;
 
-  // Zero-filled; false when the memory is not available. Size 0 succeeds
-  // with data() == nullptr.
-  bool Allocate(size_t size) {
+  // False when the memory is not available. Size 0 succeeds with data() ==
+  // nullptr. kZero comes from calloc, which for large blocks maps fresh
+  // zero pages instead of writing them, so an arena costs no time and no
+  // resident memory until a run touches it; kNone is for memory the caller
+  // overwrites whole (the weights, copied in right after).
+  bool Allocate(size_t size, Fill fill = Fill::kZero) {
     Reset();
     if (size == 0) return true;
-    void* p =
-        ::operator new (size, std::align_val_t{kOmAlignment}, std::nothrow);
-    if (p == nullptr) return false;
-    data_ = static_cast<uint8_t*>(p);
+    if (size > SIZE_MAX - kOmAlignment) return false;
+    const size_t padded = size + kOmAlignment - 1;
+    void* raw =
+        fill == Fill::kZero ? std::calloc(1, padded) : std::malloc(padded);
+    if (raw == nullptr) return false;
+    const uintptr_t aligned =
+        (reinterpret_cast<uintptr_t>(raw) + kOmAlignment - 1) &
+        ~uintptr_t{kOmAlignment - 1};
+    raw_ = raw;
+    data_ = reinterpret_cast<uint8_t*>(aligned);
     size_ = size;
-    for (size_t i = 0; i < size; ++i) data_[i] = 0;
     return true;
   }
   uint8_t* data() const { return data_; }
@@ -37,12 +47,12 @@ class AlignedBuffer {
 
  private:
   void Reset() {
-    if (data_ != nullptr) {
-      ::operator delete (data_, std::align_val_t{kOmAlignment});
-    }
+    std::free(raw_);
+    raw_ = nullptr;
     data_ = nullptr;
     size_ = 0;
   }
+  void* raw_ = nullptr;
   uint8_t* data_ = nullptr;
   size_t size_ = 0;
 };

@@ -24,16 +24,26 @@
 namespace ascend_emu {
 namespace {
 
+// The inline weights in device memory: the model's own, or the caller's
+// (aclmdlLoadFromMemWithMem's weight memory); shared by a gear model's gears.
+struct WeightStore {
+  AlignedBuffer own;  // empty when the caller gave the memory
+  uint8_t* data = nullptr;
+  size_t size = 0;
+};
+
 class LoadedModel final : public Model {
  public:
-  // Validates `program` against its weights (copied into weights_) and the
-  // bound external weight files, then prepares the run.
-  bool Init(Program program, const WeightBindings& bindings,
+  // Copies the weight section into device memory (weights_), validates
+  // `program` against it and the bound external weight files, then prepares
+  // the run.
+  bool Init(Program program, const OmWeightSection& section,
+            const WeightBindings& bindings, const WeightMemory& memory,
             std::string* error);
   // After validation: runs `program` (one gear of a gear model, or a static
   // model) reading `weights` and `external` (shared, already bound). With
   // own_arena false, Run needs `work`.
-  bool Prepare(Program program, std::shared_ptr<AlignedBuffer> weights,
+  bool Prepare(Program program, std::shared_ptr<WeightStore> weights,
                std::vector<const uint8_t*> external, bool own_arena,
                std::string* error);
 
@@ -41,7 +51,8 @@ class LoadedModel final : public Model {
     // Slack so caller memory of any alignment can be aligned inside.
     return arena_size_ == 0 ? 0 : arena_size_ + kOmAlignment;
   }
-  size_t weight_size() const override { return weights_->size(); }
+  size_t weight_size() const override { return weights_->size; }
+  const uint8_t* weight_data() const override { return weights_->data; }
   const std::string& soc_version() const override {
     return program_.soc_version;
   }
@@ -92,8 +103,8 @@ class LoadedModel final : public Model {
                    uint8_t* arena, std::string* error);
 
   // Points external_[i] at the memory bound to external weight file i.
-  Program program_;  // weights moved out into weights_
-  std::shared_ptr<AlignedBuffer> weights_;
+  Program program_;  // program_.weights is empty: the bytes are in weights_
+  std::shared_ptr<WeightStore> weights_;
   std::vector<const uint8_t*> external_;  // bound memory, read in place
   AlignedBuffer own_arena_;
   size_t arena_size_ = 0;
@@ -151,10 +162,13 @@ bool BindExternal(const std::vector<ExternalWeightDesc>& files,
   return true;
 }
 
-// Checks the weight file list, binds it and copies the weight section to
-// aligned memory: what every load does before validation.
-bool PrepareWeights(const Program& program, const WeightBindings& bindings,
-                    std::shared_ptr<AlignedBuffer>* weights,
+// Checks the weight file list, binds it and copies the weight section from
+// the image to device memory (the caller's, or the model's own): the one
+// copy of the inline weights a load makes, done before validation so that
+// what is validated is what runs.
+bool PrepareWeights(const Program& program, const OmWeightSection& section,
+                    const WeightBindings& bindings, const WeightMemory& memory,
+                    std::shared_ptr<WeightStore>* weights,
                     std::vector<const uint8_t*>* external, std::string* error) {
   if (std::string err = CheckExternalWeightFiles(program); !err.empty()) {
     *error = "invalid .om: " + err;
@@ -163,38 +177,50 @@ bool PrepareWeights(const Program& program, const WeightBindings& bindings,
   if (!BindExternal(program.external_weights, bindings, external, error)) {
     return false;
   }
-  *weights = std::make_shared<AlignedBuffer>();
-  if (!(*weights)->Allocate(program.weights.size())) {
-    *error = "out of memory for " + std::to_string(program.weights.size()) +
-             " bytes of weights";
-    return false;
+  auto store = std::make_shared<WeightStore>();
+  const size_t size = static_cast<size_t>(section.size);
+  if (memory.data != nullptr) {
+    if (memory.size < size) {
+      *error = "the weight memory holds " + std::to_string(memory.size) +
+               " bytes but the model's weights need " + std::to_string(size);
+      return false;
+    }
+    store->data = static_cast<uint8_t*>(memory.data);
+  } else {
+    // Not zero-filled: the copy below writes every byte.
+    if (!store->own.Allocate(size, AlignedBuffer::Fill::kNone)) {
+      *error =
+          "out of memory for " + std::to_string(size) + " bytes of weights";
+      return false;
+    }
+    store->data = store->own.data();
   }
-  if (!program.weights.empty()) {
-    std::memcpy((*weights)->data(), program.weights.data(),
-                program.weights.size());
-  }
+  store->size = size;
+  CopyOmWeights(store->data, section.data, size);
+  *weights = std::move(store);
   return true;
 }
 
-bool LoadedModel::Init(Program program, const WeightBindings& bindings,
-                       std::string* error) {
-  std::shared_ptr<AlignedBuffer> weights;
+bool LoadedModel::Init(Program program, const OmWeightSection& section,
+                       const WeightBindings& bindings,
+                       const WeightMemory& memory, std::string* error) {
+  std::shared_ptr<WeightStore> weights;
   std::vector<const uint8_t*> external;
-  if (!PrepareWeights(program, bindings, &weights, &external, error)) {
+  if (!PrepareWeights(program, section, bindings, memory, &weights, &external,
+                      error)) {
     return false;
   }
-  std::string err = ValidateProgram(program, weights->data(), external);
+  std::string err =
+      ValidateProgram(program, weights->data, weights->size, external);
   if (!err.empty()) {
     *error = "invalid .om: " + err;
     return false;
   }
-  std::vector<uint8_t>().swap(program.weights);
   return Prepare(std::move(program), std::move(weights), std::move(external),
                  /*own_arena=*/true, error);
 }
 
-bool LoadedModel::Prepare(Program program,
-                          std::shared_ptr<AlignedBuffer> weights,
+bool LoadedModel::Prepare(Program program, std::shared_ptr<WeightStore> weights,
                           std::vector<const uint8_t*> external, bool own_arena,
                           std::string* error) {
   program_ = std::move(program);
@@ -282,7 +308,7 @@ bool LoadedModel::BindTensors(const void* const* inputs, void* const* outputs,
         p = arena + t.offset;
         break;
       case TensorLocation::kWeight:
-        p = weights_->data() + t.offset;
+        p = weights_->data + t.offset;
         break;
       case TensorLocation::kExternal:
         // Read-only: no op writes a weight (ValidateProgram).
@@ -355,14 +381,17 @@ bool LoadedModel::Run(const void* const* inputs, void* const* outputs,
 // external weights and one arena as large as the largest gear's.
 class GearModel final : public Model {
  public:
-  bool Init(Program program, const WeightBindings& bindings,
+  bool Init(Program program, const OmWeightSection& section,
+            const WeightBindings& bindings, const WeightMemory& memory,
             std::string* error) {
-    std::shared_ptr<AlignedBuffer> weights;
+    std::shared_ptr<WeightStore> weights;
     std::vector<const uint8_t*> external;
-    if (!PrepareWeights(program, bindings, &weights, &external, error)) {
+    if (!PrepareWeights(program, section, bindings, memory, &weights, &external,
+                        error)) {
       return false;
     }
-    std::string err = ValidateProgram(program, weights->data(), external);
+    std::string err =
+        ValidateProgram(program, weights->data, weights->size, external);
     if (!err.empty()) {
       *error = "invalid .om: " + err;
       return false;
@@ -386,7 +415,7 @@ class GearModel final : public Model {
                "-byte work arena";
       return false;
     }
-    weight_size_ = weights->size();
+    weights_ = weights;
     Describe();
     return true;
   }
@@ -394,7 +423,8 @@ class GearModel final : public Model {
   size_t work_size() const override {
     return arena_size_ == 0 ? 0 : arena_size_ + kOmAlignment;
   }
-  size_t weight_size() const override { return weight_size_; }
+  size_t weight_size() const override { return weights_->size; }
+  const uint8_t* weight_data() const override { return weights_->data; }
   const std::string& soc_version() const override { return soc_version_; }
   const std::vector<IoDesc>& inputs() const override { return inputs_; }
   const std::vector<IoDesc>& outputs() const override { return outputs_; }
@@ -454,7 +484,7 @@ class GearModel final : public Model {
   std::vector<std::unique_ptr<LoadedModel>> gears_;
   AlignedBuffer own_arena_;
   size_t arena_size_ = 0;
-  size_t weight_size_ = 0;
+  std::shared_ptr<WeightStore> weights_;
   std::vector<IoDesc> inputs_;
   std::vector<IoDesc> outputs_;
 };
@@ -463,20 +493,43 @@ class GearModel final : public Model {
 
 std::unique_ptr<Model> Model::Load(const void* data, size_t size,
                                    const WeightBindings& weights,
+                                   const WeightMemory& memory,
                                    std::string* error) {
   std::string local;
   if (error == nullptr) error = &local;
   try {
     Program program;
-    if (!ReadOm(data, size, &program, error)) return nullptr;
+    OmWeightSection section;
+    if (!ReadOmTables(data, size, &program, &section, error)) return nullptr;
+    return LoadParsed(std::move(program), section, weights, memory, error);
+  } catch (const std::bad_alloc&) {
+    *error = "out of memory while loading the .om";
+  } catch (const std::exception& e) {
+    *error = std::string("failed to load the .om: ") + e.what();
+  }
+  return nullptr;
+}
+
+std::unique_ptr<Model> Model::LoadParsed(Program program,
+                                         const OmWeightSection& section,
+                                         const WeightBindings& weights,
+                                         const WeightMemory& memory,
+                                         std::string* error) {
+  std::string local;
+  if (error == nullptr) error = &local;
+  try {
     if (program.gear_table.type != DynamicType::kStatic ||
         !program.gears.empty()) {
       auto model = std::make_unique<GearModel>();
-      if (!model->Init(std::move(program), weights, error)) return nullptr;
+      if (!model->Init(std::move(program), section, weights, memory, error)) {
+        return nullptr;
+      }
       return model;
     }
     auto model = std::make_unique<LoadedModel>();
-    if (!model->Init(std::move(program), weights, error)) return nullptr;
+    if (!model->Init(std::move(program), section, weights, memory, error)) {
+      return nullptr;
+    }
     return model;
   } catch (const std::bad_alloc&) {
     *error = "out of memory while loading the .om";
@@ -492,7 +545,8 @@ bool Model::ReadExternalWeights(const void* data, size_t size,
   std::string local;
   if (error == nullptr) error = &local;
   Program program;
-  if (!ReadOm(data, size, &program, error)) return false;
+  OmWeightSection section;
+  if (!ReadOmTables(data, size, &program, &section, error)) return false;
   *weights = std::move(program.external_weights);
   return true;
 }

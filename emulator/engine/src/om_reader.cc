@@ -3,6 +3,7 @@
 // Parses the .om byte layout (docs/om-format.md) into a Program. Every read is
 // bounds-checked by ByteReader; every enum, rank, dim and count is checked
 // here. Cross-references (indices, offsets) are ValidateProgram's job.
+#include <atomic>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -15,6 +16,8 @@ namespace ascend_emu {
 namespace {
 
 using om::ByteReader;
+
+std::atomic<uint64_t> g_weight_bytes_copied{0};
 
 // No dim may exceed this; kernels' Infer bounds total sizes far tighter.
 constexpr int64_t kMaxDim = int64_t{1} << 40;
@@ -264,7 +267,7 @@ bool ReadGearTable(ByteReader& r, GearTable* g) {
   return true;
 }
 
-bool ReadBody(ByteReader& r, Program* p) {
+bool ReadBody(ByteReader& r, Program* p, OmWeightSection* weights) {
   if (!r.Str(&p->soc_version, OmLimits::kMaxSocVersionBytes, "soc_version") ||
       !r.Str(&p->producer, OmLimits::kMaxStringBytes, "producer") ||
       !ReadGearTable(r, &p->gear_table)) {
@@ -284,9 +287,8 @@ bool ReadBody(ByteReader& r, Program* p) {
   if (weight_size > OmLimits::kMaxWeightBytes) {
     return r.Fail("weight size exceeds the limit");
   }
-  const uint8_t* weights = nullptr;
-  if (!r.Span(&weights, weight_size, "weight section")) return false;
-  p->weights.assign(weights, weights + weight_size);
+  if (!r.Span(&weights->data, weight_size, "weight section")) return false;
+  weights->size = weight_size;
 
   // name length, size: 12 bytes at least.
   uint32_t n = 0;
@@ -312,8 +314,9 @@ uint64_t LoadLe(const uint8_t* p, int n) {
 
 }  // namespace
 
-bool ReadOm(const void* data, size_t size, Program* program,
-            std::string* error) {
+bool ReadOmTables(const void* data, size_t size, Program* program,
+                  OmWeightSection* weights, std::string* error) {
+  *weights = OmWeightSection();
   const uint8_t* bytes = static_cast<const uint8_t*>(data);
   *program = Program();
   if (bytes == nullptr || size < om::kHeaderBytes + om::kTrailerBytes) {
@@ -359,18 +362,39 @@ bool ReadOm(const void* data, size_t size, Program* program,
 
   ByteReader r(bytes + om::kHeaderBytes, body_end - om::kHeaderBytes,
                om::kHeaderBytes);
-  if (!ReadBody(r, program)) {
+  if (!ReadBody(r, program, weights)) {
     *error = "malformed .om: " + r.error();
     *program = Program();
+    *weights = OmWeightSection();
     return false;
   }
   if (r.remaining() != 0) {
     *error = "malformed .om: " + std::to_string(r.remaining()) +
              " unexpected bytes after the external weight list";
     *program = Program();
+    *weights = OmWeightSection();
     return false;
   }
   return true;
+}
+
+bool ReadOm(const void* data, size_t size, Program* program,
+            std::string* error) {
+  OmWeightSection weights;
+  if (!ReadOmTables(data, size, program, &weights, error)) return false;
+  program->weights.resize(weights.size);
+  CopyOmWeights(program->weights.data(), weights.data, weights.size);
+  return true;
+}
+
+uint64_t OmWeightBytesCopied() {
+  return g_weight_bytes_copied.load(std::memory_order_relaxed);
+}
+
+void CopyOmWeights(uint8_t* dst, const uint8_t* src, size_t size) {
+  if (size == 0) return;
+  std::memcpy(dst, src, size);
+  g_weight_bytes_copied.fetch_add(size, std::memory_order_relaxed);
 }
 
 }  // namespace ascend_emu

@@ -62,8 +62,9 @@ std::string TensorLabel(const Program& p, size_t index) {
 
 // `top` holds the weight section and file list, `p` the tensors (the same
 // program for a static model; a gear model's gears share its top level).
-std::string CheckTensors(const Program& top, const Program& p,
-                         std::vector<uint64_t>* bytes, uint64_t* arena_end) {
+std::string CheckTensors(const Program& top, uint64_t weight_size,
+                         const Program& p, std::vector<uint64_t>* bytes,
+                         uint64_t* arena_end) {
   const size_t n = p.tensors.size();
   bytes->assign(n, 0);
   for (size_t i = 0; i < n; ++i) {
@@ -84,7 +85,7 @@ std::string CheckTensors(const Program& top, const Program& p,
         break;
       case TensorLocation::kWeight:
         if (t.offset % kOmAlignment != 0 ||
-            !Inside(t.offset, nb, top.weights.size())) {
+            !Inside(t.offset, nb, weight_size)) {
           return TensorLabel(p, i) +
                  " lies outside the weight section or is misaligned";
         }
@@ -280,12 +281,12 @@ namespace {
 
 // One program's tensors, I/O and ops (`top` holds the weights and files).
 std::string ValidateBody(const Program& top, const Program& p,
-                         const uint8_t* weights,
+                         const uint8_t* weights, uint64_t weight_size,
                          const std::vector<const uint8_t*>& external) {
   if (p.arena_size > OmLimits::kMaxArenaBytes) return "arena too large";
   std::vector<uint64_t> bytes;
   uint64_t arena_end = 0;
-  std::string err = CheckTensors(top, p, &bytes, &arena_end);
+  std::string err = CheckTensors(top, weight_size, p, &bytes, &arena_end);
   if (err.empty()) err = CheckIo(p, p.inputs, "input");
   if (err.empty()) err = CheckIo(p, p.outputs, "output");
   if (!err.empty()) return err;
@@ -466,6 +467,12 @@ std::string CheckGearTable(const Program& p) {
 
 std::string ValidateProgram(const Program& p, const uint8_t* weights,
                             const std::vector<const uint8_t*>& external) {
+  return ValidateProgram(p, weights, p.weights.size(), external);
+}
+
+std::string ValidateProgram(const Program& p, const uint8_t* weights,
+                            uint64_t weight_size,
+                            const std::vector<const uint8_t*>& external) {
   if (!ValidSocVersion(p.soc_version)) {
     return "invalid soc_version '" + p.soc_version + "'";
   }
@@ -477,11 +484,11 @@ std::string ValidateProgram(const Program& p, const uint8_t* weights,
   std::string err = CheckFileList(p);
   if (!err.empty()) return err;
   if (p.gears.empty() && p.gear_table.type == DynamicType::kStatic) {
-    return ValidateBody(p, p, weights, external);
+    return ValidateBody(p, p, weights, weight_size, external);
   }
   err = CheckGearTable(p);
   for (size_t g = 0; err.empty() && g < p.gears.size(); ++g) {
-    err = ValidateBody(p, p.gears[g], weights, external);
+    err = ValidateBody(p, p.gears[g], weights, weight_size, external);
     if (!err.empty()) err = GearLabel(p, g) + ": " + err;
   }
   return err;

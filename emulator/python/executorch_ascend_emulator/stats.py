@@ -26,11 +26,15 @@ FIELDS: tuple[str, ...] = (
     "bytes_host_to_device",
     "bytes_device_to_host",
     "executes",
+    "weight_bytes_loaded",
+    "weight_file_bytes_read",
 )
 
 
 class _AclEmuStats(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_uint64) for name in FIELDS]
+    # Spare room after the known fields: a library newer than this mirror (a field appended
+    # to aclEmuStats) then writes into the spare words instead of past the buffer.
+    _fields_ = [(name, ctypes.c_uint64) for name in FIELDS] + [("_spare", ctypes.c_uint64 * 32)]
 
 
 def read_stats(library: str | Path) -> dict[str, int]:

@@ -379,5 +379,38 @@ TEST(OmGears, RandomCorruptionsNeverCrash) {
   EXPECT_GT(stats.loaded, 0);
 }
 
+// The checksum is CRC-32 (IEEE 802.3) whichever library computes it (ISA-L or
+// zlib, chosen at build time): the standard check value, and a bitwise
+// reference over lengths and alignments that exercise every folding path.
+uint32_t BitwiseCrc32(const uint8_t* data, size_t size) {
+  uint32_t crc = 0xFFFFFFFFu;
+  for (size_t i = 0; i < size; ++i) {
+    crc ^= data[i];
+    for (int k = 0; k < 8; ++k)
+      crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
+TEST(OmChecksum, IsCrc32) {
+  const char check[] = "123456789";
+  EXPECT_EQ(OmChecksum(reinterpret_cast<const uint8_t*>(check), 9),
+            0xCBF43926u);
+  EXPECT_EQ(OmChecksum(nullptr, 0), 0u);
+  std::vector<uint8_t> bytes(70000);
+  uint32_t state = 12345;
+  for (uint8_t& b : bytes) {
+    state = state * 1664525u + 1013904223u;
+    b = static_cast<uint8_t>(state >> 24);
+  }
+  for (size_t offset : {0, 1, 3, 7, 13}) {
+    for (size_t size : {1, 15, 16, 63, 64, 65, 255, 256, 1023, 4096, 65537}) {
+      EXPECT_EQ(OmChecksum(bytes.data() + offset, size),
+                BitwiseCrc32(bytes.data() + offset, size))
+          << "offset " << offset << ", size " << size;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ascend_emu

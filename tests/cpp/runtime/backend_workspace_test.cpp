@@ -146,6 +146,48 @@ TEST_F(BackendWorkspace, EveryModeRunsRightAndUsesTheMemoryItSays) {
             2 * large_work + small_work);
 }
 
+// Issue 14: in every mode, a delegate's init puts each weight byte in device
+// memory exactly once. Inline weights: the emulator copies the .om's weight
+// section once (into ACL's memory, or the backend's weight buffer), nothing
+// goes through aclrtMemcpy. An external weight file: the backend uploads it
+// once from the named data, and the emulator reads it in place.
+TEST_F(BackendWorkspace, EveryModeLoadsEachWeightByteOnce) {
+  size_t small_work = 0;
+  size_t small_weight = 0;
+  hooks_.query_sizes(*small_om_, &small_work, &small_weight);
+  ASSERT_GT(small_weight, 0u);
+  for (const char* mode : {"acl", "delegate", "shared"}) {
+    WorkspaceSpec spec(mode);
+    const aclEmuStats before = hooks_.stats();
+    auto small = init(small_blob(), spec.get());
+    ASSERT_TRUE(small.ok()) << mode;
+    const aclEmuStats inline_loaded = hooks_.stats();
+    EXPECT_EQ(inline_loaded.weight_bytes_loaded - before.weight_bytes_loaded,
+              small_weight)
+        << mode;
+    EXPECT_EQ(inline_loaded.bytes_host_to_device, before.bytes_host_to_device)
+        << mode;
+    auto large = init(external_blob(kScaleKey), spec.get());
+    ASSERT_TRUE(large.ok()) << mode;
+    const aclEmuStats external_loaded = hooks_.stats();
+    EXPECT_EQ(external_loaded.weight_bytes_loaded,
+              inline_loaded.weight_bytes_loaded)
+        << mode;
+    EXPECT_EQ(external_loaded.weight_file_bytes_read,
+              inline_loaded.weight_file_bytes_read)
+        << mode;
+    EXPECT_EQ(external_loaded.bytes_host_to_device -
+                  inline_loaded.bytes_host_to_device,
+              weight_bytes().size())
+        << mode;
+    expect_runs_right(*small, /*small=*/true);
+    expect_runs_right(*large, /*small=*/false);
+    destroy(*small);
+    destroy(*large);
+    expect_nothing_alive(hooks_.stats());
+  }
+}
+
 TEST_F(BackendWorkspace, ALargerDelegateGrowsTheSharedBufferForLaterOnes) {
   WorkspaceSpec spec("shared");
   auto small_first = init(small_blob(), spec.get());

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ascend_emu/om_format.h"
 #include "ascend_emu/program.h"
 #include "ascend_emu/tensor.h"
 
@@ -32,6 +33,15 @@ struct WeightBinding {
 };
 using WeightBindings = std::map<std::string, WeightBinding>;
 
+// Caller memory for the inline weights (aclmdlLoadFromMemWithMem's
+// weightPtr/weightSize): the load copies the weight section there, once,
+// and the model reads it there; it must outlive the Model. Null: the model
+// allocates its own.
+struct WeightMemory {
+  void* data = nullptr;
+  size_t size = 0;
+};
+
 class Model {
  public:
   virtual ~Model() = default;
@@ -42,9 +52,28 @@ class Model {
   // external weight file of the .om must be in `weights` (an unbound file, or
   // a binding smaller than the file, is an error naming the file); bindings
   // of files the .om does not name are errors too.
+  //
+  // The weight section is copied exactly once, from the image straight to
+  // its memory (`memory`, or the model's own), never zero-filled first;
+  // external weight files are never copied (docs/om-format.md, "Running").
   static std::unique_ptr<Model> Load(const void* data, size_t size,
                                      const WeightBindings& weights,
+                                     const WeightMemory& memory,
                                      std::string* error);
+  static std::unique_ptr<Model> Load(const void* data, size_t size,
+                                     const WeightBindings& weights,
+                                     std::string* error) {
+    return Load(data, size, weights, WeightMemory{}, error);
+  }
+  // Load for an image ReadOmTables already parsed into `program`, its
+  // weight section at `section` (still inside the image, which must stay
+  // valid during the call): a loader that needed the program first (for
+  // its external weight files and sizes) does not parse it twice.
+  static std::unique_ptr<Model> LoadParsed(Program program,
+                                           const OmWeightSection& section,
+                                           const WeightBindings& weights,
+                                           const WeightMemory& memory,
+                                           std::string* error);
   // An .om with no external weights.
   static std::unique_ptr<Model> Load(const void* data, size_t size,
                                      std::string* error) {
@@ -62,6 +91,9 @@ class Model {
   // aclmdlQuerySizeFromMem reports.
   virtual size_t work_size() const = 0;
   virtual size_t weight_size() const = 0;
+  // Where the inline weights were copied at load (weight_size() bytes):
+  // the caller's WeightMemory or the model's own.
+  virtual const uint8_t* weight_data() const = 0;
   virtual const std::string& soc_version() const = 0;
   virtual const std::vector<IoDesc>& inputs() const = 0;
   virtual const std::vector<IoDesc>& outputs() const = 0;

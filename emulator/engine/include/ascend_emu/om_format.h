@@ -43,14 +43,38 @@ struct OmLimits {
 bool WriteOm(const Program& program, std::vector<uint8_t>* out,
              std::string* error);
 
+// Where the weight section of a parsed .om image lies: inside the image,
+// not copied.
+struct OmWeightSection {
+  const uint8_t* data = nullptr;
+  uint64_t size = 0;
+};
+
 // Parses an .om image into *program: magic, version, size, checksum, every
 // length, count, enum value and dim. Does not check that indices and offsets
 // point at sensible things (ValidateProgram does). Never reads outside
-// [data, data + size).
+// [data, data + size). Leaves the weight section where it is:
+// program->weights stays empty and *weights points into `data`, so a loader
+// copies the weights once, straight to their memory (Model::Load).
+bool ReadOmTables(const void* data, size_t size, Program* program,
+                  OmWeightSection* weights, std::string* error);
+
+// ReadOmTables, then the weight section copied into program->weights (for
+// atc and tools that rewrite a program; loaders use ReadOmTables).
 bool ReadOm(const void* data, size_t size, Program* program,
             std::string* error);
 
-// CRC-32 (IEEE 802.3) of `size` bytes, the .om trailer's checksum.
+// Bytes of .om weight sections copied anywhere (ReadOm, Model::Load) since
+// the process started: how tests show that a load copies the weights
+// exactly once (aclEmuStats::weight_bytes_loaded).
+uint64_t OmWeightBytesCopied();
+
+// Copies `size` weight bytes of an image to `dst` and counts them in
+// OmWeightBytesCopied(): the one place weight bytes leave an image.
+void CopyOmWeights(uint8_t* dst, const uint8_t* src, size_t size);
+
+// CRC-32 (IEEE 802.3, as zlib's crc32) of `size` bytes, the .om trailer's
+// checksum.
 uint32_t OmChecksum(const uint8_t* data, size_t size);
 
 // Rewrites the size field and the checksum trailer of an .om image after

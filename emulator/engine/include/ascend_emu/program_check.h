@@ -35,5 +35,11 @@ std::string CheckExternalWeightFiles(const Program& program);
 
 std::string ValidateProgram(const Program& program, const uint8_t* weights,
                             const std::vector<const uint8_t*>& external = {});
+// The same for a program whose weight section is not in program.weights
+// (ReadOmTables left it in the image; Model::Load copied it to `weights`):
+// `weights` holds `weight_size` bytes.
+std::string ValidateProgram(const Program& program, const uint8_t* weights,
+                            uint64_t weight_size,
+                            const std::vector<const uint8_t*>& external);
 
 }  // namespace ascend_emu
