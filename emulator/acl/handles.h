@@ -41,6 +41,8 @@ struct aclmdlDesc {
 
 namespace ascend_emu::acl {
 
+struct Subscription;  // profiling.h
+
 // Device memory bound to one external weight file with
 // aclmdlSetExternalWeightAddress.
 struct ExternalWeightAddress {
@@ -126,6 +128,9 @@ struct ModelRec {
   // aclmdlSetInputDynamicDims or execute chose (what aclmdlGetCurOutputDims
   // reports), -1 before any.
   int64_t current_gear = -1;
+  // The op subscription (aclprofModelSubscribe; profiling.h), or nullptr:
+  // the execute path only tests this pointer when no one profiles.
+  std::shared_ptr<Subscription> subscription;
 };
 
 struct DeviceRec {

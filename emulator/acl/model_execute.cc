@@ -12,6 +12,7 @@
 #include "export.h"
 #include "model_gears.h"
 #include "model_registry.h"
+#include "profiling.h"
 #include "state.h"
 
 using ascend_emu::IoDesc;
@@ -147,11 +148,14 @@ aclError Execute(State& state, uint32_t model_id, const aclmdlDataset* input,
   }
   std::string error;
   if (model.num_gears() != 0) record->current_gear = static_cast<int64_t>(gear);
-  if (!model.RunGear(gear, inputs.data(), outputs.data(), record->work,
-                     &error)) {
+  // Profiling hook (profiling.h): null unless the model is subscribed.
+  ascend_emu::OpTiming* timings = ascend_emu::acl::OpTimingsFor(*record, gear);
+  if (!model.RunGearTimed(gear, inputs.data(), outputs.data(), record->work,
+                          timings, &error)) {
     return Fail(ACL_ERROR_GE_FAILURE, "model %u failed to run: %s", model_id,
                 error.c_str());
   }
+  if (timings != nullptr) ascend_emu::acl::WriteOpRecords(*record, gear);
   ++state.executes;
   return ACL_SUCCESS;
 }
