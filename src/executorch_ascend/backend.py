@@ -23,7 +23,7 @@ from torch.export import ExportedProgram
 
 from . import blob
 from .compile_spec import AscendCompileSpec
-from .debug_map import debug_handle_map, om_op_names
+from .debug_map import debug_handle_map
 from .lowering import LoweredGraph
 from .lowering.gears import lower_partition
 from .soc_dtypes import check_program
@@ -88,11 +88,10 @@ class AscendBackend(BackendDetails):
             len(weights),
             len(states),
         )
-        # Per-op profiling: each .om op's name -> the edge nodes it came from (debug_map.py).
-        op_names = om_op_names(compiled.om, compiled.atc)
         return PreprocessResult(
             processed_bytes=processed,
-            debug_handle_map=debug_handle_map(edge_program, lowered.sources, op_names),
+            # Per-op profiling: each .om op's name -> its edge nodes' handles (debug_map.py).
+            debug_handle_map=debug_handle_map(edge_program, lowered.sources, compiled.op_names),
             data_store_output=store.get_named_data_store_output(),
         )
 

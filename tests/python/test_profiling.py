@@ -24,10 +24,10 @@ from executorch.exir import to_edge, to_edge_transform_and_lower
 
 import executorch_ascend
 from executorch_ascend import AscendCompileSpec, AscendPartitioner
-from executorch_ascend.debug_map import debug_handle_map, om_op_names
+from executorch_ascend.debug_map import debug_handle_map
 from executorch_ascend.export import save
 from executorch_ascend.lowering import to_onnx
-from executorch_ascend.toolchain import resolve_atc
+from executorch_ascend.toolchain import om_op_names, resolve_atc
 
 EXECUTE_EVENT = "AscendBackend::execute"
 RUNS = 2
@@ -123,7 +123,7 @@ def _profile(
     maps = [m for m in inspector._etrecord._delegate_map["forward"].values()]
     assert len(maps) == 1, maps  # one Ascend partition
     (om,) = (tmp_path / "dump").glob("*/part.om")
-    ops = om_op_names(om.read_bytes(), resolve_atc(spec))
+    ops = om_op_names(om, resolve_atc(spec))
     assert ops, "atc --mode=6 listed no ops"
     return events, maps[0]["delegate_map"], ops
 
