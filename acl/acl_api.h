@@ -33,6 +33,10 @@ typedef struct aclmdlDesc aclmdlDesc;
 typedef struct aclmdlDataset aclmdlDataset;
 typedef struct aclDataBuffer aclDataBuffer;
 typedef struct aclmdlConfigHandle aclmdlConfigHandle;
+/* Profiling handles (acl_prof.h, implemented by CANN's libmsprofiler.so). */
+typedef struct aclprofConfig aclprofConfig;
+typedef struct aclprofAicoreEvents aclprofAicoreEvents;
+typedef struct aclprofSubscribeConfig aclprofSubscribeConfig;
 
 /* Error codes (ACL "acl_base" error list and runtime "rt_error_codes"). */
 enum {
@@ -45,6 +49,13 @@ enum {
   ACL_ERROR_DESERIALIZE_MODEL = 100012,
   ACL_ERROR_REPEAT_FINALIZE = 100037,
   ACL_ERROR_COMPILING_STUB_MODE = 100039,
+  /* Profiling (acl_base.h): aclprofInit twice or a second way of profiling,
+   * aclprofStart/Stop/Finalize without aclprofInit, a model subscribed twice,
+   * subscription calls mixed with aclprofInit..aclprofFinalize. */
+  ACL_ERROR_PROF_ALREADY_RUN = 100042,
+  ACL_ERROR_PROF_NOT_RUN = 100043,
+  ACL_ERROR_PROF_REPEAT_SUBSCRIBE = 148046,
+  ACL_ERROR_PROF_API_CONFLICT = 148047,
   /* rt_error_codes.h: what the runtime returns for device, context and
    * stream mistakes (hicann/runtime errcode_manage.cc maps them). */
   ACL_ERROR_RT_PARAM_INVALID = 107000,
@@ -64,6 +75,7 @@ enum {
   ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID = 145013,
   ACL_ERROR_BAD_ALLOC = 200000,
   ACL_ERROR_INVALID_DEVICE = 200002,
+  ACL_ERROR_PROF_MODULES_UNSUPPORTED = 200007,
   ACL_ERROR_RT_MEMORY_ALLOCATION = 207001,
   ACL_ERROR_RT_NO_DEVICE = 207004,
   ACL_ERROR_STORAGE_OVER_LIMIT = 300000,
@@ -190,6 +202,30 @@ typedef struct aclmdlBatch {
   size_t batchCount;
   uint64_t batch[ACL_MAX_BATCH_NUM];
 } aclmdlBatch;
+
+/* Profiling (acl_prof.h). What aclprofCreateConfig's dataTypeConfig collects:
+ * a bit mask of these. */
+#define ACL_PROF_ACL_API 0x0001ULL
+#define ACL_PROF_TASK_TIME 0x0002ULL
+#define ACL_PROF_AICORE_METRICS 0x0004ULL
+#define ACL_PROF_AICPU 0x0008ULL
+#define ACL_PROF_L2CACHE 0x0010ULL
+#define ACL_PROF_HCCL_TRACE 0x0020ULL
+#define ACL_PROF_TRAINING_TRACE 0x0040ULL
+#define ACL_PROF_MSPROFTX 0x0080ULL
+#define ACL_PROF_RUNTIME_API 0x0100ULL
+
+/* The AI Core counters a profiling config or a subscription samples. */
+typedef enum {
+  ACL_AICORE_ARITHMETIC_UTILIZATION = 0,
+  ACL_AICORE_PIPE_UTILIZATION = 1,
+  ACL_AICORE_MEMORY_BANDWIDTH = 2,
+  ACL_AICORE_L0B_AND_WIDTH = 3,
+  ACL_AICORE_RESOURCE_CONFLICT_RATIO = 4,
+  ACL_AICORE_MEMORY_UB = 5,
+  ACL_AICORE_L2_CACHE = 6,
+  ACL_AICORE_NONE = 0xFF,
+} aclprofAicoreMetrics;
 
 /* The functions, one prototype per row of acl_functions.def. */
 #define ACL_FUNCTION(ret, name, params, user, faults) ret name params;

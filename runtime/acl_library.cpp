@@ -20,6 +20,7 @@ namespace {
 constexpr const char kSingle[] = "libascendcl.so";
 constexpr const char kRuntime[] = "libacl_rt.so";
 constexpr const char kModel[] = "libacl_mdl.so";
+constexpr const char kProfiler[] = "libmsprofiler.so";
 
 bool exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
 
@@ -176,6 +177,29 @@ std::string AclLibrary::open_libraries() {
   return "";
 }
 
+void* AclLibrary::resolve_profiling(const char* name) {
+  if (void* symbol = dlsym(handle_, name)) {
+    if (profiling_path_.empty()) profiling_path_ = layout_.runtime;
+    return symbol;
+  }
+  if (profiler_handle_ == nullptr && profiling_path_.empty()) {
+    // CANN builds the profiling API into libmsprofiler.so (hicann/runtime
+    // src/dfx/msprof/collector/dvvp/msprofiler), beside libascendcl.so.
+    const std::string folder = folder_of(layout_.runtime);
+    const std::string beside = folder + kProfiler;
+    profiler_handle_ = dlopen(beside.c_str(), RTLD_NOW | RTLD_LOCAL);
+    profiling_path_ = beside;
+    if (profiler_handle_ == nullptr && !folder.empty()) {
+      profiler_handle_ = dlopen(kProfiler, RTLD_NOW | RTLD_LOCAL);
+      profiling_path_ = kProfiler;
+    }
+    if (profiler_handle_ == nullptr) {
+      profiling_path_ = "-";  // tried: absent (has_profiling() clears it)
+    }
+  }
+  return profiler_handle_ != nullptr ? dlsym(profiler_handle_, name) : nullptr;
+}
+
 void AclLibrary::load() {
   layout_ = resolve();
   std::string error = open_libraries();
@@ -210,15 +234,34 @@ void AclLibrary::load() {
 #define EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME_OPTIONAL(name) \
   api_.name =                                                \
       reinterpret_cast<decltype(api_.name)>(dlsym(library_of(#name), #name));
+#define EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME_PROF(name) \
+  api_.name = reinterpret_cast<decltype(api_.name)>(resolve_profiling(#name));
 #define EXECUTORCH_ASCEND_ACL_RESOLVE_EMULATED(name)
 #define ACL_FUNCTION(ret, name, params, user, faults) \
   EXECUTORCH_ASCEND_ACL_RESOLVE_##user(name)
 #include <acl_functions.def>
 #undef ACL_FUNCTION
 #undef EXECUTORCH_ASCEND_ACL_RESOLVE_EMULATED
+#undef EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME_PROF
 #undef EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME_OPTIONAL
 #undef EXECUTORCH_ASCEND_ACL_RESOLVE_RUNTIME
 
+  if (!api_.has_profiling()) {
+    // All or nothing: a partial set is no profiling at all.
+#define EXECUTORCH_ASCEND_ACL_CLEAR_RUNTIME_PROF(name) api_.name = nullptr;
+#define EXECUTORCH_ASCEND_ACL_CLEAR_RUNTIME(name)
+#define EXECUTORCH_ASCEND_ACL_CLEAR_RUNTIME_OPTIONAL(name)
+#define EXECUTORCH_ASCEND_ACL_CLEAR_EMULATED(name)
+#define ACL_FUNCTION(ret, name, params, user, faults) \
+  EXECUTORCH_ASCEND_ACL_CLEAR_##user(name)
+#include <acl_functions.def>
+#undef ACL_FUNCTION
+#undef EXECUTORCH_ASCEND_ACL_CLEAR_EMULATED
+#undef EXECUTORCH_ASCEND_ACL_CLEAR_RUNTIME_OPTIONAL
+#undef EXECUTORCH_ASCEND_ACL_CLEAR_RUNTIME
+#undef EXECUTORCH_ASCEND_ACL_CLEAR_RUNTIME_PROF
+    profiling_path_.clear();
+  }
   is_emulator_ = dlsym(handle_, EXECUTORCH_ASCEND_EMULATOR_SYMBOL) != nullptr;
 
   const aclError init_error = api_.aclInit(nullptr);

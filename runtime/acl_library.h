@@ -24,12 +24,15 @@ struct AclApi {
   decltype(&::name) name = nullptr;
 #define EXECUTORCH_ASCEND_ACL_MEMBER_RUNTIME_OPTIONAL(name) \
   EXECUTORCH_ASCEND_ACL_MEMBER_RUNTIME(name)
+#define EXECUTORCH_ASCEND_ACL_MEMBER_RUNTIME_PROF(name) \
+  EXECUTORCH_ASCEND_ACL_MEMBER_RUNTIME(name)
 #define EXECUTORCH_ASCEND_ACL_MEMBER_EMULATED(name)
 #define ACL_FUNCTION(ret, name, params, user, faults) \
   EXECUTORCH_ASCEND_ACL_MEMBER_##user(name)
 #include <acl_functions.def>
 #undef ACL_FUNCTION
 #undef EXECUTORCH_ASCEND_ACL_MEMBER_EMULATED
+#undef EXECUTORCH_ASCEND_ACL_MEMBER_RUNTIME_PROF
 #undef EXECUTORCH_ASCEND_ACL_MEMBER_RUNTIME_OPTIONAL
 #undef EXECUTORCH_ASCEND_ACL_MEMBER_RUNTIME
 
@@ -41,6 +44,26 @@ struct AclApi {
            aclmdlSetConfigOpt != nullptr &&
            aclmdlSetExternalWeightAddress != nullptr &&
            aclmdlLoadWithConfig != nullptr;
+  }
+
+  // Every RUNTIME_PROF row (the op subscription and its readers) resolved:
+  // per-op profiling under an event tracer is possible (op_profiler.h).
+  bool has_profiling() const {
+    bool all = true;
+#define EXECUTORCH_ASCEND_ACL_HAS_RUNTIME_PROF(name) \
+  all = all && name != nullptr;
+#define EXECUTORCH_ASCEND_ACL_HAS_RUNTIME(name)
+#define EXECUTORCH_ASCEND_ACL_HAS_RUNTIME_OPTIONAL(name)
+#define EXECUTORCH_ASCEND_ACL_HAS_EMULATED(name)
+#define ACL_FUNCTION(ret, name, params, user, faults) \
+  EXECUTORCH_ASCEND_ACL_HAS_##user(name)
+#include <acl_functions.def>
+#undef ACL_FUNCTION
+#undef EXECUTORCH_ASCEND_ACL_HAS_EMULATED
+#undef EXECUTORCH_ASCEND_ACL_HAS_RUNTIME_OPTIONAL
+#undef EXECUTORCH_ASCEND_ACL_HAS_RUNTIME
+#undef EXECUTORCH_ASCEND_ACL_HAS_RUNTIME_PROF
+    return all;
   }
 };
 
@@ -109,6 +132,9 @@ class AclLibrary {
   static std::string resolve_path();
   // The layout load() opened ("" parts before load).
   const Layout& layout() const { return layout_; }
+  // Where the profiling functions came from: the ACL library, CANN's
+  // libmsprofiler.so (its path), or "" when they are absent.
+  const std::string& profiling_path() const { return profiling_path_; }
 
  private:
   AclLibrary() = default;
@@ -126,6 +152,14 @@ class AclLibrary {
   AclApi api_;
   void* handle_ = nullptr;        // libacl_rt.so or the single library
   void* model_handle_ = nullptr;  // libacl_mdl.so; == handle_ when single
+  // The profiling functions (RUNTIME_PROF rows) when the ACL library lacks
+  // them: CANN keeps them in libmsprofiler.so. Optional.
+  void* profiler_handle_ = nullptr;
+  std::string profiling_path_;
+  // dlsym of a RUNTIME_PROF row: the ACL library, else libmsprofiler.so
+  // (opened on first need, beside the ACL library, else from the loader
+  // path).
+  void* resolve_profiling(const char* name);
   Layout layout_;
   // The table is complete and the library is not a stub: initialize() may
   // try (written once under the call_once in get(), then only read).

@@ -227,7 +227,8 @@ Error AscendBackend::execute(BackendExecutionContext& context,
   auto entry = executorch::runtime::event_tracer_start_profiling_delegate(
       context.event_tracer(), "AscendBackend::execute",
       executorch::runtime::kUnsetDelegateDebugIntId);
-  const Error error = static_cast<AscendDelegate*>(handle)->run(args);
+  const Error error =
+      static_cast<AscendDelegate*>(handle)->run(args, context.event_tracer());
   executorch::runtime::event_tracer_end_profiling_delegate(
       context.event_tracer(), entry);
   return error;

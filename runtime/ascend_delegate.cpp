@@ -2,12 +2,16 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 #include "ascend_delegate.h"
 
+#include <executorch/runtime/platform/platform.h>
+
 #include "log.h"
+#include "op_profiler.h"
 
 namespace executorch::backends::ascend {
 
 using executorch::runtime::Error;
 using executorch::runtime::EValue;
+using executorch::runtime::EventTracer;
 using executorch::runtime::Span;
 
 Error AscendDelegate::load(const ModelSource& source,
@@ -23,7 +27,16 @@ Error AscendDelegate::load(const ModelSource& source,
   return error == Error::Ok ? io_.reset_states(source.named_data) : error;
 }
 
-Error AscendDelegate::run(Span<EValue*> args) {
+AscendDelegate::~AscendDelegate() {
+  model_.make_current_for_release();
+  if (profiling_ == Profiling::kOn) {
+    // Before the model is unloaded (AclModel's destructor): CANN refuses to
+    // unsubscribe a model it no longer knows.
+    OpProfiler::get().unsubscribe(model_.library(), model_.model_id());
+  }
+}
+
+Error AscendDelegate::run(Span<EValue*> args, EventTracer* tracer) {
   size_t gear = 0;
   Error error = io_.check_args(args, &gear);
   if (error != Error::Ok) {
@@ -40,14 +53,45 @@ Error AscendDelegate::run(Span<EValue*> args) {
   if (error != Error::Ok) {
     return error;
   }
-  const aclError exec_error = model_.api().aclmdlExecute(
-      model_.model_id(), io_.input_dataset(), io_.output_dataset());
+  aclError exec_error = ACL_SUCCESS;
+  if (tracer == nullptr && profiling_ != Profiling::kOn) {
+    // The plain path: nothing profiled, nothing more done.
+    exec_error = model_.api().aclmdlExecute(
+        model_.model_id(), io_.input_dataset(), io_.output_dataset());
+  } else {
+    exec_error = run_profiled(tracer);
+  }
   ASCEND_CHECK_OR_RETURN_ERROR(exec_error == ACL_SUCCESS, InvalidState,
                                "aclmdlExecute on device %d failed with %d: %s",
                                model_.device_id(), exec_error,
                                model_.library().recent_error());
   io_.advance_states();
   return io_.copy_outputs(args);
+}
+
+aclError AscendDelegate::run_profiled(EventTracer* tracer) {
+  OpProfiler& profiler = OpProfiler::get();
+  if (profiling_ == Profiling::kUntried && tracer != nullptr) {
+    profiling_ = profiler.subscribe(model_.library(), model_.model_id())
+                     ? Profiling::kOn
+                     : Profiling::kOff;
+  }
+  if (profiling_ != Profiling::kOn) {
+    return model_.api().aclmdlExecute(model_.model_id(), io_.input_dataset(),
+                                      io_.output_dataset());
+  }
+  // One profiled execute at a time in the process: the pipe then holds
+  // this execute's records only. A subscribed model run without a tracer
+  // still writes records: they are read and dropped (a null tracer logs
+  // nothing), so no later traced run takes them for its own.
+  std::lock_guard<std::mutex> lock(profiler.execute_mutex());
+  const et_timestamp_t start = et_pal_current_ticks();
+  const aclError error = model_.api().aclmdlExecute(
+      model_.model_id(), io_.input_dataset(), io_.output_dataset());
+  if (error == ACL_SUCCESS) {
+    profiler.log_records(model_.library(), model_.model_id(), tracer, start);
+  }
+  return error;
 }
 
 }  // namespace executorch::backends::ascend

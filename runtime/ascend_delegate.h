@@ -7,6 +7,7 @@
 
 #include <executorch/runtime/core/error.h>
 #include <executorch/runtime/core/evalue.h>
+#include <executorch/runtime/core/event_tracer.h>
 #include <executorch/runtime/core/span.h>
 
 #include <cstddef>
@@ -24,7 +25,7 @@ class AscendDelegate {
   explicit AscendDelegate(const AclLibrary& library) : model_(library) {}
   // The I/O buffers die first and must be freed in the model's context,
   // whichever thread destroys the delegate.
-  ~AscendDelegate() { model_.make_current_for_release(); }
+  ~AscendDelegate();
   AscendDelegate(const AscendDelegate&) = delete;
   AscendDelegate& operator=(const AscendDelegate&) = delete;
 
@@ -36,14 +37,24 @@ class AscendDelegate {
   // args: the delegate's inputs then outputs. Checks every EValue, copies
   // inputs to the device, executes and copies outputs back. Allocates
   // nothing; serialised per delegate because an ACL model id must not run
-  // concurrently.
+  // concurrently. With an event tracer, the first run subscribes the model
+  // to per-op profiling and every run logs one delegate event per .om op
+  // (op_profiler.h); without one, nothing more happens.
   executorch::runtime::Error run(
-      executorch::runtime::Span<executorch::runtime::EValue*> args);
+      executorch::runtime::Span<executorch::runtime::EValue*> args,
+      executorch::runtime::EventTracer* tracer = nullptr);
 
   int32_t device_id() const { return model_.device_id(); }
 
  private:
+  // aclmdlExecute under an event tracer: subscribed (once) and logged.
+  aclError run_profiled(executorch::runtime::EventTracer* tracer);
+
   std::mutex mutex_;
+  // Per-op profiling: not tried until a run has an event tracer; then on
+  // (subscribed until the delegate dies) or off (the library cannot).
+  enum class Profiling { kUntried, kOn, kOff };
+  Profiling profiling_ = Profiling::kUntried;
   // Declaration order is release order reversed: the binding's buffers and
   // datasets go before the model, its context and the device.
   AclModel model_;

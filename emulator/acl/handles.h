@@ -42,6 +42,8 @@ struct aclmdlDesc {
 
 namespace ascend_emu::acl {
 
+struct Subscription;  // profiling.h
+
 // Device memory bound to one external weight file with
 // aclmdlSetExternalWeightAddress.
 struct ExternalWeightAddress {
@@ -149,6 +151,9 @@ struct ModelRec {
   // double-buffered) keeps both checked.
   CheckedIo checked[2];
   size_t next_checked = 0;
+  // The op subscription (aclprofModelSubscribe; profiling.h), or nullptr:
+  // the execute path only tests this pointer when no one profiles.
+  std::shared_ptr<Subscription> subscription;
 };
 
 struct DeviceRec {

@@ -22,6 +22,7 @@
 #include "export.h"
 #include "model_gears.h"
 #include "model_registry.h"
+#include "profiling.h"
 #include "state.h"
 
 using ascend_emu::IoDesc;
@@ -188,11 +189,14 @@ aclError Run(State& state, ModelRec& record, const CheckedIo& io, size_t gear) {
   ascend_emu::Model& model = *record.model;
   std::string error;
   if (model.num_gears() != 0) record.current_gear = static_cast<int64_t>(gear);
-  if (!model.RunGear(gear, io.inputs.data(), io.outputs.data(), record.work,
-                     &error)) {
+  // Profiling hook (profiling.h): null unless the model is subscribed.
+  ascend_emu::OpTiming* timings = ascend_emu::acl::OpTimingsFor(record, gear);
+  if (!model.RunGearTimed(gear, io.inputs.data(), io.outputs.data(),
+                          record.work, timings, &error)) {
     return Fail(ACL_ERROR_GE_FAILURE, "model %u failed to run: %s", record.id,
                 error.c_str());
   }
+  if (timings != nullptr) ascend_emu::acl::WriteOpRecords(record, gear);
   state.executes.fetch_add(1, std::memory_order_relaxed);
   return ACL_SUCCESS;
 }

@@ -11,6 +11,7 @@
 #include "export.h"
 #include "model_loader.h"
 #include "model_registry.h"
+#include "profiling.h"
 #include "state.h"
 
 using ascend_emu::acl::ApiCall;
@@ -119,6 +120,8 @@ ACL_EMU_EXPORT aclError aclmdlUnload(uint32_t modelId) {
                                                         &model)) {
     return rc;
   }
+  // Unloading ends a subscription (profiling.h).
+  ascend_emu::acl::EndSubscription(state, *model);
   state.devices[model->device].used_bytes -= model->charged_bytes;
   state.models.erase(modelId);
   return ACL_SUCCESS;

@@ -25,6 +25,7 @@
 #include "fault.h"
 #include "handles.h"
 #include "thread_state.h"
+#include "profiling.h"
 
 namespace ascend_emu::acl {
 
@@ -62,6 +63,14 @@ struct State {
   std::map<uint32_t, std::unique_ptr<ModelRec>> models;
   std::map<const aclmdlConfigHandle*, std::unique_ptr<aclmdlConfigHandle>>
       config_handles;
+  // Profiling (profiling.cc): aclprofInit .. aclprofFinalize, and the
+  // configs, which live outside aclInit .. aclFinalize as CANN's
+  // libmsprofiler's do.
+  bool prof_initialized = false;
+  std::map<const aclprofConfig*, std::unique_ptr<aclprofConfig>> prof_configs;
+  std::map<const aclprofSubscribeConfig*,
+           std::unique_ptr<aclprofSubscribeConfig>>
+      subscribe_configs;
   uint32_t next_model_id = 1;
   uint64_t next_serial = 1;  // not reset by aclFinalize: serials stay unique
 

@@ -23,6 +23,7 @@ from torch.export import ExportedProgram
 
 from . import blob
 from .compile_spec import AscendCompileSpec
+from .debug_map import debug_handle_map
 from .lowering import LoweredGraph
 from .lowering.gears import lower_partition
 from .soc_dtypes import check_program
@@ -89,6 +90,8 @@ class AscendBackend(BackendDetails):
         )
         return PreprocessResult(
             processed_bytes=processed,
+            # Per-op profiling: each .om op's name -> its edge nodes' handles (debug_map.py).
+            debug_handle_map=debug_handle_map(edge_program, lowered.sources, compiled.op_names),
             data_store_output=store.get_named_data_store_output(),
         )
 

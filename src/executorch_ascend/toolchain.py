@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import re
 import subprocess
 import tempfile
 from collections.abc import Sequence
@@ -63,6 +64,8 @@ class CompiledOm:
     atc: Atc
     log: str
     weights: list[WeightFile] = field(default_factory=list)  # sorted by name
+    # The .om's op names in order (gear 0's), when atc can list them (om_op_names).
+    op_names: tuple[str, ...] | None = None
 
 
 class OnnxFiles(Protocol):
@@ -216,6 +219,7 @@ def compile_onnx(
             )
         om = om_path.read_bytes()
         weights = collect_weight_files(workdir / WEIGHT_DIR, atc)
+        op_names = om_op_names(om_path, atc)
     logger.info(
         "compiled a partition with %s (%d-byte .om, %d weight file(s), %d bytes)",
         atc.description,
@@ -223,7 +227,35 @@ def compile_onnx(
         len(weights),
         sum(len(w.data) for w in weights),
     )
-    return CompiledOm(om, atc, log, weights)
+    return CompiledOm(om, atc, log, weights, op_names)
+
+
+# One line of `atc --mode=6` per op: "  op 3 'aten_relu_default/Relu' Relu".
+_OP_LINE = re.compile(r"^\s*op (\d+) '(.*)' (\S+)$")
+
+
+def om_op_names(om: Path, atc: Atc) -> tuple[str, ...] | None:
+    """The op names of the .om at `om`, in order (gear 0's for a gear model): the names per-op
+    profiling reports (debug_map.py). Only the emulator's atc lists them (`--mode=6`); None for
+    CANN's, or when listing fails (logged: profiling then lacks fused ops' nodes)."""
+    if not atc.is_emulator:
+        return None
+    try:
+        done = subprocess.run(
+            [str(atc.path), "--mode=6", f"--om={om}"],
+            capture_output=True,
+            text=True,
+            timeout=DEFAULT_ATC_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as e:
+        logger.warning("could not list the .om's ops with %s: %s", atc.description, e)
+        return None
+    if done.returncode != 0:
+        logger.warning("could not list the .om's ops: %s", done.stderr.strip())
+        return None
+    found = (_OP_LINE.match(line) for line in done.stdout.splitlines())
+    return tuple(name for _, name in sorted((int(m[1]), m[2]) for m in found if m))
 
 
 def _dump(

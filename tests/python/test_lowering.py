@@ -34,8 +34,12 @@ def test_names_order_and_values() -> None:
     assert [i.name for i in model.graph.input] == ["input_0", "input_1"]
     assert [o.name for o in model.graph.output] == ["output_0", "output_1", "output_2"]
     assert [(v.name, v.dims) for v in graph.outputs][2] == ("output_2", (2, 4))
-    # Node names are "<OpType>_<n>"; weights are initializers, not graph inputs.
-    assert all(n.name.rsplit("_", 1)[0] == n.op_type for n in model.graph.node)
+    # Node names are "<FX node>/<OpType>", "_<n>" added for more of the type (the .om op names
+    # the profiler reports, docs/runtime.md#profiling); weights are initializers, not inputs.
+    for n in model.graph.node:
+        source, _, op = n.name.rpartition("/")
+        assert source and n.op_type in (op, op.rsplit("_", 1)[0]), n.name
+    assert graph.sources == {n.name: n.name.rpartition("/")[0] for n in model.graph.node}
     assert {i.name for i in model.graph.initializer}.isdisjoint({i.name for i in model.graph.input})
     # The passed-through input needs an Identity; computed outputs are written directly.
     identities = [n for n in model.graph.node if n.op_type == "Identity"]

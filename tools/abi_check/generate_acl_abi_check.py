@@ -32,9 +32,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_HEADER = REPO / "acl" / "acl_api.h"
 # acl/acl.h includes acl_rt.h (which includes acl_base.h and the error-code headers) and
-# acl_mdl.h: every header our declarations live in. (acl/acl_prof.h would join this list if we
-# ever declared profiling calls.)
-CANN_HEADERS = ("acl/acl.h",)
+# acl_mdl.h; acl/acl.h does not include acl/acl_prof.h, the profiling API (CANN's
+# libmsprofiler.so): together every header our declarations live in.
+CANN_HEADERS = ("acl/acl.h", "acl/acl_prof.h")
 NOT_IN_CANN = "abi-check: not in CANN"
 _MARK = "@ABI_NOT_IN_CANN@"
 _IDENT = r"[A-Za-z_]\w*"

@@ -383,8 +383,21 @@ void PrintIo(std::ostream& out, const char* kind, size_t i, const IoInfo& io,
       << DTypeName(io.dtype) << " [" << DimsText(shape) << "]\n";
 }
 
-// --mode=6: what an .om holds (inputs, outputs and, for a gear model, the
-// gear table and each gear's shapes).
+// The ops a program runs, in order: "ops: N", then one line each,
+// "  op <i> '<name>' <type>" (the name is the ONNX node's, or a fused op's
+// names joined with '+'). The profiling debug map reads these
+// (src/executorch_ascend/debug_map.py).
+void PrintOps(std::ostream& out, const Program& p) {
+  out << "ops: " << p.ops.size() << "\n";
+  for (size_t i = 0; i < p.ops.size(); ++i) {
+    out << "  op " << i << " '" << p.ops[i].name << "' " << p.ops[i].op_type
+        << "\n";
+  }
+}
+
+// --mode=6: what an .om holds (inputs, outputs, its ops and, for a gear
+// model, the gear table and each gear's shapes; the ops of gear 0, which
+// every gear shares).
 std::string ShowModelInfo(const AtcOptions& options, std::ostream& out) {
   std::unique_ptr<MappedFile> file;
   std::string err;
@@ -407,6 +420,7 @@ std::string ShowModelInfo(const AtcOptions& options, std::ostream& out) {
     for (size_t i = 0; i < p.outputs.size(); ++i) {
       PrintIo(out, "output", i, p.outputs[i], p.outputs[i].shape);
     }
+    PrintOps(out, p);
     return "";
   }
   out << "dynamic: "
@@ -438,6 +452,7 @@ std::string ShowModelInfo(const AtcOptions& options, std::ostream& out) {
       PrintIo(out, "output", i, gear.outputs[i], gear.outputs[i].shape);
     }
   }
+  PrintOps(out, first);
   return "";
 }
 

@@ -8,6 +8,7 @@
 #include "ascend_emu/model.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -71,14 +72,28 @@ class LoadedModel final : public Model {
   }
 
   bool Run(const void* const* inputs, void* const* outputs, void* work,
-           std::string* error) override;
-  bool RunGear(size_t gear, const void* const* inputs, void* const* outputs,
-               void* work, std::string* error) override {
+           std::string* error) override {
+    return RunTimed(inputs, outputs, work, nullptr, error);
+  }
+  bool RunGearTimed(size_t gear, const void* const* inputs,
+                    void* const* outputs, void* work, OpTiming* timings,
+                    std::string* error) override {
     if (gear != 0) {
       *error = "Run: gear " + std::to_string(gear) + " of a static model";
       return false;
     }
-    return Run(inputs, outputs, work, error);
+    return RunTimed(inputs, outputs, work, timings, error);
+  }
+  // The run itself; `timings`, when given, gets one entry per step.
+  bool RunTimed(const void* const* inputs, void* const* outputs, void* work,
+                OpTiming* timings, std::string* error);
+
+  size_t num_ops(size_t) const override { return program_.ops.size(); }
+  const std::string& op_name(size_t, size_t index) const override {
+    return program_.ops.at(index).name;
+  }
+  const std::string& op_type(size_t, size_t index) const override {
+    return program_.ops.at(index).op_type;
   }
 
  private:
@@ -330,8 +345,15 @@ bool LoadedModel::BindTensors(const void* const* inputs, void* const* outputs,
   return true;
 }
 
-bool LoadedModel::Run(const void* const* inputs, void* const* outputs,
-                      void* work, std::string* error) {
+uint64_t SteadyNs() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(
+          std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+bool LoadedModel::RunTimed(const void* const* inputs, void* const* outputs,
+                           void* work, OpTiming* timings, std::string* error) {
   if ((inputs == nullptr && !input_descs_.empty()) ||
       (outputs == nullptr && !output_descs_.empty())) {
     *error = "Run: null input or output array";
@@ -347,7 +369,9 @@ bool LoadedModel::Run(const void* const* inputs, void* const* outputs,
   if (!BindTensors(inputs, outputs, arena, error)) return false;
 
   try {
+    OpTiming* timing = timings;
     for (const Step& s : steps_) {
+      if (timing != nullptr) timing->start_ns = SteadyNs();
       for (size_t k = 0; k < s.num_inputs + s.num_outputs; ++k) {
         const size_t r = s.first_input + k;
         refs_[r].data = ref_tensor_[r] == kAbsentTensor
@@ -362,6 +386,7 @@ bool LoadedModel::Run(const void* const* inputs, void* const* outputs,
           s.num_outputs,
           s.scratch_size == 0 ? nullptr : arena + s.scratch_offset};
       s.kernel->run(ctx);
+      if (timing != nullptr) (timing++)->end_ns = SteadyNs();
     }
   } catch (const std::exception& e) {
     *error = std::string("Run: a kernel failed: ") + e.what();
@@ -444,15 +469,26 @@ class GearModel final : public Model {
            std::string* error) override {
     return RunGear(0, inputs, outputs, work, error);
   }
-  bool RunGear(size_t gear, const void* const* inputs, void* const* outputs,
-               void* work, std::string* error) override {
+  bool RunGearTimed(size_t gear, const void* const* inputs,
+                    void* const* outputs, void* work, OpTiming* timings,
+                    std::string* error) override {
     if (gear >= gears_.size()) {
       *error = "Run: gear " + std::to_string(gear) + " of " +
                std::to_string(gears_.size());
       return false;
     }
     if (work == nullptr) work = own_arena_.data();
-    return gears_[gear]->Run(inputs, outputs, work, error);
+    return gears_[gear]->RunTimed(inputs, outputs, work, timings, error);
+  }
+
+  size_t num_ops(size_t gear) const override {
+    return gears_.at(gear)->num_ops(0);
+  }
+  const std::string& op_name(size_t gear, size_t index) const override {
+    return gears_.at(gear)->op_name(0, index);
+  }
+  const std::string& op_type(size_t gear, size_t index) const override {
+    return gears_.at(gear)->op_type(0, index);
   }
 
  private:

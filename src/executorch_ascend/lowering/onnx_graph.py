@@ -41,6 +41,12 @@ class OnnxGraphBuilder:
         self._initializers: list[onnx.TensorProto] = []
         self._names: set[str] = set()
         self._counters: dict[str, int] = {}
+        self._node_names: set[str] = set()
+        # The FX node being converted: nodes are named after it ("<fx name>/<OpType>"), so the
+        # .om op (atc keeps ONNX node names) says where it came from, and `sources` maps each
+        # node back to it for the debug handle map (profiling, docs/runtime.md).
+        self.source: str | None = None
+        self.sources: dict[str, str] = {}
 
     def _next(self, prefix: str) -> str:
         while True:
@@ -105,9 +111,22 @@ class OnnxGraphBuilder:
         """Appends a node; returns its output names (fresh ones when `outputs` is None)."""
         outs = list(outputs) if outputs is not None else [self.fresh(op_type.lower())]
         attrs = {k: v for k, v in attributes.items() if v is not None}
-        node = helper.make_node(op_type, list(inputs), outs, name=self._next(op_type), **attrs)
+        node = helper.make_node(op_type, list(inputs), outs, name=self._node_name(op_type), **attrs)
         self._nodes.append(node)
+        if self.source is not None:
+            self.sources[node.name] = self.source
         return outs
+
+    def _node_name(self, op_type: str) -> str:
+        """A unique node name: "<source>/<OpType>", then "_1", "_2"... for more of the same.
+        FX node names hold neither '/' nor '+' (the separator of fused .om op names)."""
+        base = f"{self.source}/{op_type}" if self.source is not None else op_type
+        name, n = base, 0
+        while name in self._node_names:
+            n += 1
+            name = f"{base}_{n}"
+        self._node_names.add(name)
+        return name
 
     def build(self) -> onnx.ModelProto:
         graph = helper.make_graph(

@@ -16,7 +16,7 @@ state never crosses host and device.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import onnx
@@ -62,6 +62,8 @@ class LoweredGraph:
     outputs: list[OnnxValue]
     constants: tuple[GraphConstant, ...] = ()
     states: tuple[StateValue, ...] = ()
+    # ONNX node name -> the name of the FX node it was converted from (debug_map.py).
+    sources: dict[str, str] = field(default_factory=dict)
 
     @property
     def has_external_data(self) -> bool:
@@ -193,7 +195,9 @@ def to_onnx(program: ExportedProgram, external_threshold: int | None = None) -> 
             raise LoweringError(f"cannot lower {node.name} ({op_name(node)}): {reason}")
         conv = lookup(node)
         assert conv is not None
+        builder.source = node.name
         conv.convert(ctx, node)
+        builder.source = None
 
     outputs: list[OnnxValue] = []
     for name, node in zip(output_names, output_nodes, strict=True):
@@ -201,7 +205,10 @@ def to_onnx(program: ExportedProgram, external_threshold: int | None = None) -> 
         produced = ctx.value(node)
         if produced != name:
             builder.reserve(name)
+            # Named after the value's producer when it is an op (else after the output).
+            builder.source = node.name if node.op == "call_function" else name
             builder.add_node("Identity", [produced], [name])
+            builder.source = None
         builder.add_output(name, onnx_elem_type(val.dtype), list(val.shape))
         outputs.append(OnnxValue(name, val.dtype, tuple(val.shape)))
 
@@ -227,7 +234,9 @@ def to_onnx(program: ExportedProgram, external_threshold: int | None = None) -> 
                 f"{outputs[state.output_index].dims}, read as {inputs[state.input_index].dims}"
             )
     model = builder.build()
-    graph = LoweredGraph(model, inputs, outputs, builder.constants, states)
+    graph = LoweredGraph(
+        model, inputs, outputs, builder.constants, states, sources=dict(builder.sources)
+    )
     if not graph.has_external_data:
         try:
             onnx.checker.check_model(model, full_check=True)

@@ -441,12 +441,16 @@ TEST_F(AtcGears, ModeSixShowsTheGears) {
   EXPECT_NE(r.out.find("gear 2: 4\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("output 0 'y' float32 [4,3]"), std::string::npos)
       << r.out;
+  // The ops, by name and type (gear 0's; every gear runs the same ops).
+  EXPECT_NE(r.out.find("\nops: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("' Relu\n"), std::string::npos) << r.out;
   // A static model says so.
   ASSERT_EQ(Compile(MatMulAddRelu(), "static", {"--input_shape=x:2,4"}).code,
             0);
   r = testing::RunAtcArgs({"--mode=6", "--om=" + Path("static.om")});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("dynamic: none"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  op 0 '"), std::string::npos) << r.out;
   r = testing::RunAtcArgs({"--mode=6", "--om=" + Path("batch.onnx")});
   EXPECT_EQ(r.code, atc::kAtcFailureExit);
   EXPECT_NE(r.err.find("not an emulator .om"), std::string::npos) << r.err;

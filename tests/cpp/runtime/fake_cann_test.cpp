@@ -83,6 +83,19 @@ TEST(FakeCann, LooksLikeRealCann) {
   EXPECT_TRUE(testing::registered_backend()->is_available());
 }
 
+// The fake lacks the profiling API; CANN's libmsprofiler.so beside it (a
+// double, fake_msprofiler.cpp) has it: the backend takes it from there.
+TEST(FakeCann, ProfilingApiComesFromLibmsprofilerBesideIt) {
+  const AclLibrary& library = AclLibrary::get();
+  ASSERT_TRUE(library.available()) << library.unavailable_reason();
+  EXPECT_TRUE(library.api().has_profiling());
+  EXPECT_NE(library.api().aclprofModelSubscribe, nullptr);
+  const std::string& path = library.profiling_path();
+  const std::string name = "/libmsprofiler.so";
+  ASSERT_GE(path.size(), name.size()) << path;
+  EXPECT_EQ(path.substr(path.size() - name.size()), name) << path;
+}
+
 TEST(FakeCann, EmulatorOmIsRefused) {
   const int before = resources_created();
   ASSERT_GE(before, 0);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -40,6 +41,13 @@ using WeightBindings = std::map<std::string, WeightBinding>;
 struct WeightMemory {
   void* data = nullptr;
   size_t size = 0;
+};
+
+// When one op of a run started and ended (steady clock, ns). Filled only for
+// a run given a timing array (profiling, emulator/acl/profiling.cc).
+struct OpTiming {
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
 };
 
 class Model {
@@ -120,9 +128,23 @@ class Model {
   // Runs gear `gear` (< num_gears(); 0 for a static model): reads and
   // writes only that gear's bytes of each buffer (gear_inputs(gear)[i].
   // size_bytes, gear_outputs(gear)[i].size_bytes).
-  virtual bool RunGear(size_t gear, const void* const* inputs,
-                       void* const* outputs, void* work,
-                       std::string* error) = 0;
+  bool RunGear(size_t gear, const void* const* inputs, void* const* outputs,
+               void* work, std::string* error) {
+    return RunGearTimed(gear, inputs, outputs, work, nullptr, error);
+  }
+  // RunGear, and with `timings` non-null (num_ops(gear) entries) the start
+  // and end of each op, in program order. Without timings the loop reads no
+  // clock: profiling costs nothing unless asked for.
+  virtual bool RunGearTimed(size_t gear, const void* const* inputs,
+                            void* const* outputs, void* work, OpTiming* timings,
+                            std::string* error) = 0;
+
+  // The ops gear `gear` runs (< num_gears(); 0 for a static model), in
+  // order: the .om op names (ONNX node names; a fused op's names joined
+  // with '+') and op types, for profiling records.
+  virtual size_t num_ops(size_t gear) const = 0;
+  virtual const std::string& op_name(size_t gear, size_t index) const = 0;
+  virtual const std::string& op_type(size_t gear, size_t index) const = 0;
 };
 
 }  // namespace ascend_emu
