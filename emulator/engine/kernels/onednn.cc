@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// oneDNN's sgemm for the emulator's GEMMs (onednn.h).
+#include "onednn.h"
+
+#include <dnnl.h>
+#include <omp.h>
+
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+namespace ascend_emu {
+namespace kernels {
+namespace {
+
+// Runs oneDNN with the emulator's thread count on the calling thread and gives
+// the caller's OpenMP setting back: the host application's own OpenMP
+// regions keep theirs (the setting is per thread).
+class OmpThreads {
+ public:
+  OmpThreads() : saved_(omp_get_max_threads()) {
+    if (saved_ != EmulatorThreads()) omp_set_num_threads(EmulatorThreads());
+  }
+  ~OmpThreads() {
+    if (saved_ != EmulatorThreads()) omp_set_num_threads(saved_);
+  }
+  OmpThreads(const OmpThreads&) = delete;
+  OmpThreads& operator=(const OmpThreads&) = delete;
+
+ private:
+  int saved_;
+};
+
+}  // namespace
+
+int EmulatorThreads() {
+  static const int threads = [] {
+    const char* env = std::getenv("ASCEND_EMU_NUM_THREADS");
+    if (env == nullptr) return 1;
+    char* end = nullptr;
+    const long v = std::strtol(env, &end, 10);
+    if (end == env || *end != '\0' || v < 1) return 1;
+    return v > 256 ? 256 : static_cast<int>(v);
+  }();
+  return threads;
+}
+
+void Sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+           float alpha, const float* a, int64_t lda, const float* b,
+           int64_t ldb, float beta, float* c, int64_t ldc) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {  // oneDNN leaves c alone here; BLAS scales it by beta
+    for (int64_t i = 0; i < m; ++i) {
+      float* row = c + i * ldc;
+      for (int64_t j = 0; j < n; ++j)
+        row[j] = beta == 0.0f ? 0.0f : beta * row[j];
+    }
+    return;
+  }
+  OmpThreads threads;
+  // dnnl_sgemm is row-major (C-style), like the emulator's buffers.
+  const dnnl_status_t status =
+      dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, alpha, a,
+                 lda, b, ldb, beta, c, ldc);
+  if (status != dnnl_success) {
+    throw std::runtime_error(
+        "oneDNN sgemm failed with status " +
+        std::to_string(static_cast<int>(status)) + " (m " + std::to_string(m) +
+        ", n " + std::to_string(n) + ", k " + std::to_string(k) + ", lda " +
+        std::to_string(lda) + ", ldb " + std::to_string(ldb) + ", ldc " +
+        std::to_string(ldc) + ")");
+  }
+}
+
+}  // namespace kernels
+}  // namespace ascend_emu
