@@ -4,11 +4,18 @@
 #include "onednn.h"
 
 #include <dnnl.h>
-#include <omp.h>
 
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+
+// The two OpenMP runtime calls used, declared here rather than through
+// <omp.h>: that header belongs to the compiler (GCC's is not on clang's
+// path), while the functions are libgomp's, which libdnnl.so.2 loads anyway.
+extern "C" {
+int omp_get_max_threads(void);
+void omp_set_num_threads(int num_threads);
+}
 
 namespace ascend_emu {
 namespace kernels {
