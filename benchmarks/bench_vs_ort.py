@@ -25,10 +25,10 @@ the model's inputs (so ONNX Runtime runs the very graph the emulator runs). Ever
 checked against eager PyTorch before anything is timed.
 
 Timing: one thread everywhere (torch.set_num_threads(1), ExecuTorch's threadpool 1, ORT
-intra_op_num_threads=1 and inter_op 1, the emulator's ASCEND_EMU_NUM_THREADS unset = 1). Rounds
-are interleaved in one process (each round calls every path once, in rotating order); each call is
-timed by the calling thread's CPU time (time.thread_time_ns) and wall time. The table shows
-medians; "emu/ORT" is the ratio of the medians of thread CPU time.
+intra_op_num_threads=1 and inter_op 1, the emulator's EXECUTORCH_ASCEND_EMU_NUM_THREADS unset,
+i.e. 1). Rounds are interleaved in one process (each round calls every path once, in rotating
+order); each call is timed by the calling thread's CPU time (time.thread_time_ns) and wall time.
+The table shows medians; "emu/ORT" is the ratio of the medians of thread CPU time.
 
 The emulator used is the one the package finds (EXECUTORCH_ASCEND_EMULATOR_ACL_LIB and
 EXECUTORCH_ASCEND_EMULATOR_ATC point at a build; EXECUTORCH_ASCEND_DEV_BUILD=<cmake build dir>
@@ -323,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"one thread everywhere (torch {torch.get_num_threads()}, ExecuTorch threadpool "
         f"{portable_lib._threadpool_get_thread_count()}, ORT intra_op 1, emulator "
-        f"ASCEND_EMU_NUM_THREADS={os.environ.get('ASCEND_EMU_NUM_THREADS', 'unset (1)')}); "
+        f"threads {os.environ.get('EXECUTORCH_ASCEND_EMU_NUM_THREADS', 'unset (1)')}); "
         f"{args.rounds} interleaved rounds; medians of thread CPU time / wall time in ms; "
         f"1-min load average {load_before:.2f} before, {load_after:.2f} after "
         f"({os.cpu_count()} CPUs)\n"

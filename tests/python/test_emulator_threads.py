@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
-"""The emulator's optional multi-threading (ASCEND_EMU_NUM_THREADS, docs/emulator-kernels.md):
-a small BERT run by an emulator with 2 threads gives the result of the default single thread,
-within float32 tolerance (oneDNN may split a GEMM's sums differently across threads). The
-variable is read once per process, so the 2-thread run is a child process."""
+"""The emulator's optional multi-threading (EXECUTORCH_ASCEND_EMU_NUM_THREADS,
+docs/emulator-kernels.md): a small BERT run by an emulator with 2 threads gives the result of the
+default single thread, within float32 tolerance (oneDNN may split a GEMM's sums differently across
+threads). The emulator reads the variable at aclInit, which the backend calls once per process,
+so the 2-thread run is a child process."""
 
 from __future__ import annotations
 
@@ -48,11 +49,13 @@ def test_two_emulator_threads_match_one(native, tmp_path: Path) -> None:
     inputs = (torch.randint(0, 64, (1, 64), generator=torch.Generator().manual_seed(0)),)
     lowering = lower(model, inputs, AscendCompileSpec(toolchain="emulator"))
     pte, _ = save(lowering.program, tmp_path / "bert.pte")
-    assert os.environ.get("ASCEND_EMU_NUM_THREADS") in (None, "1")
+    assert os.environ.get("EXECUTORCH_ASCEND_EMU_NUM_THREADS") in (None, "1")
     one_thread = run_with_runtime(pte, inputs)
 
     torch.save(inputs, tmp_path / "inputs.pt")
-    env = dict(os.environ, ASCEND_EMU_NUM_THREADS="2", PYTHONPATH=os.pathsep.join(sys.path))
+    env = dict(
+        os.environ, EXECUTORCH_ASCEND_EMU_NUM_THREADS="2", PYTHONPATH=os.pathsep.join(sys.path)
+    )
     subprocess.run(
         [
             sys.executable,

@@ -5,9 +5,11 @@
 
 #include <dnnl.h>
 
-#include <cstdlib>
+#include <atomic>
 #include <stdexcept>
 #include <string>
+
+#include "ascend_emu/kernel.h"
 
 // The two OpenMP runtime calls used, declared here rather than through
 // <omp.h>: that header belongs to the compiler (GCC's is not on clang's
@@ -26,32 +28,23 @@ namespace {
 // regions keep theirs (the setting is per thread).
 class OmpThreads {
  public:
-  OmpThreads() : saved_(omp_get_max_threads()) {
-    if (saved_ != EmulatorThreads()) omp_set_num_threads(EmulatorThreads());
+  OmpThreads() : saved_(omp_get_max_threads()), wanted_(KernelThreads()) {
+    if (saved_ != wanted_) omp_set_num_threads(wanted_);
   }
   ~OmpThreads() {
-    if (saved_ != EmulatorThreads()) omp_set_num_threads(saved_);
+    if (saved_ != wanted_) omp_set_num_threads(saved_);
   }
   OmpThreads(const OmpThreads&) = delete;
   OmpThreads& operator=(const OmpThreads&) = delete;
 
  private:
   int saved_;
+  int wanted_;
 };
 
-}  // namespace
+std::atomic<int> g_threads{1};
 
-int EmulatorThreads() {
-  static const int threads = [] {
-    const char* env = std::getenv("ASCEND_EMU_NUM_THREADS");
-    if (env == nullptr) return 1;
-    char* end = nullptr;
-    const long v = std::strtol(env, &end, 10);
-    if (end == env || *end != '\0' || v < 1) return 1;
-    return v > 256 ? 256 : static_cast<int>(v);
-  }();
-  return threads;
-}
+}  // namespace
 
 void Sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
            float alpha, const float* a, int64_t lda, const float* b,
@@ -81,4 +74,16 @@ void Sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
 }
 
 }  // namespace kernels
+
+void SetKernelThreads(int threads) {
+  kernels::g_threads.store(threads < 1                   ? 1
+                           : threads > kMaxKernelThreads ? kMaxKernelThreads
+                                                         : threads,
+                           std::memory_order_relaxed);
+}
+
+int KernelThreads() {
+  return kernels::g_threads.load(std::memory_order_relaxed);
+}
+
 }  // namespace ascend_emu

@@ -6,7 +6,7 @@
 // per-op state: nothing is prepared at load, nothing cached per run, no lock.
 // Like Eigen's blocked GEMM it may take a malloc'd packing workspace for a
 // product (never operator new). oneDNN's OpenMP team is sized per call to
-// the emulator's thread count, and the calling thread's OpenMP setting is
+// KernelThreads() (kernel.h), and the calling thread's OpenMP setting is
 // restored afterwards.
 #pragma once
 
@@ -14,10 +14,6 @@
 
 namespace ascend_emu {
 namespace kernels {
-
-// Threads the emulator's kernels may use: ASCEND_EMU_NUM_THREADS (1 when
-// unset or not a positive number; capped at 256), read once per process.
-int EmulatorThreads();
 
 // Row-major float32 GEMM, BLAS semantics:
 //   c = alpha * op(a) * op(b) + beta * c,   op(a) [m, k], op(b) [k, n]
