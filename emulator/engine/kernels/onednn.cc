@@ -10,6 +10,7 @@
 #include <string>
 
 #include "ascend_emu/kernel.h"
+#include "eigen_maps.h"
 
 // The two OpenMP runtime calls used, declared here rather than through
 // <omp.h>: that header belongs to the compiler (GCC's is not on clang's
@@ -46,10 +47,49 @@ std::atomic<int> g_threads{1};
 
 }  // namespace
 
+namespace {
+
+using Strided =
+    Eigen::Map<const RowMajorMatrix, 0, Eigen::OuterStride<Eigen::Dynamic>>;
+
+template <typename A, typename B>
+void EigenProduct(const A& a, const B& b, float alpha, float beta, float* c,
+                  int64_t m, int64_t n, int64_t ldc) {
+  Eigen::Map<RowMajorMatrix, 0, Eigen::OuterStride<Eigen::Dynamic>> y(
+      c, m, n, Eigen::OuterStride<Eigen::Dynamic>(ldc));
+  if (beta == 0.0f) {
+    y.noalias() = alpha * (a * b);
+  } else {
+    y *= beta;
+    y.noalias() += alpha * (a * b);
+  }
+}
+
+}  // namespace
+
 void Sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
            float alpha, const float* a, int64_t lda, const float* b,
            int64_t ldb, float beta, float* c, int64_t ldc) {
   if (m == 0 || n == 0) return;
+  // Tiny products (an MLP's) stay on Eigen: its blocks then fit on the stack,
+  // so a run allocates nothing at all, while oneDNN's sgemm mallocs a packing
+  // buffer per call and gains nothing at this size.
+  if (k > 0 && m * n * k <= kEigenMaxProduct) {
+    const Strided sa(a, trans_a ? k : m, trans_a ? m : k,
+                     Eigen::OuterStride<Eigen::Dynamic>(lda));
+    const Strided sb(b, trans_b ? n : k, trans_b ? k : n,
+                     Eigen::OuterStride<Eigen::Dynamic>(ldb));
+    if (trans_a && trans_b) {
+      EigenProduct(sa.transpose(), sb.transpose(), alpha, beta, c, m, n, ldc);
+    } else if (trans_a) {
+      EigenProduct(sa.transpose(), sb, alpha, beta, c, m, n, ldc);
+    } else if (trans_b) {
+      EigenProduct(sa, sb.transpose(), alpha, beta, c, m, n, ldc);
+    } else {
+      EigenProduct(sa, sb, alpha, beta, c, m, n, ldc);
+    }
+    return;
+  }
   if (k == 0) {  // oneDNN leaves c alone here; BLAS scales it by beta
     for (int64_t i = 0; i < m; ++i) {
       float* row = c + i * ldc;

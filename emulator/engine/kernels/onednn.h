@@ -4,8 +4,9 @@
 // docs/emulator-kernels.md), JIT-compiled for the CPU it runs on (run-time
 // ISA dispatch, so a portable build still gets AVX-512 GEMMs). It needs no
 // per-op state: nothing is prepared at load, nothing cached per run, no lock.
-// Like Eigen's blocked GEMM it may take a malloc'd packing workspace for a
-// product (never operator new). oneDNN's OpenMP team is sized per call to
+// It JIT-compiles its kernels at a process's first GEMM and mallocs a packing
+// buffer per product (never operator new there); tiny products go to Eigen,
+// which allocates nothing. oneDNN's OpenMP team is sized per call to
 // KernelThreads() (kernel.h), and the calling thread's OpenMP setting is
 // restored afterwards.
 #pragma once
@@ -21,6 +22,10 @@ namespace kernels {
 // likewise. beta == 0 overwrites c (NaN in c does not leak). m, n, k may be
 // 0. Throws std::runtime_error if oneDNN fails (it validates its arguments
 // only; shapes here come from a kernel's Infer).
+// Products up to this many multiply-adds (m * n * k, e.g. 32x32x32) run on
+// Eigen's GEMM instead: allocation-free, and as fast at that size.
+inline constexpr int64_t kEigenMaxProduct = 32 * 32 * 32;
+
 void Sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
            float alpha, const float* a, int64_t lda, const float* b,
            int64_t ldb, float beta, float* c, int64_t ldc);
