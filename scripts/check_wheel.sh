@@ -53,6 +53,16 @@ installed_checks() {
   done
   [ "$count" -eq 3 ] || { step "FAILED: atc loaded $count onnx/protobuf libraries, not 3"; exit 1; }
   step "atc runs from the wheel: $("$emu_atc" --help 2>&1 | head -1)"
+  # libascendcl.so takes oneDNN (the kernels' GEMM) from the wheel's libs/ too,
+  # through its own RPATH, even where Debian's libdnnl2 is installed.
+  local acl_lib dnnl
+  acl_lib="$site/executorch_ascend_emulator/lib64/libascendcl.so"
+  dnnl="$(LD_DEBUG=libs python -c 'import ctypes, sys; ctypes.CDLL(sys.argv[1])' "$acl_lib" 2>&1 >/dev/null |
+          sed -n 's/.*calling init: \(.*libdnnl.*\)/\1/p' | head -1)"
+  case "$(readlink -f "${dnnl:-none}")" in
+    "$site"/executorch_ascend_emulator/libs/*) step "libascendcl.so loads oneDNN from the wheel" ;;
+    *) step "FAILED: libascendcl.so loads oneDNN from '${dnnl:-nowhere}'"; exit 1 ;;
+  esac
 
   step "lowering and running a small CNN through the installed package"
   python wheel_smoke.py lower "$work"

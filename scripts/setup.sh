@@ -13,7 +13,7 @@ cd "$REPO_ROOT"
 
 APT_PACKAGES=(libonnx-dev libprotobuf-dev protobuf-compiler libeigen3-dev libssl-dev zlib1g-dev libisal-dev
               flatbuffers-compiler libflatbuffers-dev
-              libgtest-dev libgmock-dev libbenchmark-dev
+              libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev
               graphviz valgrind)
 
 missing=()

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "ascend_emu/kernel.h"
 #include "ascend_emu/soc_versions.h"
 #include "fault.h"
 
@@ -151,6 +152,18 @@ bool LoadConfigFromEnv(Config* config, std::string* error) {
       return false;
     }
     result.device_count = static_cast<int32_t>(count);
+  }
+  if (const char* raw = std::getenv("EXECUTORCH_ASCEND_EMU_NUM_THREADS");
+      raw != nullptr && raw[0] != '\0') {
+    uint64_t threads = 0;
+    if (!ParseUnsigned(raw, &threads) || threads < 1 ||
+        threads > static_cast<uint64_t>(kMaxKernelThreads)) {
+      *error = std::string("EXECUTORCH_ASCEND_EMU_NUM_THREADS='") + raw +
+               "' is not an integer in [1, " +
+               std::to_string(kMaxKernelThreads) + "]";
+      return false;
+    }
+    result.num_threads = static_cast<int32_t>(threads);
   }
   if (const char* raw = std::getenv("EXECUTORCH_ASCEND_EMU_DEVICE_MEMORY");
       raw != nullptr && raw[0] != '\0') {

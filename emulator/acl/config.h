@@ -20,6 +20,7 @@ struct FaultSpec {
 struct Config {
   int32_t device_count = 1;
   size_t device_memory = size_t{8} << 30;  // bytes per device
+  int32_t num_threads = 1;  // kernel threads (ascend_emu::SetKernelThreads)
   std::string soc_name = "Ascend910B1";
   bool strict = false;
   bool verbose = false;

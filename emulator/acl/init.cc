@@ -6,6 +6,7 @@
 
 #include "acl_api.h"
 #include "api_call.h"
+#include "ascend_emu/kernel.h"
 #include "ascend_emu/om_format.h"
 #include "errors.h"
 #include "export.h"
@@ -49,6 +50,7 @@ ACL_EMU_EXPORT aclError aclInit(const char* configPath) {
     state.faults.Set(fault.function, fault.after, fault.error);
   }
   ascend_emu::acl::SetVerbose(config.verbose);
+  ascend_emu::SetKernelThreads(config.num_threads);
   state.devices.assign(static_cast<size_t>(config.device_count),
                        ascend_emu::acl::DeviceRec{});
   state.config = std::move(config);

@@ -14,6 +14,7 @@
 #include "numeric.h"
 #include "ops.h"
 #include "unary_map.h"
+#include "vector_math.h"
 
 namespace ascend_emu {
 namespace kernels {
@@ -69,7 +70,11 @@ void RunClipTyped(const RunContext& ctx) {
 }  // namespace
 
 ASCEND_EMU_FLOAT_UNARY(Sigmoid, Sigmoid(v))
-ASCEND_EMU_FLOAT_UNARY(Tanh, std::tanh(v))
+// Tanh (GPT-2's GELU) on vectorised blocks (vector_math.h).
+std::string InferTanh(InferContext& ctx) {
+  return InferUnary("Tanh", ctx, Accepts::kFloats);
+}
+void RunTanh(const RunContext& ctx) { MapFloatBlocks(ctx, &TanhBlock); }
 ASCEND_EMU_FLOAT_UNARY(HardSwish, v* HardSigmoid(v, 1.0f / 6.0f, 0.5f))
 
 std::string InferRelu(InferContext& ctx) {

@@ -90,8 +90,21 @@ void BinaryBroadcast(const TensorRef& a, const TensorRef& b, const TensorRef& y,
   int64_t ob = 0;
   for (int64_t o = 0; o < n; o += inner) {
     TY* row = py + o;
-    for (int64_t j = 0; j < inner; ++j)
-      row[j] = f(pa[oa + j * ia], pb[ob + j * ib]);
+    const TA* ra = pa + oa;
+    const TB* rb = pb + ob;
+    // Unit or zero inner strides (a row against a row, or a row against one
+    // element: bias adds, masks) get loops the compiler vectorises.
+    if (ia == 1 && ib == 1) {
+      for (int64_t j = 0; j < inner; ++j) row[j] = f(ra[j], rb[j]);
+    } else if (ia == 1 && ib == 0) {
+      const TB s = rb[0];
+      for (int64_t j = 0; j < inner; ++j) row[j] = f(ra[j], s);
+    } else if (ia == 0 && ib == 1) {
+      const TA s = ra[0];
+      for (int64_t j = 0; j < inner; ++j) row[j] = f(s, rb[j]);
+    } else {
+      for (int64_t j = 0; j < inner; ++j) row[j] = f(ra[j * ia], rb[j * ib]);
+    }
     for (int32_t d = r - 2; d >= 0; --d) {
       oa += sa[d];
       ob += sb[d];
@@ -131,9 +144,26 @@ void TernaryBroadcast(const TensorRef& a, const TensorRef& b,
   int64_t oc = 0;
   for (int64_t o = 0; o < n; o += inner) {
     TY* row = py + o;
-    for (int64_t j = 0; j < inner; ++j) {
-      row[j] = f(pa[oa + j * sa[r - 1]], pb[ob + j * sb[r - 1]],
-                 pc[oc + j * sc[r - 1]]);
+    const TA* ra = pa + oa;
+    const TB* rb = pb + ob;
+    const TC* rc = pc + oc;
+    const int64_t ia = sa[r - 1];
+    const int64_t ib = sb[r - 1];
+    const int64_t ic = sc[r - 1];
+    // Where's usual forms (every operand a row, or a scalar branch) get
+    // loops the compiler vectorises.
+    if (ia == 1 && ib == 1 && ic == 1) {
+      for (int64_t j = 0; j < inner; ++j) row[j] = f(ra[j], rb[j], rc[j]);
+    } else if (ia == 1 && ib == 1 && ic == 0) {
+      const TC s = rc[0];
+      for (int64_t j = 0; j < inner; ++j) row[j] = f(ra[j], rb[j], s);
+    } else if (ia == 1 && ib == 0 && ic == 1) {
+      const TB s = rb[0];
+      for (int64_t j = 0; j < inner; ++j) row[j] = f(ra[j], s, rc[j]);
+    } else {
+      for (int64_t j = 0; j < inner; ++j) {
+        row[j] = f(ra[j * ia], rb[j * ib], rc[j * ic]);
+      }
     }
     for (int32_t d = r - 2; d >= 0; --d) {
       oa += sa[d];

@@ -2,13 +2,14 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 // MatMul (numpy semantics: 1-D promotion, broadcast batch dims) and Gemm
 // (transA/transB, alpha, beta, optional C broadcast to [M, N]), float32, on
-// Eigen GEMM; float16 through float scratch (half_via_float.h).
+// oneDNN's sgemm (onednn.h); float16 through float scratch
+// (half_via_float.h).
 #include <cstdint>
 #include <string>
 
-#include "eigen_maps.h"
 #include "half_via_float.h"
 #include "kernel_util.h"
+#include "onednn.h"
 #include "ops.h"
 
 namespace ascend_emu {
@@ -35,6 +36,10 @@ void SplitOperand(const Shape& s, bool is_a, Shape* batch, int64_t* rows,
   *rows = s.dims[s.rank - 2];
   *cols = s.dims[s.rank - 1];
 }
+
+// A leading dimension for oneDNN, which wants >= 1 even for an empty
+// operand (k == 0).
+int64_t Ld(int64_t cols) { return cols < 1 ? 1 : cols; }
 
 bool GetMatMulDims(const Shape& a, const Shape& b, MatMulDims* d) {
   int64_t ka = 0;
@@ -90,8 +95,8 @@ void RunMatMulFloat(const RunContext& ctx) {
 
   // Common case (Linear over [B, S, K] x [K, N]): one tall GEMM.
   if (d.batch_b.numel() == 1 && d.batch_a.numel() == batches) {
-    Matrix(py, batches * d.m, d.n).noalias() =
-        ConstMatrix(pa, batches * d.m, d.k) * ConstMatrix(pb, d.k, d.n);
+    Sgemm(false, false, batches * d.m, d.n, d.k, 1.0f, pa, Ld(d.k), pb, Ld(d.n),
+          0.0f, py, d.n);
     return;
   }
   const int32_t r = d.batch.rank;
@@ -103,9 +108,8 @@ void RunMatMulFloat(const RunContext& ctx) {
   int64_t oa = 0;  // in matrices
   int64_t ob = 0;
   for (int64_t i = 0; i < batches; ++i) {
-    Matrix(py + i * mn, d.m, d.n).noalias() =
-        ConstMatrix(pa + oa * mk, d.m, d.k) *
-        ConstMatrix(pb + ob * kn, d.k, d.n);
+    Sgemm(false, false, d.m, d.n, d.k, 1.0f, pa + oa * mk, Ld(d.k),
+          pb + ob * kn, Ld(d.n), 0.0f, py + i * mn, d.n);
     for (int32_t j = r - 1; j >= 0; --j) {
       oa += sa[j];
       ob += sb[j];
@@ -173,20 +177,6 @@ std::string InferGemmFloat(InferContext& ctx) {
   return SetOutput(op, ctx, 0, DType::kFloat32, MakeShape({m, n}));
 }
 
-namespace {
-
-template <typename AView, typename BView>
-void GemmProduct(MatrixMap& y, const AView& a, const BView& b, float alpha,
-                 bool accumulate) {
-  if (accumulate) {
-    y.noalias() += alpha * (a * b);
-  } else {
-    y.noalias() = alpha * (a * b);
-  }
-}
-
-}  // namespace
-
 void RunGemmFloat(const RunContext& ctx) {
   const TensorRef& ta = ctx.inputs[0];
   const TensorRef& tb = ctx.inputs[1];
@@ -199,10 +189,10 @@ void RunGemmFloat(const RunContext& ctx) {
   const int64_t n = ty.shape.dims[1];
   if (m == 0 || n == 0) return;
   float* py = ty.as<float>();
-  MatrixMap y = Matrix(py, m, n);
 
   // beta == 0 ignores C entirely (as PyTorch's addmm and ONNX Runtime do), so
-  // a NaN in C does not leak into the result.
+  // a NaN in C does not leak into the result. Otherwise C is broadcast into
+  // y, and the GEMM scales it by beta as it accumulates.
   const bool has_c =
       ctx.num_inputs == 3 && ctx.inputs[2].present() && beta != 0.0f;
   if (has_c) {
@@ -215,27 +205,17 @@ void RunGemmFloat(const RunContext& ctx) {
       const float* crow = pc + (c_rows == 1 ? 0 : i * c_cols);
       float* yrow = py + i * n;
       if (c_cols == 1) {
-        for (int64_t j = 0; j < n; ++j) yrow[j] = beta * crow[0];
+        for (int64_t j = 0; j < n; ++j) yrow[j] = crow[0];
       } else {
-        for (int64_t j = 0; j < n; ++j) yrow[j] = beta * crow[j];
+        for (int64_t j = 0; j < n; ++j) yrow[j] = crow[j];
       }
     }
   }
-  // A and B are mapped as stored; the transposes are Eigen expressions, so
-  // transA/transB cost no copy.
-  const ConstMatrixMap a =
-      ConstMatrix(ta.as<const float>(), ta.shape.dims[0], ta.shape.dims[1]);
-  const ConstMatrixMap b =
-      ConstMatrix(tb.as<const float>(), tb.shape.dims[0], tb.shape.dims[1]);
-  if (trans_a && trans_b) {
-    GemmProduct(y, a.transpose(), b.transpose(), alpha, has_c);
-  } else if (trans_a) {
-    GemmProduct(y, a.transpose(), b, alpha, has_c);
-  } else if (trans_b) {
-    GemmProduct(y, a, b.transpose(), alpha, has_c);
-  } else {
-    GemmProduct(y, a, b, alpha, has_c);
-  }
+  // A and B are passed as stored, with their transposes as flags: no copy.
+  const int64_t k = trans_a ? ta.shape.dims[0] : ta.shape.dims[1];
+  Sgemm(trans_a, trans_b, m, n, k, alpha, ta.as<const float>(),
+        Ld(ta.shape.dims[1]), tb.as<const float>(), Ld(tb.shape.dims[1]),
+        has_c ? beta : 0.0f, py, n);
 }
 
 // float16: widened into float scratch, float kernel, rounded on store.

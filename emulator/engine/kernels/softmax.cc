@@ -10,6 +10,7 @@
 #include "half_via_float.h"
 #include "kernel_util.h"
 #include "ops.h"
+#include "vector_math.h"
 
 namespace ascend_emu {
 namespace kernels {
@@ -61,12 +62,7 @@ void RunSoftmaxFloat(const RunContext& ctx) {
       const float* in = px + o * len;
       float* out = py + o * len;
       const float m = *std::max_element(in, in + len);
-      float sum = 0.0f;
-      for (int64_t k = 0; k < len; ++k) {
-        out[k] = std::exp(in[k] - m);
-        sum += out[k];
-      }
-      const float inv = 1.0f / sum;
+      const float inv = 1.0f / ExpShiftSumBlock(in, m, out, len);
       for (int64_t k = 0; k < len; ++k) out[k] *= inv;
     }
     return;

@@ -12,6 +12,7 @@
 #include "numeric.h"
 #include "ops.h"
 #include "unary_map.h"
+#include "vector_math.h"
 
 namespace ascend_emu {
 namespace kernels {
@@ -51,17 +52,26 @@ struct SignOp {
 
 }  // namespace
 
-ASCEND_EMU_FLOAT_UNARY(Exp, std::exp(v))
 ASCEND_EMU_FLOAT_UNARY(Log, std::log(v))
 ASCEND_EMU_FLOAT_UNARY(Sqrt, std::sqrt(v))
 ASCEND_EMU_FLOAT_UNARY(Reciprocal, 1.0f / v)
-ASCEND_EMU_FLOAT_UNARY(Erf, std::erf(v))
 ASCEND_EMU_FLOAT_UNARY(Sin, std::sin(v))
 ASCEND_EMU_FLOAT_UNARY(Cos, std::cos(v))
 ASCEND_EMU_FLOAT_UNARY(Floor, std::floor(v))
 ASCEND_EMU_FLOAT_UNARY(Ceil, std::ceil(v))
 // nearbyint in the default rounding mode rounds halves to even, as ONNX.
 ASCEND_EMU_FLOAT_UNARY(Round, std::nearbyint(v))
+
+// Exp and Erf (BERT's GELU) on vectorised blocks (vector_math.h).
+std::string InferExp(InferContext& ctx) {
+  return InferUnary("Exp", ctx, Accepts::kFloats);
+}
+void RunExp(const RunContext& ctx) { MapFloatBlocks(ctx, &ExpBlock); }
+
+std::string InferErf(InferContext& ctx) {
+  return InferUnary("Erf", ctx, Accepts::kFloats);
+}
+void RunErf(const RunContext& ctx) { MapFloatBlocks(ctx, &ErfBlock); }
 
 std::string InferAbs(InferContext& ctx) {
   return InferUnary("Abs", ctx, Accepts::kFloatsAndInts);

@@ -84,6 +84,12 @@ TEST(KernelsMatMul, MatchesNumpySemantics) {
       {{0, 3, 4}, {4, 2}, {0, 3, 2}},
       {{17, 33}, {33, 65}, {17, 65}},
       {{5, 64, 128}, {5, 128, 48}, {5, 64, 48}},
+      // Attention's shapes on oneDNN: per-head scores and context, odd
+      // sizes (no multiple of a SIMD width), broadcast heads.
+      {{1, 4, 64, 32}, {1, 4, 32, 64}, {1, 4, 64, 64}},
+      {{2, 3, 17, 9}, {3, 9, 5}, {2, 3, 17, 5}},
+      {{1, 129, 67}, {67, 131}, {1, 129, 131}},
+      {{3, 1, 1, 40}, {1, 2, 40, 33}, {3, 2, 1, 33}},
   };
   uint32_t seed = 100;
   for (const MatMulCase& c : cases) {
@@ -183,6 +189,36 @@ TEST(KernelsGemm, BetaZeroIgnoresC) {
   RunResult r = RunKernel("Gemm", at, {a, b, c});
   ASSERT_EQ(r.error, "");
   ExpectNear(r.outputs[0].f32(), NaiveGemm(a, b, nullptr, false, false, 1, 0));
+}
+
+TEST(KernelsGemm, LargeOddTransposedAndEmptyK) {
+  uint32_t seed = 900;
+  for (int ta = 0; ta < 2; ++ta) {
+    for (int tb = 0; tb < 2; ++tb) {
+      const int64_t m = 33, k = 129, n = 65;
+      HostTensor a = RandF32(ta ? S({k, m}) : S({m, k}), seed++);
+      HostTensor b = RandF32(tb ? S({n, k}) : S({k, n}), seed++);
+      HostTensor c = RandF32(S({n}), seed++);
+      Attrs at;
+      at.Int("transA", ta).Int("transB", tb).Float("alpha", 0.5f);
+      RunResult r = RunKernel("Gemm", at, {a, b, c});
+      ASSERT_EQ(r.error, "");
+      ExpectNear(r.outputs[0].f32(), NaiveGemm(a, b, &c, ta, tb, 0.5f, 1.0f),
+                 1e-4f);
+    }
+  }
+  // K == 0: the product is empty, so Y = beta * C (and 0 without C).
+  HostTensor a = RandF32(S({3, 0}), 1);
+  HostTensor b = RandF32(S({0, 2}), 2);
+  HostTensor c = HostTensor::F32(S({3, 2}), {1, 2, 3, 4, 5, 6});
+  Attrs at;
+  at.Float("beta", 0.5f);
+  RunResult r = RunKernel("Gemm", at, {a, b, c});
+  ASSERT_EQ(r.error, "");
+  ExpectNear(r.outputs[0].f32(), {0.5f, 1, 1.5f, 2, 2.5f, 3});
+  r = RunKernel("Gemm", Attrs(), {a, b});
+  ASSERT_EQ(r.error, "");
+  ExpectNear(r.outputs[0].f32(), std::vector<float>(6, 0.0f));
 }
 
 TEST(KernelsGemm, InferRejections) {

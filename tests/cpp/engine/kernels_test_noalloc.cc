@@ -3,8 +3,9 @@
 // Run is the interpreter's hot path: it must not allocate. This binary
 // replaces the global operator new to count calls, and runs every kernel on
 // small inputs with the attributes that exercise its attribute reads.
-// (Eigen's blocked GEMM may still take a malloc'd workspace for large
-// products; that is outside operator new and documented.)
+// (Eigen's and oneDNN's GEMMs may still take a malloc'd workspace for their
+// products; that is outside operator new and documented. oneDNN JIT-compiles
+// its kernels at a process's first GEMM: MatMul and Gemm are warmed up.)
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -132,9 +133,18 @@ TEST(KernelsNoAlloc, RunDoesNotCallOperatorNew) {
   const long before = g_operator_new_calls.load();
   std::vector<int>* v = new std::vector<int>(10);
   delete v;
-  ASSERT_GE(g_operator_new_calls.load() - before, 2);
+  // (At least one: the compiler may merge the two allocations of a
+  // new-expression it sees through, as GCC does with -march=native.)
+  ASSERT_GE(g_operator_new_calls.load() - before, 1);
 
   for (const Case& c : Cases()) {
+    // oneDNN JIT-compiles its GEMM kernels at the first GEMM of a process
+    // (a model's first run): MatMul and Gemm are counted from their second
+    // run on.
+    const std::string op = c.op;
+    if (op == "MatMul" || op == "Gemm") {
+      ASSERT_EQ(RunKernel(c.op, c.attrs, c.inputs).error, "") << c.op;
+    }
     RunResult r = RunKernel(c.op, c.attrs, c.inputs);
     ASSERT_EQ(r.error, "") << c.op;
     EXPECT_EQ(r.run_new_calls, 0) << c.op << " allocated in Run";

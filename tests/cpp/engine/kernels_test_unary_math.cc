@@ -5,6 +5,7 @@
 // special values, and refusals. The oracle tables and KernelsUnary.Refusals
 // also cover the float activations (Sigmoid, Tanh, HardSwish, LeakyRelu, Elu,
 // HardSigmoid), Clip and the bool-valued Not, IsInf and IsNaN.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -97,6 +98,89 @@ TEST(KernelsUnary, RoundHalvesToEvenAndSpecialValues) {
   EXPECT_EQ(r.outputs[0].f32()[1], 1.0f);
   EXPECT_EQ(r.outputs[0].f32()[2], 0.0f);
   r = RunKernel("Sign", Attrs(), {HostTensor::F32(S({1}), {std::nanf("")})});
+  EXPECT_TRUE(std::isnan(r.outputs[0].f32()[0]));
+}
+
+// Erf, Tanh and Exp run on vectorised blocks (vector_math.h): long and odd
+// lengths (several 256-element chunks for float16, a SIMD tail), arguments
+// far past the approximations' clamps, infinities and NaN.
+TEST(KernelsUnary, VectorisedErfTanhExpOverLongInputsAndSpecialValues) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::nanf("");
+  const int64_t n = 1000 + 3;
+  std::vector<float> x(n);
+  for (int64_t i = 0; i < n; ++i) x[i] = -12.0f + 24.0f * i / (n - 1);
+  x[5] = inf;
+  x[6] = -inf;
+  x[7] = nan;
+  x[n - 1] = nan;
+  x[8] = 0.0f;
+  x[9] = -1e-30f;
+  const struct {
+    const char* op;
+    float (*ref)(float);
+  } cases[] = {{"Erf", [](float v) { return std::erf(v); }},
+               {"Tanh", [](float v) { return std::tanh(v); }},
+               {"Exp", [](float v) { return std::exp(v); }}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.op);
+    RunResult r = RunKernel(c.op, Attrs(), {HostTensor::F32(S({n}), x)});
+    ASSERT_EQ(r.error, "");
+    const std::vector<float> got = r.outputs[0].f32();
+    for (int64_t i = 0; i < n; ++i) {
+      const float want = c.ref(x[i]);
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(got[i])) << "at " << i;
+      } else if (std::isinf(want) || want == 0.0f) {
+        EXPECT_EQ(got[i], want) << "at " << i << ", x " << x[i];
+      } else {
+        EXPECT_NEAR(got[i], want, 4e-7f * std::max(1.0f, std::fabs(want)))
+            << "at " << i << ", x " << x[i];
+      }
+    }
+    // float16 through float chunks: NaN and values at every chunk boundary.
+    std::vector<float> xh = RoundToHalf(x);
+    for (float& v : xh) v = std::isinf(v) || std::fabs(v) > 8 ? 0.5f : v;
+    xh[7] = nan;
+    RunResult h = RunKernel(c.op, Attrs(), {F16(S({n}), xh)});
+    ASSERT_EQ(h.error, "");
+    std::vector<float> hv = HalfValues(h.outputs[0]);
+    EXPECT_TRUE(std::isnan(hv[7]));
+    hv[7] = 0.0f;
+    xh[7] = 0.0f;
+    std::vector<float> want = Apply(xh, c.ref);
+    want[7] = 0.0f;
+    ExpectHalfNear(hv, want, 1.0f, 1e-7f);
+  }
+}
+
+TEST(KernelsUnary, PowByScalarSquareAndCubeMatchPowf) {
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> x = Inputs(37, false, 7);
+  x[0] = inf;
+  x[1] = -inf;
+  x[2] = -0.0f;
+  x[3] = 1e20f;  // overflows to inf in both
+  for (float p : {2.0f, 3.0f}) {
+    RunResult r =
+        RunKernel("Pow", Attrs(),
+                  {HostTensor::F32(S({37}), x), HostTensor::F32(S({}), {p})});
+    ASSERT_EQ(r.error, "");
+    const std::vector<float> got = r.outputs[0].f32();
+    for (size_t i = 0; i < x.size(); ++i) {
+      const float want = std::pow(x[i], p);
+      if (std::isinf(want) || want == 0.0f) {
+        EXPECT_EQ(got[i], want) << "x " << x[i] << " p " << p;
+      } else {
+        EXPECT_NEAR(got[i], want, 2.5e-7f * std::fabs(want)) << "x " << x[i];
+      }
+    }
+  }
+  std::vector<float> nan_in = {std::nanf("")};
+  RunResult r =
+      RunKernel("Pow", Attrs(),
+                {HostTensor::F32(S({1}), nan_in), HostTensor::F32(S({}), {3})});
+  ASSERT_EQ(r.error, "");
   EXPECT_TRUE(std::isnan(r.outputs[0].f32()[0]));
 }
 

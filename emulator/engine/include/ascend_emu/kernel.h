@@ -116,4 +116,12 @@ std::string CheckInputArity(const KernelDef& kernel,
 // Every registered op type, sorted (for messages and documentation).
 std::vector<std::string> KernelOpTypes();
 
+// Threads the kernels may use (oneDNN's GEMMs), for the whole process: 1
+// until set. libascendcl.so sets it at every aclInit from
+// EXECUTORCH_ASCEND_EMU_NUM_THREADS (docs/emulator.md). Clamped to
+// [1, kMaxKernelThreads]; takes effect for the next kernel call.
+inline constexpr int kMaxKernelThreads = 256;
+void SetKernelThreads(int threads);
+int KernelThreads();
+
 }  // namespace ascend_emu

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// oneDNN's sgemm for the emulator's GEMMs (onednn.h).
+#include "onednn.h"
+
+#include <dnnl.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <string>
+
+#include "ascend_emu/kernel.h"
+#include "eigen_maps.h"
+
+// The two OpenMP runtime calls used, declared here rather than through
+// <omp.h>: that header belongs to the compiler (GCC's is not on clang's
+// path), while the functions are libgomp's, which libdnnl.so.2 loads anyway.
+extern "C" {
+int omp_get_max_threads(void);
+void omp_set_num_threads(int num_threads);
+}
+
+namespace ascend_emu {
+namespace kernels {
+namespace {
+
+// Runs oneDNN with the emulator's thread count on the calling thread and gives
+// the caller's OpenMP setting back: the host application's own OpenMP
+// regions keep theirs (the setting is per thread).
+class OmpThreads {
+ public:
+  OmpThreads() : saved_(omp_get_max_threads()), wanted_(KernelThreads()) {
+    if (saved_ != wanted_) omp_set_num_threads(wanted_);
+  }
+  ~OmpThreads() {
+    if (saved_ != wanted_) omp_set_num_threads(saved_);
+  }
+  OmpThreads(const OmpThreads&) = delete;
+  OmpThreads& operator=(const OmpThreads&) = delete;
+
+ private:
+  int saved_;
+  int wanted_;
+};
+
+std::atomic<int> g_threads{1};
+
+}  // namespace
+
+namespace {
+
+using Strided =
+    Eigen::Map<const RowMajorMatrix, 0, Eigen::OuterStride<Eigen::Dynamic>>;
+
+template <typename A, typename B>
+void EigenProduct(const A& a, const B& b, float alpha, float beta, float* c,
+                  int64_t m, int64_t n, int64_t ldc) {
+  Eigen::Map<RowMajorMatrix, 0, Eigen::OuterStride<Eigen::Dynamic>> y(
+      c, m, n, Eigen::OuterStride<Eigen::Dynamic>(ldc));
+  if (beta == 0.0f) {
+    y.noalias() = alpha * (a * b);
+  } else {
+    y *= beta;
+    y.noalias() += alpha * (a * b);
+  }
+}
+
+}  // namespace
+
+void Sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+           float alpha, const float* a, int64_t lda, const float* b,
+           int64_t ldb, float beta, float* c, int64_t ldc) {
+  if (m == 0 || n == 0) return;
+  // Tiny products (an MLP's) stay on Eigen: its blocks then fit on the stack,
+  // so a run allocates nothing at all, while oneDNN's sgemm mallocs a packing
+  // buffer per call and gains nothing at this size.
+  if (k > 0 && m * n * k <= kEigenMaxProduct) {
+    const Strided sa(a, trans_a ? k : m, trans_a ? m : k,
+                     Eigen::OuterStride<Eigen::Dynamic>(lda));
+    const Strided sb(b, trans_b ? n : k, trans_b ? k : n,
+                     Eigen::OuterStride<Eigen::Dynamic>(ldb));
+    if (trans_a && trans_b) {
+      EigenProduct(sa.transpose(), sb.transpose(), alpha, beta, c, m, n, ldc);
+    } else if (trans_a) {
+      EigenProduct(sa.transpose(), sb, alpha, beta, c, m, n, ldc);
+    } else if (trans_b) {
+      EigenProduct(sa, sb.transpose(), alpha, beta, c, m, n, ldc);
+    } else {
+      EigenProduct(sa, sb, alpha, beta, c, m, n, ldc);
+    }
+    return;
+  }
+  if (k == 0) {  // oneDNN leaves c alone here; BLAS scales it by beta
+    for (int64_t i = 0; i < m; ++i) {
+      float* row = c + i * ldc;
+      for (int64_t j = 0; j < n; ++j)
+        row[j] = beta == 0.0f ? 0.0f : beta * row[j];
+    }
+    return;
+  }
+  OmpThreads threads;
+  // dnnl_sgemm is row-major (C-style), like the emulator's buffers.
+  const dnnl_status_t status =
+      dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, alpha, a,
+                 lda, b, ldb, beta, c, ldc);
+  if (status != dnnl_success) {
+    throw std::runtime_error(
+        "oneDNN sgemm failed with status " +
+        std::to_string(static_cast<int>(status)) + " (m " + std::to_string(m) +
+        ", n " + std::to_string(n) + ", k " + std::to_string(k) + ", lda " +
+        std::to_string(lda) + ", ldb " + std::to_string(ldb) + ", ldc " +
+        std::to_string(ldc) + ")");
+  }
+}
+
+}  // namespace kernels
+
+void SetKernelThreads(int threads) {
+  kernels::g_threads.store(threads < 1                   ? 1
+                           : threads > kMaxKernelThreads ? kMaxKernelThreads
+                                                         : threads,
+                           std::memory_order_relaxed);
+}
+
+int KernelThreads() {
+  return kernels::g_threads.load(std::memory_order_relaxed);
+}
+
+}  // namespace ascend_emu

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// The emulator's GEMM: oneDNN's sgemm (Debian's libdnnl,
+// docs/emulator-kernels.md), JIT-compiled for the CPU it runs on (run-time
+// ISA dispatch, so a portable build still gets AVX-512 GEMMs). It needs no
+// per-op state: nothing is prepared at load, nothing cached per run, no lock.
+// It JIT-compiles its kernels at a process's first GEMM and mallocs a packing
+// buffer per product (never operator new there); tiny products go to Eigen,
+// which allocates nothing. oneDNN's OpenMP team is sized per call to
+// KernelThreads() (kernel.h), and the calling thread's OpenMP setting is
+// restored afterwards.
+#pragma once
+
+#include <cstdint>
+
+namespace ascend_emu {
+namespace kernels {
+
+// Row-major float32 GEMM, BLAS semantics:
+//   c = alpha * op(a) * op(b) + beta * c,   op(a) [m, k], op(b) [k, n]
+// with a stored [m, k] (lda >= k), or [k, m] (lda >= m) when trans_a, and b
+// likewise. beta == 0 overwrites c (NaN in c does not leak). m, n, k may be
+// 0. Throws std::runtime_error if oneDNN fails (it validates its arguments
+// only; shapes here come from a kernel's Infer).
+// Products up to this many multiply-adds (m * n * k, e.g. 32x32x32) run on
+// Eigen's GEMM instead: allocation-free, and as fast at that size.
+inline constexpr int64_t kEigenMaxProduct = 32 * 32 * 32;
+
+void Sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+           float alpha, const float* a, int64_t lda, const float* b,
+           int64_t ldb, float beta, float* c, int64_t ldc);
+
+}  // namespace kernels
+}  // namespace ascend_emu

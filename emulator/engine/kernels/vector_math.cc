@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// Vectorised float32 blocks on Eigen arrays (vector_math.h).
+#include "vector_math.h"
+
+#include <Eigen/Core>
+#include <cmath>
+#include <unsupported/Eigen/SpecialFunctions>
+
+#include "numeric.h"
+
+namespace ascend_emu {
+namespace kernels {
+namespace {
+
+using ConstArray = Eigen::Map<const Eigen::ArrayXf>;
+using Array = Eigen::Map<Eigen::ArrayXf>;
+
+ConstArray In(const float* x, int64_t n) {
+  return ConstArray(x, static_cast<Eigen::Index>(n));
+}
+Array Out(float* y, int64_t n) {
+  return Array(y, static_cast<Eigen::Index>(n));
+}
+
+// Eigen clamps erf/tanh arguments with min/max, which turn NaN into a bound:
+// y[i] = x[i] wherever the (unchanged) input x[i] is NaN.
+void RestoreNaN(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (std::isnan(x[i])) y[i] = x[i];
+  }
+}
+
+// y = f(x) with NaN restored; over a stack copy of each chunk when x and y
+// alias, so the input's NaN positions are still there to read.
+template <typename F>
+void ClampedBlock(const float* x, float* y, int64_t n, F f) {
+  constexpr int64_t kChunk = 256;
+  if (x != y) {
+    Out(y, n) = f(In(x, n));
+    RestoreNaN(x, y, n);
+    return;
+  }
+  alignas(64) float copy[kChunk];
+  for (int64_t i = 0; i < n; i += kChunk) {
+    const int64_t len = n - i < kChunk ? n - i : kChunk;
+    std::copy(x + i, x + i + len, copy);
+    Out(y + i, len) = f(In(copy, len));
+    RestoreNaN(copy, y + i, len);
+  }
+}
+
+}  // namespace
+
+void ErfBlock(const float* x, float* y, int64_t n) {
+  ClampedBlock(x, y, n, [](const ConstArray& a) { return a.erf(); });
+}
+
+void TanhBlock(const float* x, float* y, int64_t n) {
+  ClampedBlock(x, y, n, [](const ConstArray& a) { return a.tanh(); });
+}
+
+void ExpBlock(const float* x, float* y, int64_t n) {
+  Out(y, n) = In(x, n).exp();
+}
+
+float ExpShiftSumBlock(const float* x, float shift, float* y, int64_t n) {
+  Out(y, n) = (In(x, n) - shift).exp();
+  return Out(y, n).sum();
+}
+
+void MapFloatBlocks(const RunContext& ctx,
+                    void (*block)(const float*, float*, int64_t)) {
+  const TensorRef& x = ctx.inputs[0];
+  const int64_t n = x.shape.numel();
+  if (x.dtype == DType::kFloat32) {
+    block(x.as<const float>(), ctx.outputs[0].as<float>(), n);
+    return;
+  }
+  constexpr int64_t kChunk = 256;
+  alignas(64) float buf[kChunk];
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    const T* px = x.as<const T>();
+    T* py = ctx.outputs[0].as<T>();
+    for (int64_t i = 0; i < n; i += kChunk) {
+      const int64_t len = n - i < kChunk ? n - i : kChunk;
+      for (int64_t j = 0; j < len; ++j) buf[j] = static_cast<float>(px[i + j]);
+      block(buf, buf, len);
+      for (int64_t j = 0; j < len; ++j) py[i + j] = T(buf[j]);
+    }
+  };
+  if (x.dtype == DType::kFloat16) {
+    run(Half{});
+  } else {
+    run(BFloat16{});
+  }
+}
+
+}  // namespace kernels
+}  // namespace ascend_emu
