@@ -93,6 +93,9 @@ class ApiCall {
 
  private:
   void EnterExclusive();
+  // At the end of an exclusive call: opens State::gate on `epoch` if the
+  // shared calls may take the fast way.
+  void OpenGate(uint64_t epoch);
   aclError FailUninitialized();
   aclError CheckFault();
 
@@ -112,10 +115,15 @@ inline ApiCall::ApiCall(ApiSite& site, SharedTag)
       site_(&site),
       faultable_(site.faultable()),
       exclusive_(false) {
-  // Announce the reader, then look for a writer (both seq_cst): either the
-  // writer sees this reader and waits for it, or this reader sees the writer
-  // and backs off to the exclusive way (Dekker's handshake).
+  // Announce the reader, then look at the gate (both seq_cst): either the
+  // writer, which closes the gate before waiting for readers, sees this
+  // reader and waits for it, or this reader sees the gate closed (Dekker's
+  // handshake).
   state_.readers.fetch_add(1, std::memory_order_seq_cst);
+  thread_.api_name = name_;
+  // The fast way, one compare: open gate, and this thread's caches filled in
+  // its epoch. Then initialized, no writer, no fault armed, not verbose.
+  if (state_.gate.load(std::memory_order_seq_cst) == thread_.epoch) return;
   if (state_.writer.load(std::memory_order_seq_cst) || state_.faults.Armed()) {
     state_.readers.fetch_sub(1, std::memory_order_release);
     exclusive_ = true;
@@ -123,7 +131,6 @@ inline ApiCall::ApiCall(ApiSite& site, SharedTag)
     EnterExclusive();
     return;
   }
-  thread_.api_name = name_;
   thread_.Revalidate(state_.epoch.load(std::memory_order_relaxed));
   if (Verbose()) std::fprintf(stderr, "[ascend-emu] %s\n", name_);
 }
@@ -132,7 +139,9 @@ inline ApiCall::~ApiCall() {
   if (exclusive_) {
     // Also at the end: what this call cached before changing the registry
     // (a current context it then destroyed, say) is not trusted either.
-    state_.epoch.fetch_add(1, std::memory_order_relaxed);
+    const uint64_t epoch =
+        state_.epoch.fetch_add(1, std::memory_order_relaxed) + 1;
+    OpenGate(epoch);
     state_.writer.store(false, std::memory_order_release);
     state_.mutex.unlock();
   } else {

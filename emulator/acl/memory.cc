@@ -142,6 +142,29 @@ inline bool FastCopy(State& state, ThreadState& thread,
   if (count != 0) std::memmove(dst, src, count);
   (to_device ? state.bytes_host_to_device : state.bytes_device_to_host)
       .fetch_add(count, std::memory_order_relaxed);
+  ThreadState::CopyHit& hit = thread.copies[ThreadState::CopySlot(dst)];
+  hit.dst = dst;
+  hit.src = src;
+  hit.count = count;
+  hit.context = context;
+  hit.kind = kind;
+  hit.to_device = to_device;
+  return true;
+}
+
+// The same copy as one FastCopy passed in this epoch and context: copy.
+inline bool RepeatedCopy(State& state, ThreadState& thread, void* dst,
+                         size_t dest_max, const void* src, size_t count,
+                         int kind) {
+  const ThreadState::CopyHit& hit = thread.copies[ThreadState::CopySlot(dst)];
+  if (hit.dst != dst || hit.src != src || hit.count != count ||
+      hit.kind != kind || !thread.context_alive ||
+      hit.context != thread.context || count > dest_max) {
+    return false;
+  }
+  if (count != 0) std::memmove(dst, src, count);
+  (hit.to_device ? state.bytes_host_to_device : state.bytes_device_to_host)
+      .fetch_add(count, std::memory_order_relaxed);
   return true;
 }
 
@@ -346,13 +369,17 @@ ACL_EMU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src,
   ApiCall call(site, ApiCall::kShared);
   if (aclError rc = call.Enter()) return rc;
   State& state = call.state();
+  const int k = ascend_emu::acl::EnumValue(kind);
+  if (RepeatedCopy(state, call.thread(), dst, destMax, src, count, k)) {
+    return ACL_SUCCESS;
+  }
   ContextRec* context = nullptr;
   if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, call.thread(),
                                                            &context)) {
     return rc;
   }
   return CheckedCopy(state, call.thread(), context, dst, destMax, src, count,
-                     ascend_emu::acl::EnumValue(kind));
+                     k);
 }
 
 ACL_EMU_EXPORT aclError aclrtMemset(void* devPtr, size_t maxCount,
