@@ -113,6 +113,20 @@ inline bool SideOk(const ContextRec* context, const DevicePointer& dev,
          dev.alloc->device == context->device;
 }
 
+// Keeps a copy that passed every check, for RepeatedCopy.
+inline void RememberCopy(ThreadState& thread, const ContextRec* context,
+                         void* dst, const void* src, size_t count, int kind,
+                         bool to_device, bool from_device) {
+  ThreadState::CopyHit& hit = thread.CopySlotFor(dst);
+  hit.dst = dst;
+  hit.src = src;
+  hit.count = count;
+  hit.context = context;
+  hit.kind = kind;
+  hit.to_device = to_device;
+  hit.from_device = from_device;
+}
+
 // The inference copies (host to device, device to host) with both pointers in
 // the thread's cache and every check passing: the same checks as below on
 // the cached regions, without building the general case. False: not that
@@ -142,13 +156,7 @@ inline bool FastCopy(State& state, ThreadState& thread,
   if (count != 0) std::memmove(dst, src, count);
   (to_device ? state.bytes_host_to_device : state.bytes_device_to_host)
       .fetch_add(count, std::memory_order_relaxed);
-  ThreadState::CopyHit& hit = thread.copies[ThreadState::CopySlot(dst)];
-  hit.dst = dst;
-  hit.src = src;
-  hit.count = count;
-  hit.context = context;
-  hit.kind = kind;
-  hit.to_device = to_device;
+  RememberCopy(thread, context, dst, src, count, kind, to_device, !to_device);
   return true;
 }
 
@@ -156,15 +164,20 @@ inline bool FastCopy(State& state, ThreadState& thread,
 inline bool RepeatedCopy(State& state, ThreadState& thread, void* dst,
                          size_t dest_max, const void* src, size_t count,
                          int kind) {
-  const ThreadState::CopyHit& hit = thread.copies[ThreadState::CopySlot(dst)];
-  if (hit.dst != dst || hit.src != src || hit.count != count ||
-      hit.kind != kind || !thread.context_alive ||
-      hit.context != thread.context || count > dest_max) {
+  const ThreadState::CopyHit* found = thread.FindCopy(dst);
+  if (found == nullptr) return false;
+  const ThreadState::CopyHit& hit = *found;
+  if (hit.src != src || hit.count != count || hit.kind != kind ||
+      !thread.context_alive || hit.context != thread.context ||
+      count > dest_max) {
     return false;
   }
   if (count != 0) std::memmove(dst, src, count);
-  (hit.to_device ? state.bytes_host_to_device : state.bytes_device_to_host)
-      .fetch_add(count, std::memory_order_relaxed);
+  if (hit.to_device) {
+    state.bytes_host_to_device.fetch_add(count, std::memory_order_relaxed);
+  } else if (hit.from_device) {
+    state.bytes_device_to_host.fetch_add(count, std::memory_order_relaxed);
+  }
   return true;
 }
 
@@ -233,6 +246,8 @@ aclError CheckedCopy(State& state, ThreadState& thread, ContextRec* context,
   if (src_device && !dst_device) {
     state.bytes_device_to_host.fetch_add(count, std::memory_order_relaxed);
   }
+  RememberCopy(thread, context, dst, src, count, kind,
+               !src_device && dst_device, src_device && !dst_device);
   return ACL_SUCCESS;
 }
 
