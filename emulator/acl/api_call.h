@@ -149,4 +149,38 @@ inline ApiCall::~ApiCall() {
   }
 }
 
+// The fast way of a per-inference call, in front of ApiCall: when the gate
+// is open on this thread's epoch (initialized, no exclusive call running, no
+// fault armed, not verbose, the thread's caches current), a call that finds
+// everything it needs in the caches does its work with this object alive
+// and nothing else. Not entered (false): the call builds its ApiCall, which
+// checks everything. Entering counts nothing: Commit() does, once the call
+// knows it stays on the fast way (a call falling back is counted by its
+// ApiCall). No object escapes, so the whole thing stays in registers.
+class FastSharedCall {
+ public:
+  FastSharedCall(State& state, ThreadState& thread) : state_(state) {
+    // The reader's half of ApiCall's handshake (same orders).
+    state.readers.fetch_add(1, std::memory_order_seq_cst);
+    entered_ = state.gate.load(std::memory_order_seq_cst) == thread.epoch;
+    if (!entered_) state.readers.fetch_sub(1, std::memory_order_release);
+  }
+  ~FastSharedCall() {
+    if (entered_) state_.readers.fetch_sub(1, std::memory_order_release);
+  }
+  FastSharedCall(const FastSharedCall&) = delete;
+  FastSharedCall& operator=(const FastSharedCall&) = delete;
+
+  explicit operator bool() const { return entered_; }
+  // The call stays on the fast way: name it (for messages) and count it.
+  static void Commit(ThreadState& thread, ApiSite& site) {
+    thread.api_name = site.name();
+    if (site.faultable()) site.Count();
+  }
+
+ private:
+  State& state_;
+  bool entered_;
+};
+
 }  // namespace ascend_emu::acl

@@ -160,10 +160,12 @@ inline bool FastCopy(State& state, ThreadState& thread,
   return true;
 }
 
-// The same copy as one FastCopy passed in this epoch and context: copy.
-inline bool RepeatedCopy(State& state, ThreadState& thread, void* dst,
-                         size_t dest_max, const void* src, size_t count,
-                         int kind) {
+// The same copy as one that passed every check in this epoch and context
+// (the caches of ThreadState are dropped when the epoch moves): copy it, for
+// FastSharedCall. False: not such a copy (nothing done).
+inline bool RepeatedCopy(State& state, ThreadState& thread, ApiSite& site,
+                         void* dst, size_t dest_max, const void* src,
+                         size_t count, int kind) {
   const ThreadState::CopyHit* found = thread.FindCopy(dst);
   if (found == nullptr) return false;
   const ThreadState::CopyHit& hit = *found;
@@ -381,13 +383,19 @@ ACL_EMU_EXPORT aclError aclrtFreeHost(void* hostPtr) {
 ACL_EMU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src,
                                     size_t count, aclrtMemcpyKind kind) {
   static ApiSite site(__func__);
+  const int k = ascend_emu::acl::EnumValue(kind);
+  {
+    State& state = ascend_emu::acl::GetState();
+    ThreadState& thread = ascend_emu::acl::ThisThread();
+    ascend_emu::acl::FastSharedCall fast(state, thread);
+    if (fast &&
+        RepeatedCopy(state, thread, site, dst, destMax, src, count, k)) {
+      return ACL_SUCCESS;
+    }
+  }
   ApiCall call(site, ApiCall::kShared);
   if (aclError rc = call.Enter()) return rc;
   State& state = call.state();
-  const int k = ascend_emu::acl::EnumValue(kind);
-  if (RepeatedCopy(state, call.thread(), dst, destMax, src, count, k)) {
-    return ACL_SUCCESS;
-  }
   ContextRec* context = nullptr;
   if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, call.thread(),
                                                            &context)) {
