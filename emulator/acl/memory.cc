@@ -174,6 +174,7 @@ inline bool RepeatedCopy(State& state, ThreadState& thread, ApiSite& site,
       count > dest_max) {
     return false;
   }
+  ascend_emu::acl::FastSharedCall::Commit(thread, site);
   if (count != 0) std::memmove(dst, src, count);
   if (hit.to_device) {
     state.bytes_host_to_device.fetch_add(count, std::memory_order_relaxed);
@@ -251,6 +252,23 @@ aclError CheckedCopy(State& state, ThreadState& thread, ContextRec* context,
   RememberCopy(thread, context, dst, src, count, kind,
                !src_device && dst_device, src_device && !dst_device);
   return ACL_SUCCESS;
+}
+
+// aclrtMemcpy's general way (every check, then the copy). Out of line so
+// that the fast way in aclrtMemcpy keeps a short prologue.
+[[gnu::noinline]] aclError MemcpyGeneral(ApiSite& site, void* dst,
+                                         size_t dest_max, const void* src,
+                                         size_t count, int kind) {
+  ApiCall call(site, ApiCall::kShared);
+  if (aclError rc = call.Enter()) return rc;
+  State& state = call.state();
+  ContextRec* context = nullptr;
+  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, call.thread(),
+                                                           &context)) {
+    return rc;
+  }
+  return CheckedCopy(state, call.thread(), context, dst, dest_max, src, count,
+                     kind);
 }
 
 }  // namespace
@@ -393,16 +411,7 @@ ACL_EMU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src,
       return ACL_SUCCESS;
     }
   }
-  ApiCall call(site, ApiCall::kShared);
-  if (aclError rc = call.Enter()) return rc;
-  State& state = call.state();
-  ContextRec* context = nullptr;
-  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, call.thread(),
-                                                           &context)) {
-    return rc;
-  }
-  return CheckedCopy(state, call.thread(), context, dst, destMax, src, count,
-                     k);
+  return MemcpyGeneral(site, dst, destMax, src, count, k);
 }
 
 ACL_EMU_EXPORT aclError aclrtMemset(void* devPtr, size_t maxCount,

@@ -292,6 +292,16 @@ aclError Execute(ApiCall& call, uint32_t model_id, const aclmdlDataset* input,
   return Run(state, *record, *io, gear);
 }
 
+// aclmdlExecute's general way. Out of line so that the fast way in
+// aclmdlExecute keeps a short prologue.
+[[gnu::noinline]] aclError ExecuteGeneral(ApiSite& site, uint32_t model_id,
+                                          const aclmdlDataset* input,
+                                          aclmdlDataset* output) {
+  ApiCall call(site, ApiCall::kShared);
+  if (aclError rc = call.Enter()) return rc;
+  return Execute(call, model_id, input, output, nullptr, false);
+}
+
 }  // namespace
 
 extern "C" {
@@ -309,9 +319,7 @@ ACL_EMU_EXPORT aclError aclmdlExecute(uint32_t modelId,
       return rc;
     }
   }
-  ApiCall call(site, ApiCall::kShared);
-  if (aclError rc = call.Enter()) return rc;
-  return Execute(call, modelId, input, output, nullptr, false);
+  return ExecuteGeneral(site, modelId, input, output);
 }
 
 ACL_EMU_EXPORT aclError aclmdlExecuteAsync(uint32_t modelId,
