@@ -238,6 +238,10 @@ inline bool RunCached(State& state, ThreadState& thread, ApiSite& site,
       !thread.context_alive || record->context != thread.context) {
     return false;
   }
+  // The model first: its checked pairs are written by the execute holding
+  // it (PrepareIo), so they are read only while holding it.
+  if (record->running.exchange(true, std::memory_order_acquire)) return false;
+  RunningModel running(*record);
   const CheckedIo* io = nullptr;
   for (const CheckedIo& checked : record->checked) {
     if (checked.epoch == thread.epoch && checked.input == input &&
@@ -246,11 +250,7 @@ inline bool RunCached(State& state, ThreadState& thread, ApiSite& site,
       break;
     }
   }
-  if (io == nullptr ||
-      record->running.exchange(true, std::memory_order_acquire)) {
-    return false;
-  }
-  RunningModel running(*record);
+  if (io == nullptr) return false;
   ascend_emu::acl::FastSharedCall::Commit(thread, site);
   *rc = Run(state, *record, *io, 0);
   return true;
