@@ -52,6 +52,7 @@ ApiCall::ApiCall(const char* name)
 
 void ApiCall::EnterExclusive() {
   state_.mutex.lock();
+  state_.gate.store(State::kGateClosed, std::memory_order_seq_cst);
   state_.writer.store(true, std::memory_order_seq_cst);
   // Shared calls already running finish first (a model run may take a
   // while); new ones see `writer` and queue on the mutex.
@@ -68,6 +69,13 @@ void ApiCall::EnterExclusive() {
   thread_.api_name = name_;
   thread_.Revalidate(state_.epoch.load(std::memory_order_relaxed));
   if (Verbose()) std::fprintf(stderr, "[ascend-emu] %s\n", name_);
+}
+
+void ApiCall::OpenGate(uint64_t epoch) {
+  const bool fast = state_.initialized.load(std::memory_order_relaxed) &&
+                    !state_.faults.Armed() && !Verbose();
+  state_.gate.store(fast ? epoch : State::kGateClosed,
+                    std::memory_order_release);
 }
 
 aclError ApiCall::FailUninitialized() {

@@ -93,6 +93,9 @@ class ApiCall {
 
  private:
   void EnterExclusive();
+  // At the end of an exclusive call: opens State::gate on `epoch` if the
+  // shared calls may take the fast way.
+  void OpenGate(uint64_t epoch);
   aclError FailUninitialized();
   aclError CheckFault();
 
@@ -112,10 +115,15 @@ inline ApiCall::ApiCall(ApiSite& site, SharedTag)
       site_(&site),
       faultable_(site.faultable()),
       exclusive_(false) {
-  // Announce the reader, then look for a writer (both seq_cst): either the
-  // writer sees this reader and waits for it, or this reader sees the writer
-  // and backs off to the exclusive way (Dekker's handshake).
+  // Announce the reader, then look at the gate (both seq_cst): either the
+  // writer, which closes the gate before waiting for readers, sees this
+  // reader and waits for it, or this reader sees the gate closed (Dekker's
+  // handshake).
   state_.readers.fetch_add(1, std::memory_order_seq_cst);
+  thread_.api_name = name_;
+  // The fast way, one compare: open gate, and this thread's caches filled in
+  // its epoch. Then initialized, no writer, no fault armed, not verbose.
+  if (state_.gate.load(std::memory_order_seq_cst) == thread_.epoch) return;
   if (state_.writer.load(std::memory_order_seq_cst) || state_.faults.Armed()) {
     state_.readers.fetch_sub(1, std::memory_order_release);
     exclusive_ = true;
@@ -123,7 +131,6 @@ inline ApiCall::ApiCall(ApiSite& site, SharedTag)
     EnterExclusive();
     return;
   }
-  thread_.api_name = name_;
   thread_.Revalidate(state_.epoch.load(std::memory_order_relaxed));
   if (Verbose()) std::fprintf(stderr, "[ascend-emu] %s\n", name_);
 }
@@ -132,12 +139,48 @@ inline ApiCall::~ApiCall() {
   if (exclusive_) {
     // Also at the end: what this call cached before changing the registry
     // (a current context it then destroyed, say) is not trusted either.
-    state_.epoch.fetch_add(1, std::memory_order_relaxed);
+    const uint64_t epoch =
+        state_.epoch.fetch_add(1, std::memory_order_relaxed) + 1;
+    OpenGate(epoch);
     state_.writer.store(false, std::memory_order_release);
     state_.mutex.unlock();
   } else {
     state_.readers.fetch_sub(1, std::memory_order_release);
   }
 }
+
+// The fast way of a per-inference call, in front of ApiCall: when the gate
+// is open on this thread's epoch (initialized, no exclusive call running, no
+// fault armed, not verbose, the thread's caches current), a call that finds
+// everything it needs in the caches does its work with this object alive
+// and nothing else. Not entered (false): the call builds its ApiCall, which
+// checks everything. Entering counts nothing: Commit() does, once the call
+// knows it stays on the fast way (a call falling back is counted by its
+// ApiCall). No object escapes, so the whole thing stays in registers.
+class FastSharedCall {
+ public:
+  FastSharedCall(State& state, ThreadState& thread) : state_(state) {
+    // The reader's half of ApiCall's handshake (same orders).
+    state.readers.fetch_add(1, std::memory_order_seq_cst);
+    entered_ = state.gate.load(std::memory_order_seq_cst) == thread.epoch;
+    if (!entered_) state.readers.fetch_sub(1, std::memory_order_release);
+  }
+  ~FastSharedCall() {
+    if (entered_) state_.readers.fetch_sub(1, std::memory_order_release);
+  }
+  FastSharedCall(const FastSharedCall&) = delete;
+  FastSharedCall& operator=(const FastSharedCall&) = delete;
+
+  explicit operator bool() const { return entered_; }
+  // The call stays on the fast way: name it (for messages) and count it.
+  static void Commit(ThreadState& thread, ApiSite& site) {
+    thread.api_name = site.name();
+    if (site.faultable()) site.Count();
+  }
+
+ private:
+  State& state_;
+  bool entered_;
+};
 
 }  // namespace ascend_emu::acl

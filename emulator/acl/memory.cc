@@ -113,6 +113,20 @@ inline bool SideOk(const ContextRec* context, const DevicePointer& dev,
          dev.alloc->device == context->device;
 }
 
+// Keeps a copy that passed every check, for RepeatedCopy.
+inline void RememberCopy(ThreadState& thread, const ContextRec* context,
+                         void* dst, const void* src, size_t count, int kind,
+                         bool to_device, bool from_device) {
+  ThreadState::CopyHit& hit = thread.CopySlotFor(dst);
+  hit.dst = dst;
+  hit.src = src;
+  hit.count = count;
+  hit.context = context;
+  hit.kind = kind;
+  hit.to_device = to_device;
+  hit.from_device = from_device;
+}
+
 // The inference copies (host to device, device to host) with both pointers in
 // the thread's cache and every check passing: the same checks as below on
 // the cached regions, without building the general case. False: not that
@@ -142,6 +156,31 @@ inline bool FastCopy(State& state, ThreadState& thread,
   if (count != 0) std::memmove(dst, src, count);
   (to_device ? state.bytes_host_to_device : state.bytes_device_to_host)
       .fetch_add(count, std::memory_order_relaxed);
+  RememberCopy(thread, context, dst, src, count, kind, to_device, !to_device);
+  return true;
+}
+
+// The same copy as one that passed every check in this epoch and context
+// (the caches of ThreadState are dropped when the epoch moves): copy it, for
+// FastSharedCall. False: not such a copy (nothing done).
+inline bool RepeatedCopy(State& state, ThreadState& thread, ApiSite& site,
+                         void* dst, size_t dest_max, const void* src,
+                         size_t count, int kind) {
+  const ThreadState::CopyHit* found = thread.FindCopy(dst);
+  if (found == nullptr) return false;
+  const ThreadState::CopyHit& hit = *found;
+  if (hit.src != src || hit.count != count || hit.kind != kind ||
+      !thread.context_alive || hit.context != thread.context ||
+      count > dest_max) {
+    return false;
+  }
+  ascend_emu::acl::FastSharedCall::Commit(thread, site);
+  if (count != 0) std::memmove(dst, src, count);
+  if (hit.to_device) {
+    state.bytes_host_to_device.fetch_add(count, std::memory_order_relaxed);
+  } else if (hit.from_device) {
+    state.bytes_device_to_host.fetch_add(count, std::memory_order_relaxed);
+  }
   return true;
 }
 
@@ -210,7 +249,26 @@ aclError CheckedCopy(State& state, ThreadState& thread, ContextRec* context,
   if (src_device && !dst_device) {
     state.bytes_device_to_host.fetch_add(count, std::memory_order_relaxed);
   }
+  RememberCopy(thread, context, dst, src, count, kind,
+               !src_device && dst_device, src_device && !dst_device);
   return ACL_SUCCESS;
+}
+
+// aclrtMemcpy's general way (every check, then the copy). Out of line so
+// that the fast way in aclrtMemcpy keeps a short prologue.
+[[gnu::noinline]] aclError MemcpyGeneral(ApiSite& site, void* dst,
+                                         size_t dest_max, const void* src,
+                                         size_t count, int kind) {
+  ApiCall call(site, ApiCall::kShared);
+  if (aclError rc = call.Enter()) return rc;
+  State& state = call.state();
+  ContextRec* context = nullptr;
+  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, call.thread(),
+                                                           &context)) {
+    return rc;
+  }
+  return CheckedCopy(state, call.thread(), context, dst, dest_max, src, count,
+                     kind);
 }
 
 }  // namespace
@@ -343,16 +401,17 @@ ACL_EMU_EXPORT aclError aclrtFreeHost(void* hostPtr) {
 ACL_EMU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src,
                                     size_t count, aclrtMemcpyKind kind) {
   static ApiSite site(__func__);
-  ApiCall call(site, ApiCall::kShared);
-  if (aclError rc = call.Enter()) return rc;
-  State& state = call.state();
-  ContextRec* context = nullptr;
-  if (aclError rc = ascend_emu::acl::RequireCurrentContext(state, call.thread(),
-                                                           &context)) {
-    return rc;
+  const int k = ascend_emu::acl::EnumValue(kind);
+  {
+    State& state = ascend_emu::acl::GetState();
+    ThreadState& thread = ascend_emu::acl::ThisThread();
+    ascend_emu::acl::FastSharedCall fast(state, thread);
+    if (fast &&
+        RepeatedCopy(state, thread, site, dst, destMax, src, count, k)) {
+      return ACL_SUCCESS;
+    }
   }
-  return CheckedCopy(state, call.thread(), context, dst, destMax, src, count,
-                     ascend_emu::acl::EnumValue(kind));
+  return MemcpyGeneral(site, dst, destMax, src, count, k);
 }
 
 ACL_EMU_EXPORT aclError aclrtMemset(void* devPtr, size_t maxCount,

@@ -229,6 +229,37 @@ aclError FindModel(State& state, ThreadState& thread, uint32_t model_id,
   return ACL_SUCCESS;
 }
 
+// The fast way (FastSharedCall, api_call.h): the thread's cached model in
+// its current context, run with a dataset pair checked in this epoch (never
+// a gear model: its pairs are not cached). True: run, its result in *rc.
+// False: nothing done; the general path decides (and says what failed,
+// e.g. the model running on another thread).
+inline bool RunCached(State& state, ThreadState& thread, ApiSite& site,
+                      uint32_t model_id, const aclmdlDataset* input,
+                      const aclmdlDataset* output, aclError* rc) {
+  ModelRec* record = thread.model;
+  if (record == nullptr || thread.model_id != model_id ||
+      !thread.context_alive || record->context != thread.context) {
+    return false;
+  }
+  // The model first: its checked pairs are written by the execute holding
+  // it (PrepareIo), so they are read only while holding it.
+  if (record->running.exchange(true, std::memory_order_acquire)) return false;
+  RunningModel running(*record);
+  const CheckedIo* io = nullptr;
+  for (const CheckedIo& checked : record->checked) {
+    if (checked.epoch == thread.epoch && checked.input == input &&
+        checked.output == output) {
+      io = &checked;
+      break;
+    }
+  }
+  if (io == nullptr) return false;
+  ascend_emu::acl::FastSharedCall::Commit(thread, site);
+  *rc = Run(state, *record, *io, 0);
+  return true;
+}
+
 aclError Execute(ApiCall& call, uint32_t model_id, const aclmdlDataset* input,
                  const aclmdlDataset* output, aclrtStream stream,
                  bool with_stream) {
@@ -265,6 +296,16 @@ aclError Execute(ApiCall& call, uint32_t model_id, const aclmdlDataset* input,
   return Run(state, *record, *io, gear);
 }
 
+// aclmdlExecute's general way. Out of line so that the fast way in
+// aclmdlExecute keeps a short prologue.
+[[gnu::noinline]] aclError ExecuteGeneral(ApiSite& site, uint32_t model_id,
+                                          const aclmdlDataset* input,
+                                          aclmdlDataset* output) {
+  ApiCall call(site, ApiCall::kShared);
+  if (aclError rc = call.Enter()) return rc;
+  return Execute(call, model_id, input, output, nullptr, false);
+}
+
 }  // namespace
 
 extern "C" {
@@ -273,9 +314,16 @@ ACL_EMU_EXPORT aclError aclmdlExecute(uint32_t modelId,
                                       const aclmdlDataset* input,
                                       aclmdlDataset* output) {
   static ApiSite site(__func__);
-  ApiCall call(site, ApiCall::kShared);
-  if (aclError rc = call.Enter()) return rc;
-  return Execute(call, modelId, input, output, nullptr, false);
+  {
+    State& state = ascend_emu::acl::GetState();
+    ThreadState& thread = ascend_emu::acl::ThisThread();
+    ascend_emu::acl::FastSharedCall fast(state, thread);
+    aclError rc = ACL_SUCCESS;
+    if (fast && RunCached(state, thread, site, modelId, input, output, &rc)) {
+      return rc;
+    }
+  }
+  return ExecuteGeneral(site, modelId, input, output);
 }
 
 ACL_EMU_EXPORT aclError aclmdlExecuteAsync(uint32_t modelId,

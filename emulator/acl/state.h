@@ -45,6 +45,14 @@ struct State {
   // Moved by every exclusive call: caches tagged with an older epoch
   // (ThreadState, ModelRec::checked) are dropped.
   std::atomic<uint64_t> epoch{1};
+  // The shared calls' one-compare gate: the current epoch while a shared
+  // call may skip every per-call condition (initialized, no exclusive call
+  // running, no fault armed, not verbose), else kGateClosed. Set by the
+  // exclusive calls only (closed at their start, recomputed at their end);
+  // a thread whose ThreadState::epoch equals it has caches that are current
+  // and nothing else to check (ApiCall's shared constructor).
+  static constexpr uint64_t kGateClosed = ~uint64_t{0};
+  std::atomic<uint64_t> gate{kGateClosed};
   std::atomic<bool> initialized{false};
   // aclFinalize succeeded and no aclInit came since: CANN answers another
   // aclFinalize with ACL_ERROR_REPEAT_FINALIZE, not "uninitialized".

@@ -56,6 +56,47 @@ struct ThreadState {
   static constexpr size_t kHitBits = 5;
   PointerHit hits[size_t{1} << kHitBits];
 
+  // In front of everything for aclrtMemcpy: the copies (dst, src, count,
+  // kind, context) that passed every check in this epoch, direct-mapped by
+  // dst. The same copy again needs no classification: what it was checked
+  // against (the allocations, the context) cannot change without moving the
+  // epoch, and the context is compared here. Two ways (a slot and its
+  // neighbour), so the few buffers of one model do not evict each other.
+  struct CopyHit {
+    void* dst = nullptr;  // nullptr: empty (NULL never passes the checks)
+    const void* src = nullptr;
+    size_t count = 0;
+    const ContextRec* context = nullptr;
+    int kind = 0;
+    bool to_device = false;    // counted in bytes_host_to_device
+    bool from_device = false;  // counted in bytes_device_to_host
+  };
+  static constexpr size_t kCopyBits = 5;
+  CopyHit copies[size_t{1} << kCopyBits];
+  static size_t CopySlot(const void* dst) {
+    return static_cast<size_t>(
+        (reinterpret_cast<uintptr_t>(dst) * 0x9E3779B97F4A7C15ull) >>
+        (64 - kCopyBits));
+  }
+
+  // The slot holding dst's copy, or nullptr.
+  const CopyHit* FindCopy(const void* dst) const {
+    const size_t slot = CopySlot(dst);
+    if (copies[slot].dst == dst) return &copies[slot];
+    if (copies[slot ^ 1].dst == dst) return &copies[slot ^ 1];
+    return nullptr;
+  }
+  // The slot a copy to dst is kept in: its own, else a free one of the two.
+  CopyHit& CopySlotFor(const void* dst) {
+    const size_t slot = CopySlot(dst);
+    CopyHit& other = copies[slot ^ 1];
+    if (copies[slot].dst != dst && copies[slot].dst != nullptr &&
+        (other.dst == dst || other.dst == nullptr)) {
+      return other;
+    }
+    return copies[slot];
+  }
+
   static size_t HitSlot(uintptr_t address) {
     return static_cast<size_t>((address * 0x9E3779B97F4A7C15ull) >>
                                (64 - kHitBits));
@@ -103,6 +144,7 @@ struct ThreadState {
     used_regions = 0;
     next_region = 0;
     for (PointerHit& hit : hits) hit.address = 0;
+    for (CopyHit& copy : copies) copy.dst = nullptr;
   }
 };
 

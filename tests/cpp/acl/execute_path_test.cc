@@ -156,6 +156,51 @@ TEST_F(ExecutePathTest, ModelUnloadedAfterACachedRunIsRefused) {
   EXPECT_EQ(aclmdlExecute(id_, io.input(), io.output()), ACL_SUCCESS);
 }
 
+// The fast way (a repeated copy, a cached execute) still counts each call,
+// still meets an injected fault and still checks destMax.
+TEST_F(ExecutePathTest, RepeatedCallsAreCountedFaultedAndChecked) {
+  ModelIo io;
+  Warm(io);
+  io.CopyInputs();
+  io.CopyInputs();  // now repeated copies
+  uint64_t copies_before = 0;
+  uint64_t runs_before = 0;
+  ASSERT_EQ(aclEmuGetCallCount("aclrtMemcpy", &copies_before), ACL_SUCCESS);
+  ASSERT_EQ(aclEmuGetCallCount("aclmdlExecute", &runs_before), ACL_SUCCESS);
+  for (int i = 0; i < 3; ++i) {
+    io.CopyInputs();
+    ASSERT_EQ(aclmdlExecute(id_, io.input(), io.output()), ACL_SUCCESS);
+  }
+  uint64_t copies_after = 0;
+  uint64_t runs_after = 0;
+  ASSERT_EQ(aclEmuGetCallCount("aclrtMemcpy", &copies_after), ACL_SUCCESS);
+  ASSERT_EQ(aclEmuGetCallCount("aclmdlExecute", &runs_after), ACL_SUCCESS);
+  EXPECT_EQ(copies_after - copies_before, 6u);
+  EXPECT_EQ(runs_after - runs_before, 3u);
+  EXPECT_EQ(io.Output(), ExpectedAddMulRelu(kX, kY));
+
+  ASSERT_EQ(aclEmuInjectFault("aclrtMemcpy", 0, ACL_ERROR_RT_FAILURE),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclEmuInjectFault("aclmdlExecute", 0, ACL_ERROR_GE_FAILURE),
+            ACL_SUCCESS);
+  void* x = io.x();
+  EXPECT_EQ(aclrtMemcpy(x, kTensorBytes, kX.data(), kTensorBytes,
+                        ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_ERROR_RT_FAILURE);
+  EXPECT_THAT(LastError(), HasSubstr("injected fault"));
+  EXPECT_EQ(aclmdlExecute(id_, io.input(), io.output()), ACL_ERROR_GE_FAILURE);
+  EXPECT_THAT(LastError(), HasSubstr("injected fault"));
+  ASSERT_EQ(aclEmuInjectFault(nullptr, 0, 0), ACL_SUCCESS);
+  io.CopyInputs();
+  io.CopyInputs();
+  EXPECT_EQ(aclmdlExecute(id_, io.input(), io.output()), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlExecute(id_, io.input(), io.output()), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(x, kTensorBytes - 4, kX.data(), kTensorBytes,
+                        ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_THAT(LastError(), HasSubstr("is larger than destMax"));
+}
+
 // Each thread its own model and buffers, all on one context: executes and
 // copies are shared calls and overlap; a thread allocating and freeing
 // meanwhile (exclusive calls) is serialised against them. Run under TSan.

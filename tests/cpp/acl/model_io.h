@@ -39,6 +39,7 @@ class ModelIo {
     buffers_.push_back(buffer);
     EXPECT_EQ(aclmdlAddDatasetBuffer(dataset, buffer), ACL_SUCCESS);
   }
+  void* x() { return x_.get(); }
   void CopyInputs() {
     ASSERT_EQ(aclrtMemcpy(x_.get(), x_.size(), kX.data(), kTensorBytes,
                           ACL_MEMCPY_HOST_TO_DEVICE),
