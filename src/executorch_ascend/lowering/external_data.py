@@ -99,17 +99,24 @@ def write_weights(path: Path, constants: Sequence[GraphConstant]) -> int:
     return position
 
 
+def serialize_model(model: onnx.ModelProto) -> bytes:
+    """The ModelProto's bytes. The one place the lowering serializes a model for atc (a test
+    counts the calls): SerializeToString, not onnx.save, which would try to manage the external
+    data itself."""
+    return model.SerializeToString()
+
+
 def save(model: onnx.ModelProto, constants: Sequence[GraphConstant], directory: Path) -> Path:
     """Writes MODEL_FILE (and WEIGHTS_FILE when a constant is external) into `directory`, checks
     the files with onnx.checker, and returns the model's path.
 
     The check reads the saved files: only a check of the files sees the external data, and an
-    in-memory check needs the whole model as one protobuf.
+    in-memory check needs the whole model as one protobuf, serialized once more. The model is
+    serialized once (serialize_model) and its bytes dropped as soon as they are written.
     """
     directory.mkdir(parents=True, exist_ok=True)
     model_path = directory / MODEL_FILE
-    # SerializeToString, not onnx.save: onnx.save would try to manage the external data itself.
-    model_path.write_bytes(model.SerializeToString())
+    model_path.write_bytes(serialize_model(model))
     if any(c.external for c in constants):
         size = write_weights(directory / WEIGHTS_FILE, constants)
         # onnx.checker does not compare lengths with the file; onnx.load would.
