@@ -336,8 +336,7 @@ def _text(output: str | bytes | None) -> str:
 
 def collect_weight_files(folder: Path, atc: Atc, keep_in: Path | None = None) -> list[WeightFile]:
     """The files atc wrote into `folder` (weight/), sorted by name; none when it made no folder.
-    Each is moved into `keep_in` (default: the folder's parent's parent, beside atc's folder),
-    not read (take_file).
+    Each is moved into `keep_in` (default: the temporary folder), not read (take_file).
 
     Real CANN's atc and the emulator's name them differently, so nothing is assumed about the
     names beyond "a file in weight/"; whatever is there is what the .om reads. An entry that is
@@ -347,7 +346,7 @@ def collect_weight_files(folder: Path, atc: Atc, keep_in: Path | None = None) ->
         return []
     if folder.is_symlink() or not folder.is_dir():
         raise ToolchainError(f"atc ({atc.description}) wrote {WEIGHT_DIR}, which is not a folder")
-    keep_in = keep_in if keep_in is not None else folder.parent.parent
+    keep_in = keep_in if keep_in is not None else Path(tempfile.gettempdir())
     weights = []
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         where = f"{WEIGHT_DIR}/{entry.name}"
