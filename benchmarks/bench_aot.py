@@ -2,7 +2,7 @@
 # Copyright (c) 2026 the executorch-ascend authors.
 """Ahead-of-time time and peak memory against model size: AscendPartitioner vs XnnpackPartitioner.
 
-    python benchmarks/bench_aot.py [--layers 1,4,16,32] [--width 1024]
+    python benchmarks/bench_aot.py [--layers 1,4,16,32] [--width 1024] [--tokens 0]
         [--partitioners ascend,xnnpack] [--placements pte,ptd] [--json PATH] [--work-dir DIR]
 
 The model is a transformer-like stack of `--layers` MLP blocks (x + Linear(4w, w)(relu(Linear(w,
@@ -11,7 +11,9 @@ runs in its own process, which imports everything, builds the module, then lower
 torch.export -> to_edge_transform_and_lower(partitioner) -> to_executorch -> save the .pte (and the
 .ptd). Placement "pte" keeps the weights in the .pte; "ptd" sends them to weights.ptd (Ascend:
 AscendCompileSpec(external_tag); XNNPACK: delegate_external_constants_pass_unlifted, which
-exports twice).
+exports twice). The input is (4, width), or (1, tokens, width) with --tokens: a Linear on a 3-D
+input is lowered to MatMul with its weight transposed at lowering time (a new array per weight,
+docs/packaging.md), a 2-D one to Gemm reading the weight in place.
 
 Memory: the lowering process's own peak (VmHWM, exact), and, sampled every 2 ms by this parent,
 the peak of its children (atc; VmRSS summed over the descendants that exec'd another program) and
@@ -94,7 +96,9 @@ def _partitioner(partitioner: str, placement: str):
     return AscendPartitioner(AscendCompileSpec(toolchain="emulator", external_tag=tag))
 
 
-def phase_lower(work: Path, partitioner: str, placement: str, layers: int, width: int) -> dict:
+def phase_lower(
+    work: Path, partitioner: str, placement: str, layers: int, width: int, tokens: int
+) -> dict:
     import torch
     from executorch.exir import to_edge_transform_and_lower
 
@@ -103,7 +107,8 @@ def phase_lower(work: Path, partitioner: str, placement: str, layers: int, width
 
     executorch_ascend.use_emulator()
     model = _model(layers, width)
-    x = torch.randn(4, width, generator=torch.Generator().manual_seed(1))
+    shape = (1, tokens, width) if tokens > 0 else (4, width)
+    x = torch.randn(*shape, generator=torch.Generator().manual_seed(1))
     with torch.no_grad():
         expected = model(x)
     np.save(work / "input.npy", x.numpy())
@@ -212,12 +217,15 @@ def _run(args: list[str]) -> tuple[dict, dict]:
         return json.loads(out.read().strip().splitlines()[-1]), peaks
 
 
-def measure(work: Path, partitioner: str, placement: str, layers: int, width: int) -> dict:
+def measure(
+    work: Path, partitioner: str, placement: str, layers: int, width: int, tokens: int
+) -> dict:
     folder = work / f"{partitioner}_{placement}_{layers}"
     folder.mkdir()
     lowered, peaks = _run(
         ["--phase", "lower", "--work-dir", str(folder), "--partitioners", partitioner,
-         "--placements", placement, "--layers", str(layers), "--width", str(width)]
+         "--placements", placement, "--layers", str(layers), "--width", str(width),
+         "--tokens", str(tokens)]
     )  # fmt: skip
     checked, _ = _run(["--phase", "check", "--work-dir", str(folder)])
     tolerance = 1e-4 * max(1.0, checked["max_abs_expected"])
@@ -273,6 +281,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layers", default="1,4,16,32", help="comma-separated block counts")
     parser.add_argument("--width", type=int, default=1024)
+    parser.add_argument("--tokens", type=int, default=0, help="a 3-D input (1, tokens, width)")
     parser.add_argument("--partitioners", default="ascend,xnnpack")
     parser.add_argument("--placements", default="pte,ptd")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
@@ -281,7 +290,12 @@ def main() -> int:
     args = parser.parse_args()
     if args.phase == "lower":
         result = phase_lower(
-            args.work_dir, args.partitioners, args.placements, int(args.layers), args.width
+            args.work_dir,
+            args.partitioners,
+            args.placements,
+            int(args.layers),
+            args.width,
+            args.tokens,
         )
         print(json.dumps(result))
         return 0
@@ -294,7 +308,9 @@ def main() -> int:
         for layers in (int(n) for n in args.layers.split(",")):
             for partitioner in args.partitioners.split(","):
                 for placement in args.placements.split(","):
-                    rows.append(measure(Path(tmp), partitioner, placement, layers, args.width))
+                    rows.append(
+                        measure(Path(tmp), partitioner, placement, layers, args.width, args.tokens)
+                    )
                     print(table(rows[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
     print(table(rows))
     if args.json is not None:
