@@ -163,10 +163,10 @@ def store_source(
         if not c.external or c.nbytes == 0:
             continue
         assert c.offset is not None
-        digest = hashlib.sha256(c.raw_bytes())
-        key = weight_key(digest.hexdigest())
+        digest = c.sha256()
+        key = weight_key(digest)
         tag = c.tag if c.tag is not None else default_tag
-        data = _piece_data(store, key, c, digest.digest())
+        data = _piece_data(store, key, c, bytes.fromhex(digest))
         store.add_named_data(key, data, alignment=WEIGHT_ALIGNMENT, external_tag=tag)
         pieces.append(SourcePiece(c.offset, c.nbytes, key))
     source = PartitionSource(
@@ -199,7 +199,8 @@ def _piece_data(
     fd, path = tempfile.mkstemp(prefix="executorch_ascend_", suffix=".data")
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(constant.raw_bytes())
+            for chunk in constant.chunks():
+                f.write(chunk)
     except BaseException:
         Path(path).unlink(missing_ok=True)
         raise

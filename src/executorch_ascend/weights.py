@@ -17,7 +17,6 @@ Which file (.pte or <tag>.ptd) a weight goes to:
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 
 from executorch.exir._serialize._named_data_store import NamedDataStore
@@ -52,7 +51,7 @@ class _ConstantDigests:
         for c in self._by_size.get(size, []):
             d = self._digests.get(c.name)
             if d is None:
-                d = self._digests[c.name] = hashlib.sha256(c.raw_bytes()).hexdigest()
+                d = self._digests[c.name] = c.sha256()
             if d == digest:
                 found.append(c)
         return found
