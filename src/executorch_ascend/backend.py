@@ -16,6 +16,7 @@ import hashlib
 import logging
 from typing import final
 
+from executorch.exir._serialize._cord import FileBackedData
 from executorch.exir._serialize._named_data_store import NamedDataStore
 from executorch.exir.backend.backend_details import BackendDetails, PreprocessResult
 from executorch.exir.backend.compile_spec_schema import CompileSpec
@@ -26,6 +27,7 @@ from .compile_spec import AscendCompileSpec
 from .debug_map import debug_handle_map
 from .lowering import LoweredGraph
 from .lowering.gears import lower_partition
+from .program_copy import copy_sharing_tensors
 from .soc_dtypes import check_program
 from .source import store_source
 from .states import store_states
@@ -40,12 +42,22 @@ OM_KEY_PREFIX = "ascend/om/"
 OM_ALIGNMENT = 64
 
 
-def om_key(om: bytes) -> str:
+def om_key(om: bytes | FileBackedData) -> str:
+    """The .om's named-data key: its SHA-256 (of the file, in chunks, when it is one)."""
+    if isinstance(om, FileBackedData):
+        return OM_KEY_PREFIX + om.sha256().hex()
     return OM_KEY_PREFIX + hashlib.sha256(om).hexdigest()
 
 
 @final
 class AscendBackend(BackendDetails):
+    @classmethod
+    def copy_exported_program_for_preprocess(
+        cls, edge_program: ExportedProgram, compile_specs: list[CompileSpec]
+    ) -> ExportedProgram:
+        # The partition without a second copy of its weights (program_copy.py).
+        return copy_sharing_tensors(edge_program)
+
     @staticmethod
     def preprocess(
         edge_program: ExportedProgram, compile_specs: list[CompileSpec]
@@ -55,18 +67,23 @@ class AscendBackend(BackendDetails):
         check_program(edge_program, spec.soc_version)
         # Large constants go to atc as ONNX external data, so no protobuf size limit applies.
         # With shape gears: one graph for every gear, and atc's gear options (lowering/gears.py).
-        lowered, gear_options = lower_partition(edge_program, spec, spec.external_weight_threshold)
+        # Checked once, as the files atc gets (LoweredGraph.save), not also in memory.
+        lowered, gear_options = lower_partition(
+            edge_program, spec, spec.external_weight_threshold, check=False
+        )
         assert isinstance(lowered, LoweredGraph)
         names, dims = [v.name for v in lowered.inputs], [v.dims for v in lowered.inputs]
-        compiled = compile_onnx(lowered, spec, names, dims, gear_options=gear_options)
+        compiled = compile_onnx(
+            lowered, spec, names, dims, gear_options=gear_options, keep_model=spec.keep_onnx
+        )
         _warn_if_tags_are_lost(lowered, spec, compiled.weights)
-        key = om_key(compiled.om)
+        key = om_key(compiled.om_file)
         store = NamedDataStore()
         # The .om follows the compile spec's tag only: per-constant tags name where weights go,
         # and the .om (graph and plan, no weights) stays in the .pte without one, as XNNPACK
         # keeps its blob there.
         store.add_named_data(
-            key, compiled.om, alignment=OM_ALIGNMENT, external_tag=spec.external_tag
+            key, compiled.om_file, alignment=OM_ALIGNMENT, external_tag=spec.external_tag
         )
         weights = store_weights(store, compiled.weights, lowered.constants, spec.external_tag)
         states = store_states(store, lowered.states, spec.external_tag)
@@ -74,8 +91,8 @@ class AscendBackend(BackendDetails):
         # the device's SoC); the device travels as a compile spec, which ExecuTorch stores with
         # the delegate; the I/O signature is the .om's own.
         source_key = (
-            store_source(store, lowered, gear_options, spec.external_tag)
-            if spec.keep_onnx
+            store_source(store, lowered, gear_options, spec.external_tag, compiled.model)
+            if compiled.model is not None
             else None
         )
         target = blob.BlobTarget(spec.soc_version, key, weights)

@@ -44,7 +44,8 @@ def write(
     """Copies `workdir` into a new partition folder under `dump_dir` and writes the command and
     the log beside it; returns the folder. `options` are the spec's atc_options (original paths).
     """
-    digest = hashlib.sha256((workdir / model_file).read_bytes()).hexdigest()
+    with open(workdir / model_file, "rb") as f:  # in chunks: the model may hold its weights
+        digest = hashlib.file_digest(f, "sha256").hexdigest()
     dump_dir.mkdir(parents=True, exist_ok=True)
     folder = _new_folder(dump_dir, digest[:8])
     shutil.copytree(workdir, folder, symlinks=True, dirs_exist_ok=True)

@@ -14,7 +14,6 @@ Named data no blob refers to any more (the .om files of dropped targets) is drop
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -136,15 +135,16 @@ def _recompile_delegate(
             )
         except SourceError as e:
             raise RecompileError(f"{where}: {e}") from e
-        key = om_key(om.om)
-        program.add(key, om.om, om_tag)
+        om_data = om.om
+        key = om_key(om_data)
+        program.add(key, om_data, om_tag)
         weights = []
         for w in om.weights:
-            w_key = weight_key(hashlib.sha256(w.data).hexdigest())
-            program.add(w_key, w.data, om_tag)
-            weights.append(blob.BlobWeight(w.name, w_key, len(w.data)))
+            w_key = weight_key(w.digest)
+            program.add(w_key, w.read_bytes(), om_tag)
+            weights.append(blob.BlobWeight(w.name, w_key, w.size))
         targets.append(blob.BlobTarget(soc, key, tuple(weights)))
-        compiled.append(CompiledTarget(soc, len(om.om), len(weights)))
+        compiled.append(CompiledTarget(soc, len(om_data), len(weights)))
     kept = () if replace else tuple(t for t in old.targets if t.soc_version not in soc_versions)
     new = dataclasses.replace(old, targets=kept + tuple(targets))
     try:

@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from executorch.exir._serialize._cord import FileBackedData
 from executorch.exir._serialize._named_data_store import NamedDataStore
 
-from .lowering import LoweredGraph
+from .lowering import GraphConstant, LoweredGraph
 from .lowering.external_data import MODEL_FILE, WEIGHTS_FILE
 from .weights import WEIGHT_ALIGNMENT, weight_key
 
@@ -144,28 +147,31 @@ def store_source(
     lowered: LoweredGraph,
     gear_options: Sequence[str],
     default_tag: str | None,
+    model_file: FileBackedData,
 ) -> str:
     """Adds the partition's ONNX source to `store`; returns the manifest's key (for the blob).
 
-    The model and manifest follow the compile spec's tag, as the .om does; each piece of the
-    external data follows its constant's tag, as its weight file does (weights.py).
+    `model_file` is part.onnx as atc read it (toolchain.compile_onnx(keep_model=True)): the model
+    is serialized once, for atc, and that file is what is kept. The model and manifest follow the
+    compile spec's tag, as the .om does; each piece of the external data follows its constant's
+    tag, as its weight file does (weights.py).
     """
-    onnx_bytes = lowered.model.SerializeToString()
-    onnx_key = ONNX_KEY_PREFIX + hashlib.sha256(onnx_bytes).hexdigest()
-    store.add_named_data(onnx_key, onnx_bytes, alignment=1, external_tag=default_tag)
+    onnx_key = ONNX_KEY_PREFIX + model_file.sha256().hex()
+    store.add_named_data(onnx_key, model_file, alignment=1, external_tag=default_tag)
     pieces = []
     for c in lowered.constants:
         if not c.external or c.nbytes == 0:
             continue
         assert c.offset is not None
-        data = bytes(c.raw_bytes())
-        key = weight_key(hashlib.sha256(data).hexdigest())
+        digest = c.sha256()
+        key = weight_key(digest)
         tag = c.tag if c.tag is not None else default_tag
+        data = _piece_data(store, key, c, bytes.fromhex(digest))
         store.add_named_data(key, data, alignment=WEIGHT_ALIGNMENT, external_tag=tag)
         pieces.append(SourcePiece(c.offset, c.nbytes, key))
     source = PartitionSource(
         onnx_key=onnx_key,
-        onnx_size=len(onnx_bytes),
+        onnx_size=len(model_file),
         input_names=tuple(v.name for v in lowered.inputs),
         input_dims=tuple(tuple(v.dims) for v in lowered.inputs),
         gear_options=tuple(gear_options),
@@ -175,6 +181,30 @@ def store_source(
     key = SOURCE_KEY_PREFIX + hashlib.sha256(manifest).hexdigest()
     store.add_named_data(key, manifest, alignment=1, external_tag=default_tag)
     return key
+
+
+def _piece_data(
+    store: NamedDataStore, key: str, constant: GraphConstant, sha256: bytes
+) -> FileBackedData | bytes:
+    """The named data for one piece of part.weights, without a copy of its bytes in memory.
+
+    Usually atc wrote the same bytes as a weight file, already in the store under the same key
+    (weights.py): the store's own buffer is given again (NamedDataStore keeps one per content).
+    Otherwise (external_weight=0, or an atc that transforms weights) the bytes are written from
+    the constant's memory to a file of their own.
+    """
+    index = store.key_to_buffer_idx.get(key)  # NamedDataStore's key index (executorch 1.5.1)
+    if index is not None:
+        return store.buffers[index]
+    fd, path = tempfile.mkstemp(prefix="executorch_ascend_", suffix=".data")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            for chunk in constant.chunks():
+                f.write(chunk)
+    except BaseException:
+        Path(path).unlink(missing_ok=True)
+        raise
+    return FileBackedData(path, cleanup=True, sha256=sha256)
 
 
 # Reads one named-data entry (bytes, or a memoryview of the file); KeyError when absent.

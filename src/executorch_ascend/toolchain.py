@@ -5,6 +5,12 @@
 Both atcs take CANN's command line, so the only difference is which binary runs; the .om's
 magic tells the runtime which one built it. With --external_weight=1|2 atc also writes weight files
 into `weight/` beside the .om; they are collected with it (CompiledOm.weights).
+
+What atc wrote is never read into Python memory: the .om, each weight file and (when asked) the
+ONNX model atc read are moved out of atc's temporary folder into files of their own, held as
+ExecuTorch's FileBackedData, which NamedDataStore accepts as named data and the .pte/.ptd
+serializer copies to its output in 8 MiB chunks. Their SHA-256 (the named-data keys) is computed
+from the file in chunks too. The files are deleted when the last reference to them goes.
 """
 
 from __future__ import annotations
@@ -13,12 +19,16 @@ import functools
 import logging
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
+
+# ExecuTorch's file-backed named data (exir/_serialize/_cord.py, executorch 1.5.1).
+from executorch.exir._serialize._cord import FileBackedData
 
 from . import atc_options as atc_table
 from . import cann, dump
@@ -52,20 +62,43 @@ class Atc:
 
 @dataclass(frozen=True)
 class WeightFile:
-    """A file atc wrote into weight/: the .om reads it at run time instead of holding the bytes."""
+    """A file atc wrote into weight/: the .om reads it at run time instead of holding the bytes.
+
+    `data` is the file itself (moved out of atc's folder), not its bytes in memory."""
 
     name: str  # file name, without the folder: the name the .om refers to it by
-    data: bytes
+    data: FileBackedData
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 of the bytes (hex), read from the file in chunks once, then cached."""
+        return self.data.sha256().hex()
+
+    def read_bytes(self) -> bytes:
+        return self.data.to_bytes()
 
 
 @dataclass(frozen=True)
 class CompiledOm:
-    om: bytes
+    """What atc gave, as files (module docstring). `model` is the ONNX model file atc read, kept
+    only when compile_onnx was asked to (keep_model)."""
+
+    om_file: FileBackedData
     atc: Atc
     log: str
     weights: list[WeightFile] = field(default_factory=list)  # sorted by name
+    model: FileBackedData | None = None
     # The .om's op names in order (gear 0's), when atc can list them (om_op_names).
     op_names: tuple[str, ...] | None = None
+
+    @property
+    def om(self) -> bytes:
+        """The .om's bytes (read from its file on each call)."""
+        return self.om_file.to_bytes()
 
 
 class OnnxFiles(Protocol):
@@ -183,12 +216,15 @@ def compile_onnx(
     input_shapes: Sequence[Sequence[int]],
     atc: Atc | None = None,
     gear_options: Sequence[str] = (),
+    keep_model: bool = False,
 ) -> CompiledOm:
     """Runs atc on the model in a temporary directory; returns the .om and its weight files.
 
     `model` is the serialized ModelProto, or files to save (a model with external data). The
     spec's file options are copied into that directory for atc; with a dump folder
     (spec.effective_dump_dir) the directory is dumped after atc ran, also when it failed.
+    `keep_model`: also return the ONNX model file atc read (CompiledOm.model), so a caller that
+    keeps it (keep_onnx) needs no second serialization of the model.
     """
     atc = atc or resolve_atc(spec)
     dump_dir = spec.effective_dump_dir
@@ -217,17 +253,35 @@ def compile_onnx(
             raise ToolchainError(
                 f"atc ({atc.description}) succeeded but wrote no part.om; its output:\n{log}"
             )
-        om = om_path.read_bytes()
-        weights = collect_weight_files(workdir / WEIGHT_DIR, atc)
-        op_names = om_op_names(om_path, atc)
+        op_names = om_op_names(om_path, atc)  # before the .om leaves atc's folder
+        # Moved beside atc's folder (same file system: a rename), which is removed below.
+        om = take_file(om_path, workdir.parent)
+        weights = collect_weight_files(workdir / WEIGHT_DIR, atc, keep_in=workdir.parent)
+        kept_model = take_file(workdir / model_file, workdir.parent) if keep_model else None
     logger.info(
         "compiled a partition with %s (%d-byte .om, %d weight file(s), %d bytes)",
         atc.description,
         len(om),
         len(weights),
-        sum(len(w.data) for w in weights),
+        sum(w.size for w in weights),
     )
-    return CompiledOm(om, atc, log, weights, op_names)
+    return CompiledOm(om, atc, log, weights, kept_model, op_names)
+
+
+def take_file(path: Path, folder: Path) -> FileBackedData:
+    """Moves `path` to a new file in `folder` owned by the returned FileBackedData (deleted
+    with it): the bytes stay on disk, none is read."""
+    fd, owned = tempfile.mkstemp(prefix="executorch_ascend_", suffix=".data", dir=folder)
+    os.close(fd)
+    try:
+        try:
+            os.replace(path, owned)
+        except OSError:
+            shutil.move(path, owned)  # another file system (a folder given by the caller)
+    except BaseException:
+        Path(owned).unlink(missing_ok=True)
+        raise
+    return FileBackedData(owned, cleanup=True)
 
 
 # One line of `atc --mode=6` per op: "  op 3 'aten_relu_default/Relu' Relu".
@@ -312,8 +366,9 @@ def _text(output: str | bytes | None) -> str:
     return output.decode("utf-8", "replace") if isinstance(output, bytes) else output
 
 
-def collect_weight_files(folder: Path, atc: Atc) -> list[WeightFile]:
+def collect_weight_files(folder: Path, atc: Atc, keep_in: Path | None = None) -> list[WeightFile]:
     """The files atc wrote into `folder` (weight/), sorted by name; none when it made no folder.
+    Each is moved into `keep_in` (default: the temporary folder), not read (take_file).
 
     Real CANN's atc and the emulator's name them differently, so nothing is assumed about the
     names beyond "a file in weight/"; whatever is there is what the .om reads. An entry that is
@@ -323,6 +378,7 @@ def collect_weight_files(folder: Path, atc: Atc) -> list[WeightFile]:
         return []
     if folder.is_symlink() or not folder.is_dir():
         raise ToolchainError(f"atc ({atc.description}) wrote {WEIGHT_DIR}, which is not a folder")
+    keep_in = keep_in if keep_in is not None else Path(tempfile.gettempdir())
     weights = []
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         where = f"{WEIGHT_DIR}/{entry.name}"
@@ -335,8 +391,7 @@ def collect_weight_files(folder: Path, atc: Atc) -> list[WeightFile]:
             entry.name.encode("utf-8")
         except UnicodeEncodeError as e:
             raise ToolchainError(f"atc ({atc.description}) wrote {where!r}: not UTF-8") from e
-        data = Path(entry.path).read_bytes()
-        if not data:
+        if entry.stat(follow_symlinks=False).st_size == 0:
             raise ToolchainError(f"atc ({atc.description}) wrote an empty weight file {where}")
-        weights.append(WeightFile(entry.name, data))
+        weights.append(WeightFile(entry.name, take_file(Path(entry.path), keep_in)))
     return weights

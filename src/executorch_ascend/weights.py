@@ -17,7 +17,6 @@ Which file (.pte or <tag>.ptd) a weight goes to:
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 
 from executorch.exir._serialize._named_data_store import NamedDataStore
@@ -52,7 +51,7 @@ class _ConstantDigests:
         for c in self._by_size.get(size, []):
             d = self._digests.get(c.name)
             if d is None:
-                d = self._digests[c.name] = hashlib.sha256(c.raw_bytes()).hexdigest()
+                d = self._digests[c.name] = c.sha256()
             if d == digest:
                 found.append(c)
         return found
@@ -73,7 +72,7 @@ def weight_tags(
     index = _ConstantDigests(constants)
     result: list[str | None] = []
     for w, digest in zip(weights, digests, strict=True):
-        matches = index.matching(len(w.data), digest)
+        matches = index.matching(w.size, digest)
         if matches:
             tag = common_tag(c.tag for c in matches)
             result.append(tag if tag is not None else default_tag)
@@ -88,12 +87,15 @@ def store_weights(
     constants: Sequence[GraphConstant],
     default_tag: str | None,
 ) -> tuple[BlobWeight, ...]:
-    """Adds each weight file to `store`; returns the blob's weight table (in file-name order)."""
-    digests = [hashlib.sha256(w.data).hexdigest() for w in weights]
+    """Adds each weight file to `store`; returns the blob's weight table (in file-name order).
+
+    The store gets the file itself (WeightFile.data, a FileBackedData), never its bytes: the
+    serializer copies it into the .pte/.ptd in chunks."""
+    digests = [w.digest for w in weights]
     tags = weight_tags(weights, digests, constants, default_tag)
     table = []
     for w, digest, tag in zip(weights, digests, tags, strict=True):
         key = weight_key(digest)
         store.add_named_data(key, w.data, alignment=WEIGHT_ALIGNMENT, external_tag=tag)
-        table.append(BlobWeight(w.name, key, len(w.data)))
+        table.append(BlobWeight(w.name, key, w.size))
     return tuple(table)

@@ -13,6 +13,7 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 import torch
+from executorch.exir._serialize._cord import FileBackedData
 from executorch_ascend_emulator.stats import read_stats
 from parity import fp32_tolerance, max_abs_error
 
@@ -82,10 +83,13 @@ def ascend_lowered_modules(edge_manager) -> list:
 
 
 def named_data(lowered_module, key: str, tag=None) -> bytes:
-    """The bytes a delegate stored under `key` (in the .pte, or in `<tag>.ptd` when tag is set)."""
+    """The bytes a delegate stored under `key` (in the .pte, or in `<tag>.ptd` when tag is set).
+
+    What atc wrote is stored as files (FileBackedData), the rest as bytes."""
     out = lowered_module.named_data_store_output
     entries = out.pte_data if tag is None else out.external_data[tag]
-    return bytes(out.buffers[entries[key].buffer_index])
+    buffer = out.buffers[entries[key].buffer_index]
+    return buffer.to_bytes() if isinstance(buffer, FileBackedData) else bytes(buffer)
 
 
 def edge_with_kept_ops(module: torch.nn.Module, inputs: Sequence[torch.Tensor]):

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import stat
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 import torch
 from ascend_helpers import ascend_lowered_modules, named_data, seeded_inputs
+from executorch.exir._serialize._cord import FileBackedData
 
 from executorch_ascend import AscendCompileSpec, blob, cann
 from executorch_ascend.backend import om_key
@@ -19,7 +21,6 @@ from executorch_ascend.export import lower
 from executorch_ascend.toolchain import (
     Atc,
     ToolchainError,
-    WeightFile,
     atc_command,
     compile_onnx,
     resolve_atc,
@@ -233,7 +234,13 @@ def test_weight_files_atc_wrote_are_collected_by_name(tmp_path) -> None:
     )
     compiled = compile_onnx(b"x", spec, [], [])
     assert compiled.om == b"om\n"
-    assert compiled.weights == [WeightFile("weight_a", b"x"), WeightFile("weight_b", b"abc")]
+    assert [(w.name, w.size, w.read_bytes()) for w in compiled.weights] == [
+        ("weight_a", 1, b"x"),
+        ("weight_b", 3, b"abc"),
+    ]
+    # Kept as files (never read into memory by the driver), each hashed for its named-data key.
+    assert all(isinstance(w.data, FileBackedData) for w in compiled.weights)
+    assert compiled.weights[1].digest == hashlib.sha256(b"abc").hexdigest()
     # No weight/ folder (external_weight=0, or no large constant): no weight files.
     assert compile_onnx(b"x", _atc_then(tmp_path / "none", ""), [], []).weights == []
 

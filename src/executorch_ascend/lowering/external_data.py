@@ -13,8 +13,9 @@ always gives the same files, and the same .om (which is keyed by its hash).
 
 from __future__ import annotations
 
+import hashlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,11 +28,15 @@ WEIGHTS_FILE = "part.weights"
 # Cache-line aligned, as ONNX Runtime's own external-data writer does, so a reader can map the
 # file and use every tensor in place.
 ALIGNMENT = 64
+# The most bytes of a strided constant copied out at once (GraphConstant.chunks).
+CHUNK_BYTES = 16 << 20
 
 
 def little_endian(array: np.ndarray) -> np.ndarray:
-    """`array` as ONNX stores raw data: C order, little-endian (a copy only when it is not)."""
-    array = np.asarray(array, order="C")  # np.ascontiguousarray would turn a 0-d array into 1-d
+    """`array` with little-endian elements, as ONNX stores raw data (a copy only when they are
+    not). A strided view (a weight read transposed) stays one: its bytes are produced in C order
+    when written (GraphConstant.chunks), never all at once."""
+    array = np.asarray(array)
     if array.dtype.byteorder == ">" or (array.dtype.byteorder == "=" and sys.byteorder == "big"):
         array = array.astype(array.dtype.newbyteorder("<"))
     return array
@@ -60,9 +65,25 @@ class GraphConstant:
     def external(self) -> bool:
         return self.offset is not None
 
-    def raw_bytes(self) -> memoryview:
-        """The initializer's bytes as ONNX stores them, without copying."""
-        return memoryview(self.array.reshape(-1).view(np.uint8))
+    def chunks(self) -> Iterator[memoryview]:
+        """The initializer's bytes as ONNX stores them (C order), in pieces: the array's own
+        memory when it is C-contiguous (one piece, no copy), else copied out a block of rows of
+        at most CHUNK_BYTES at a time (a transposed weight is never copied whole)."""
+        a = self.array
+        if a.flags.c_contiguous:
+            yield memoryview(a.reshape(-1).view(np.uint8))
+            return
+        step = max(1, CHUNK_BYTES // max(1, a.nbytes // a.shape[0]))
+        for start in range(0, a.shape[0], step):
+            block = np.ascontiguousarray(a[start : start + step])
+            yield memoryview(block.reshape(-1).view(np.uint8))
+
+    def sha256(self) -> str:
+        """SHA-256 of the bytes (hex)."""
+        digest = hashlib.sha256()
+        for chunk in self.chunks():
+            digest.update(chunk)
+        return digest.hexdigest()
 
 
 def align(offset: int) -> int:
@@ -94,9 +115,17 @@ def write_weights(path: Path, constants: Sequence[GraphConstant]) -> int:
         for c in external:
             assert c.offset is not None and c.offset >= position, "overlapping external data"
             f.write(bytes(c.offset - position))
-            f.write(c.raw_bytes())
+            for chunk in c.chunks():
+                f.write(chunk)
             position = c.offset + c.nbytes
     return position
+
+
+def serialize_model(model: onnx.ModelProto) -> bytes:
+    """The ModelProto's bytes. The one place the lowering serializes a model for atc (a test
+    counts the calls): SerializeToString, not onnx.save, which would try to manage the external
+    data itself."""
+    return model.SerializeToString()
 
 
 def save(model: onnx.ModelProto, constants: Sequence[GraphConstant], directory: Path) -> Path:
@@ -104,12 +133,12 @@ def save(model: onnx.ModelProto, constants: Sequence[GraphConstant], directory: 
     the files with onnx.checker, and returns the model's path.
 
     The check reads the saved files: only a check of the files sees the external data, and an
-    in-memory check needs the whole model as one protobuf.
+    in-memory check needs the whole model as one protobuf, serialized once more. The model is
+    serialized once (serialize_model) and its bytes dropped as soon as they are written.
     """
     directory.mkdir(parents=True, exist_ok=True)
     model_path = directory / MODEL_FILE
-    # SerializeToString, not onnx.save: onnx.save would try to manage the external data itself.
-    model_path.write_bytes(model.SerializeToString())
+    model_path.write_bytes(serialize_model(model))
     if any(c.external for c in constants):
         size = write_weights(directory / WEIGHTS_FILE, constants)
         # onnx.checker does not compare lengths with the file; onnx.load would.

@@ -453,23 +453,30 @@ def explain_refusal(decisions: dict[Node, str | None], reason: str) -> dict[Node
 
 
 def lower_partition(
-    program: ExportedProgram, spec: AscendCompileSpec, external_threshold: int | None
+    program: ExportedProgram,
+    spec: AscendCompileSpec,
+    external_threshold: int | None,
+    check: bool = True,
 ) -> tuple[object, list[str]]:
-    """The LoweredGraph of a partition, and the atc options its gears need (none when static)."""
+    """The LoweredGraph of a partition, and the atc options its gears need (none when static).
+
+    `check`: run onnx.checker on a graph without external data here, in memory; False when the
+    caller saves the graph (LoweredGraph.save checks the files then: one serialization)."""
     from .program import OnnxValue, to_onnx
 
     plan = plan_gears(program, spec)
     if plan is None:
-        return to_onnx(program, external_threshold), []
+        return to_onnx(program, external_threshold, check=check), []
     if isinstance(plan, str):
         raise LoweringError(plan)
     if len(plan.gears) == 1:
         # Every gear gives this partition's symbols the same values: it is static.
-        return to_onnx(specialize(program, plan.bindings()[0]), external_threshold), []
+        special = specialize(program, plan.bindings()[0])
+        return to_onnx(special, external_threshold, check=check), []
     graphs = []
     for binding, gear in zip(plan.bindings(), plan.gears, strict=True):
         try:
-            graphs.append(to_onnx(specialize(program, binding), external_threshold))
+            graphs.append(to_onnx(specialize(program, binding), external_threshold, check=check))
         except LoweringError as e:
             raise LoweringError(f"at gear ({plan.label(gear)}): {e}") from e
     # Device-state inputs (a KV cache, lowering/program.py) follow the user inputs: static.
@@ -490,7 +497,7 @@ def lower_partition(
     lowered = dataclasses.replace(
         first, model=merged.model, inputs=inputs, outputs=outputs, constants=merged.constants
     )
-    if not lowered.has_external_data:
+    if check and not lowered.has_external_data:
         try:
             onnx.checker.check_model(lowered.model, full_check=True)
         except onnx.checker.ValidationError as e:

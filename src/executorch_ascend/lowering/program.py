@@ -4,8 +4,10 @@
 
 User inputs become graph inputs "input_<i>" in call order; parameters, buffers and lifted constants
 become initializers when an op reads them; user outputs become "output_<i>" in order. The result is
-checked with onnx.checker before it goes to atc: in memory when every initializer is inline, else
-as the saved files (LoweredGraph.save), the only check that sees external data.
+checked with onnx.checker before it goes to atc, as the saved files (LoweredGraph.save: the model
+is serialized once, for atc, and the checker reads that file; the only check that sees external
+data), and by to_onnx in memory too when every initializer is inline, unless the caller says it
+will save the graph (check=False, as AscendBackend does).
 
 A mutable buffer the partition owns (a KV cache: its placeholder and its mutation are both in the
 partition, see partitioner.tag_owned_buffers) is state: the graph reads it as input "state_in_<k>"
@@ -141,12 +143,16 @@ def _initial_value(program: ExportedProgram, target: str) -> torch.Tensor:
     return value.detach()
 
 
-def to_onnx(program: ExportedProgram, external_threshold: int | None = None) -> LoweredGraph:
+def to_onnx(
+    program: ExportedProgram, external_threshold: int | None = None, check: bool = True
+) -> LoweredGraph:
     """Lowers a whole program (a delegated partition, or a fully supported edge program).
 
     `external_threshold`: initializers of at least this many bytes become ONNX external data,
     written by `save` (what atc gets; no protobuf size limit then applies); None (the default)
     keeps every initializer in `model`, which is then a self-contained, checked model.
+    `check`: False skips the in-memory onnx.checker run (which serializes the whole model) for a
+    caller that saves the graph anyway: `save` checks the files it writes.
     """
     builder = OnnxGraphBuilder(external_threshold=external_threshold)
     constants = ConstantResolver(program)
@@ -237,7 +243,7 @@ def to_onnx(program: ExportedProgram, external_threshold: int | None = None) -> 
     graph = LoweredGraph(
         model, inputs, outputs, builder.constants, states, sources=dict(builder.sources)
     )
-    if not graph.has_external_data:
+    if check and not graph.has_external_data:
         try:
             onnx.checker.check_model(model, full_check=True)
         except onnx.checker.ValidationError as e:

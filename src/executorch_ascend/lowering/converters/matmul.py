@@ -59,8 +59,10 @@ def linear(ctx: LoweringContext, node: Node) -> None:
         return
     weight = ctx.constant(w)
     if weight is not None:
-        # The folded transpose keeps the weight's own dtype (fp16 under model.half()).
-        w_t = ctx.derived_initializer(to_numpy(weight.t().contiguous()), "weight_t", [w])
+        # The folded transpose keeps the weight's own dtype (fp16 under model.half()). A view:
+        # its bytes are written transposed block by block (GraphConstant.chunks), so the
+        # lowering never holds a transposed copy of the weight.
+        w_t = ctx.derived_initializer(to_numpy(weight.t()), "weight_t", [w])
     else:
         w_t = ctx.tmp("Transpose", [ctx.value(w)], perm=[1, 0])
     if bias is None:
