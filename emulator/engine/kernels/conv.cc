@@ -343,6 +343,10 @@ void RunConvFloat(const RunContext& ctx) {
   }
 }
 
+std::unique_ptr<PreparedOp> PrepareConv(const PrepareContext& ctx) {
+  return nullptr;
+}
+
 // float16: widened into float scratch, float kernel, rounded on store.
 ASCEND_EMU_HALF_VIA_FLOAT(Conv)
 
