@@ -21,6 +21,7 @@ constexpr struct {
   PrepareFn prepare;
 } kPrepared[] = {
     {"Conv", &PrepareConv},
+    {"FusedConv", &PrepareConv},
 };
 
 constexpr bool SameName(const char* a, const char* b) {
@@ -34,8 +35,11 @@ constexpr PrepareFn PrepareFor(const char* op_type) {
   return nullptr;
 }
 
-#define ASCEND_EMU_KERNEL(Name, required, max, kind)                 \
-  {#Name, &Infer##Name, &Run##Name, {required, max, InputKind::k##kind}, \
+#define ASCEND_EMU_KERNEL(Name, required, max, kind) \
+  {#Name,                                            \
+   &Infer##Name,                                     \
+   &Run##Name,                                       \
+   {required, max, InputKind::k##kind},              \
    PrepareFor(#Name)},
 constexpr KernelDef kKernels[] = {
 #include "kernels.def"
