@@ -452,8 +452,7 @@ class GraphCompiler {
       std::vector<float> per_channel;
       if (it->second.kind == Value::Kind::kConst) {
         if (!PerChannel(it->second, yv.shape, &per_channel)) return "";
-        if (!FoldIntoWeights(type == "Mul", per_channel, &fused_op))
-          return "";
+        if (!FoldIntoWeights(type == "Mul", per_channel, &fused_op)) return "";
       } else if (type == "Add" && it->second.shape == yv.shape) {
         fused_op.inputs.resize(4);
         fused_op.inputs[3] = other;
@@ -485,8 +484,8 @@ class GraphCompiler {
 
     const int op_index = static_cast<int>(ops_.size()) - 1;
     fused_op.scratch_bytes = ctx.scratch_bytes;
-    fused_op.name += "+" + (node.name().empty() ? "#" + std::to_string(index)
-                                                : node.name());
+    fused_op.name +=
+        "+" + (node.name().empty() ? "#" + std::to_string(index) : node.name());
     fused_op.outputs[0] = node.output(0);
     for (const std::string& name : fused_op.inputs) {
       if (!name.empty()) values_.at(name).last_use = op_index;
@@ -547,10 +546,12 @@ class GraphCompiler {
       std::memcpy(bias.data(), bytes.data, bytes.size);
       bytes.Release();
     }
-    for (int64_t i = 0; i < m; ++i) bias[i] = mul ? bias[i] * s[i] : bias[i] + s[i];
+    for (int64_t i = 0; i < m; ++i)
+      bias[i] = mul ? bias[i] * s[i] : bias[i] + s[i];
     const std::string base = "\x01" + op->name;
     if (mul) {
-      if (w->second.shape.rank < 1 || w->second.shape.dims[0] != m) return false;
+      if (w->second.shape.rank < 1 || w->second.shape.dims[0] != m)
+        return false;
       const ByteView bytes = consts_[w->second.index].bytes();
       std::vector<uint8_t> scaled(bytes.data, bytes.data + bytes.size);
       bytes.Release();

@@ -25,7 +25,8 @@ std::vector<std::string> OpNames(const std::string& om_path) {
   std::string error;
   EXPECT_TRUE(ReadOm(om.data(), om.size(), &program, &error)) << error;
   std::vector<std::string> names;
-  for (const OpInfo& op : program.ops) names.push_back(op.op_type + ":" + op.name);
+  for (const OpInfo& op : program.ops)
+    names.push_back(op.op_type + ":" + op.name);
   return names;
 }
 
@@ -33,9 +34,8 @@ class AtcConvFusionTest : public AtcTest {
  protected:
   // Writes the switch file that turns every fusion off.
   std::string FusionOff() {
-    WriteFile("fusion_off.cfg",
-              R"({"Switch": {"GraphFusion": {"ALL": "off"}, )"
-              R"("UBFusion": {"ALL": "off"}}})");
+    WriteFile("fusion_off.cfg", R"({"Switch": {"GraphFusion": {"ALL": "off"}, )"
+                                R"("UBFusion": {"ALL": "off"}}})");
     return "--fusion_switch_file=" + Path("fusion_off.cfg");
   }
 
@@ -89,10 +89,10 @@ TEST_F(AtcConvFusionTest, ResNetBlockFusesAndMatchesUnfused) {
   b.Node("Add", {"a2", "x"}, {"a3"}, "Add_2");  // the residual
   b.Node("Relu", {"a3"}, {"y"}, "Relu_1");
   ExpectSameAsUnfused(b, "block", {Ramp(C * H * W)});
-  EXPECT_EQ(OpNames(Path("block.om")),
-            (std::vector<std::string>{
-                "FusedConv:Conv_0+Mul_0+Add_0+Relu_0",
-                "FusedConv:Conv_1+Mul_1+Add_1+Add_2+Relu_1"}));
+  EXPECT_EQ(
+      OpNames(Path("block.om")),
+      (std::vector<std::string>{"FusedConv:Conv_0+Mul_0+Add_0+Relu_0",
+                                "FusedConv:Conv_1+Mul_1+Add_1+Add_2+Relu_1"}));
   EXPECT_EQ(OpNames(Path("block_plain.om")).size(), 9u);
 }
 
@@ -125,7 +125,7 @@ TEST_F(AtcConvFusionTest, NothingMergesWhereItWouldChangeTheGraph) {
       .Output("z", {1, 2, 4, 4})
       .Output("v", {1, 2, 4, 4});
   b.Node("Conv", {"x", "w"}, {"c"}, "conv_a");
-  b.Node("Relu", {"c"}, {"y"}, "relu_a");     // c is read twice:
+  b.Node("Relu", {"c"}, {"y"}, "relu_a");       // c is read twice:
   b.Node("Mul", {"c", "row"}, {"z"}, "mul_a");  // no merge
   b.Node("Conv", {"x", "w"}, {"d"}, "conv_b");
   b.Node("Mul", {"d", "row"}, {"e"}, "mul_b");  // not per channel
@@ -135,9 +135,8 @@ TEST_F(AtcConvFusionTest, NothingMergesWhereItWouldChangeTheGraph) {
   b.Node("Mul", {"h", "s"}, {"v"}, "mul_c");  // after the activation
   ExpectSameAsUnfused(b, "none", {Ramp(32)});
   EXPECT_EQ(OpNames(Path("none.om")),
-            (std::vector<std::string>{"Conv:conv_a", "Relu:relu_a",
-                                      "Mul:mul_a", "Conv:conv_b", "Mul:mul_b",
-                                      "Relu:relu_b",
+            (std::vector<std::string>{"Conv:conv_a", "Relu:relu_a", "Mul:mul_a",
+                                      "Conv:conv_b", "Mul:mul_b", "Relu:relu_b",
                                       "FusedConv:conv_c+relu_c", "Mul:mul_c"}));
 }
 
