@@ -12,8 +12,6 @@
 // thread count to 1 (a per-thread setting) and puts it back after.
 #include "conv_onednn.h"
 
-#include <omp.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -21,6 +19,11 @@
 #include <string>
 #include <unordered_map>
 #include <utility>
+
+// The two OpenMP calls (libgomp's C API), declared here: clang, which builds
+// the sanitizer trees, has no omp.h of its own.
+extern "C" int omp_get_max_threads(void);
+extern "C" void omp_set_num_threads(int);
 
 namespace ascend_emu {
 namespace kernels {
