@@ -222,7 +222,7 @@ TEST(KernelsConv, FusedConvIsConvPlusResidualThenRelu) {
             std::string::npos);
 }
 
-TEST(KernelsConv, DefaultsKernelShapeAndNoScratchFor1x1) {
+TEST(KernelsConv, DefaultsKernelShapeAndScratchBound) {
   HostTensor x = RandF32(S({1, 3, 5, 6}), 1);
   HostTensor w = RandF32(S({2, 3, 2, 2}), 2);
   Attrs a;
