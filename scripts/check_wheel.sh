@@ -32,7 +32,7 @@ installed_checks() {
   unset PYTHONPATH
   export PATH="$venv/bin:$PATH"
   if [ "$hidden" = yes ]; then
-    for f in /usr/lib/*/libonnx*.so* /usr/lib/*/libprotobuf*.so*; do
+    for f in /usr/lib/*/libonnx*.so* /usr/lib/*/libprotobuf*.so* /usr/lib/*/libdnnl*.so* /usr/lib/*/libisal*.so*; do
       [ -f "$f" ] && [ ! -L "$f" ] && mount --bind "$work/empty" "$f"
     done
     step "Debian's onnx/protobuf libraries hidden: $(ls -lL /usr/lib/*/libonnx.so.1 2>/dev/null | awk '{print $5 " bytes"}')"

@@ -22,6 +22,8 @@ using ascend_emu::Attributes;
 using ascend_emu::DType;
 using ascend_emu::InferContext;
 using ascend_emu::KernelDef;
+using ascend_emu::PrepareContext;
+using ascend_emu::PreparedOp;
 using ascend_emu::RunContext;
 using ascend_emu::Shape;
 using ascend_emu::TensorRef;
@@ -61,11 +63,13 @@ Attribute Int(int64_t value) {
 }
 
 // One op instance ready to Run: inputs filled with a pattern, outputs and
-// scratch sized by the kernel's own Infer.
+// scratch sized by the kernel's own Infer; `prepared` runs the kernel's
+// PrepareFn as a model load does (Conv: the oneDNN path), else Run goes
+// without it (Conv: the emulator's own im2col + Eigen / depthwise path).
 class KernelCase {
  public:
   KernelCase(const std::string& op, Attributes attrs,
-             std::vector<Shape> input_shapes)
+             std::vector<Shape> input_shapes, bool prepared = false)
       : attrs_(std::move(attrs)) {
     kernel_ = ascend_emu::FindKernel(op);
     if (kernel_ == nullptr) throw std::runtime_error("no kernel for " + op);
@@ -89,11 +93,16 @@ class KernelCase {
       out.data = buffers_.back().get();
     }
     scratch_ = AlignedZeros(ctx.scratch_bytes);
+    if (prepared && kernel_->prepare != nullptr) {
+      prepared_ = kernel_->prepare(PrepareContext{attrs_, inputs_, outputs_});
+      if (prepared_ == nullptr) throw std::runtime_error(op + ": not prepared");
+    }
   }
 
   void Run() {
     RunContext ctx{attrs_,          inputs_.data(),  inputs_.size(),
-                   outputs_.data(), outputs_.size(), scratch_.get()};
+                   outputs_.data(), outputs_.size(), scratch_.get(),
+                   prepared_.get()};
     kernel_->run(ctx);
     benchmark::DoNotOptimize(outputs_[0].data);
     benchmark::ClobberMemory();
@@ -106,6 +115,7 @@ class KernelCase {
   std::vector<TensorRef> outputs_;
   std::vector<Buffer> buffers_;
   Buffer scratch_;
+  std::unique_ptr<PreparedOp> prepared_;
 };
 
 void Report(benchmark::State& state, double flops) {
@@ -127,29 +137,45 @@ BENCHMARK(BM_MatMul)
     ->Args({256, 256, 256})
     ->Args({1, 512, 1000});
 
-// Conv NCHW, 3x3, stride 1, pad 1, with bias: [1, C, H, H] -> [1, F, H, H].
-void BM_Conv3x3(benchmark::State& state) {
+// Conv NCHW, kxk, pad k/2, with bias: [1, C, H, H] -> [1, F, H/stride,
+// H/stride]; onednn 1 is the path a loaded model takes (prepared at load),
+// 0 the emulator's own (im2col + Eigen GEMM; depthwise: direct).
+void BM_Conv(benchmark::State& state) {
   const int64_t c = state.range(0), f = state.range(1), hw = state.range(2),
-                group = state.range(3);
+                group = state.range(3), k = state.range(4),
+                stride = state.range(5);
+  const int64_t pad = k / 2, out = (hw + 2 * pad - k) / stride + 1;
   Attributes attrs;
-  attrs.map()["kernel_shape"] = Ints({3, 3});
-  attrs.map()["pads"] = Ints({1, 1, 1, 1});
-  attrs.map()["strides"] = Ints({1, 1});
+  attrs.map()["kernel_shape"] = Ints({k, k});
+  attrs.map()["pads"] = Ints({pad, pad, pad, pad});
+  attrs.map()["strides"] = Ints({stride, stride});
   attrs.map()["dilations"] = Ints({1, 1});
   attrs.map()["group"] = Int(group);
   KernelCase op("Conv", std::move(attrs),
-                {MakeShape({1, c, hw, hw}), MakeShape({f, c / group, 3, 3}),
-                 MakeShape({f})});
+                {MakeShape({1, c, hw, hw}), MakeShape({f, c / group, k, k}),
+                 MakeShape({f})},
+                state.range(6) != 0);
   for (auto _ : state) op.Run();
-  Report(state, 2.0 * f * (c / group) * 9 * hw * hw);
+  Report(state, 2.0 * f * (c / group) * k * k * out * out);
 }
-BENCHMARK(BM_Conv3x3)
-    ->ArgNames({"C", "F", "HW", "group"})
-    ->Args({3, 16, 64, 1})
-    ->Args({16, 16, 32, 1})
-    ->Args({64, 64, 32, 1})
-    ->Args({128, 128, 16, 1})
-    ->Args({64, 64, 32, 64});
+void ConvArgs(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"C", "F", "HW", "group", "k", "stride", "onednn"});
+  for (int64_t onednn : {0, 1}) {
+    b->Args({3, 16, 64, 1, 3, 1, onednn});
+    b->Args({16, 16, 32, 1, 3, 1, onednn});
+    b->Args({64, 64, 32, 1, 3, 1, onednn});
+    b->Args({128, 128, 16, 1, 3, 1, onednn});
+    // Depthwise: RunDepthwise either way (PrepareConv leaves it to it).
+    if (onednn == 0) b->Args({64, 64, 32, 64, 3, 1, onednn});
+    // transformers ResNet at [1, 3, 224, 224]: stem, stage 1, stage 4, a
+    // 1x1 stride-2 shortcut.
+    b->Args({3, 16, 224, 1, 7, 2, onednn});
+    b->Args({16, 16, 56, 1, 3, 1, onednn});
+    b->Args({128, 128, 7, 1, 3, 1, onednn});
+    b->Args({16, 32, 56, 1, 1, 2, onednn});
+  }
+}
+BENCHMARK(BM_Conv)->Apply(ConvArgs)->MeasureProcessCPUTime();
 
 }  // namespace
 

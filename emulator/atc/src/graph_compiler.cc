@@ -8,10 +8,13 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -164,7 +167,8 @@ class GraphCompiler {
         opset_(opset),
         options_(options),
         external_(external),
-        precision_(EffectivePrecisionMode(options)) {}
+        precision_(EffectivePrecisionMode(options)),
+        fuse_(FusionsOn(options)) {}
 
   std::string Compile(Program* program,
                       std::vector<PendingFileConstant>* file_constants) {
@@ -249,6 +253,10 @@ class GraphCompiler {
   }
 
   void CollectOnnxTypes() {
+    for (const auto& n : graph_.node()) {
+      for (const std::string& name : n.input()) ++uses_[name];
+    }
+    for (const auto& vi : graph_.output()) ++uses_[vi.name()];
     for (const auto& vi : graph_.output()) graph_outputs_.insert(vi.name());
     for (const auto& vi : graph_.value_info())
       onnx_types_[vi.name()] = &vi.type();
@@ -276,6 +284,13 @@ class GraphCompiler {
   std::string AddNode(const onnx::NodeProto& node, int index) {
     const std::string label = NodeLabel(node, index);
     if (node.op_type() == "Constant") return AddConstantNode(node, label);
+
+    if (fuse_) {
+      bool fused = false;
+      std::string err = FuseIntoConv(node, index, &fused);
+      if (!err.empty()) return label + ": " + err;
+      if (fused) return "";
+    }
 
     const KernelDef* kernel = FindKernel(node.op_type());
     if (kernel == nullptr) {
@@ -380,6 +395,224 @@ class GraphCompiler {
       AddRoundingCasts(raw, precision.dtype, name);
     }
     return "";
+  }
+
+  // ---- Conv fusions (docs/atc.md "Fusions"), as CANN's graph compiler
+  // does: a node reading only the output of the op just compiled, a Conv,
+  // merges into it. Mul and Add by a per-channel constant (the lowering's
+  // BatchNormalization: x * scale + shift) fold into the Conv's weights and
+  // bias; Add of a tensor shaped like the output becomes FusedConv's residual
+  // Z; Relu its activation. Order kept: Conv [Mul] [Add const] [Add Z] [Relu].
+  // The fused op is named by the merged nodes' names joined with '+'.
+  // Float32 only and only where the precision mode rounds nothing in
+  // between (a rounded Conv is followed by Cast steps, so never merged).
+
+  // *fused true when `node` was merged into ops_.back().
+  std::string FuseIntoConv(const onnx::NodeProto& node, int index,
+                           bool* fused) {
+    *fused = false;
+    const std::string& type = node.op_type();
+    if (ops_.empty() || (type != "Mul" && type != "Add" && type != "Relu"))
+      return "";
+    PendingOp& op = ops_.back();
+    if ((op.op_type != "Conv" && op.op_type != "FusedConv") ||
+        op.outputs.size() != 1 || node.output_size() != 1 ||
+        node.output(0).empty() || values_.count(node.output(0)))
+      return "";
+    const std::string y = op.outputs[0];
+    auto uses = uses_.find(y);
+    if (y[0] == '\x01' || uses == uses_.end() || uses->second != 1) return "";
+    const Value& yv = values_.at(y);
+    if (yv.dtype != DType::kFloat32 || yv.rounded_to != DType::kFloat32)
+      return "";
+    const OpPrecision precision = DecideOpPrecision(node);
+    if (precision.dtype != DType::kFloat32 || precision.round_outputs)
+      return "";
+    const bool has_act = op.attrs.Has("activation");
+    const bool has_z = op.inputs.size() == 4 && !op.inputs[3].empty();
+    if (has_act) return "";  // nothing merges after the activation
+
+    PendingOp fused_op = op;
+    if (type == "Relu") {
+      if (node.input_size() != 1 || node.input(0) != y) return "";
+      Attribute a;
+      a.kind = Attribute::Kind::kString;
+      a.s = "Relu";
+      fused_op.attrs.map()["activation"] = a;
+      fused_op.op_type = "FusedConv";
+    } else {
+      if (node.input_size() != 2 || node.input(0) == node.input(1)) return "";
+      const int k = node.input(0) == y ? 0 : node.input(1) == y ? 1 : -1;
+      if (k < 0 || node.attribute_size() != 0) return "";
+      const std::string& other = node.input(1 - k);
+      auto it = values_.find(other);
+      if (it == values_.end() || it->second.dtype != DType::kFloat32 ||
+          it->second.rounded_to != DType::kFloat32 || has_z)
+        return "";
+      std::vector<float> per_channel;
+      if (it->second.kind == Value::Kind::kConst) {
+        if (!PerChannel(it->second, yv.shape, &per_channel)) return "";
+        if (!FoldIntoWeights(type == "Mul", per_channel, &fused_op)) return "";
+      } else if (type == "Add" && it->second.shape == yv.shape) {
+        fused_op.inputs.resize(4);
+        fused_op.inputs[3] = other;
+        fused_op.op_type = "FusedConv";
+      } else {
+        return "";
+      }
+    }
+
+    // The kernel's own Infer on the merged op, as for any other op.
+    const KernelDef* kernel = FindKernel(fused_op.op_type);
+    std::vector<TensorRef> inputs(fused_op.inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (fused_op.inputs[i].empty()) {
+        inputs[i].shape.rank = -1;
+        continue;
+      }
+      const Value& v = values_.at(fused_op.inputs[i]);
+      inputs[i].dtype = v.dtype;
+      inputs[i].shape = v.shape;
+    }
+    std::vector<TensorRef> outputs(1);
+    InferContext ctx{fused_op.attrs, inputs, outputs};
+    std::string err = CheckInputArity(*kernel, inputs);
+    if (err.empty()) err = kernel->infer(ctx);
+    if (!err.empty() || outputs[0].shape != yv.shape) return "";
+    err = CrossCheck(node.output(0), outputs[0]);
+    if (!err.empty()) return err;
+
+    const int op_index = static_cast<int>(ops_.size()) - 1;
+    fused_op.scratch_bytes = ctx.scratch_bytes;
+    fused_op.name +=
+        "+" + (node.name().empty() ? "#" + std::to_string(index) : node.name());
+    fused_op.outputs[0] = node.output(0);
+    for (const std::string& name : fused_op.inputs) {
+      if (!name.empty()) values_.at(name).last_use = op_index;
+    }
+    Value out = yv;
+    out.last_use = -1;
+    values_.erase(y);
+    values_[node.output(0)] = out;
+    op = std::move(fused_op);
+    *fused = true;
+    return "";
+  }
+
+  // A float32 constant that broadcasts along the channel axis (1) of a
+  // value of shape `y` without changing it: [M], [M,1,1], [1,M,1,1], a
+  // scalar... *values gets it per channel (M floats).
+  bool PerChannel(const Value& c, const Shape& y, std::vector<float>* values) {
+    if (y.rank < 3 || c.shape.rank > y.rank) return false;
+    const int64_t m = y.dims[1];
+    int64_t numel = 1;
+    for (int32_t i = 0; i < c.shape.rank; ++i) {
+      const int32_t axis = i + y.rank - c.shape.rank;
+      const int64_t d = c.shape.dims[i];
+      if (d != 1 && !(axis == 1 && d == m)) return false;
+      numel *= d;
+    }
+    const ByteView bytes = consts_[c.index].bytes();
+    if (bytes.size != static_cast<size_t>(numel) * sizeof(float)) {
+      bytes.Release();
+      return false;
+    }
+    std::vector<float> raw(static_cast<size_t>(numel));
+    std::memcpy(raw.data(), bytes.data, bytes.size);
+    bytes.Release();
+    values->resize(static_cast<size_t>(m));
+    for (int64_t i = 0; i < m; ++i) (*values)[i] = raw[numel == 1 ? 0 : i];
+    return true;
+  }
+
+  // Mul: W[m] *= s[m], B[m] *= s[m]; Add: B[m] += s[m] (B from 0 when
+  // absent). New constants (the old ones may have other readers); false
+  // when the weights or bias are not constants.
+  bool FoldIntoWeights(bool mul, const std::vector<float>& s, PendingOp* op) {
+    if (op->inputs.size() < 2) return false;
+    auto w = values_.find(op->inputs[1]);
+    if (w == values_.end() || w->second.kind != Value::Kind::kConst ||
+        w->second.dtype != DType::kFloat32)
+      return false;
+    const int64_t m = static_cast<int64_t>(s.size());
+    std::vector<float> bias(static_cast<size_t>(m), 0.0f);
+    const bool has_bias = op->inputs.size() >= 3 && !op->inputs[2].empty();
+    if (has_bias) {
+      const Value& b = values_.at(op->inputs[2]);
+      if (b.kind != Value::Kind::kConst || b.dtype != DType::kFloat32 ||
+          b.shape.numel() != m)
+        return false;
+      const ByteView bytes = consts_[b.index].bytes();
+      std::memcpy(bias.data(), bytes.data, bytes.size);
+      bytes.Release();
+    }
+    for (int64_t i = 0; i < m; ++i)
+      bias[i] = mul ? bias[i] * s[i] : bias[i] + s[i];
+    const std::string base = "\x01" + op->name;
+    if (mul) {
+      if (w->second.shape.rank < 1 || w->second.shape.dims[0] != m)
+        return false;
+      const ByteView bytes = consts_[w->second.index].bytes();
+      std::vector<uint8_t> scaled(bytes.data, bytes.data + bytes.size);
+      bytes.Release();
+      float* f = reinterpret_cast<float*>(scaled.data());
+      const int64_t row = w->second.shape.numel() / m;
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t j = 0; j < row; ++j) f[i * row + j] *= s[i];
+      }
+      const std::string name = base + ":folded_weight";
+      AddComputedConst(w->second, name, std::move(scaled));
+      op->inputs[1] = name;
+    }
+    std::vector<uint8_t> bias_bytes(bias.size() * sizeof(float));
+    std::memcpy(bias_bytes.data(), bias.data(), bias_bytes.size());
+    Value b;
+    b.kind = Value::Kind::kConst;
+    b.dtype = DType::kFloat32;
+    b.shape.rank = 1;
+    b.shape.dims[0] = m;
+    const std::string name = base + ":folded_bias";
+    AddComputedConst(b, name, std::move(bias_bytes));
+    if (op->inputs.size() < 3) op->inputs.resize(3);
+    op->inputs[2] = name;
+    return true;
+  }
+
+  // A constant computed here, like `like` (a FileConstant stays one).
+  void AddComputedConst(const Value& like, const std::string& name,
+                        std::vector<uint8_t> bytes) {
+    Value v = like;
+    v.index = static_cast<int>(consts_.size());
+    v.tensor = -1;
+    v.last_use = -1;
+    const bool external =
+        like.kind == Value::Kind::kConst && consts_[like.index].external;
+    consts_.emplace_back();
+    ConstBytes& c = consts_.back();
+    if (external) {
+      auto computed =
+          std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
+      c.external = true;
+      c.computed = computed;
+      c.view = ByteView{computed->data(), computed->size(), nullptr};
+    } else {
+      c.owned = std::move(bytes);
+    }
+    values_[name] = v;
+  }
+
+  // The emulator's fusions are on unless --fusion_switch_file switches any
+  // pass off: its passes are not CANN's, so "off" anywhere turns them all
+  // off (CANN's file: {"Switch": {"GraphFusion": {"ALL": "off"}, ...}}).
+  static bool FusionsOn(const AtcOptions& options) {
+    for (const auto& kv : options.no_effect) {
+      if (kv.first != "fusion_switch_file") continue;
+      std::ifstream in(kv.second);
+      std::stringstream text;
+      text << in.rdbuf();
+      if (text.str().find("\"off\"") != std::string::npos) return false;
+    }
+    return true;
   }
 
   OpPrecision DecideOpPrecision(const onnx::NodeProto& node) const {
@@ -734,6 +967,9 @@ class GraphCompiler {
   const AtcOptions& options_;
   const ExternalData& external_;
   const PrecisionMode precision_;
+  const bool fuse_;  // Conv fusions (FuseIntoConv)
+  // How many nodes (and graph outputs) read each value.
+  std::unordered_map<std::string, int> uses_;
   // (value, dtype) -> the name of its rounded copy (RoundedValue).
   std::map<std::pair<std::string, DType>, std::string> rounded_;
   std::unordered_map<std::string, Value> values_;

@@ -9,12 +9,23 @@
 // EfficientNet's) are no GEMM worth the name (a 1 x kH*kW row times the
 // im2col matrix, per channel): they run directly over the input plane copied
 // with its zero padding into the scratch buffer (RunDepthwise).
+//
+// Those are the paths without preparation (atc's constant folding, float16
+// through half_via_float.h). A float32 Conv of a loaded model runs on oneDNN
+// (conv_onednn.h), prepared once at load by PrepareConv: 4-10x faster at
+// ResNet's shapes (docs/emulator-kernels.md).
+//
+// FusedConv is what atc makes of Conv -> Relu and Conv -> Add(-> Relu)
+// (docs/atc.md): Conv's inputs and attributes, then an optional residual Z
+// (input 3, shaped like Y) and activation "Relu" or none:
+// Y = act(Conv(X, W, B) + Z), as onnxruntime's com.microsoft FusedConv.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "conv_onednn.h"
 #include "eigen_maps.h"
 #include "half_via_float.h"
 #include "kernel_util.h"
@@ -26,6 +37,7 @@ namespace kernels {
 namespace {
 
 constexpr const char* kOp = "Conv";
+constexpr const char* kFusedOp = "FusedConv";
 
 struct ConvGeometry {
   int64_t n = 0, c = 0, m = 0, group = 1;
@@ -46,41 +58,42 @@ struct ConvGeometry {
 
 // Validates everything and fills `g`; shared by Infer and Run so Run
 // recomputes the same geometry from the same (already validated) inputs.
-std::string GetGeometry(const Attributes& attrs, const TensorRef* inputs,
-                        size_t num_inputs, ConvGeometry* g) {
+std::string GetGeometry(const char* op, const Attributes& attrs,
+                        const TensorRef* inputs, size_t num_inputs,
+                        ConvGeometry* g) {
   const Shape& x = inputs[0].shape;
   const Shape& wt = inputs[1].shape;
   if (x.rank != 3 && x.rank != 4) {
     return Fail(
-        kOp, "input must be 3-D or 4-D (1-D or 2-D conv), got " + x.ToString());
+        op, "input must be 3-D or 4-D (1-D or 2-D conv), got " + x.ToString());
   }
   if (wt.rank != x.rank) {
-    return Fail(kOp, "weight " + wt.ToString() +
-                         " must have the rank of input " + x.ToString());
+    return Fail(op, "weight " + wt.ToString() +
+                        " must have the rank of input " + x.ToString());
   }
   g->n = x.dims[0];
   g->c = x.dims[1];
   g->m = wt.dims[0];
   g->group = AttrInt(attrs, "group", 1);
   if (g->group < 1) {
-    return Fail(kOp, "group " + std::to_string(g->group) + " must be >= 1");
+    return Fail(op, "group " + std::to_string(g->group) + " must be >= 1");
   }
-  if (g->c < 1) return Fail(kOp, "input must have at least one channel");
+  if (g->c < 1) return Fail(op, "input must have at least one channel");
   if (g->c % g->group != 0) {
-    return Fail(kOp, "group " + std::to_string(g->group) +
-                         " does not divide input channels " +
-                         std::to_string(g->c));
+    return Fail(op, "group " + std::to_string(g->group) +
+                        " does not divide input channels " +
+                        std::to_string(g->c));
   }
   if (g->m % g->group != 0) {
-    return Fail(kOp, "group " + std::to_string(g->group) +
-                         " does not divide output channels " +
-                         std::to_string(g->m));
+    return Fail(op, "group " + std::to_string(g->group) +
+                        " does not divide output channels " +
+                        std::to_string(g->m));
   }
   if (wt.dims[1] != g->cg()) {
-    return Fail(kOp, "weight " + wt.ToString() + " needs " +
-                         std::to_string(g->cg()) +
-                         " input channels per group, input " + x.ToString() +
-                         " with group " + std::to_string(g->group));
+    return Fail(op, "weight " + wt.ToString() + " needs " +
+                        std::to_string(g->cg()) +
+                        " input channels per group, input " + x.ToString() +
+                        " with group " + std::to_string(g->group));
   }
   const int32_t spatial = x.rank - 2;
   const IntsView ks = AttrInts(attrs, "kernel_shape");
@@ -89,19 +102,19 @@ std::string GetGeometry(const Attributes& attrs, const TensorRef* inputs,
     for (int32_t i = 0; same && i < spatial; ++i)
       same = ks[i] == wt.dims[2 + i];
     if (!same) {
-      return Fail(kOp, "kernel_shape does not match weight " + wt.ToString());
+      return Fail(op, "kernel_shape does not match weight " + wt.ToString());
     }
   }
-  if (num_inputs == 3 && inputs[2].present()) {
+  if (num_inputs >= 3 && inputs[2].present()) {
     const Shape& b = inputs[2].shape;
     if (b.rank != 1 || b.dims[0] != g->m) {
-      return Fail(kOp, "bias " + b.ToString() + " must be [" +
-                           std::to_string(g->m) + "]");
+      return Fail(op, "bias " + b.ToString() + " must be [" +
+                          std::to_string(g->m) + "]");
     }
   }
   WindowOptions opts;
   opts.allow_dilations = true;
-  return ResolveWindow(kOp, attrs, spatial, &x.dims[2], &wt.dims[2], opts,
+  return ResolveWindow(op, attrs, spatial, &x.dims[2], &wt.dims[2], opts,
                        &g->w);
 }
 
@@ -249,30 +262,55 @@ void RunDepthwise(const float* x, const float* wt, const float* bias,
   }
 }
 
-}  // namespace
+// The oneDNN shape of a validated Conv or FusedConv.
+OnednnConvShape OnednnShape(const ConvGeometry& g, const Attributes& attrs,
+                            bool residual) {
+  OnednnConvShape s;
+  s.n = g.n;
+  s.c = g.c;
+  s.m = g.m;
+  s.group = g.group;
+  s.w = g.w;
+  s.relu = std::string(AttrString(attrs, "activation", "")) == "Relu";
+  s.residual = residual;
+  return s;
+}
 
-std::string InferConvFloat(InferContext& ctx) {
+bool HasResidual(const TensorRef* inputs, size_t num_inputs) {
+  return num_inputs == 4 && inputs[3].present();
+}
+
+// Conv's checks and output; FusedConv's when `fused`.
+std::string InferConvCommon(InferContext& ctx, bool fused) {
   using K = Attribute::Kind;
-  std::string err = CheckInputs(kOp, ctx, 2, 3);
+  const char* op = fused ? kFusedOp : kOp;
+  std::string err = CheckInputs(op, ctx, 2, fused ? 4 : 3);
   if (err.empty()) {
-    err = CheckAttributes(kOp, ctx.attrs,
+    err = CheckAttributes(op, ctx.attrs,
                           {{"auto_pad", K::kString},
                            {"dilations", K::kInts},
                            {"group", K::kInt},
                            {"kernel_shape", K::kInts},
                            {"pads", K::kInts},
-                           {"strides", K::kInts}});
+                           {"strides", K::kInts},
+                           {fused ? "activation" : "", K::kString}});
   }
-  if (err.empty()) err = PrepareOutputs(kOp, ctx, 1);
+  if (err.empty() && fused) {
+    const std::string act = AttrString(ctx.attrs, "activation", "");
+    if (!act.empty() && act != "Relu") {
+      return Fail(op, "activation '" + act + "' (the emulator fuses Relu)");
+    }
+  }
+  if (err.empty()) err = PrepareOutputs(op, ctx, 1);
   if (!err.empty()) return err;
   for (size_t i = 0; i < ctx.inputs.size(); ++i) {
     if (ctx.inputs[i].present() && ctx.inputs[i].dtype != DType::kFloat32) {
-      return Fail(kOp, "input " + std::to_string(i) + " has dtype " +
-                           DTypeName(ctx.inputs[i].dtype) + " (float32 only)");
+      return Fail(op, "input " + std::to_string(i) + " has dtype " +
+                          DTypeName(ctx.inputs[i].dtype) + " (float32 only)");
     }
   }
   ConvGeometry g;
-  err = GetGeometry(ctx.attrs, ctx.inputs.data(), ctx.inputs.size(), &g);
+  err = GetGeometry(op, ctx.attrs, ctx.inputs.data(), ctx.inputs.size(), &g);
   if (!err.empty()) return err;
   Shape out;
   out.rank = ctx.inputs[0].shape.rank;
@@ -284,30 +322,41 @@ std::string InferConvFloat(InferContext& ctx) {
   } else {
     out.dims[2] = g.w.out[1];
   }
-  err = SetOutput(kOp, ctx, 0, DType::kFloat32, out);
+  err = SetOutput(op, ctx, 0, DType::kFloat32, out);
   if (!err.empty()) return err;
+  const bool residual = HasResidual(ctx.inputs.data(), ctx.inputs.size());
+  if (residual && ctx.inputs[3].shape != out) {
+    return Fail(op, "residual " + ctx.inputs[3].shape.ToString() +
+                        " must have the output's shape " + out.ToString());
+  }
   int64_t col_bytes = 0;
   if (g.depthwise()) {
     if (!MulBounded(PaddedExtent(g.w, 0), PaddedExtent(g.w, 1), &col_bytes) ||
         !MulBounded(col_bytes, sizeof(float), &col_bytes)) {
-      return Fail(kOp, "padded input plane would be too large");
+      return Fail(op, "padded input plane would be too large");
     }
   } else if (!g.direct()) {
     if (!MulBounded(g.col_rows(), g.out_plane(), &col_bytes) ||
         !MulBounded(col_bytes, sizeof(float), &col_bytes)) {
-      return Fail(kOp, "im2col buffer would be too large");
+      return Fail(op, "im2col buffer would be too large");
     }
   }
-  ctx.scratch_bytes = static_cast<size_t>(col_bytes);
+  // Room for the oneDNN path too (the larger of the two: one runs).
+  const int64_t onednn_bytes =
+      OnednnConvScratchBytes(OnednnShape(g, ctx.attrs, residual));
+  if (onednn_bytes < 0 || onednn_bytes > (int64_t{1} << 40)) {
+    return Fail(op, "activations would be too large");
+  }
+  ctx.scratch_bytes =
+      static_cast<size_t>(std::max<int64_t>(col_bytes, onednn_bytes));
   return "";
 }
 
-void RunConvFloat(const RunContext& ctx) {
-  ConvGeometry g;
-  GetGeometry(ctx.attrs, ctx.inputs, ctx.num_inputs, &g);
+// The emulator's own float32 Conv (im2col + Eigen, depthwise, 1x1 direct).
+void RunConvOwn(const RunContext& ctx, const ConvGeometry& g) {
   const float* x = ctx.inputs[0].as<const float>();
   const float* wt = ctx.inputs[1].as<const float>();
-  const float* bias = ctx.num_inputs == 3 && ctx.inputs[2].present()
+  const float* bias = ctx.num_inputs >= 3 && ctx.inputs[2].present()
                           ? ctx.inputs[2].as<const float>()
                           : nullptr;
   float* y = ctx.outputs[0].as<float>();
@@ -341,6 +390,65 @@ void RunConvFloat(const RunContext& ctx) {
       }
     }
   }
+}
+
+// Conv and FusedConv: oneDNN when prepared (and the scratch fits), else the
+// emulator's own Conv followed by the residual and Relu.
+void RunConvAny(const RunContext& ctx) {
+  ConvGeometry g;
+  GetGeometry(kOp, ctx.attrs, ctx.inputs, ctx.num_inputs, &g);
+  const bool residual = HasResidual(ctx.inputs, ctx.num_inputs);
+  const float* z = residual ? ctx.inputs[3].as<const float>() : nullptr;
+  float* y = ctx.outputs[0].as<float>();
+  const size_t scratch_bytes = static_cast<size_t>(
+      OnednnConvScratchBytes(OnednnShape(g, ctx.attrs, residual)));
+  if (ctx.prepared != nullptr &&
+      RunOnednnConv(*ctx.prepared, ctx.inputs[0].as<const float>(), z, y,
+                    ctx.scratch, scratch_bytes)) {
+    return;
+  }
+  RunConvOwn(ctx, g);
+  const int64_t count = ctx.outputs[0].shape.numel();
+  if (z != nullptr) {
+    for (int64_t i = 0; i < count; ++i) y[i] += z[i];
+  }
+  if (std::string(AttrString(ctx.attrs, "activation", "")) == "Relu") {
+    for (int64_t i = 0; i < count; ++i) y[i] = std::max(y[i], 0.0f);
+  }
+}
+
+}  // namespace
+
+std::string InferConvFloat(InferContext& ctx) {
+  return InferConvCommon(ctx, /*fused=*/false);
+}
+void RunConvFloat(const RunContext& ctx) { RunConvAny(ctx); }
+std::string InferFusedConv(InferContext& ctx) {
+  return InferConvCommon(ctx, /*fused=*/true);
+}
+void RunFusedConv(const RunContext& ctx) { RunConvAny(ctx); }
+
+// A float32 Conv or FusedConv with constant weights (and bias): its oneDNN
+// primitive. Float16 Convs (half_via_float.h) and weights computed at run
+// time keep the emulator's own path.
+std::unique_ptr<PreparedOp> PrepareConv(const PrepareContext& ctx) {
+  const std::vector<TensorRef>& in = ctx.inputs;
+  for (const TensorRef& t : in) {
+    if (t.present() && t.dtype != DType::kFloat32) return nullptr;
+  }
+  if (in[1].data == nullptr) return nullptr;
+  const bool has_bias = in.size() >= 3 && in[2].present();
+  if (has_bias && in[2].data == nullptr) return nullptr;
+  ConvGeometry g;
+  if (!GetGeometry(kOp, ctx.attrs, in.data(), in.size(), &g).empty())
+    return nullptr;
+  if (g.n == 0 || g.out_plane() == 0 || g.in_plane() == 0) return nullptr;
+  // Depthwise: oneDNN's path (its reorders cost as much as the taps) ran at
+  // 0.64x RunDepthwise's FLOP/s (docs/emulator-kernels.md).
+  if (g.depthwise() && g.group > 1) return nullptr;
+  return PrepareOnednnConv(
+      OnednnShape(g, ctx.attrs, HasResidual(in.data(), in.size())),
+      in[1].as<const float>(), has_bias ? in[2].as<const float>() : nullptr);
 }
 
 // float16: widened into float scratch, float kernel, rounded on store.

@@ -4,6 +4,7 @@
 // and the kernels' own files include this.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "ascend_emu/kernel.h"
@@ -16,6 +17,9 @@ namespace kernels {
   void Run##Name(const RunContext& ctx);
 #include "kernels.def"
 #undef ASCEND_EMU_KERNEL
+
+// The PrepareFns of registry.cc's kPrepared (kernel.h).
+std::unique_ptr<PreparedOp> PrepareConv(const PrepareContext& ctx);
 
 }  // namespace kernels
 }  // namespace ascend_emu

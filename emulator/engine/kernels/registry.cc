@@ -15,8 +15,32 @@ namespace {
 
 using namespace kernels;  // NOLINT(build/namespaces): the table names them all
 
+// The kernels with a PrepareFn (kernel.h): per-op state made once at load.
+constexpr struct {
+  const char* op_type;
+  PrepareFn prepare;
+} kPrepared[] = {
+    {"Conv", &PrepareConv},
+    {"FusedConv", &PrepareConv},
+};
+
+constexpr bool SameName(const char* a, const char* b) {
+  while (*a != '\0' && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+constexpr PrepareFn PrepareFor(const char* op_type) {
+  for (const auto& p : kPrepared) {
+    if (SameName(p.op_type, op_type)) return p.prepare;
+  }
+  return nullptr;
+}
+
 #define ASCEND_EMU_KERNEL(Name, required, max, kind) \
-  {#Name, &Infer##Name, &Run##Name, {required, max, InputKind::k##kind}},
+  {#Name,                                            \
+   &Infer##Name,                                     \
+   &Run##Name,                                       \
+   {required, max, InputKind::k##kind},              \
+   PrepareFor(#Name)},
 constexpr KernelDef kKernels[] = {
 #include "kernels.def"
 };

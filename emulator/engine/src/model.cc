@@ -106,6 +106,7 @@ class LoadedModel final : public Model {
     size_t num_outputs;
     uint64_t scratch_offset;
     uint64_t scratch_size;
+    const PreparedOp* prepared;  // owned by prepared_, or null
   };
   // A graph output whose tensor is not written straight into its buffer
   // (a graph input, a weight, or another output's tensor): copied last.
@@ -116,6 +117,9 @@ class LoadedModel final : public Model {
 
   bool BindTensors(const void* const* inputs, void* const* outputs,
                    uint8_t* arena, std::string* error);
+  // Runs the step's PrepareFn with the op's weights at their final address
+  // (the only inputs whose data it sees) and keeps what it made.
+  const PreparedOp* PrepareStep(const Step& s, const OpInfo& op);
 
   // Points external_[i] at the memory bound to external weight file i.
   Program program_;  // program_.weights is empty: the bytes are in weights_
@@ -131,6 +135,8 @@ class LoadedModel final : public Model {
   std::vector<TensorRef> refs_;
   std::vector<int32_t> ref_tensor_;  // tensor behind refs_[i], or absent
   std::vector<OutputCopy> copies_;
+  // What each kernel's PrepareFn made at load (kernel.h), read by Run.
+  std::vector<std::unique_ptr<PreparedOp>> prepared_;
 };
 
 IoDesc MakeDesc(const IoInfo& io) {
@@ -288,6 +294,8 @@ bool LoadedModel::Prepare(Program program, std::shared_ptr<WeightStore> weights,
     }
     s.scratch_offset = op.scratch_offset;
     s.scratch_size = op.scratch_size;
+    s.prepared = nullptr;
+    if (s.kernel->prepare != nullptr) s.prepared = PrepareStep(s, op);
     steps_.push_back(s);
   }
 
@@ -299,6 +307,35 @@ bool LoadedModel::Prepare(Program program, std::shared_ptr<WeightStore> weights,
     }
   }
   return true;
+}
+
+const PreparedOp* LoadedModel::PrepareStep(const Step& s, const OpInfo& op) {
+  std::vector<TensorRef> inputs(refs_.begin() + s.first_input,
+                                refs_.begin() + s.first_input + s.num_inputs);
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const int32_t t = op.inputs[k];
+    if (t == kAbsentTensor) continue;
+    const TensorInfo& info = program_.tensors[t];
+    if (info.location == TensorLocation::kWeight) {
+      inputs[k].data = weights_->data() + info.offset;
+    } else if (info.location == TensorLocation::kExternal) {
+      inputs[k].data = const_cast<uint8_t*>(external_[info.file]) + info.offset;
+    }
+  }
+  const std::vector<TensorRef> outputs(
+      refs_.begin() + s.first_output,
+      refs_.begin() + s.first_output + s.num_outputs);
+  const PrepareContext ctx{op.attrs, inputs, outputs};
+  std::unique_ptr<PreparedOp> made;
+  try {
+    made = s.kernel->prepare(ctx);
+  } catch (const std::exception&) {
+    // Preparing is an optimisation: Run without it is still correct.
+    return nullptr;
+  }
+  if (made == nullptr) return nullptr;
+  prepared_.push_back(std::move(made));
+  return prepared_.back().get();
 }
 
 bool LoadedModel::BindTensors(const void* const* inputs, void* const* outputs,
@@ -384,7 +421,8 @@ bool LoadedModel::RunTimed(const void* const* inputs, void* const* outputs,
           s.num_inputs,
           s.num_outputs == 0 ? nullptr : &refs_[s.first_output],
           s.num_outputs,
-          s.scratch_size == 0 ? nullptr : arena + s.scratch_offset};
+          s.scratch_size == 0 ? nullptr : arena + s.scratch_offset,
+          s.prepared};
       s.kernel->run(ctx);
       if (timing != nullptr) (timing++)->end_ns = SteadyNs();
     }

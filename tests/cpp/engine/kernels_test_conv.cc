@@ -137,23 +137,92 @@ TEST(KernelsConv, MatchesDirectConvolution) {
       {{3, 16, 14, 14}, {32, 16, 3, 3}, {}, true},
       {{0, 3, 5, 5}, {2, 3, 3, 3}, {}, true},
   };
-  uint32_t seed = 1000;
-  for (const ConvCase& c : cases) {
-    HostTensor x = RandF32(S(c.x), seed++);
-    HostTensor w = RandF32(S(c.w), seed++);
-    HostTensor b = RandF32(S({c.w[0]}), seed++);
-    std::vector<HostTensor> in = {x, w};
-    if (c.bias) in.push_back(b);
-    RunResult r = RunKernel("Conv", ConvAttrs(c.p), in);
-    ASSERT_EQ(r.error, "") << S(c.x).ToString() << " " << S(c.w).ToString();
-    Shape want;
-    std::vector<float> ref = NaiveConv(x, w, c.bias ? &b : nullptr, c.p, &want);
-    ASSERT_EQ(r.outputs[0].shape, want) << S(c.x).ToString();
-    ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
+  // Both paths: the emulator's own (unprepared) and oneDNN's (prepared at
+  // load), which takes every case but depthwise and the empty batch.
+  for (bool prepare : {false, true}) {
+    uint32_t seed = 1000;
+    for (const ConvCase& c : cases) {
+      HostTensor x = RandF32(S(c.x), seed++);
+      HostTensor w = RandF32(S(c.w), seed++);
+      HostTensor b = RandF32(S({c.w[0]}), seed++);
+      std::vector<HostTensor> in = {x, w};
+      if (c.bias) in.push_back(b);
+      RunResult r = RunKernel("Conv", ConvAttrs(c.p), in, 1, prepare);
+      ASSERT_EQ(r.error, "") << S(c.x).ToString() << " " << S(c.w).ToString();
+      const bool depthwise = c.w[1] == 1 && c.p.group > 1;
+      EXPECT_EQ(r.prepared, prepare && !depthwise && c.x[0] != 0)
+          << S(c.x).ToString() << " " << S(c.w).ToString();
+      Shape want;
+      std::vector<float> ref =
+          NaiveConv(x, w, c.bias ? &b : nullptr, c.p, &want);
+      ASSERT_EQ(r.outputs[0].shape, want) << S(c.x).ToString();
+      ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
+    }
   }
 }
 
-TEST(KernelsConv, DefaultsKernelShapeAndNoScratchFor1x1) {
+// FusedConv (atc's Conv -> Add -> Relu fusion) = Relu(Conv + Z), on both
+// paths, with odd sizes, groups, dilations, strides and no bias.
+TEST(KernelsConv, FusedConvIsConvPlusResidualThenRelu) {
+  ConvParams odd;
+  odd.group = 2;
+  odd.dh = 2;
+  odd.sw = 2;
+  odd.pt = 2;
+  odd.pl = 1;
+  odd.pb = 0;
+  odd.pr = 2;
+  ConvParams same;
+  same.pt = same.pl = same.pb = same.pr = 1;
+  const ConvCase cases[] = {
+      {{2, 4, 9, 7}, {6, 2, 3, 3}, odd, true},
+      {{1, 16, 8, 8}, {16, 16, 3, 3}, same, true},
+      {{1, 3, 5, 6}, {5, 3, 1, 1}, {}, false},
+  };
+  for (bool prepare : {false, true}) {
+    for (bool residual : {false, true}) {
+      for (bool relu : {false, true}) {
+        uint32_t seed = 3000;
+        for (const ConvCase& c : cases) {
+          HostTensor x = RandF32(S(c.x), seed++);
+          HostTensor w = RandF32(S(c.w), seed++);
+          HostTensor b = RandF32(S({c.w[0]}), seed++);
+          Shape want;
+          std::vector<float> ref =
+              NaiveConv(x, w, c.bias ? &b : nullptr, c.p, &want);
+          HostTensor z = RandF32(want, seed++);
+          std::vector<HostTensor> in = {x, w};
+          in.push_back(c.bias ? b : HostTensor::Absent());
+          if (residual) {
+            in.push_back(z);
+            for (size_t i = 0; i < ref.size(); ++i) ref[i] += z.f32()[i];
+          }
+          if (relu) {
+            for (float& v : ref) v = std::max(v, 0.0f);
+          }
+          Attrs a = ConvAttrs(c.p);
+          if (relu) a.Str("activation", "Relu");
+          RunResult r = RunKernel("FusedConv", a, in, 1, prepare);
+          ASSERT_EQ(r.error, "") << S(c.x).ToString();
+          EXPECT_EQ(r.prepared, prepare);
+          ASSERT_EQ(r.outputs[0].shape, want);
+          ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
+        }
+      }
+    }
+  }
+  HostTensor x = RandF32(S({1, 2, 4, 4}), 1);
+  HostTensor w = RandF32(S({3, 2, 1, 1}), 2);
+  EXPECT_NE(RunKernel("FusedConv", Attrs(),
+                      {x, w, HostTensor::Absent(), RandF32(S({1, 3, 4, 3}), 3)})
+                .error.find("must have the output's shape"),
+            std::string::npos);
+  EXPECT_NE(RunKernel("FusedConv", Attrs().Str("activation", "Sigmoid"), {x, w})
+                .error.find("activation 'Sigmoid'"),
+            std::string::npos);
+}
+
+TEST(KernelsConv, DefaultsKernelShapeAndScratchBound) {
   HostTensor x = RandF32(S({1, 3, 5, 6}), 1);
   HostTensor w = RandF32(S({2, 3, 2, 2}), 2);
   Attrs a;
@@ -163,10 +232,14 @@ TEST(KernelsConv, DefaultsKernelShapeAndNoScratchFor1x1) {
   Shape want;
   ExpectNear(r.outputs[0].f32(), NaiveConv(x, w, nullptr, {}, &want), 1e-5f);
   EXPECT_EQ(r.outputs[0].shape, want);
-  EXPECT_EQ(r.scratch_bytes, 3u * 2 * 2 * 4 * 5 * sizeof(float));
+  // The larger of im2col's matrix and oneDNN's blocked activations
+  // (channels rounded up to 16, two 64-byte aligned buffers).
+  EXPECT_EQ(r.scratch_bytes, (16u * 5 * 6 + 16u * 4 * 5) * sizeof(float) + 128);
+  EXPECT_GE(r.scratch_bytes, 3u * 2 * 2 * 4 * 5 * sizeof(float));
+  // 1x1 needs no im2col, only oneDNN's buffers.
   EXPECT_EQ(InferKernel("Conv", Attrs(), {x, RandF32(S({4, 3, 1, 1}), 3)})
                 .scratch_bytes,
-            0u);
+            (16u * 5 * 6 * 2) * sizeof(float) + 128);
 }
 
 // SAME_UPPER puts the odd pad at the end, SAME_LOWER at the start; VALID
@@ -201,12 +274,15 @@ TEST(KernelsConv, AutoPadMatchesExplicitPads) {
     HostTensor w = RandF32(S({3, 2, c.k, c.k}), seed++);
     Attrs a;
     a.Str("auto_pad", c.mode).Ints("strides", {c.stride, c.stride});
-    RunResult r = RunKernel("Conv", a, {x, w});
-    ASSERT_EQ(r.error, "") << c.mode;
-    Shape want;
-    std::vector<float> ref = NaiveConv(x, w, nullptr, c.explicit_pads, &want);
-    ASSERT_EQ(r.outputs[0].shape, want) << c.mode;
-    ExpectNear(r.outputs[0].f32(), ref, 1e-5f);
+    for (bool prepare : {false, true}) {
+      RunResult r = RunKernel("Conv", a, {x, w}, 1, prepare);
+      ASSERT_EQ(r.error, "") << c.mode;
+      EXPECT_EQ(r.prepared, prepare);
+      Shape want;
+      std::vector<float> ref = NaiveConv(x, w, nullptr, c.explicit_pads, &want);
+      ASSERT_EQ(r.outputs[0].shape, want) << c.mode;
+      ExpectNear(r.outputs[0].f32(), ref, 1e-5f);
+    }
   }
 }
 
@@ -221,6 +297,9 @@ TEST(KernelsConv, OneDimensionalConvIsHeightOne) {
       .Ints("dilations", {2});
   RunResult r = RunKernel("Conv", a, {x, w, b});
   ASSERT_EQ(r.error, "");
+  RunResult prepared = RunKernel("Conv", a, {x, w, b}, 1, true);
+  ASSERT_EQ(prepared.error, "");
+  EXPECT_TRUE(prepared.prepared);
   HostTensor x2 = x, w2 = w;
   x2.shape = S({2, 4, 1, 9});
   w2.shape = S({6, 2, 1, 3});
@@ -234,6 +313,7 @@ TEST(KernelsConv, OneDimensionalConvIsHeightOne) {
   std::vector<float> ref = NaiveConv(x2, w2, &b, p, &want4);
   EXPECT_EQ(r.outputs[0].shape, S({2, 6, want4.dims[3]}));
   ExpectNear(r.outputs[0].f32(), ref, 1e-5f);
+  ExpectNear(prepared.outputs[0].f32(), ref, 1e-5f);
 }
 
 TEST(KernelsConv, InferRejections) {

@@ -130,6 +130,9 @@ class Fuzzer {
     if (op == "Conv") {
       return " auto_pad dilations group kernel_shape pads strides ";
     }
+    if (op == "FusedConv") {
+      return " activation auto_pad dilations group kernel_shape pads strides ";
+    }
     if (op == "MaxPool") {
       return " auto_pad ceil_mode dilations kernel_shape pads storage_order "
              "strides ";
@@ -166,13 +169,13 @@ std::vector<HostTensor> RandomInputs(Fuzzer& f, const std::string& op) {
   std::vector<HostTensor> in;
   if (MovementFuzzInputs(f, op, &in)) return in;
   if (MathFuzzInputs(f, op, &in)) return in;
-  if (op == "Conv" || op == "MaxPool" || op == "AveragePool" ||
-      op == "GlobalAveragePool") {
+  if (op == "Conv" || op == "FusedConv" || op == "MaxPool" ||
+      op == "AveragePool" || op == "GlobalAveragePool") {
     Shape s;
     s.rank = static_cast<int32_t>(f.Coin(85) ? 4 : f.Int(2, 5));
     for (int32_t i = 0; i < s.rank; ++i) s.dims[i] = f.Int(i < 2 ? 0 : 1, 6);
     in.push_back(RandF32(s, static_cast<uint32_t>(f.Int(0, 1 << 30))));
-    if (op == "Conv") {
+    if (op == "Conv" || op == "FusedConv") {
       Shape w = s;
       w.dims[0] = f.Int(0, 4);
       w.dims[1] = f.Coin(70) ? std::max<int64_t>(1, s.dims[1] / f.Int(1, 2))
@@ -217,7 +220,8 @@ TEST(KernelsFuzz, InferRefusesOrRunStaysInBounds) {
       const int spatial = in[0].shape.rank >= 3 ? in[0].shape.rank - 2 : 2;
       Attrs attrs = f.RandomAttrs(op, spatial);
       const bool failed_before = ::testing::Test::HasFailure();
-      RunResult r = RunKernel(op, attrs, in);
+      // Every other iteration prepared as at load (Conv: the oneDNN path).
+      RunResult r = RunKernel(op, attrs, in, 1, iter % 2 == 1);
       if (!r.error.empty()) {
         ++refused;
         ASSERT_EQ(r.error.rfind(op + ": ", 0), 0u) << r.error;

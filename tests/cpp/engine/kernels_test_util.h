@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -130,6 +131,7 @@ struct RunResult {
   std::vector<HostTensor> outputs;
   size_t scratch_bytes = 0;
   long run_new_calls = 0;  // operator new calls made by Run itself
+  bool prepared = false;   // the kernel's PrepareFn made something
 };
 
 // Infer only (no Run): the error, and the output shapes in `result.outputs`.
@@ -165,9 +167,11 @@ inline RunResult InferKernel(const std::string& op, const Attrs& attrs,
 
 // Infer then Run. Inputs are copied into buffers of exactly their size;
 // outputs and scratch get a guard zone that must survive Run untouched.
+// With `prepare`, the kernel's PrepareFn runs first, as at model load (every
+// input's data is visible to it, as a weight's is), and Run gets its result.
 inline RunResult RunKernel(const std::string& op, const Attrs& attrs,
                            const std::vector<HostTensor>& inputs,
-                           size_t num_outputs = 1) {
+                           size_t num_outputs = 1, bool prepare = false) {
   RunResult result = InferKernel(op, attrs, inputs, num_outputs);
   if (!result.error.empty()) return result;
   const KernelDef* k = FindKernel(op);
@@ -201,8 +205,13 @@ inline RunResult RunKernel(const std::string& op, const Attrs& attrs,
       static_cast<unsigned char*>(std::aligned_alloc(64, scratch_size));
   std::memset(scratch, kPoison, scratch_size);
 
-  RunContext rctx{attrs.get(), in.data(),  in.size(),
-                  out.data(),  out.size(), scratch};
+  std::unique_ptr<PreparedOp> prepared;
+  if (prepare && k->prepare != nullptr) {
+    prepared = k->prepare(PrepareContext{attrs.get(), in, out});
+    result.prepared = prepared != nullptr;
+  }
+  RunContext rctx{attrs.get(), in.data(), in.size(),     out.data(),
+                  out.size(),  scratch,   prepared.get()};
   const long before = g_operator_new_calls.load();
   k->run(rctx);
   result.run_new_calls = g_operator_new_calls.load() - before;

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,14 @@ struct InferContext {
   size_t scratch_bytes = 0;
 };
 
+// What a kernel made once for one op of a loaded model (PrepareFn): e.g. a
+// library's convolution primitive and its weights reordered into the layout
+// that primitive reads. Owned by the model, destroyed with it.
+class PreparedOp {
+ public:
+  virtual ~PreparedOp() = default;
+};
+
 struct RunContext {
   const Attributes& attrs;
   const TensorRef* inputs;
@@ -77,12 +86,29 @@ struct RunContext {
   TensorRef* outputs;
   size_t num_outputs;
   void* scratch;  // scratch_bytes from Infer, 64-byte aligned
+  // What the kernel's PrepareFn made for this op at load, or null: atc's
+  // constant folding, the float16 wrappers and tests run without it, so a
+  // kernel's Run must be correct (if slower) when it is null.
+  const PreparedOp* prepared = nullptr;
+};
+
+// Called once per op when a model is loaded (after Infer validated it), for
+// work that does not depend on the input data: inputs[i].data is non-null
+// only for constant inputs (weights), which stay at that address, unchanged,
+// for the model's lifetime. Returns null when there is nothing to prepare
+// (e.g. a geometry the fast path does not take) and throws only on out of
+// memory; Run then gets prepared == null.
+struct PrepareContext {
+  const Attributes& attrs;
+  const std::vector<TensorRef>& inputs;
+  const std::vector<TensorRef>& outputs;
 };
 
 // Returns "" on success, else a message naming the problem
 // (e.g. "Conv: group 3 does not divide input channels 4").
 using InferFn = std::string (*)(InferContext& ctx);
 using RunFn = void (*)(const RunContext& ctx);
+using PrepareFn = std::unique_ptr<PreparedOp> (*)(const PrepareContext& ctx);
 
 // Which inputs a node of an op must have: one row of kernels.def per kernel
 // (the one place an op's input arity is stated).
@@ -102,6 +128,7 @@ struct KernelDef {
   InferFn infer;
   RunFn run;
   InputArity arity;
+  PrepareFn prepare;  // null for most kernels: nothing to prepare at load
 };
 
 // The kernel for an ONNX op type, or nullptr when the emulator has none.

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// conv_onednn.h: the oneDNN convolution, made at load, run per call.
+//
+// Layouts: the primitive is created with "any" activation layouts, so oneDNN
+// picks its fastest (nChw16c on AVX-512: the brgconv kernels, 4-10x the
+// im2col + Eigen GEMM at ResNet's shapes); the emulator's tensors are NCHW,
+// so x is reordered into the scratch buffer before and y out of it after
+// (cheap next to the convolution: one pass over each). Threads: Debian's
+// libdnnl runs on OpenMP and would use every core; the emulator's kernels run
+// on the calling thread, so each call into oneDNN sets that thread's OpenMP
+// thread count to 1 (a per-thread setting) and puts it back after.
+#include "conv_onednn.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+// The two OpenMP calls (libgomp's C API), declared here: clang, which builds
+// the sanitizer trees, has no omp.h of its own.
+extern "C" int omp_get_max_threads(void);
+extern "C" void omp_set_num_threads(int);
+
+namespace ascend_emu {
+namespace kernels {
+namespace {
+
+using dnnl::memory;
+using Tag = dnnl::memory::format_tag;
+constexpr memory::data_type kF32 = memory::data_type::f32;
+
+// One OpenMP thread for the calling thread while it lives.
+class OneThread {
+ public:
+  OneThread() : saved_(omp_get_max_threads()) { omp_set_num_threads(1); }
+  ~OneThread() { omp_set_num_threads(saved_); }
+  OneThread(const OneThread&) = delete;
+  OneThread& operator=(const OneThread&) = delete;
+
+ private:
+  int saved_;
+};
+
+const dnnl::engine& CpuEngine() {
+  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+int64_t RoundUp16(int64_t v) { return (v + 15) / 16 * 16; }
+
+class OnednnConv final : public PreparedOp {
+ public:
+  dnnl::convolution_forward conv;
+  memory::desc src_plain, dst_plain;  // NCHW, as the emulator's tensors
+  memory::desc src_md, dst_md;        // what the primitive reads and writes
+  memory::desc scratchpad_md;         // its working memory (ThreadScratchpad)
+  memory weights;                     // reordered once, owned
+  memory bias;                        // copied once (empty md when absent)
+  bool has_bias = false;
+  bool residual = false;
+  bool reorder_src = false, reorder_dst = false;
+  dnnl::reorder src_in, dst_out, residual_in;
+};
+
+// oneDNN's scratchpad, per thread (a prepared op may run on several threads
+// at once) and grown to the largest a thread needed: its size depends on the
+// ISA oneDNN picked, so Infer cannot bound it like the activations.
+class ThreadScratchpad {
+ public:
+  ~ThreadScratchpad() { std::free(data_); }
+  void* Get(size_t bytes) {
+    if (bytes > size_) {
+      std::free(data_);
+      size_ = (bytes + 4095) / 4096 * 4096;
+      data_ = std::aligned_alloc(64, size_);
+      if (data_ == nullptr) {
+        size_ = 0;
+        throw std::bad_alloc();
+      }
+    }
+    return data_;
+  }
+
+ private:
+  void* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+memory::dims Dims(std::initializer_list<int64_t> v) {
+  return memory::dims(v.begin(), v.end());
+}
+
+}  // namespace
+
+int64_t OnednnConvScratchBytes(const OnednnConvShape& s) {
+  const Window2D& w = s.w;
+  const int64_t src = s.n * RoundUp16(s.c) * w.in[0] * w.in[1];
+  const int64_t dst = s.n * RoundUp16(s.m) * w.out[0] * w.out[1];
+  // Two buffers, each started on a 64-byte boundary.
+  return (src + dst) * static_cast<int64_t>(sizeof(float)) + 128;
+}
+
+std::unique_ptr<PreparedOp> PrepareOnednnConv(const OnednnConvShape& s,
+                                              const float* weights,
+                                              const float* bias) {
+  OneThread one;
+  const dnnl::engine& engine = CpuEngine();
+  const Window2D& w = s.w;
+  auto p = std::make_unique<OnednnConv>();
+  const memory::dims src = Dims({s.n, s.c, w.in[0], w.in[1]});
+  const memory::dims dst = Dims({s.n, s.m, w.out[0], w.out[1]});
+  // Grouped weights are 5-D [G, M/G, C/G, kH, kW] in oneDNN.
+  const memory::dims wdims = s.group == 1
+                                 ? Dims({s.m, s.c, w.kernel[0], w.kernel[1]})
+                                 : Dims({s.group, s.m / s.group, s.c / s.group,
+                                         w.kernel[0], w.kernel[1]});
+  const Tag wtag = s.group == 1 ? Tag::oihw : Tag::goihw;
+  p->src_plain = memory::desc(src, kF32, Tag::nchw);
+  p->dst_plain = memory::desc(dst, kF32, Tag::nchw);
+  const memory::desc src_any(src, kF32, Tag::any);
+  const memory::desc dst_any(dst, kF32, Tag::any);
+  const memory::desc w_any(wdims, kF32, Tag::any);
+  const memory::desc b_md(Dims({s.m}), kF32, Tag::x);
+  // oneDNN counts dilation from 0 (ONNX from 1) and wants the end padding
+  // that yields ONNX's output size (ONNX may leave input rows unread).
+  const memory::dims strides = Dims({w.stride[0], w.stride[1]});
+  const memory::dims dilations = Dims({w.dilation[0] - 1, w.dilation[1] - 1});
+  const memory::dims pad_l = Dims({w.pad_begin[0], w.pad_begin[1]});
+  memory::dims pad_r(2);
+  for (int a = 0; a < 2; ++a) {
+    const int64_t reach =
+        (w.out[a] - 1) * w.stride[a] + (w.kernel[a] - 1) * w.dilation[a] + 1;
+    pad_r[a] = reach - w.in[a] - w.pad_begin[a];
+  }
+
+  dnnl::post_ops ops;
+  if (s.residual) ops.append_sum(1.0f);
+  if (s.relu) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(ops);
+  // The primitive's working memory comes from the caller: by default oneDNN
+  // allocates and frees it on every execute (8% of ResNet's time in malloc).
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  const dnnl::convolution_forward::desc desc(
+      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+      src_any, w_any, bias != nullptr ? b_md : memory::desc(), dst_any, strides,
+      dilations, pad_l, pad_r);
+  dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
+  // The reference implementation would be slower than the emulator's own.
+  if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0) return nullptr;
+  p->conv = dnnl::convolution_forward(pd);
+  p->src_md = pd.src_desc();
+  p->dst_md = pd.dst_desc();
+  p->scratchpad_md = pd.scratchpad_desc();
+
+  dnnl::stream stream(engine);
+  memory user_w(memory::desc(wdims, kF32, wtag), engine,
+                const_cast<float*>(weights));
+  p->weights = memory(pd.weights_desc(), engine);
+  dnnl::reorder(user_w, p->weights).execute(stream, user_w, p->weights);
+  if (bias != nullptr) {
+    memory user_b(b_md, engine, const_cast<float*>(bias));
+    p->bias = memory(b_md, engine);
+    dnnl::reorder(user_b, p->bias).execute(stream, user_b, p->bias);
+    p->has_bias = true;
+  }
+  stream.wait();
+  p->residual = s.residual;
+  p->reorder_src = p->src_md != p->src_plain;
+  p->reorder_dst = p->dst_md != p->dst_plain;
+  if (p->reorder_src) {
+    p->src_in = dnnl::reorder(
+        dnnl::reorder::primitive_desc(engine, p->src_plain, engine, p->src_md));
+  }
+  if (p->reorder_dst) {
+    p->dst_out = dnnl::reorder(
+        dnnl::reorder::primitive_desc(engine, p->dst_md, engine, p->dst_plain));
+    if (s.residual) {
+      p->residual_in = dnnl::reorder(dnnl::reorder::primitive_desc(
+          engine, p->dst_plain, engine, p->dst_md));
+    }
+  }
+  return p;
+}
+
+bool RunOnednnConv(const PreparedOp& prepared, const float* x, const float* z,
+                   float* y, void* scratch, size_t scratch_bytes) {
+  const auto& p = static_cast<const OnednnConv&>(prepared);
+  const size_t src_bytes = p.reorder_src ? p.src_md.get_size() : 0;
+  const size_t src_room = (src_bytes + 63) / 64 * 64;
+  const size_t dst_bytes = p.reorder_dst ? p.dst_md.get_size() : 0;
+  if (src_room + dst_bytes > scratch_bytes) return false;
+  OneThread one;
+  const dnnl::engine& engine = CpuEngine();
+  dnnl::stream stream(engine);
+  auto* base = static_cast<unsigned char*>(scratch);
+  memory x_plain(p.src_plain, engine, const_cast<float*>(x));
+  memory y_plain(p.dst_plain, engine, y);
+  memory src = x_plain, dst = y_plain;
+  if (p.reorder_src) {
+    src = memory(p.src_md, engine, base);
+    p.src_in.execute(stream, x_plain, src);
+  }
+  if (p.reorder_dst) dst = memory(p.dst_md, engine, base + src_room);
+  if (p.residual) {
+    // The sum post-op adds what dst holds: the residual, in dst's layout.
+    memory z_plain(p.dst_plain, engine, const_cast<float*>(z));
+    if (p.reorder_dst) {
+      p.residual_in.execute(stream, z_plain, dst);
+    } else if (z != y) {
+      std::memcpy(y, z, p.dst_plain.get_size());
+    }
+  }
+  std::unordered_map<int, memory> args{
+      {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, p.weights}, {DNNL_ARG_DST, dst}};
+  if (p.has_bias) args.emplace(DNNL_ARG_BIAS, p.bias);
+  const size_t pad_bytes = p.scratchpad_md.get_size();
+  if (pad_bytes != 0) {
+    thread_local ThreadScratchpad pad;
+    args.emplace(DNNL_ARG_SCRATCHPAD,
+                 memory(p.scratchpad_md, engine, pad.Get(pad_bytes)));
+  }
+  p.conv.execute(stream, args);
+  if (p.reorder_dst) p.dst_out.execute(stream, dst, y_plain);
+  stream.wait();
+  return true;
+}
+
+}  // namespace kernels
+}  // namespace ascend_emu

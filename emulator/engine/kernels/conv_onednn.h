@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// Float32 Conv on oneDNN (Debian's libdnnl): a JIT convolution chosen at run
+// time for the CPU's ISA (AVX-512, AVX2, SSE4.1), whatever flags the emulator
+// was built with. It is made once per op at model load (kernel.h PrepareFn):
+// the primitive, the weights reordered into the blocked layout it reads, and
+// the reorders of the NCHW activations into and out of its layouts. Bias,
+// a residual Add (sum post-op) and Relu are applied inside the convolution.
+// docs/emulator-kernels.md has the measurements behind this choice.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "ascend_emu/kernel.h"
+#include "spatial.h"
+
+namespace ascend_emu {
+namespace kernels {
+
+struct OnednnConvShape {
+  int64_t n = 0, c = 0, m = 0, group = 1;
+  Window2D w;
+  bool relu = false;      // Relu after bias (and residual)
+  bool residual = false;  // y = conv(x) + bias + z, z shaped like y
+};
+
+// The scratch bytes RunOnednnConv may need: the activations in a blocked
+// layout (channels padded to a multiple of 16, the widest block oneDNN uses
+// for float32). A bound that does not depend on the CPU, so atc and the
+// loader agree on it.
+int64_t OnednnConvScratchBytes(const OnednnConvShape& s);
+
+// Null when oneDNN has no primitive for the shape (the caller then runs its
+// own path). `weights` [M, C/group, kH, kW] and `bias` [M] (or null) are
+// read here once; the result does not keep them.
+std::unique_ptr<PreparedOp> PrepareOnednnConv(const OnednnConvShape& s,
+                                              const float* weights,
+                                              const float* bias);
+
+// Runs a prepared convolution: x NCHW, z the residual (null unless
+// s.residual), y NCHW. `scratch` holds OnednnConvScratchBytes(s) bytes,
+// 64-byte aligned. False when `scratch_bytes` is too small (an .om from an
+// older atc): the caller runs its own path.
+bool RunOnednnConv(const PreparedOp& prepared, const float* x, const float* z,
+                   float* y, void* scratch, size_t scratch_bytes);
+
+}  // namespace kernels
+}  // namespace ascend_emu

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// atc's Conv fusions (docs/atc.md "Fusions"): the lowering's
+// Conv -> Mul -> Add (BatchNormalization) -> [Add residual] -> Relu chains
+// become one op named by the merged nodes joined with '+', with the same
+// results as the unfused program (--fusion_switch_file switching them off),
+// and nothing merges where the intermediate value has another reader or the
+// constant is not per channel.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "ascend_emu/om_format.h"
+#include "atc_test_util.h"
+
+namespace ascend_emu {
+namespace testing {
+namespace {
+
+std::vector<std::string> OpNames(const std::string& om_path) {
+  const std::vector<uint8_t> om = ReadBytes(om_path);
+  Program program;
+  std::string error;
+  EXPECT_TRUE(ReadOm(om.data(), om.size(), &program, &error)) << error;
+  std::vector<std::string> names;
+  for (const OpInfo& op : program.ops)
+    names.push_back(op.op_type + ":" + op.name);
+  return names;
+}
+
+class AtcConvFusionTest : public AtcTest {
+ protected:
+  // Writes the switch file that turns every fusion off.
+  std::string FusionOff() {
+    WriteFile("fusion_off.cfg", R"({"Switch": {"GraphFusion": {"ALL": "off"}, )"
+                                R"("UBFusion": {"ALL": "off"}}})");
+    return "--fusion_switch_file=" + Path("fusion_off.cfg");
+  }
+
+  // Compiles `b` fused and unfused, runs both on `inputs`, expects the same
+  // outputs (to float rounding: folded weights round differently).
+  void ExpectSameAsUnfused(const OnnxBuilder& b, const std::string& name,
+                           const std::vector<std::vector<float>>& inputs) {
+    auto fused = CompileAndLoad(b, name);
+    auto plain = CompileAndLoad(b, name + "_plain", {FusionOff()});
+    ASSERT_NE(fused, nullptr);
+    ASSERT_NE(plain, nullptr);
+    const auto want = RunFloat(*plain, inputs);
+    const auto got = RunFloat(*fused, inputs);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t o = 0; o < got.size(); ++o) {
+      ASSERT_EQ(got[o].size(), want[o].size());
+      for (size_t i = 0; i < got[o].size(); ++i) {
+        EXPECT_NEAR(got[o][i], want[o][i], 1e-4f * (1 + std::abs(want[o][i])))
+            << name << " output " << o << " at " << i;
+      }
+    }
+  }
+};
+
+// Two ResNet blocks as the lowering emits them: BN as Mul/Add by [C,1,1]
+// and [1,C,1,1] constants, a residual Add whose other operand is computed
+// earlier, Relu; odd sizes, stride, groups and dilations.
+TEST_F(AtcConvFusionTest, ResNetBlockFusesAndMatchesUnfused) {
+  const int64_t C = 4, H = 7, W = 6;
+  OnnxBuilder b;
+  b.Input("x", {1, C, H, W})
+      .InitF32("w1", {C, C, 3, 3}, Ramp(C * C * 9, 0.03f, -0.3f))
+      .InitF32("s1", {C, 1, 1}, {0.5f, 1.5f, -2.0f, 0.75f})
+      .InitF32("t1", {1, C, 1, 1}, {0.1f, -0.2f, 0.3f, -0.4f})
+      .InitF32("w2", {C, 2, 3, 3}, Ramp(C * 2 * 9, 0.05f, -0.4f))
+      .InitF32("b2", {C}, {0.05f, 0.0f, -0.05f, 0.2f})
+      .InitF32("s2", {C, 1, 1}, {1.0f, -1.0f, 2.0f, 0.25f})
+      .InitF32("t2", {C, 1, 1}, {0.0f, 0.5f, -0.5f, 1.0f})
+      .Output("y", {1, C, H, W});
+  onnx::NodeProto& c1 = b.Node("Conv", {"x", "w1"}, {"c1"}, "Conv_0");
+  OnnxBuilder::AttrInts(c1, "pads", {1, 1, 1, 1});
+  b.Node("Mul", {"c1", "s1"}, {"m1"}, "Mul_0");
+  b.Node("Add", {"t1", "m1"}, {"a1"}, "Add_0");  // constant first
+  b.Node("Relu", {"a1"}, {"r1"}, "Relu_0");
+  onnx::NodeProto& c2 = b.Node("Conv", {"r1", "w2", "b2"}, {"c2"}, "Conv_1");
+  OnnxBuilder::AttrInts(c2, "pads", {2, 1, 2, 1});
+  OnnxBuilder::AttrInts(c2, "dilations", {2, 1});
+  OnnxBuilder::AttrInt(c2, "group", 2);
+  b.Node("Mul", {"c2", "s2"}, {"m2"}, "Mul_1");
+  b.Node("Add", {"m2", "t2"}, {"a2"}, "Add_1");
+  b.Node("Add", {"a2", "x"}, {"a3"}, "Add_2");  // the residual
+  b.Node("Relu", {"a3"}, {"y"}, "Relu_1");
+  ExpectSameAsUnfused(b, "block", {Ramp(C * H * W)});
+  EXPECT_EQ(
+      OpNames(Path("block.om")),
+      (std::vector<std::string>{"FusedConv:Conv_0+Mul_0+Add_0+Relu_0",
+                                "FusedConv:Conv_1+Mul_1+Add_1+Add_2+Relu_1"}));
+  EXPECT_EQ(OpNames(Path("block_plain.om")).size(), 9u);
+}
+
+// Conv + BN alone stays a Conv (with the folded bias); a 1-D Conv folds too.
+TEST_F(AtcConvFusionTest, BatchNormFoldsIntoPlainConv) {
+  OnnxBuilder b;
+  b.Input("x", {2, 3, 9})
+      .InitF32("w", {5, 3, 3}, Ramp(45, 0.04f, -0.5f))
+      .InitF32("s", {5, 1}, {1.0f, 2.0f, -1.0f, 0.5f, 3.0f})
+      .InitF32("t", {5, 1}, {0.5f, 0.0f, -0.5f, 1.0f, 2.0f})
+      .Output("y", {2, 5, 4});
+  onnx::NodeProto& c = b.Node("Conv", {"x", "w"}, {"c"}, "conv");
+  OnnxBuilder::AttrInts(c, "strides", {2});
+  b.Node("Mul", {"c", "s"}, {"m"}, "mul");
+  b.Node("Add", {"m", "t"}, {"y"}, "add");
+  ExpectSameAsUnfused(b, "bn1d", {Ramp(54)});
+  EXPECT_EQ(OpNames(Path("bn1d.om")),
+            (std::vector<std::string>{"Conv:conv+mul+add"}));
+}
+
+// No merge when the Conv's output has a second reader (or is a graph
+// output), when the constant is not per channel, or for a Mul after Relu.
+TEST_F(AtcConvFusionTest, NothingMergesWhereItWouldChangeTheGraph) {
+  OnnxBuilder b;
+  b.Input("x", {1, 2, 4, 4})
+      .InitF32("w", {2, 2, 1, 1}, {1.0f, 0.5f, -0.5f, 2.0f})
+      .InitF32("row", {1, 1, 1, 4}, {1.0f, 2.0f, 3.0f, 4.0f})
+      .InitF32("s", {2, 1, 1}, {2.0f, 3.0f})
+      .Output("y", {1, 2, 4, 4})
+      .Output("z", {1, 2, 4, 4})
+      .Output("v", {1, 2, 4, 4});
+  b.Node("Conv", {"x", "w"}, {"c"}, "conv_a");
+  b.Node("Relu", {"c"}, {"y"}, "relu_a");       // c is read twice:
+  b.Node("Mul", {"c", "row"}, {"z"}, "mul_a");  // no merge
+  b.Node("Conv", {"x", "w"}, {"d"}, "conv_b");
+  b.Node("Mul", {"d", "row"}, {"e"}, "mul_b");  // not per channel
+  b.Node("Relu", {"e"}, {"f"}, "relu_b");
+  b.Node("Conv", {"f", "w"}, {"g"}, "conv_c");
+  b.Node("Relu", {"g"}, {"h"}, "relu_c");
+  b.Node("Mul", {"h", "s"}, {"v"}, "mul_c");  // after the activation
+  ExpectSameAsUnfused(b, "none", {Ramp(32)});
+  EXPECT_EQ(OpNames(Path("none.om")),
+            (std::vector<std::string>{"Conv:conv_a", "Relu:relu_a", "Mul:mul_a",
+                                      "Conv:conv_b", "Mul:mul_b", "Relu:relu_b",
+                                      "FusedConv:conv_c+relu_c", "Mul:mul_c"}));
+}
+
+// A precision mode that rounds each op's output keeps every op apart (the
+// rounding between them is part of the result).
+TEST_F(AtcConvFusionTest, RoundingPrecisionModeKeepsOpsApart) {
+  OnnxBuilder b;
+  b.Input("x", {1, 2, 3, 3})
+      .InitF32("w", {2, 2, 1, 1}, {1.0f, 0.5f, -0.5f, 2.0f})
+      .Output("y", {1, 2, 3, 3});
+  b.Node("Conv", {"x", "w"}, {"c"}, "conv");
+  b.Node("Relu", {"c"}, {"y"}, "relu");
+  AtcResult r = Compile(b, "fp16", {"--precision_mode=force_fp16"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const std::string& name : OpNames(Path("fp16.om"))) {
+    EXPECT_EQ(name.find('+'), std::string::npos) << name;
+  }
+}
+
+}  // namespace
+}  // namespace testing
+}  // namespace ascend_emu
