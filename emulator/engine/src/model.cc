@@ -317,7 +317,7 @@ const PreparedOp* LoadedModel::PrepareStep(const Step& s, const OpInfo& op) {
     if (t == kAbsentTensor) continue;
     const TensorInfo& info = program_.tensors[t];
     if (info.location == TensorLocation::kWeight) {
-      inputs[k].data = weights_->data() + info.offset;
+      inputs[k].data = weights_->data + info.offset;
     } else if (info.location == TensorLocation::kExternal) {
       inputs[k].data = const_cast<uint8_t*>(external_[info.file]) + info.offset;
     }
