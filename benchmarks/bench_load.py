@@ -46,17 +46,15 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import dev_build
+
 GIB = 1 << 30
 VARIANTS = ("inline", "external", "xnnpack")
 LABELS = {
     "inline": "AscendBackend, weights inside the .om (.pte)",
     "external": "AscendBackend, external weight files (.ptd)",
     "xnnpack": "XNNPACK (XnnpackPartitioner .pte)",
-}
-_DEV_BUILD_OUTPUTS = {
-    "EXECUTORCH_ASCEND_BACKEND_LIB": "runtime/libexecutorch_backend_ascend.so",
-    "EXECUTORCH_ASCEND_EMULATOR_ATC": "emulator/atc/atc",
-    "EXECUTORCH_ASCEND_EMULATOR_ACL_LIB": "emulator/acl/libascendcl.so",
 }
 
 
@@ -282,8 +280,7 @@ def main() -> int:
         return 0
 
     if args.dev_build is not None:
-        for env, rel in _DEV_BUILD_OUTPUTS.items():
-            os.environ[env] = str(args.dev_build.resolve() / rel)
+        os.environ.update(dev_build.environment(args.dev_build))
     unknown = set(args.variants.split(",")) - set(VARIANTS)
     if unknown:
         parser.error(f"unknown variants {sorted(unknown)}; choose from {VARIANTS}")

@@ -54,21 +54,10 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 
 
-def _wire_dev_build() -> None:
-    """EXECUTORCH_ASCEND_DEV_BUILD=<build dir>: use the native parts built there (as the tests'
-    conftest does); must run before executorch_ascend is imported."""
-    build = os.environ.get("EXECUTORCH_ASCEND_DEV_BUILD")
-    if not build:
-        return
-    for env, rel in {
-        "EXECUTORCH_ASCEND_BACKEND_LIB": "runtime/libexecutorch_backend_ascend.so",
-        "EXECUTORCH_ASCEND_EMULATOR_ATC": "emulator/atc/atc",
-        "EXECUTORCH_ASCEND_EMULATOR_ACL_LIB": "emulator/acl/libascendcl.so",
-    }.items():
-        os.environ.setdefault(env, str(Path(build) / rel))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import dev_build
 
-
-_wire_dev_build()
+dev_build.wire()
 
 import onnxruntime as ort  # noqa: E402
 from example_models import small_resnet  # noqa: E402

@@ -1,0 +1,232 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
+"""Every benchmark issue 14's performance claims rest on, in one run, and the summary table.
+
+    python benchmarks/run_all.py [--build build/dev] [--out out/bench] [--quick]
+
+One after the other on the same machine, each writing its figures with --json into --out:
+
+  percall   benchmarks/bench_percall.py --callgrind: per-call ns, heap allocations per call and
+            callgrind instructions of the bare ACL sequence, the model work, a plain memcpy of
+            the I/O and AscendBackend (C++ harness benchmarks/percall/, one process)
+  kernels   ascend_emu_kernel_bench: dense and depthwise 3x3 Conv at [1, 64, 32, 32] (FLOP/s per
+            CPU-second, Google Benchmark's JSON)
+  vs_ort    benchmarks/bench_vs_ort.py: ResNet, BERT, GPT-2 on eager, XNNPACK, ONNX Runtime on
+            the backend's ONNX and the emulator, one thread, interleaved
+  load      benchmarks/bench_load.py: load time and peak RSS of a large model (inline and
+            external weights, XNNPACK)
+  aot       benchmarks/bench_aot.py: lowering time and peak RSS against the number of layers
+
+Then it prints one table: each figure the issue names, its target and whether this run meets
+it, and writes everything to <out>/summary.json. The build must be a Release CMake build with
+-DEXECUTORCH_ASCEND_BUILD_BENCHMARKS=ON and -DEXECUTORCH_ASCEND_BUILD_TESTS=ON (the emulator
+in-tree); its native parts are used throughout (EXECUTORCH_ASCEND_DEV_BUILD). --quick runs
+smaller sizes (for trying the script, not for the docs). Run on purpose only, never from tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "benchmarks"))
+import dev_build  # noqa: E402
+
+BENCH = REPO / "benchmarks"
+DENSE = "BM_Conv3x3/C:64/F:64/HW:32/group:1"
+DEPTHWISE = "BM_Conv3x3/C:64/F:64/HW:32/group:64"
+
+
+def _run(name: str, cmd: list[str], env: dict[str, str], out: Path) -> None:
+    print(f"[run_all] {name}: {' '.join(cmd)}", flush=True)
+    start = time.monotonic()
+    with open(out / f"{name}.log", "w") as log:
+        done = subprocess.run(cmd, env=env, cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+    print(f"[run_all] {name}: exit {done.returncode} in {time.monotonic() - start:.0f} s")
+    if done.returncode != 0:
+        raise SystemExit(f"{name} failed; see {out / (name + '.log')}")
+
+
+def _kernel_flops(path: Path) -> dict[str, float]:
+    """FLOP/s of the dense and depthwise Conv rows (medians over the repetitions)."""
+    rows = json.loads(path.read_text())["benchmarks"]
+    found = {
+        r["run_name"]: r["FLOP/s"]
+        for r in rows
+        if r.get("aggregate_name") == "median" and r["run_name"] in (DENSE, DEPTHWISE)
+    }
+    missing = {DENSE, DEPTHWISE} - found.keys()
+    if missing:
+        raise SystemExit(f"kernel benchmark rows missing: {sorted(missing)}")
+    return {"dense_flops": found[DENSE], "depthwise_flops": found[DEPTHWISE]}
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One figure the issue names: how to read it from the run, and its target."""
+
+    what: str
+    target: str
+    value: Callable[[dict], float]
+    met: Callable[[float], bool]
+    unit: str = "x"
+
+
+def _criteria(layers: int) -> list[Criterion]:
+    aot = f"{layers}L"
+    return [
+        Criterion(
+            "heap allocations per call, ACL sequence (add model)",
+            "0",
+            lambda f: f["percall"]["add.acl_sequence.allocs_per_call"],
+            lambda v: v == 0,
+            "",
+        ),
+        Criterion(
+            "heap allocations per call, ACL sequence (mlp model)",
+            "0",
+            lambda f: f["percall"]["mlp.acl_sequence.allocs_per_call"],
+            lambda v: v == 0,
+            "",
+        ),
+        Criterion(
+            "heap allocations per call, AscendBackend Method (mlp)",
+            "0",
+            lambda f: f["percall"]["mlp.ascend.allocs_per_call"],
+            lambda v: v == 0,
+            "",
+        ),
+        Criterion(
+            "ACL sequence / (model work + memcpy), instructions (mlp)",
+            "<= 1.2",
+            lambda f: f["percall"]["mlp.acl_ratio"],
+            lambda v: v <= 1.2,
+        ),
+        Criterion(
+            "ACL sequence / (model work + memcpy), instructions (add)",
+            "<= 1.2",
+            lambda f: f["percall"]["add.acl_ratio"],
+            lambda v: v <= 1.2,
+        ),
+        *(
+            Criterion(
+                f"{model}: emulator / ONNX Runtime, thread CPU time",
+                "<= 1.0",
+                lambda f, m=model: f["vs_ort"][f"{m}.emulator_over_ort"],
+                lambda v: v <= 1.0,
+            )
+            for model in ("resnet", "bert", "gpt2")
+        ),
+        Criterion(
+            "dense Conv FLOP/s / depthwise Conv FLOP/s ([1,64,32,32] 3x3)",
+            "<= 2",
+            lambda f: f["kernels"]["dense_flops"] / f["kernels"]["depthwise_flops"],
+            lambda v: v <= 2.0,
+        ),
+        *(
+            Criterion(
+                f"load peak RssAnon beyond the mapped file / weights ({variant})",
+                "<= 1.1",
+                lambda f, v=variant: f["load"][f"{v}_peak_anon_over_weights"],
+                lambda v: v <= 1.1,
+            )
+            for variant in ("inline", "external")
+        ),
+        *(
+            Criterion(
+                f"lowering peak RSS / weights (Ascend, .{placement}, {layers} layers)",
+                "<= 2.5",
+                lambda f, p=placement: f["aot"][f"ascend_{p}_{aot}_peak_over_weights"],
+                lambda v: v <= 2.5,
+            )
+            for placement in ("pte", "ptd")
+        ),
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", type=Path, default=REPO / "build" / "dev")
+    parser.add_argument("--out", type=Path, default=REPO / "out" / "bench")
+    parser.add_argument("--quick", action="store_true", help="small sizes, to try the script")
+    args = parser.parse_args()
+    build, out = args.build.resolve(), args.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    # The build's native parts and this checkout's Python code (the backend's and the
+    # emulator's), whatever is pip-installed.
+    pythonpath = os.pathsep.join([str(REPO / "src"), str(REPO / "emulator" / "python")])
+    env = dict(os.environ, EXECUTORCH_ASCEND_DEV_BUILD=str(build), PYTHONPATH=pythonpath)
+    env.update(dev_build.environment(build))
+    py = sys.executable
+    load_layers, aot_layers = ("4", "1,4") if args.quick else ("16", "1,8,32")
+    biggest = int(aot_layers.split(",")[-1])
+    kernel_bench = build / "benchmarks" / "kernels" / "ascend_emu_kernel_bench"
+    load_before = os.getloadavg()[0]
+
+    _run(
+        "percall",
+        [py, str(BENCH / "bench_percall.py"), "--build", str(build), "--callgrind",
+         "--models-dir", str(out / "percall_models"), "--json", str(out / "percall.json")],
+        env, out,
+    )  # fmt: skip
+    _run(
+        "kernels",
+        [str(kernel_bench), "--benchmark_filter=BM_Conv3x3/C:64/F:64/HW:32/",
+         "--benchmark_min_time=0.5", "--benchmark_repetitions=3",
+         "--benchmark_report_aggregates_only=true", "--benchmark_format=json",
+         f"--benchmark_out={out / 'kernels_raw.json'}"],
+        env, out,
+    )  # fmt: skip
+    (out / "kernels.json").write_text(json.dumps(_kernel_flops(out / "kernels_raw.json")))
+    _run(
+        "vs_ort",
+        [py, str(BENCH / "bench_vs_ort.py"), "--rounds", "10" if args.quick else "40",
+         "--json", str(out / "vs_ort.json")],
+        env, out,
+    )  # fmt: skip
+    _run(
+        "load",
+        [py, str(BENCH / "bench_load.py"), "--layers", load_layers, "--dev-build", str(build),
+         "--json", str(out / "load.json")],
+        env, out,
+    )  # fmt: skip
+    _run(
+        "aot",
+        [py, str(BENCH / "bench_aot.py"), "--layers", aot_layers, "--json", str(out / "aot.json")],
+        env, out,
+    )  # fmt: skip
+
+    figures = {
+        name: json.loads((out / f"{name}.json").read_text())
+        for name in ("percall", "kernels", "vs_ort", "load", "aot")
+    }
+    rows = [
+        "| figure | this run | target | met |",
+        "| --- | --- | --- | --- |",
+    ]
+    summary = {}
+    for c in _criteria(biggest):
+        value = c.value(figures)
+        ok = c.met(value)
+        summary[c.what] = {"value": value, "target": c.target, "met": ok}
+        shown = f"{value:.0f}" if c.unit == "" else f"{value:.2f}{c.unit}"
+        rows.append(f"| {c.what} | {shown} | {c.target} | {'yes' if ok else '**no**'} |")
+    load_after = os.getloadavg()[0]
+    print("\n".join(rows))
+    print(f"\n1-minute load average {load_before:.1f} before, {load_after:.1f} after "
+          f"({os.cpu_count()} CPUs)")  # fmt: skip
+    summary["load_average"] = [load_before, load_after]
+    (out / "summary.json").write_text(json.dumps({"criteria": summary, **figures}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
