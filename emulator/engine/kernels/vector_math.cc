@@ -31,14 +31,25 @@ void RestoreNaN(const float* x, float* y, int64_t n) {
   }
 }
 
-// y = f(x) with NaN restored; over a stack copy of each chunk when x and y
-// alias, so the input's NaN positions are still there to read.
-template <typename F>
-void ClampedBlock(const float* x, float* y, int64_t n, F f) {
+// Below ln(FLT_MIN) expf's result is subnormal or 0, and Eigen's vectorised
+// exp is not exact there: it clamps its argument (at about -88.38 with SSE,
+// so exp(-inf) came out 2.9e-39, not 0; a masked softmax entry must be 0).
+// Those few elements are recomputed with std::exp.
+constexpr float kExpSubnormalBelow = -87.33654475f;
+void RestoreExpUnderflow(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (x[i] < kExpSubnormalBelow) y[i] = std::exp(x[i]);
+  }
+}
+
+// y = f(x), then fix(x, y, n) with the input x; over a stack copy of each
+// chunk when x and y alias, so the input is still there to read.
+template <typename F, typename Fix>
+void FixedBlock(const float* x, float* y, int64_t n, F f, Fix fix) {
   constexpr int64_t kChunk = 256;
   if (x != y) {
     Out(y, n) = f(In(x, n));
-    RestoreNaN(x, y, n);
+    fix(x, y, n);
     return;
   }
   alignas(64) float copy[kChunk];
@@ -46,26 +57,37 @@ void ClampedBlock(const float* x, float* y, int64_t n, F f) {
     const int64_t len = n - i < kChunk ? n - i : kChunk;
     std::copy(x + i, x + i + len, copy);
     Out(y + i, len) = f(In(copy, len));
-    RestoreNaN(copy, y + i, len);
+    fix(copy, y + i, len);
   }
 }
 
 }  // namespace
 
 void ErfBlock(const float* x, float* y, int64_t n) {
-  ClampedBlock(x, y, n, [](const ConstArray& a) { return a.erf(); });
+  FixedBlock(
+      x, y, n, [](const ConstArray& a) { return a.erf(); }, RestoreNaN);
 }
 
 void TanhBlock(const float* x, float* y, int64_t n) {
-  ClampedBlock(x, y, n, [](const ConstArray& a) { return a.tanh(); });
+  FixedBlock(
+      x, y, n, [](const ConstArray& a) { return a.tanh(); }, RestoreNaN);
 }
 
 void ExpBlock(const float* x, float* y, int64_t n) {
-  Out(y, n) = In(x, n).exp();
+  FixedBlock(
+      x, y, n, [](const ConstArray& a) { return a.exp(); },
+      RestoreExpUnderflow);
 }
 
 float ExpShiftSumBlock(const float* x, float shift, float* y, int64_t n) {
-  Out(y, n) = (In(x, n) - shift).exp();
+  FixedBlock(
+      x, y, n, [shift](const ConstArray& a) { return (a - shift).exp(); },
+      [shift](const float* in, float* out, int64_t len) {
+        for (int64_t i = 0; i < len; ++i) {
+          const float arg = in[i] - shift;
+          if (arg < kExpSubnormalBelow) out[i] = std::exp(arg);
+        }
+      });
   return Out(y, n).sum();
 }
 
