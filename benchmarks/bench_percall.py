@@ -8,7 +8,10 @@ exports the models (benchmarks/percall/export_models.py) unless they are there, 
 in time mode (interleaved rounds, thread CPU time, median; heap allocations per call) and, with
 --callgrind, once more under valgrind's callgrind, which gives instructions per call of each path
 and splits the ACL sequence into model work + plain memcpy + the rest. The harness checks every
-path's output against eager PyTorch before measuring it.
+path's output against eager PyTorch before measuring it. valgrind 3.19 (Debian 12) cannot decode
+AVX-512: on an AVX-512 host --callgrind needs a build whose emulator kernels are compiled for
+less (-DEXECUTORCH_ASCEND_EMULATOR_ARCH=x86-64-v3, as benchmarks/run_all.py configures it); a
+native build dies under callgrind with SIGILL.
 
     python benchmarks/bench_percall.py --build build/dev --callgrind --json percall.json
 """

@@ -18,10 +18,13 @@ One after the other on the same machine, each writing its figures with --json in
   aot       benchmarks/bench_aot.py: lowering time and peak RSS against the number of layers
 
 Then it prints one table: each figure the issue names, its target and whether this run meets
-it, and writes everything to <out>/summary.json. The build must be a Release CMake build with
--DEXECUTORCH_ASCEND_BUILD_BENCHMARKS=ON and -DEXECUTORCH_ASCEND_BUILD_TESTS=ON (the emulator
-in-tree); its native parts are used throughout (EXECUTORCH_ASCEND_DEV_BUILD). --quick runs
-smaller sizes (for trying the script, not for the docs). Run on purpose only, never from tests.
+it, and writes everything to <out>/summary.json. Its native parts come from one CMake build,
+--build (default build/bench), which it configures and builds if needed: Release, benchmarks and
+the in-tree emulator on, and the emulator's kernels compiled for x86-64-v3 (AVX2/FMA), because
+valgrind (3.19, Debian 12) cannot decode AVX-512 and a native build on an AVX-512 host dies
+under callgrind with SIGILL; oneDNN still picks AVX-512 at run time for GEMM and Conv. The
+Python code is this checkout's (PYTHONPATH), whatever is pip-installed. --quick runs smaller
+sizes (for trying the script, not for the docs). Run on purpose only, never from tests.
 """
 
 from __future__ import annotations
@@ -53,6 +56,23 @@ def _run(name: str, cmd: list[str], env: dict[str, str], out: Path) -> None:
     print(f"[run_all] {name}: exit {done.returncode} in {time.monotonic() - start:.0f} s")
     if done.returncode != 0:
         raise SystemExit(f"{name} failed; see {out / (name + '.log')}")
+
+
+def _build(build: Path, env: dict[str, str]) -> None:
+    """Configures (first time) and builds the targets the benchmarks run."""
+    if not (build / "CMakeCache.txt").exists():
+        configure = [
+            "cmake", "-S", str(REPO), "-B", str(build), "-G", "Ninja",
+            "-DCMAKE_BUILD_TYPE=Release", "-DEXECUTORCH_ASCEND_BUILD_TESTS=ON",
+            "-DEXECUTORCH_ASCEND_BUILD_BENCHMARKS=ON",
+            "-DEXECUTORCH_ASCEND_EMULATOR_ARCH=x86-64-v3",
+        ]  # fmt: skip
+        subprocess.run(configure, env=env, check=True, stdout=subprocess.DEVNULL)
+    targets = ["executorch_backend_ascend", "ascendcl", "atc", "ascend_percall_bench",
+               "ascend_emu_kernel_bench"]  # fmt: skip
+    subprocess.run(
+        ["cmake", "--build", str(build), "-j2", "--target", *targets], env=env, check=True
+    )
 
 
 def _kernel_flops(path: Path) -> dict[str, float]:
@@ -154,7 +174,7 @@ def _criteria(layers: int) -> list[Criterion]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", type=Path, default=REPO / "build" / "dev")
+    parser.add_argument("--build", type=Path, default=REPO / "build" / "bench")
     parser.add_argument("--out", type=Path, default=REPO / "out" / "bench")
     parser.add_argument("--quick", action="store_true", help="small sizes, to try the script")
     args = parser.parse_args()
@@ -168,6 +188,7 @@ def main() -> int:
     py = sys.executable
     load_layers, aot_layers = ("4", "1,4") if args.quick else ("16", "1,8,32")
     biggest = int(aot_layers.split(",")[-1])
+    _build(build, env)
     kernel_bench = build / "benchmarks" / "kernels" / "ascend_emu_kernel_bench"
     load_before = os.getloadavg()[0]
 
