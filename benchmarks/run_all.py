@@ -44,11 +44,15 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 import dev_build  # noqa: E402
 
 BENCH = REPO / "benchmarks"
-DENSE = "BM_Conv3x3/C:64/F:64/HW:32/group:1"
-DEPTHWISE = "BM_Conv3x3/C:64/F:64/HW:32/group:64"
+# Dense runs on oneDNN as a loaded model runs it (onednn:1), depthwise on its own path.
+DENSE = "BM_Conv/C:64/F:64/HW:32/group:1/k:3/stride:1/onednn:1/process_time"
+DEPTHWISE = "BM_Conv/C:64/F:64/HW:32/group:64/k:3/stride:1/onednn:0/process_time"
 
 
-def _run(name: str, cmd: list[str], env: dict[str, str], out: Path) -> None:
+def _run(name: str, cmd: list[str], env: dict[str, str], out: Path, reuse: bool = False) -> None:
+    if reuse and (out / f"{name}.json").exists():
+        print(f"[run_all] {name}: reusing {out / (name + '.json')}", flush=True)
+        return
     print(f"[run_all] {name}: {' '.join(cmd)}", flush=True)
     start = time.monotonic()
     with open(out / f"{name}.log", "w") as log:
@@ -177,6 +181,13 @@ def main() -> int:
     parser.add_argument("--build", type=Path, default=REPO / "build" / "bench")
     parser.add_argument("--out", type=Path, default=REPO / "out" / "bench")
     parser.add_argument("--quick", action="store_true", help="small sizes, to try the script")
+    parser.add_argument("--aot-layers", default=None, help="bench_aot.py --layers (1,8,32)")
+    parser.add_argument(
+        "--aot-partitioners", default="ascend,xnnpack", help="bench_aot.py --partitioners"
+    )
+    parser.add_argument(
+        "--reuse", action="store_true", help="skip a benchmark whose JSON is already in --out"
+    )
     args = parser.parse_args()
     build, out = args.build.resolve(), args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -187,6 +198,7 @@ def main() -> int:
     env.update(dev_build.environment(build))
     py = sys.executable
     load_layers, aot_layers = ("4", "1,4") if args.quick else ("16", "1,8,32")
+    aot_layers = args.aot_layers or aot_layers
     biggest = int(aot_layers.split(",")[-1])
     _build(build, env)
     kernel_bench = build / "benchmarks" / "kernels" / "ascend_emu_kernel_bench"
@@ -196,33 +208,34 @@ def main() -> int:
         "percall",
         [py, str(BENCH / "bench_percall.py"), "--build", str(build), "--callgrind",
          "--models-dir", str(out / "percall_models"), "--json", str(out / "percall.json")],
-        env, out,
+        env, out, args.reuse,
     )  # fmt: skip
     _run(
         "kernels",
-        [str(kernel_bench), "--benchmark_filter=BM_Conv3x3/C:64/F:64/HW:32/",
+        [str(kernel_bench), "--benchmark_filter=BM_Conv/C:64/F:64/HW:32/",
          "--benchmark_min_time=0.5", "--benchmark_repetitions=3",
          "--benchmark_report_aggregates_only=true", "--benchmark_format=json",
          f"--benchmark_out={out / 'kernels_raw.json'}"],
-        env, out,
+        env, out, args.reuse,
     )  # fmt: skip
     (out / "kernels.json").write_text(json.dumps(_kernel_flops(out / "kernels_raw.json")))
     _run(
         "vs_ort",
         [py, str(BENCH / "bench_vs_ort.py"), "--rounds", "10" if args.quick else "40",
          "--json", str(out / "vs_ort.json")],
-        env, out,
+        env, out, args.reuse,
     )  # fmt: skip
     _run(
         "load",
         [py, str(BENCH / "bench_load.py"), "--layers", load_layers, "--dev-build", str(build),
          "--json", str(out / "load.json")],
-        env, out,
+        env, out, args.reuse,
     )  # fmt: skip
     _run(
         "aot",
-        [py, str(BENCH / "bench_aot.py"), "--layers", aot_layers, "--json", str(out / "aot.json")],
-        env, out,
+        [py, str(BENCH / "bench_aot.py"), "--layers", aot_layers,
+         "--partitioners", args.aot_partitioners, "--json", str(out / "aot.json")],
+        env, out, args.reuse,
     )  # fmt: skip
 
     figures = {
