@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -53,6 +54,23 @@ std::string WriteAtomically(const std::string& path,
   return "";
 }
 
+// The weight section where validation may read it: in the image it sits at
+// whatever file offset the format gives it, and the kernels' Infer reads
+// int64 constants (Reshape's shape, Split's sizes) in place, which must not be
+// misaligned (UBSan). A misaligned section is copied to malloc's alignment,
+// as every loader's device memory is; an aligned one is read in place.
+const uint8_t* AlignedWeights(const OmWeightSection& weights,
+                              std::vector<uint64_t>* copy) {
+  constexpr uintptr_t kAlign = alignof(std::max_align_t);
+  if (weights.size == 0 ||
+      reinterpret_cast<uintptr_t>(weights.data) % kAlign == 0) {
+    return weights.data;
+  }
+  copy->resize((weights.size + sizeof(uint64_t) - 1) / sizeof(uint64_t));
+  std::memcpy(copy->data(), weights.data, weights.size);
+  return reinterpret_cast<const uint8_t*>(copy->data());
+}
+
 // The engine must accept what atc writes: the image is checked with the
 // loader's own reader and validator before the .om lands on disk, its
 // FileConstants against the weight files as written (mapped back from
@@ -89,7 +107,9 @@ std::string SelfCheck(const std::vector<uint8_t>& image,
       external.push_back(c.bytes.data);
     }
   }
-  err = ValidateProgram(reread, weights.data, weights.size, external);
+  std::vector<uint64_t> aligned;
+  err = ValidateProgram(reread, AlignedWeights(weights, &aligned), weights.size,
+                        external);
   if (!err.empty()) return "internal error: the .om does not validate: " + err;
   return "";
 }
@@ -123,7 +143,9 @@ std::string SelfCheckGears(
       t.offset = 0;
     }
   }
-  err = ValidateProgram(reread, weights.data, weights.size, external);
+  std::vector<uint64_t> aligned;
+  err = ValidateProgram(reread, AlignedWeights(weights, &aligned), weights.size,
+                        external);
   if (!err.empty()) return "internal error: the .om does not validate: " + err;
   return "";
 }
