@@ -536,6 +536,10 @@ class GraphCompiler {
       return false;
     const int64_t m = static_cast<int64_t>(s.size());
     std::vector<float> bias(static_cast<size_t>(m), 0.0f);
+    // A weight in a weight file stays the source's bytes: scaled, it would be
+    // a second copy of the weights beside the file (a program that keeps its
+    // ONNX stores the source's), so only inline weights take a Mul.
+    if (mul && consts_[w->second.index].external) return false;
     const bool has_bias = op->inputs.size() >= 3 && !op->inputs[2].empty();
     if (has_bias) {
       const Value& b = values_.at(op->inputs[2]);
