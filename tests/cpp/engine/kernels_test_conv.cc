@@ -3,6 +3,7 @@
 // Conv against a direct 7-loop convolution: groups, depthwise, strides,
 // dilations, pads, auto_pad, 1-D, bias, 1x1 fast path.
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <thread>
@@ -328,9 +329,9 @@ TEST(KernelsConv, PreparedConvFollowsBuffersAndRunsConcurrently) {
   p.pt = p.pl = p.pb = p.pr = 1;
   Attrs a = ConvAttrs(p);
   a.Ints("kernel_shape", {3, 3});
-  const HostTensor x = RandF32(S({1, 8, 10, 10}), 1);
-  const HostTensor w = RandF32(S({8, 8, 3, 3}), 2);
-  const HostTensor b = RandF32(S({8}), 3);
+  const HostTensor x = RandF32(S({1, 20, 10, 10}), 1);
+  const HostTensor w = RandF32(S({20, 20, 3, 3}), 2);
+  const HostTensor b = RandF32(S({20}), 3);
   Shape y_shape;
   const std::vector<float> ref = NaiveConv(x, w, &b, p, &y_shape);
   const RunResult inferred = InferKernel("Conv", a, {x, w, b});
@@ -351,22 +352,26 @@ TEST(KernelsConv, PreparedConvFollowsBuffersAndRunsConcurrently) {
   ASSERT_NE(prepared, nullptr);
   const size_t scratch_bytes = (inferred.scratch_bytes + 63) / 64 * 64;
   auto runs = [&](float* max_error) {
+    // One scratch per thread, filled with NaNs before every run: the blocked
+    // copies' padding (20 channels in blocks of 8 or 16) must not be read from
+    // a previous op.
+    void* scratch = std::aligned_alloc(64, scratch_bytes);
     for (int i = 0; i < 40; ++i) {
-      // Fresh buffers each run (so the addresses change).
+      std::memset(scratch, 0xFF, scratch_bytes);
+      // Fresh input and output buffers each run (so the addresses change).
       std::vector<unsigned char> xb = x.bytes;
       std::vector<float> y(ref.size(), -1.0f);
-      void* scratch = std::aligned_alloc(64, scratch_bytes);
       TensorRef rin[3] = {in[0], in[1], in[2]};
       rin[0].data = xb.data();
       TensorRef rout = out[0];
       rout.data = y.data();
       k->run(RunContext{a.get(), rin, 3, &rout, 1, scratch, prepared.get()});
-      std::free(scratch);
       for (size_t j = 0; j < y.size(); ++j) {
         const float e = y[j] > ref[j] ? y[j] - ref[j] : ref[j] - y[j];
         if (!(e <= *max_error)) *max_error = e;  // NaN too
       }
     }
+    std::free(scratch);
   };
   float error_a = 0.0f, error_b = 0.0f;
   std::thread other(runs, &error_b);
