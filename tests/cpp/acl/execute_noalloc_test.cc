@@ -88,6 +88,64 @@ TEST_F(ExecuteNoAllocTest, AsynchronousSequenceAllocatesNothingWhenWarm) {
   ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
 }
 
+// The same at real model sizes: a Conv prepared on oneDNN at load and a
+// MatMul above the size that runs on Eigen. Not yet 0
+// (docs/emulator-kernels.md, "No heap in Run"): the emulator's own code
+// allocates nothing there (the Conv's oneDNN objects are made at load), but
+// oneDNN 2.6 allocates inside dnnl_primitive_execute (its argument map: 18 per
+// execute for the Conv's three primitives, reorder in, conv, reorder out) and
+// dnnl_sgemm mallocs its packing buffer (1 per GEMM). The bound catches any
+// allocation the emulator adds (it was 51 per execute before the Conv's run
+// objects were prepared).
+constexpr uint64_t kOnednnAllocsPerExecute = 18 + 1;
+
+TEST_F(AclTest, ConvAndLargeMatMulAllocateOnlyInsideOnednnWhenWarm) {
+  const std::vector<uint8_t> image = BuildConvMatMulOm("Ascend910B1");
+  uint32_t id = 0;
+  ASSERT_EQ(aclmdlLoadFromMem(image.data(), image.size(), &id), ACL_SUCCESS)
+      << LastError();
+  const size_t x_bytes = kConvC * kConvH * kConvH * sizeof(float);
+  const size_t a_bytes = kMatM * kMatK * sizeof(float);
+  const size_t z_bytes = kMatM * kMatN * sizeof(float);
+  ModelIo io(x_bytes, a_bytes, x_bytes);
+  DeviceBuffer z(z_bytes);
+  io.Add(io.output(), z.get(), z_bytes);
+  void* dx = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(io.input(), 0));
+  void* da = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(io.input(), 1));
+  void* dy = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(io.output(), 0));
+  std::vector<float> x = ConvMatMulWeight(x_bytes / sizeof(float), 3);
+  std::vector<float> a = ConvMatMulWeight(a_bytes / sizeof(float), 4);
+  std::vector<float> y(x.size()), out(z_bytes / sizeof(float));
+  auto run = [&] {
+    ASSERT_EQ(
+        aclrtMemcpy(dx, x_bytes, x.data(), x_bytes, ACL_MEMCPY_HOST_TO_DEVICE),
+        ACL_SUCCESS);
+    ASSERT_EQ(
+        aclrtMemcpy(da, a_bytes, a.data(), a_bytes, ACL_MEMCPY_HOST_TO_DEVICE),
+        ACL_SUCCESS);
+    ASSERT_EQ(aclmdlExecute(id, io.input(), io.output()), ACL_SUCCESS);
+    ASSERT_EQ(
+        aclrtMemcpy(y.data(), x_bytes, dy, x_bytes, ACL_MEMCPY_DEVICE_TO_HOST),
+        ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpy(out.data(), z_bytes, z.get(), z_bytes,
+                          ACL_MEMCPY_DEVICE_TO_HOST),
+              ACL_SUCCESS);
+  };
+  run();  // warm-up: oneDNN's JIT kernels, per-thread buffers
+  ascend_test::StartCountingAllocations();
+  for (int i = 0; i < 10; ++i) run();
+  const uint64_t counted = ascend_test::StopCountingAllocations();
+  if (ascend_test::CountsMalloc()) {
+    EXPECT_LE(counted, 10 * kOnednnAllocsPerExecute);
+  }
+  const std::vector<float> want_y = ExpectedConvRelu(x);
+  const std::vector<float> want_z = ExpectedMatMul(a);
+  for (size_t i = 0; i < y.size(); ++i) ASSERT_NEAR(y[i], want_y[i], 1e-4) << i;
+  for (size_t i = 0; i < out.size(); ++i)
+    ASSERT_NEAR(out[i], want_z[i], 1e-4) << i;
+  EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+}
+
 // The counter itself counts (else the tests above would prove nothing).
 TEST(AllocCounter, CountsAnAllocation) {
   ascend_test::StartCountingAllocations();

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ascend_emu/kernel.h"
 #include "ascend_emu/om_format.h"
 #include "ascend_emu/program.h"
 #include "program_builder.h"
@@ -98,6 +99,138 @@ std::vector<float> ExpectedAddMulRelu(const std::vector<float>& x,
   std::vector<float> z(6);
   for (size_t i = 0; i < 6; ++i) {
     z[i] = std::max(0.0f, (x[i] + y[i]) * weights[i]);
+  }
+  return z;
+}
+
+}  // namespace ascend_emu::acl_test
+
+namespace ascend_emu::acl_test {
+namespace {
+
+// Scratch the kernel asks of Infer for op `op` of `p` (the .om must reserve
+// at least that much).
+size_t InferScratch(const Program& p, const OpInfo& op) {
+  std::vector<TensorRef> inputs;
+  for (int32_t t : op.inputs) {
+    TensorRef r;
+    r.dtype = p.tensors[t].dtype;
+    r.shape = p.tensors[t].shape;
+    inputs.push_back(r);
+  }
+  std::vector<TensorRef> outputs;
+  InferContext ctx{op.attrs, inputs, outputs};
+  const KernelDef* kernel = FindKernel(op.op_type);
+  EXPECT_NE(kernel, nullptr);
+  if (kernel == nullptr) return 0;
+  EXPECT_EQ(kernel->infer(ctx), "");
+  return ctx.scratch_bytes;
+}
+
+uint64_t Align(uint64_t v) {
+  return (v + kOmAlignment - 1) / kOmAlignment * kOmAlignment;
+}
+
+}  // namespace
+
+std::vector<float> ConvMatMulWeight(size_t n, int salt) {
+  std::vector<float> w(n);
+  for (size_t i = 0; i < n; ++i) {
+    w[i] = static_cast<float>(static_cast<int>((i * 7 + salt * 13) % 17) - 8) /
+           16.0f;
+  }
+  return w;
+}
+
+std::vector<uint8_t> BuildConvMatMulOm(const std::string& soc_version) {
+  Program p;
+  p.soc_version = soc_version;
+  p.producer = "acl emulator tests";
+  const Shape xs = Dims({1, kConvC, kConvH, kConvH});
+  const Shape ws = Dims({kConvC, kConvC, 3, 3});
+  const Shape as = Dims({kMatM, kMatK});
+  const Shape bs = Dims({kMatK, kMatN});
+  const Shape zs = Dims({kMatM, kMatN});
+  uint64_t w_off = 0, b_off = 0, mat_off = 0;
+  const std::vector<float> w = ConvMatMulWeight(ws.numel(), 0);
+  const std::vector<float> bias = ConvMatMulWeight(kConvC, 1);
+  const std::vector<float> mat = ConvMatMulWeight(bs.numel(), 2);
+  testing::AppendWeights(&p, w.data(), w.size() * sizeof(float), &w_off);
+  testing::AppendWeights(&p, bias.data(), bias.size() * sizeof(float), &b_off);
+  testing::AppendWeights(&p, mat.data(), mat.size() * sizeof(float), &mat_off);
+  p.tensors = {
+      MakeTensor("x", DType::kFloat32, xs, TensorLocation::kInput, 0),
+      MakeTensor("a", DType::kFloat32, as, TensorLocation::kInput, 1),
+      MakeTensor("W", DType::kFloat32, ws, TensorLocation::kWeight, w_off),
+      MakeTensor("b", DType::kFloat32, Dims({kConvC}), TensorLocation::kWeight,
+                 b_off),
+      MakeTensor("B", DType::kFloat32, bs, TensorLocation::kWeight, mat_off),
+      MakeTensor("y", DType::kFloat32, xs, TensorLocation::kOutput, 0),
+      MakeTensor("z", DType::kFloat32, zs, TensorLocation::kOutput, 1),
+  };
+  p.inputs = {MakeIo("x", DType::kFloat32, xs, 0),
+              MakeIo("a", DType::kFloat32, as, 1)};
+  p.outputs = {MakeIo("y", DType::kFloat32, xs, 5),
+               MakeIo("z", DType::kFloat32, zs, 6)};
+  OpInfo conv = MakeOp("FusedConv", "conv_0+relu_1", {0, 2, 3}, {5});
+  conv.attrs.map()["kernel_shape"] = testing::IntsAttr({3, 3});
+  conv.attrs.map()["pads"] = testing::IntsAttr({1, 1, 1, 1});
+  conv.attrs.map()["strides"] = testing::IntsAttr({1, 1});
+  conv.attrs.map()["dilations"] = testing::IntsAttr({1, 1});
+  Attribute group;
+  group.i = 1;
+  conv.attrs.map()["group"] = group;
+  Attribute relu;
+  relu.kind = Attribute::Kind::kString;
+  relu.s = "Relu";
+  conv.attrs.map()["activation"] = relu;
+  OpInfo matmul = MakeOp("MatMul", "matmul_2", {1, 4}, {6});
+  uint64_t arena = 0;
+  for (OpInfo* op : {&conv, &matmul}) {
+    op->scratch_size = Align(InferScratch(p, *op));
+    op->scratch_offset = arena;
+    arena += op->scratch_size;
+  }
+  p.ops = {conv, matmul};
+  p.arena_size = arena;
+  return Write(p);
+}
+
+std::vector<float> ExpectedConvRelu(const std::vector<float>& x) {
+  const std::vector<float> w = ConvMatMulWeight(kConvC * kConvC * 9, 0);
+  const std::vector<float> bias = ConvMatMulWeight(kConvC, 1);
+  std::vector<float> y(kConvC * kConvH * kConvH);
+  for (int64_t m = 0; m < kConvC; ++m) {
+    for (int64_t i = 0; i < kConvH; ++i) {
+      for (int64_t j = 0; j < kConvH; ++j) {
+        double s = bias[m];
+        for (int64_t c = 0; c < kConvC; ++c) {
+          for (int64_t u = 0; u < 3; ++u) {
+            for (int64_t v = 0; v < 3; ++v) {
+              const int64_t r = i + u - 1, q = j + v - 1;
+              if (r < 0 || q < 0 || r >= kConvH || q >= kConvH) continue;
+              s += double{w[((m * kConvC + c) * 3 + u) * 3 + v]} *
+                   x[(c * kConvH + r) * kConvH + q];
+            }
+          }
+        }
+        y[(m * kConvH + i) * kConvH + j] = static_cast<float>(s > 0 ? s : 0);
+      }
+    }
+  }
+  return y;
+}
+
+std::vector<float> ExpectedMatMul(const std::vector<float>& a) {
+  const std::vector<float> b = ConvMatMulWeight(kMatK * kMatN, 2);
+  std::vector<float> z(kMatM * kMatN);
+  for (int64_t i = 0; i < kMatM; ++i) {
+    for (int64_t j = 0; j < kMatN; ++j) {
+      double s = 0;
+      for (int64_t k = 0; k < kMatK; ++k)
+        s += double{a[i * kMatK + k]} * b[k * kMatN + j];
+      z[i * kMatN + j] = static_cast<float>(s);
+    }
   }
   return z;
 }

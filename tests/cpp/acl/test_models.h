@@ -39,4 +39,18 @@ std::vector<float> ExpectedAddMulRelu(const std::vector<float>& x,
                                       const std::vector<float>& y,
                                       const float* weights = kWeights);
 
+// Kernels at real model sizes, for the allocation tests: y = Relu(Conv(x, W,
+// b)) (FusedConv, float32, 3x3, pads 1, x [1, 16, 16, 16], W [16, 16, 3, 3],
+// prepared at load: oneDNN's primitive) and z = a @ B (a [64, 128], B [128,
+// 128]: above the size that runs on Eigen). Inputs x, a; outputs y, z. The
+// weights are kConvMatMul* below.
+std::vector<uint8_t> BuildConvMatMulOm(const std::string& soc_version);
+
+constexpr int64_t kConvC = 16, kConvH = 16;  // x [1, C, H, H], y likewise
+constexpr int64_t kMatM = 64, kMatK = 128, kMatN = 128;
+std::vector<float> ConvMatMulWeight(size_t n, int salt);  // W: 0, b: 1, B: 2
+// The reference results (float64 accumulation).
+std::vector<float> ExpectedConvRelu(const std::vector<float>& x);
+std::vector<float> ExpectedMatMul(const std::vector<float>& a);
+
 }  // namespace ascend_emu::acl_test

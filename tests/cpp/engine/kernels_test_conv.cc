@@ -2,7 +2,11 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 // Conv against a direct 7-loop convolution: groups, depthwise, strides,
 // dilations, pads, auto_pad, 1-D, bias, 1x1 fast path.
+#include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "kernels_test_util.h"
@@ -314,6 +318,67 @@ TEST(KernelsConv, OneDimensionalConvIsHeightOne) {
   EXPECT_EQ(r.outputs[0].shape, S({2, 6, want4.dims[3]}));
   ExpectNear(r.outputs[0].f32(), ref, 1e-5f);
   ExpectNear(prepared.outputs[0].f32(), ref, 1e-5f);
+}
+
+// One prepared Conv run many times, on new buffers each time, by two threads
+// at once. A model runs on one thread at a time, but the kernel does not rely
+// on it: the objects made at load follow the buffers of each run, and a run
+// that finds them in use by another thread makes its own (TSan runs this).
+TEST(KernelsConv, PreparedConvFollowsBuffersAndRunsConcurrently) {
+  ConvParams p;
+  p.pt = p.pl = p.pb = p.pr = 1;
+  Attrs a = ConvAttrs(p);
+  a.Ints("kernel_shape", {3, 3});
+  const HostTensor x = RandF32(S({1, 20, 10, 10}), 1);
+  const HostTensor w = RandF32(S({20, 20, 3, 3}), 2);
+  const HostTensor b = RandF32(S({20}), 3);
+  Shape y_shape;
+  const std::vector<float> ref = NaiveConv(x, w, &b, p, &y_shape);
+  const RunResult inferred = InferKernel("Conv", a, {x, w, b});
+  ASSERT_EQ(inferred.error, "");
+  const KernelDef* k = FindKernel("Conv");
+  std::vector<HostTensor> host = {x, w, b};
+  std::vector<TensorRef> in(3);
+  for (size_t i = 0; i < 3; ++i) {
+    in[i].dtype = DType::kFloat32;
+    in[i].shape = host[i].shape;
+    in[i].data = host[i].bytes.data();
+  }
+  std::vector<TensorRef> out(1);
+  out[0].dtype = DType::kFloat32;
+  out[0].shape = y_shape;
+  std::unique_ptr<PreparedOp> prepared =
+      k->prepare(PrepareContext{a.get(), in, out});
+  ASSERT_NE(prepared, nullptr);
+  const size_t scratch_bytes = (inferred.scratch_bytes + 63) / 64 * 64;
+  auto runs = [&](float* max_error) {
+    // One scratch per thread, filled with NaNs before every run: the blocked
+    // copies' padding (20 channels in blocks of 8 or 16) must not be read from
+    // a previous op.
+    void* scratch = std::aligned_alloc(64, scratch_bytes);
+    for (int i = 0; i < 40; ++i) {
+      std::memset(scratch, 0xFF, scratch_bytes);
+      // Fresh input and output buffers each run (so the addresses change).
+      std::vector<unsigned char> xb = x.bytes;
+      std::vector<float> y(ref.size(), -1.0f);
+      TensorRef rin[3] = {in[0], in[1], in[2]};
+      rin[0].data = xb.data();
+      TensorRef rout = out[0];
+      rout.data = y.data();
+      k->run(RunContext{a.get(), rin, 3, &rout, 1, scratch, prepared.get()});
+      for (size_t j = 0; j < y.size(); ++j) {
+        const float e = y[j] > ref[j] ? y[j] - ref[j] : ref[j] - y[j];
+        if (!(e <= *max_error)) *max_error = e;  // NaN too
+      }
+    }
+    std::free(scratch);
+  };
+  float error_a = 0.0f, error_b = 0.0f;
+  std::thread other(runs, &error_b);
+  runs(&error_a);
+  other.join();
+  EXPECT_LE(error_a, 1e-4f);
+  EXPECT_LE(error_b, 1e-4f);
 }
 
 TEST(KernelsConv, InferRejections) {
