@@ -299,6 +299,9 @@ void Depthwise3x3Plane(const float* __restrict__ x, const float* tap,
       o[ow] = acc;
     }
   };
+  // "Same" padding of one column each side (MobileNet's): the two border
+  // columns in straight-line code.
+  const bool same = pw == 1 && wd >= 2 && ow_n == wd && c0 == 1 && c1 == wd - 1;
   const int64_t base = c0 - pw;  // input column of (c0, tap 0); >= 0
   const int64_t n = c1 - c0;
   int64_t oh = 0;
@@ -344,8 +347,17 @@ void Depthwise3x3Plane(const float* __restrict__ x, const float* tap,
       const float* m = in_row(oh + k - ph + 1);
       const float* z = in_row(oh + k - ph + 2);
       float* o = y + (oh + k) * ow_n;
-      border(a, m, z, o, 0, c0);
-      border(a, m, z, o, c1, ow_n);
+      if (same) {
+        o[0] = b + (tap[1] * a[0] + tap[2] * a[1]) +
+               (tap[4] * m[0] + tap[5] * m[1]) +
+               (tap[7] * z[0] + tap[8] * z[1]);
+        o[wd - 1] = b + (tap[0] * a[wd - 2] + tap[1] * a[wd - 1]) +
+                    (tap[3] * m[wd - 2] + tap[4] * m[wd - 1]) +
+                    (tap[6] * z[wd - 2] + tap[7] * z[wd - 1]);
+      } else {
+        border(a, m, z, o, 0, c0);
+        border(a, m, z, o, c1, ow_n);
+      }
     }
   }
   for (; oh < oh_n; ++oh) {
