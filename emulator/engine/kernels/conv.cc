@@ -378,6 +378,60 @@ void Depthwise3x3Plane(const float* __restrict__ x, const float* tap,
   }
 }
 
+// "Same" padding (one on every side) and rows of at least kDwBlock: the
+// input plane is copied into the middle of `padded`, whose zero border is
+// written once per Run and never touched again, in 16-float chunks the
+// compiler inlines (the last one shifted, as the blocks below), so every
+// output column, borders included, comes from the vector blocks.
+bool Depthwise3x3Same(const Window2D& w) {
+  return w.pad_begin[0] == 1 && w.pad_begin[1] == 1 && w.pad_end[0] == 1 &&
+         w.pad_end[1] == 1 && w.in[1] >= kDwBlock && w.out[1] == w.in[1] &&
+         w.out[0] == w.in[0];
+}
+
+void CopyIntoPadded(const float* __restrict x, int64_t h, int64_t wd,
+                    float* __restrict padded) {
+  const int64_t wp = wd + 2;
+  for (int64_t ih = 0; ih < h; ++ih) {
+    const float* __restrict src = x + ih * wd;
+    float* __restrict dst = padded + (ih + 1) * wp + 1;
+    for (int64_t j = 0;; j += kDwBlock) {
+      if (j > wd - kDwBlock) j = wd - kDwBlock;
+      for (int64_t k = 0; k < kDwBlock; ++k) dst[j + k] = src[j + k];
+      if (j == wd - kDwBlock) break;
+    }
+  }
+}
+
+void Depthwise3x3SamePlane(const float* tap, int64_t h, int64_t wd, float b,
+                           const float* __restrict padded,
+                           float* __restrict y) {
+  const int64_t wp = wd + 2;
+  int64_t oh = 0;
+  for (; oh + 4 <= h; oh += 4) {
+    const float* r = padded + oh * wp;
+    float* o = y + oh * wd;
+    for (int64_t i = 0;; i += kDwBlock) {
+      if (i > wd - kDwBlock) i = wd - kDwBlock;
+      Depthwise3x3Block(r + i, r + wp + i, r + 2 * wp + i, r + 3 * wp + i,
+                        r + 4 * wp + i, r + 5 * wp + i, tap, b, o + i,
+                        o + wd + i, o + 2 * wd + i, o + 3 * wd + i);
+      if (i == wd - kDwBlock) break;
+    }
+  }
+  for (; oh < h; ++oh) {
+    const float* __restrict r0 = padded + oh * wp;
+    const float* __restrict r1 = r0 + wp;
+    const float* __restrict r2 = r1 + wp;
+    float* __restrict o = y + oh * wd;
+    for (int64_t i = 0; i < wd; ++i) {
+      o[i] = b + (tap[0] * r0[i] + tap[1] * r0[i + 1] + tap[2] * r0[i + 2]) +
+             (tap[3] * r1[i] + tap[4] * r1[i + 1] + tap[5] * r1[i + 2]) +
+             (tap[6] * r2[i] + tap[7] * r2[i + 1] + tap[8] * r2[i + 2]);
+    }
+  }
+}
+
 bool Depthwise3x3Fast(const Window2D& w) {
   return w.kernel[0] == 3 && w.kernel[1] == 3 && w.stride[0] == 1 &&
          w.stride[1] == 1 && w.dilation[0] == 1 && w.dilation[1] == 1 &&
@@ -401,6 +455,22 @@ void RunDepthwise(const float* x, const float* wt, const float* bias,
   if (w.kernel[0] == 1 && w.kernel[1] == 3) row = DepthwiseRow<1, 3>;
   if (w.kernel[0] == 1 && w.kernel[1] == 5) row = DepthwiseRow<1, 5>;
   const int64_t taps = w.kernel[0] * w.kernel[1];
+  if (Depthwise3x3Fast(w) && Depthwise3x3Same(w)) {
+    const int64_t h = w.in[0], wd = w.in[1];
+    std::fill(padded, padded + (h + 2) * (wd + 2), 0.0f);
+    for (int64_t n = 0; n < g.n; ++n) {
+      for (int64_t m = 0; m < g.m; ++m) {
+        if (m % g.mg() == 0) {
+          CopyIntoPadded(x + (n * g.c + m / g.mg()) * g.in_plane(), h, wd,
+                         padded);
+        }
+        Depthwise3x3SamePlane(wt + m * taps, h, wd,
+                              bias != nullptr ? bias[m] : 0.0f, padded,
+                              y + (n * g.m + m) * g.out_plane());
+      }
+    }
+    return;
+  }
   if (Depthwise3x3Fast(w)) {
     // `padded` holds at least W floats (PaddedExtent(1) >= W here): the
     // zero row for the rows in the padding.
