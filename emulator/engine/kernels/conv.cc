@@ -455,6 +455,8 @@ void RunDepthwise(const float* x, const float* wt, const float* bias,
   if (w.kernel[0] == 1 && w.kernel[1] == 3) row = DepthwiseRow<1, 3>;
   if (w.kernel[0] == 1 && w.kernel[1] == 5) row = DepthwiseRow<1, 5>;
   const int64_t taps = w.kernel[0] * w.kernel[1];
+  // No output, nothing to write (and the scratch may be smaller than a row).
+  if (g.out_plane() == 0) return;
   if (Depthwise3x3Fast(w) && Depthwise3x3Same(w)) {
     const int64_t h = w.in[0], wd = w.in[1];
     std::fill(padded, padded + (h + 2) * (wd + 2), 0.0f);
