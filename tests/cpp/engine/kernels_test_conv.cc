@@ -121,7 +121,25 @@ TEST(KernelsConv, MatchesDirectConvolution) {
   ConvParams dw_tall;  // stride 3 down, no padding
   dw_tall.group = 2;
   dw_tall.sh = 3;
+  // The 3x3 stride-1 depthwise path (Depthwise3x3Plane): 16-column blocks
+  // (the last one shifted), border columns, row blocks of four and the rows
+  // left over, rows in the padding, channel multiplier, no padding.
+  ConvParams dw3_same;
+  dw3_same.group = 3;
+  dw3_same.pt = dw3_same.pl = dw3_same.pb = dw3_same.pr = 1;
+  ConvParams dw3_asym;  // left 2, right 0, top 0, bottom 2
+  dw3_asym.group = 2;
+  dw3_asym.pl = 2;
+  dw3_asym.pb = 2;
+  ConvParams dw3_none;
+  dw3_none.group = 2;
   const ConvCase cases[] = {
+      {{1, 3, 7, 37}, {3, 1, 3, 3}, dw3_same, true},   // 35 interior columns
+      {{2, 3, 9, 18}, {6, 1, 3, 3}, dw3_same, false},  // 16 exactly, M/C 2
+      {{1, 3, 5, 5}, {3, 1, 3, 3}, dw3_same, true},    // narrower than a block
+      {{1, 2, 6, 21}, {2, 1, 3, 3}, dw3_asym, true},
+      {{1, 2, 11, 19}, {2, 1, 3, 3}, dw3_none, true},
+      {{1, 3, 2, 1}, {3, 1, 3, 3}, dw3_same, true},  // one column
       {{2, 3, 6, 7}, {6, 1, 3, 3}, dw_mult, true},
       {{1, 4, 11, 13}, {4, 1, 3, 2}, dw_dil, true},
       {{1, 2, 3, 3}, {2, 1, 3, 3}, dw_big_pad, true},

@@ -54,6 +54,16 @@ std::vector<Case> Cases() {
        conv,
        {HalfExact(S({1, 4, 6, 6}), 6), HalfExact(S({6, 2, 3, 3}), 7).Const(),
         HalfExact(S({6}), 8).Const()}});
+  // Depthwise 3x3 stride 1 (the emulator's Depthwise3x3Plane).
+  Attrs dwconv;
+  dwconv.Ints("kernel_shape", {3, 3})
+      .Ints("pads", {1, 1, 1, 1})
+      .Int("group", 3);
+  c.push_back(
+      {"Conv",
+       dwconv,
+       {HalfExact(S({1, 3, 5, 19}), 16), HalfExact(S({3, 1, 3, 3}), 17).Const(),
+        HalfExact(S({3}), 18).Const()}});
   Attrs conv1d;
   conv1d.Ints("kernel_shape", {3}).Ints("strides", {2});
   c.push_back({"Conv",
