@@ -7,9 +7,10 @@
 // im2col + Eigen GEMM at ResNet's shapes); the emulator's tensors are NCHW,
 // so x is reordered into the scratch buffer before and y out of it after
 // (cheap next to the convolution: one pass over each). Threads: Debian's
-// libdnnl runs on OpenMP and would use every core; the emulator's kernels run
-// on the calling thread, so each call into oneDNN sets that thread's OpenMP
-// thread count to 1 (a per-thread setting) and puts it back after.
+// libdnnl runs on OpenMP and would use every core; each call into oneDNN (the
+// primitive's creation, which fixes its thread split, and every run) sizes
+// the calling thread's OpenMP team to the emulator's KernelThreads() through
+// OmpThreads (onednn.h), as the GEMMs do, and puts the setting back after.
 #include "conv_onednn.h"
 
 #include <cstdlib>
@@ -21,10 +22,7 @@
 #include <unordered_map>
 #include <utility>
 
-// The two OpenMP calls (libgomp's C API), declared here: clang, which builds
-// the sanitizer trees, has no omp.h of its own.
-extern "C" int omp_get_max_threads(void);
-extern "C" void omp_set_num_threads(int);
+#include "onednn.h"
 
 namespace ascend_emu {
 namespace kernels {
@@ -33,18 +31,6 @@ namespace {
 using dnnl::memory;
 using Tag = dnnl::memory::format_tag;
 constexpr memory::data_type kF32 = memory::data_type::f32;
-
-// One OpenMP thread for the calling thread while it lives.
-class OneThread {
- public:
-  OneThread() : saved_(omp_get_max_threads()) { omp_set_num_threads(1); }
-  ~OneThread() { omp_set_num_threads(saved_); }
-  OneThread(const OneThread&) = delete;
-  OneThread& operator=(const OneThread&) = delete;
-
- private:
-  int saved_;
-};
 
 const dnnl::engine& CpuEngine() {
   static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
@@ -130,7 +116,7 @@ int64_t OnednnConvScratchBytes(const OnednnConvShape& s) {
 std::unique_ptr<PreparedOp> PrepareOnednnConv(const OnednnConvShape& s,
                                               const float* weights,
                                               const float* bias) {
-  OneThread one;
+  OmpThreads threads;
   const dnnl::engine& engine = CpuEngine();
   const Window2D& w = s.w;
   auto p = std::make_unique<OnednnConv>();
@@ -282,7 +268,7 @@ bool RunOnednnConv(const PreparedOp& prepared, const float* x, const float* z,
   const size_t src_room = (src_bytes + 63) / 64 * 64;
   const size_t dst_bytes = p.reorder_dst ? p.dst_md.get_size() : 0;
   if (src_room + dst_bytes > scratch_bytes) return false;
-  OneThread one;
+  OmpThreads threads;
   auto* base = static_cast<unsigned char*>(scratch);
   std::unique_lock<std::mutex> lock(p.run_lock, std::try_to_lock);
   if (!lock.owns_lock()) {

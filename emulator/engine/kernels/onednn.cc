@@ -12,36 +12,9 @@
 #include "ascend_emu/kernel.h"
 #include "eigen_maps.h"
 
-// The two OpenMP runtime calls used, declared here rather than through
-// <omp.h>: that header belongs to the compiler (GCC's is not on clang's
-// path), while the functions are libgomp's, which libdnnl.so.2 loads anyway.
-extern "C" {
-int omp_get_max_threads(void);
-void omp_set_num_threads(int num_threads);
-}
-
 namespace ascend_emu {
 namespace kernels {
 namespace {
-
-// Runs oneDNN with the emulator's thread count on the calling thread and gives
-// the caller's OpenMP setting back: the host application's own OpenMP
-// regions keep theirs (the setting is per thread).
-class OmpThreads {
- public:
-  OmpThreads() : saved_(omp_get_max_threads()), wanted_(KernelThreads()) {
-    if (saved_ != wanted_) omp_set_num_threads(wanted_);
-  }
-  ~OmpThreads() {
-    if (saved_ != wanted_) omp_set_num_threads(saved_);
-  }
-  OmpThreads(const OmpThreads&) = delete;
-  OmpThreads& operator=(const OmpThreads&) = delete;
-
- private:
-  int saved_;
-  int wanted_;
-};
 
 std::atomic<int> g_threads{1};
 

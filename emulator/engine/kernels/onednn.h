@@ -6,12 +6,23 @@
 // per-op state: nothing is prepared at load, nothing cached per run, no lock.
 // It JIT-compiles its kernels at a process's first GEMM and mallocs a packing
 // buffer per product (never operator new there); tiny products go to Eigen,
-// which allocates nothing. oneDNN's OpenMP team is sized per call to
-// KernelThreads() (kernel.h), and the calling thread's OpenMP setting is
-// restored afterwards.
+// which allocates nothing. OmpThreads sizes oneDNN's OpenMP team to
+// KernelThreads() (kernel.h) for every call into oneDNN, the GEMMs' and the
+// Conv primitives' (conv_onednn.cc), and restores the calling thread's
+// OpenMP setting afterwards.
 #pragma once
 
 #include <cstdint>
+
+#include "ascend_emu/kernel.h"
+
+// The two OpenMP runtime calls used, declared here rather than through
+// <omp.h>: that header belongs to the compiler (GCC's is not on clang's
+// path), while the functions are libgomp's, which libdnnl.so.2 loads anyway.
+extern "C" {
+int omp_get_max_threads(void);
+void omp_set_num_threads(int num_threads);
+}
 
 namespace ascend_emu {
 namespace kernels {
@@ -25,6 +36,25 @@ namespace kernels {
 // Products up to this many multiply-adds (m * n * k, e.g. 32x32x32) run on
 // Eigen's GEMM instead: allocation-free, and as fast at that size.
 inline constexpr int64_t kEigenMaxProduct = 32 * 32 * 32;
+
+// Runs oneDNN with the emulator's thread count on the calling thread and gives
+// the caller's OpenMP setting back: the host application's own OpenMP
+// regions keep theirs (the setting is per thread).
+class OmpThreads {
+ public:
+  OmpThreads() : saved_(omp_get_max_threads()), wanted_(KernelThreads()) {
+    if (saved_ != wanted_) omp_set_num_threads(wanted_);
+  }
+  ~OmpThreads() {
+    if (saved_ != wanted_) omp_set_num_threads(saved_);
+  }
+  OmpThreads(const OmpThreads&) = delete;
+  OmpThreads& operator=(const OmpThreads&) = delete;
+
+ private:
+  int saved_;
+  int wanted_;
+};
 
 void Sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
            float alpha, const float* a, int64_t lda, const float* b,
