@@ -16,11 +16,10 @@ from pathlib import Path
 
 import pytest
 import torch
-from ascend_helpers import assert_close
+from ascend_helpers import assert_close, eager
 
 from executorch_ascend import AscendCompileSpec
 from executorch_ascend.export import lower, save
-from executorch_ascend.run import run_with_runtime
 
 transformers = pytest.importorskip("transformers")
 
@@ -84,9 +83,7 @@ def test_two_emulator_threads_match_one(native, make, tmp_path: Path) -> None:
     one_thread, tasks_one = _run_child(pte, tmp_path, "1")
     two_threads, tasks_two = _run_child(pte, tmp_path, "2")
     assert_close(two_threads, one_thread, "2 emulator threads vs 1")
-    eager = model(*inputs)
-    eager = [eager] if isinstance(eager, torch.Tensor) else list(eager)
-    assert_close(one_thread, eager, "1 emulator thread vs eager", rel=1e-3)
+    assert_close(one_thread, eager(model, inputs), "1 emulator thread vs eager", rel=1e-3)
     # The only code that differs between the two children is the emulator's kernels: with 2
     # threads oneDNN's OpenMP team adds a worker thread that stays alive.
     assert tasks_two > tasks_one, (tasks_one, tasks_two)

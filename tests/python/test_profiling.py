@@ -5,24 +5,20 @@
 A delegated model (an MLP, a small CNN; one Ascend partition each) runs through executorch.runtime
 with ETDump enabled; with the ETRecord of its lowering, the Inspector must show one delegate event
 per .om op (the op list `atc --mode=6` prints), named after the op, with the ATen nodes the debug
-handle map from preprocess ties it to. No timing is asserted. The run is in a child process, as in
-test_etdump.py (an abort in ETDumpGen must fail the test, not kill pytest).
+handle map from preprocess ties it to. No timing is asserted. The run is a child process
+(etdump_run.py).
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 import torch
 from ascend_helpers import assert_close, eager, seeded_inputs
+from etdump_run import run_with_etdump
 from executorch.exir import to_edge, to_edge_transform_and_lower
 
-import executorch_ascend
 from executorch_ascend import AscendCompileSpec, AscendPartitioner
 from executorch_ascend.debug_map import debug_handle_map
 from executorch_ascend.export import save
@@ -31,24 +27,6 @@ from executorch_ascend.toolchain import om_op_names, resolve_atc
 
 EXECUTE_EVENT = "AscendBackend::execute"
 RUNS = 2
-
-_CHILD = textwrap.dedent(
-    """
-    import sys
-    import torch
-    import executorch_ascend  # noqa: F401  (loads AscendBackend into the runtime)
-    from executorch.runtime import Runtime
-
-    pte, x_path, out_path, etdump, debug, runs = sys.argv[1:7]
-    program = Runtime.get().load_program(pte, enable_etdump=True, debug_buffer_size=1 << 20)
-    method = program.load_method("forward")
-    x = torch.load(x_path)
-    for _ in range(int(runs)):
-        outputs = method.execute([x])
-    torch.save([o for o in outputs if isinstance(o, torch.Tensor)], out_path)
-    program.write_etdump_result_to_file(etdump, debug)
-    """
-)
 
 
 class Mlp(torch.nn.Module):
@@ -72,12 +50,6 @@ class SmallCnn(torch.nn.Module):
         return self.fc(torch.flatten(self.pool(torch.relu(self.conv(x))), 1))
 
 
-def _child_env() -> dict[str, str]:
-    package_root = str(Path(executorch_ascend.__file__).resolve().parents[1])
-    path = os.environ.get("PYTHONPATH", "")
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (package_root, path) if p)}
-
-
 def _profile(
     model: torch.nn.Module, shape: tuple[int, ...], tmp_path: Path
 ) -> tuple[list, dict, list[str]]:
@@ -98,20 +70,8 @@ def _profile(
     program.get_etrecord().save(str(etrecord))
     pte, _ = save(program, tmp_path / "model.pte")
 
-    x_path, out_path, etdump = tmp_path / "x.pt", tmp_path / "out.pt", tmp_path / "run.etdp"
-    torch.save(inputs[0], x_path)
-    debug = tmp_path / "debug.bin"
-    args = [str(p) for p in (pte, x_path, out_path, etdump, debug)] + [str(RUNS)]
-    done = subprocess.run(
-        [sys.executable, "-c", _CHILD, *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        env=_child_env(),
-    )
-    assert done.returncode == 0, f"profiled run failed:\n{done.stderr[-4000:]}\n{done.stdout}"
-    assert_close(torch.load(out_path), eager(model, inputs), type(model).__name__)
+    outputs, etdump = run_with_etdump(pte, inputs[0], tmp_path, RUNS)
+    assert_close(outputs, eager(model, inputs), type(model).__name__)
 
     inspector = Inspector(etdump_path=str(etdump), etrecord=str(etrecord))
     events = [
