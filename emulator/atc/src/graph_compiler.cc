@@ -429,7 +429,7 @@ class GraphCompiler {
     if (precision.dtype != DType::kFloat32 || precision.round_outputs)
       return "";
     const bool has_act = op.attrs.Has("activation");
-    const bool has_z = op.inputs.size() == 4 && !op.inputs[3].empty();
+    const bool has_z = op.inputs.size() >= 4 && !op.inputs[3].empty();
     if (has_act) return "";  // nothing merges after the activation
 
     PendingOp fused_op = op;
@@ -454,7 +454,7 @@ class GraphCompiler {
         if (!PerChannel(it->second, yv.shape, &per_channel)) return "";
         if (!FoldIntoWeights(type == "Mul", per_channel, &fused_op)) return "";
       } else if (type == "Add" && it->second.shape == yv.shape) {
-        fused_op.inputs.resize(4);
+        if (fused_op.inputs.size() < 4) fused_op.inputs.resize(4);
         fused_op.inputs[3] = other;
         fused_op.op_type = "FusedConv";
       } else {
@@ -538,8 +538,12 @@ class GraphCompiler {
     std::vector<float> bias(static_cast<size_t>(m), 0.0f);
     // A weight in a weight file stays the source's bytes: scaled, it would be
     // a second copy of the weights beside the file (a program that keeps its
-    // ONNX stores the source's), so only inline weights take a Mul.
-    if (mul && consts_[w->second.index].external) return false;
+    // ONNX stores the source's). Its Mul becomes FusedConv's per-channel
+    // weight scale instead (input 4, applied by the kernel: oneDNN's weights
+    // are scaled while prepared at load, a copy the emulator makes anyway).
+    const bool scale_input = mul && consts_[w->second.index].external;
+    if (mul && (w->second.shape.rank < 1 || w->second.shape.dims[0] != m))
+      return false;
     const bool has_bias = op->inputs.size() >= 3 && !op->inputs[2].empty();
     if (has_bias) {
       const Value& b = values_.at(op->inputs[2]);
@@ -553,9 +557,22 @@ class GraphCompiler {
     for (int64_t i = 0; i < m; ++i)
       bias[i] = mul ? bias[i] * s[i] : bias[i] + s[i];
     const std::string base = "\x01" + op->name;
-    if (mul) {
-      if (w->second.shape.rank < 1 || w->second.shape.dims[0] != m)
-        return false;
+    if (scale_input) {
+      std::vector<float> scale = s;
+      if (op->inputs.size() >= 5 && !op->inputs[4].empty()) {
+        const ByteView bytes = consts_[values_.at(op->inputs[4]).index].bytes();
+        const float* before = reinterpret_cast<const float*>(bytes.data);
+        for (int64_t i = 0; i < m; ++i) scale[i] *= before[i];
+        bytes.Release();
+      }
+      std::vector<uint8_t> scale_bytes(scale.size() * sizeof(float));
+      std::memcpy(scale_bytes.data(), scale.data(), scale_bytes.size());
+      const std::string name = base + ":weight_scale";
+      AddComputedConst(PerChannelConst(m), name, std::move(scale_bytes));
+      op->inputs.resize(5);
+      op->inputs[4] = name;
+      op->op_type = "FusedConv";
+    } else if (mul) {
       const ByteView bytes = consts_[w->second.index].bytes();
       std::vector<uint8_t> scaled(bytes.data, bytes.data + bytes.size);
       bytes.Release();
@@ -570,16 +587,23 @@ class GraphCompiler {
     }
     std::vector<uint8_t> bias_bytes(bias.size() * sizeof(float));
     std::memcpy(bias_bytes.data(), bias.data(), bias_bytes.size());
-    Value b;
-    b.kind = Value::Kind::kConst;
-    b.dtype = DType::kFloat32;
-    b.shape.rank = 1;
-    b.shape.dims[0] = m;
     const std::string name = base + ":folded_bias";
-    AddComputedConst(b, name, std::move(bias_bytes));
+    AddComputedConst(PerChannelConst(m), name, std::move(bias_bytes));
     if (op->inputs.size() < 3) op->inputs.resize(3);
     op->inputs[2] = name;
     return true;
+  }
+
+  // The Value of a float32 [m] constant computed here and stored inline (no
+  // constant it derives from: index -1).
+  static Value PerChannelConst(int64_t m) {
+    Value v;
+    v.kind = Value::Kind::kConst;
+    v.index = -1;
+    v.dtype = DType::kFloat32;
+    v.shape.rank = 1;
+    v.shape.dims[0] = m;
+    return v;
   }
 
   // A constant computed here, like `like` (a FileConstant stays one).
@@ -589,8 +613,8 @@ class GraphCompiler {
     v.index = static_cast<int>(consts_.size());
     v.tensor = -1;
     v.last_use = -1;
-    const bool external =
-        like.kind == Value::Kind::kConst && consts_[like.index].external;
+    const bool external = like.kind == Value::Kind::kConst &&
+                          like.index >= 0 && consts_[like.index].external;
     consts_.emplace_back();
     ConstBytes& c = consts_.back();
     if (external) {

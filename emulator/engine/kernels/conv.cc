@@ -15,10 +15,13 @@
 // (conv_onednn.h), prepared once at load by PrepareConv: 4-10x faster at
 // ResNet's shapes (docs/emulator-kernels.md).
 //
-// FusedConv is what atc makes of Conv -> Relu and Conv -> Add(-> Relu)
+// FusedConv is what atc makes of Conv -> [Mul] -> [Add] -> Relu chains
 // (docs/atc.md): Conv's inputs and attributes, then an optional residual Z
-// (input 3, shaped like Y) and activation "Relu" or none:
-// Y = act(Conv(X, W, B) + Z), as onnxruntime's com.microsoft FusedConv.
+// (input 3, shaped like Y), an optional per-output-channel weight scale S
+// (input 4, [M]: a BatchNorm scale atc could not fold into weights held in a
+// weight file) and activation "Relu" or none:
+// Y = act(Conv(X, W * S, B) + Z); without S, onnxruntime's com.microsoft
+// FusedConv.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -517,14 +520,21 @@ OnednnConvShape OnednnShape(const ConvGeometry& g, const Attributes& attrs,
 }
 
 bool HasResidual(const TensorRef* inputs, size_t num_inputs) {
-  return num_inputs == 4 && inputs[3].present();
+  return num_inputs >= 4 && inputs[3].present();
+}
+
+// FusedConv's per-output-channel weight scale S, or null.
+const float* WeightScale(const TensorRef* inputs, size_t num_inputs) {
+  return num_inputs >= 5 && inputs[4].present()
+             ? inputs[4].as<const float>()
+             : nullptr;
 }
 
 // Conv's checks and output; FusedConv's when `fused`.
 std::string InferConvCommon(InferContext& ctx, bool fused) {
   using K = Attribute::Kind;
   const char* op = fused ? kFusedOp : kOp;
-  std::string err = CheckInputs(op, ctx, 2, fused ? 4 : 3);
+  std::string err = CheckInputs(op, ctx, 2, fused ? 5 : 3);
   if (err.empty()) {
     err = CheckAttributes(op, ctx.attrs,
                           {{"auto_pad", K::kString},
@@ -569,6 +579,11 @@ std::string InferConvCommon(InferContext& ctx, bool fused) {
     return Fail(op, "residual " + ctx.inputs[3].shape.ToString() +
                         " must have the output's shape " + out.ToString());
   }
+  if (ctx.inputs.size() >= 5 && ctx.inputs[4].present() &&
+      (ctx.inputs[4].shape.rank != 1 || ctx.inputs[4].shape.dims[0] != g.m)) {
+    return Fail(op, "weight scale " + ctx.inputs[4].shape.ToString() +
+                        " must be [" + std::to_string(g.m) + "]");
+  }
   int64_t col_bytes = 0;
   if (g.depthwise()) {
     if (!MulBounded(PaddedExtent(g.w, 0), PaddedExtent(g.w, 1), &col_bytes) ||
@@ -592,13 +607,12 @@ std::string InferConvCommon(InferContext& ctx, bool fused) {
   return "";
 }
 
-// The emulator's own float32 Conv (im2col + Eigen, depthwise, 1x1 direct).
-void RunConvOwn(const RunContext& ctx, const ConvGeometry& g) {
+// The emulator's own float32 Conv (im2col + Eigen, depthwise, 1x1 direct),
+// `bias` added when not null.
+void RunConvOwn(const RunContext& ctx, const ConvGeometry& g,
+                const float* bias) {
   const float* x = ctx.inputs[0].as<const float>();
   const float* wt = ctx.inputs[1].as<const float>();
-  const float* bias = ctx.num_inputs >= 3 && ctx.inputs[2].present()
-                          ? ctx.inputs[2].as<const float>()
-                          : nullptr;
   float* y = ctx.outputs[0].as<float>();
   if (g.depthwise()) {
     RunDepthwise(x, wt, bias, g, static_cast<float*>(ctx.scratch), y);
@@ -647,7 +661,22 @@ void RunConvAny(const RunContext& ctx) {
                     ctx.scratch, scratch_bytes)) {
     return;
   }
-  RunConvOwn(ctx, g);
+  const float* bias = ctx.num_inputs >= 3 && ctx.inputs[2].present()
+                          ? ctx.inputs[2].as<const float>()
+                          : nullptr;
+  const float* scale = WeightScale(ctx.inputs, ctx.num_inputs);
+  // Conv(X, W * S) + B is S * Conv(X, W) + B: the bias goes in after S.
+  RunConvOwn(ctx, g, scale != nullptr ? nullptr : bias);
+  if (scale != nullptr) {
+    const int64_t plane = g.out_plane();
+    for (int64_t n = 0; n < g.n; ++n) {
+      for (int64_t m = 0; m < g.m; ++m) {
+        float* p = y + (n * g.m + m) * plane;
+        const float s = scale[m], b = bias != nullptr ? bias[m] : 0.0f;
+        for (int64_t i = 0; i < plane; ++i) p[i] = p[i] * s + b;
+      }
+    }
+  }
   const int64_t count = ctx.outputs[0].shape.numel();
   if (z != nullptr) {
     for (int64_t i = 0; i < count; ++i) y[i] += z[i];
@@ -686,9 +715,23 @@ std::unique_ptr<PreparedOp> PrepareConv(const PrepareContext& ctx) {
   // Depthwise: oneDNN's path (its reorders cost as much as the taps) ran at
   // 0.64x RunDepthwise's FLOP/s (docs/emulator-kernels.md).
   if (g.depthwise() && g.group > 1) return nullptr;
-  return PrepareOnednnConv(
-      OnednnShape(g, ctx.attrs, HasResidual(in.data(), in.size())),
-      in[1].as<const float>(), has_bias ? in[2].as<const float>() : nullptr);
+  const OnednnConvShape shape =
+      OnednnShape(g, ctx.attrs, HasResidual(in.data(), in.size()));
+  const float* bias = has_bias ? in[2].as<const float>() : nullptr;
+  const float* scale = WeightScale(in.data(), in.size());
+  if (in.size() >= 5 && in[4].present() && scale == nullptr) return nullptr;
+  if (scale == nullptr)
+    return PrepareOnednnConv(shape, in[1].as<const float>(), bias);
+  // The primitive keeps its own (reordered) copy of the weights: S goes into
+  // it here, once, and the run is a plain Conv.
+  const float* w = in[1].as<const float>();
+  const int64_t row = in[1].shape.numel() / g.m;
+  std::vector<float> scaled(static_cast<size_t>(in[1].shape.numel()));
+  for (int64_t m = 0; m < g.m; ++m) {
+    for (int64_t j = 0; j < row; ++j)
+      scaled[m * row + j] = w[m * row + j] * scale[m];
+  }
+  return PrepareOnednnConv(shape, scaled.data(), bias);
 }
 
 // float16: widened into float scratch, float kernel, rounded on store.

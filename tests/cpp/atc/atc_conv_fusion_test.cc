@@ -96,6 +96,44 @@ TEST_F(AtcConvFusionTest, ResNetBlockFusesAndMatchesUnfused) {
   EXPECT_EQ(OpNames(Path("block_plain.om")).size(), 9u);
 }
 
+// Weights held as ONNX external data (what the backend writes for a real
+// model's Convs) are not scaled into a second copy: BN's scale becomes
+// FusedConv's weight scale S (input 4), a later Mul multiplies into it, and
+// the results match the unfused program's.
+TEST_F(AtcConvFusionTest, BatchNormScaleOfExternalWeightsBecomesWeightScale) {
+  const int64_t C = 4, M = 6, H = 5, W = 5;
+  const std::vector<float> w = Ramp(M * C * 9, 0.03f, -0.3f);
+  WriteFile("w.data", AsBytes(w));
+  OnnxBuilder b;
+  b.Input("x", {1, C, H, W})
+      .Input("z", {1, M, H, W})
+      .InitExternal("w", onnx::TensorProto::FLOAT, {M, C, 3, 3},
+                    {{"location", "w.data"},
+                     {"length", std::to_string(w.size() * 4)}})
+      .InitF32("b", {M}, {0.1f, 0.2f, -0.3f, 0.4f, 0.0f, -0.5f})
+      .InitF32("s", {M, 1, 1}, {0.5f, 1.5f, -2.0f, 0.75f, 3.0f, -0.25f})
+      .InitF32("t", {1, M, 1, 1}, {0.1f, -0.2f, 0.3f, -0.4f, 0.5f, 0.6f})
+      .InitF32("s2", {1, M, 1, 1}, {2.0f, 1.0f, 0.5f, -1.0f, 1.0f, 4.0f})
+      .Output("y", {1, M, H, W});
+  onnx::NodeProto& c = b.Node("Conv", {"x", "w", "b"}, {"c"}, "conv");
+  OnnxBuilder::AttrInts(c, "pads", {1, 1, 1, 1});
+  b.Node("Mul", {"c", "s"}, {"m"}, "mul");
+  b.Node("Add", {"m", "t"}, {"a"}, "add");
+  b.Node("Mul", {"s2", "a"}, {"m2"}, "mul2");  // a second scale multiplies in
+  b.Node("Add", {"m2", "z"}, {"r"}, "residual");
+  b.Node("Relu", {"r"}, {"y"}, "relu");
+  ExpectSameAsUnfused(b, "ext", {Ramp(C * H * W), Ramp(M * H * W, 0.2f)});
+  EXPECT_EQ(OpNames(Path("ext.om")),
+            (std::vector<std::string>{
+                "FusedConv:conv+mul+add+mul2+residual+relu"}));
+  // The .om holds the weights once (as the unfused one does), not a scaled
+  // second copy beside them.
+  const auto om_size = [&](const std::string& name) {
+    return ReadBytes(Path(name + ".om")).size();
+  };
+  EXPECT_LT(om_size("ext"), om_size("ext_plain") + w.size() * 4 / 2);
+}
+
 // Conv + BN alone stays a Conv (with the folded bias); a 1-D Conv folds too.
 TEST_F(AtcConvFusionTest, BatchNormFoldsIntoPlainConv) {
   OnnxBuilder b;

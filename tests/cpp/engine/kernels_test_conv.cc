@@ -244,6 +244,55 @@ TEST(KernelsConv, FusedConvIsConvPlusResidualThenRelu) {
             std::string::npos);
 }
 
+// FusedConv's weight scale S (input 4, atc's BatchNorm scale for weights in
+// a weight file) is Conv(X, W * S, B): on both paths (oneDNN scales its copy
+// of the weights at prepare), depthwise and grouped too, with a residual.
+TEST(KernelsConv, FusedConvWeightScaleIsConvWithScaledWeights) {
+  ConvParams same;
+  same.pt = same.pl = same.pb = same.pr = 1;
+  ConvParams dw = same;
+  dw.group = 4;
+  ConvParams g2;
+  g2.group = 2;
+  const ConvCase cases[] = {
+      {{1, 4, 6, 5}, {6, 4, 3, 3}, same, true},
+      {{1, 4, 7, 7}, {4, 1, 3, 3}, dw, true},
+      {{2, 4, 5, 5}, {6, 2, 1, 1}, g2, false},
+  };
+  for (bool prepare : {false, true}) {
+    uint32_t seed = 5000;
+    for (const ConvCase& c : cases) {
+      HostTensor x = RandF32(S(c.x), seed++);
+      HostTensor w = RandF32(S(c.w), seed++);
+      HostTensor b = RandF32(S({c.w[0]}), seed++);
+      HostTensor scale = RandF32(S({c.w[0]}), seed++);
+      std::vector<float> scaled = w.f32();
+      const size_t row = scaled.size() / static_cast<size_t>(c.w[0]);
+      for (size_t i = 0; i < scaled.size(); ++i)
+        scaled[i] *= scale.f32()[i / row];
+      Shape want;
+      std::vector<float> ref = NaiveConv(x, HostTensor::F32(S(c.w), scaled),
+                                         c.bias ? &b : nullptr, c.p, &want);
+      HostTensor z = RandF32(want, seed++);
+      for (size_t i = 0; i < ref.size(); ++i) ref[i] += z.f32()[i];
+      std::vector<HostTensor> in = {x, w, c.bias ? b : HostTensor::Absent(), z,
+                                    scale};
+      RunResult r = RunKernel("FusedConv", ConvAttrs(c.p), in, 1, prepare);
+      ASSERT_EQ(r.error, "") << S(c.x).ToString();
+      EXPECT_EQ(r.prepared, prepare && c.p.group != c.x[1]);
+      ASSERT_EQ(r.outputs[0].shape, want);
+      ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
+    }
+  }
+  HostTensor x = RandF32(S({1, 2, 4, 4}), 1);
+  HostTensor w = RandF32(S({3, 2, 1, 1}), 2);
+  EXPECT_NE(RunKernel("FusedConv", Attrs(),
+                      {x, w, HostTensor::Absent(), HostTensor::Absent(),
+                       RandF32(S({2}), 3)})
+                .error.find("weight scale [2] must be [3]"),
+            std::string::npos);
+}
+
 TEST(KernelsConv, DefaultsKernelShapeAndScratchBound) {
   HostTensor x = RandF32(S({1, 3, 5, 6}), 1);
   HostTensor w = RandF32(S({2, 3, 2, 2}), 2);
