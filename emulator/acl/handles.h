@@ -154,6 +154,9 @@ struct ModelRec {
   // The op subscription (aclprofModelSubscribe; profiling.h), or nullptr:
   // the execute path only tests this pointer when no one profiles.
   std::shared_ptr<Subscription> subscription;
+  // The engine's error of a failed run: a member, so that a run does not
+  // build (and destroy) a string of its own; written only on failure.
+  std::string run_error;
 };
 
 struct DeviceRec {

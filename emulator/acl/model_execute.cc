@@ -184,17 +184,26 @@ aclError PrepareIo(State& state, uint64_t epoch, const ContextRec* context,
 }
 
 // The model run: after every check passed, with the model held by this
-// thread (ModelRec::running). A per-run hook (profiling) goes here.
-aclError Run(State& state, ModelRec& record, const CheckedIo& io, size_t gear) {
+// thread (ModelRec::running). A per-run hook (profiling) goes here. `gears`:
+// the model has gears (never on the fast way: its pairs are not cached).
+// A failed run's error. Out of line: the run paths keep short prologues.
+[[gnu::noinline, gnu::cold]] aclError RunFailed(const ModelRec& record) {
+  return Fail(ACL_ERROR_GE_FAILURE, "model %u failed to run: %s", record.id,
+              record.run_error.c_str());
+}
+
+aclError Run(State& state, ModelRec& record, const CheckedIo& io, size_t gear,
+             bool gears) {
   ascend_emu::Model& model = *record.model;
-  std::string error;
-  if (model.num_gears() != 0) record.current_gear = static_cast<int64_t>(gear);
+  if (gears) record.current_gear = static_cast<int64_t>(gear);
   // Profiling hook (profiling.h): null unless the model is subscribed.
-  ascend_emu::OpTiming* timings = ascend_emu::acl::OpTimingsFor(record, gear);
+  ascend_emu::OpTiming* timings =
+      record.subscription == nullptr
+          ? nullptr
+          : ascend_emu::acl::OpTimingsFor(record, gear);
   if (!model.RunGearTimed(gear, io.inputs.data(), io.outputs.data(),
-                          record.work, timings, &error)) {
-    return Fail(ACL_ERROR_GE_FAILURE, "model %u failed to run: %s", record.id,
-                error.c_str());
+                          record.work, timings, &record.run_error)) {
+    return RunFailed(record);
   }
   if (timings != nullptr) ascend_emu::acl::WriteOpRecords(record, gear);
   state.executes.fetch_add(1, std::memory_order_relaxed);
@@ -256,7 +265,19 @@ inline bool RunCached(State& state, ThreadState& thread, ApiSite& site,
   }
   if (io == nullptr) return false;
   ascend_emu::acl::FastSharedCall::Commit(thread, site);
-  *rc = Run(state, *record, *io, 0);
+  if (record->subscription != nullptr) {
+    *rc = Run(state, *record, *io, 0, false);
+    return true;
+  }
+  // Run's work for a static model no one profiles, inline: the engine's
+  // plain run entry (gear 0, no timings).
+  if (!record->model->Run(io->inputs.data(), io->outputs.data(), record->work,
+                          &record->run_error)) {
+    *rc = RunFailed(*record);
+    return true;
+  }
+  state.executes.fetch_add(1, std::memory_order_relaxed);
+  *rc = ACL_SUCCESS;
   return true;
 }
 
@@ -293,7 +314,7 @@ aclError Execute(ApiCall& call, uint32_t model_id, const aclmdlDataset* input,
                               output, &io, &gear)) {
     return rc;
   }
-  return Run(state, *record, *io, gear);
+  return Run(state, *record, *io, gear, record->model->num_gears() != 0);
 }
 
 // aclmdlExecute's general way. Out of line so that the fast way in

@@ -13,7 +13,20 @@
 namespace ascend_emu::acl {
 namespace {
 
-thread_local ThreadState t_thread;
+// Owns the thread's ThreadState (ThisThread, thread_state.h) and frees it
+// when the thread ends. A call after that (from another thread_local's
+// destructor) makes a new one, which is then never freed.
+struct ThreadStateOwner {
+  ThreadState* state = nullptr;
+  ~ThreadStateOwner();
+};
+thread_local ThreadStateOwner t_thread_owner;
+
+ThreadStateOwner::~ThreadStateOwner() {
+  t_this_thread = nullptr;
+  delete state;
+  state = nullptr;
+}
 
 // The largest span around `address` that lies in one allocation of `allocs`
 // (true) or between two of them (false); narrows [*lo, *hi) to it.
@@ -67,7 +80,14 @@ DevicePointer ClassifyPointer(const State& state, const void* ptr) {
   return result;
 }
 
-ThreadState& ThisThread() { return t_thread; }
+__thread ThreadState* t_this_thread = nullptr;
+
+ThreadState& ThisThreadFirst() {
+  auto* state = new ThreadState();
+  t_thread_owner.state = state;
+  t_this_thread = state;
+  return *state;
+}
 
 DevicePointer ClassifyPointerCached(const State& state, ThreadState& thread,
                                     const void* ptr) {

@@ -148,7 +148,24 @@ struct ThreadState {
   }
 };
 
-// This thread's state.
-ThreadState& ThisThread();
+// This thread's state. The per-inference calls reach it on every call, so
+// the way there is short: one pointer in thread-local storage, inline. The
+// ThreadState itself (about 3 KB of caches) is on the heap, made at the
+// thread's first call and freed when the thread ends (state.cc), so that
+// the library's TLS block stays small: glibc then places a dlopen'ed
+// library's block in its static TLS surplus when there is room, and with
+// TLS descriptors (-mtls-dialect=gnu2, acl/CMakeLists.txt) the access is an
+// offset from the thread pointer instead of a __tls_get_addr call; without
+// room it falls back to the dynamic way (never a dlopen failure, as the
+// initial-exec model would risk). __thread, not thread_local: a pointer with
+// no dynamic initialization, so no TLS wrapper call either.
+extern __thread ThreadState* t_this_thread;
+// The first call of a thread: makes its ThreadState.
+ThreadState& ThisThreadFirst();
+inline ThreadState& ThisThread() {
+  ThreadState* thread = t_this_thread;
+  if (__builtin_expect(thread != nullptr, 1)) return *thread;
+  return ThisThreadFirst();
+}
 
 }  // namespace ascend_emu::acl

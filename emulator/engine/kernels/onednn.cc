@@ -25,16 +25,27 @@ namespace {
 using Strided =
     Eigen::Map<const RowMajorMatrix, 0, Eigen::OuterStride<Eigen::Dynamic>>;
 
+// c = alpha * a * b + beta * c without a heap temporary: Eigen evaluates a
+// scaled product whose result is one row (its GEMV path, m == 1) into a
+// malloc'ed temporary, so the scaling is kept out of the product. alpha == 1
+// (every MatMul, PyTorch's Linear) accumulates straight into c; another
+// alpha multiplies inside a coefficient-wise (lazy) product, which never
+// allocates and is as fast at these sizes. Checked for every shape up to
+// kEigenMaxProduct by the noalloc kernel tests.
 template <typename A, typename B>
 void EigenProduct(const A& a, const B& b, float alpha, float beta, float* c,
                   int64_t m, int64_t n, int64_t ldc) {
   Eigen::Map<RowMajorMatrix, 0, Eigen::OuterStride<Eigen::Dynamic>> y(
       c, m, n, Eigen::OuterStride<Eigen::Dynamic>(ldc));
   if (beta == 0.0f) {
-    y.noalias() = alpha * (a * b);
-  } else {
+    y.setZero();  // overwrites: a NaN in c does not leak
+  } else if (beta != 1.0f) {
     y *= beta;
-    y.noalias() += alpha * (a * b);
+  }
+  if (alpha == 1.0f) {
+    y.noalias() += a * b;
+  } else {
+    y.noalias() += alpha * a.lazyProduct(b);
   }
 }
 

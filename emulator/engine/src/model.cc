@@ -33,6 +33,16 @@ struct WeightStore {
   size_t size = 0;
 };
 
+// A run asked for a gear the model does not have (`gears` of them; 0: a
+// static model). Out of line: the run entries stay a compare and a jump.
+[[gnu::noinline, gnu::cold]] bool NoSuchGear(size_t gear, size_t gears,
+                                             std::string* error) {
+  *error = "Run: gear " + std::to_string(gear) +
+           (gears == 0 ? std::string(" of a static model")
+                       : " of " + std::to_string(gears));
+  return false;
+}
+
 class LoadedModel final : public Model {
  public:
   // Copies the weight section into device memory (weights_), validates
@@ -78,10 +88,7 @@ class LoadedModel final : public Model {
   bool RunGearTimed(size_t gear, const void* const* inputs,
                     void* const* outputs, void* work, OpTiming* timings,
                     std::string* error) override {
-    if (gear != 0) {
-      *error = "Run: gear " + std::to_string(gear) + " of a static model";
-      return false;
-    }
+    if (gear != 0) return NoSuchGear(gear, 0, error);
     return RunTimed(inputs, outputs, work, timings, error);
   }
   // The run itself; `timings`, when given, gets one entry per step.
@@ -510,11 +517,7 @@ class GearModel final : public Model {
   bool RunGearTimed(size_t gear, const void* const* inputs,
                     void* const* outputs, void* work, OpTiming* timings,
                     std::string* error) override {
-    if (gear >= gears_.size()) {
-      *error = "Run: gear " + std::to_string(gear) + " of " +
-               std::to_string(gears_.size());
-      return false;
-    }
+    if (gear >= gears_.size()) return NoSuchGear(gear, gears_.size(), error);
     if (work == nullptr) work = own_arena_.data();
     return gears_[gear]->RunTimed(inputs, outputs, work, timings, error);
   }

@@ -88,6 +88,48 @@ TEST_F(ExecuteNoAllocTest, AsynchronousSequenceAllocatesNothingWhenWarm) {
   ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
 }
 
+// A tiny MLP (two one-row Gemms on Eigen, one with alpha and beta, and a
+// Relu), like the per-call benchmark's: nothing at all, malloc included
+// (Eigen's GEMV once malloc'ed a temporary for a scaled product).
+TEST_F(AclTest, TinyMlpAllocatesNothingWhenWarm) {
+  const std::vector<uint8_t> image = BuildTinyMlpOm("Ascend910B1");
+  uint32_t id = 0;
+  ASSERT_EQ(aclmdlLoadFromMem(image.data(), image.size(), &id), ACL_SUCCESS)
+      << LastError();
+  const size_t x_bytes = kMlpIn * sizeof(float);
+  const size_t z_bytes = kMlpOut * sizeof(float);
+  DeviceBuffer dx(x_bytes);
+  DeviceBuffer dz(z_bytes);
+  aclDataBuffer* x_buffer = aclCreateDataBuffer(dx.get(), x_bytes);
+  aclDataBuffer* z_buffer = aclCreateDataBuffer(dz.get(), z_bytes);
+  aclmdlDataset* input = aclmdlCreateDataset();
+  aclmdlDataset* output = aclmdlCreateDataset();
+  ASSERT_EQ(aclmdlAddDatasetBuffer(input, x_buffer), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlAddDatasetBuffer(output, z_buffer), ACL_SUCCESS);
+  const std::vector<float> x = ConvMatMulWeight(kMlpIn, 9);
+  std::vector<float> z(kMlpOut);
+  auto run = [&] {
+    ASSERT_EQ(aclrtMemcpy(dx.get(), x_bytes, x.data(), x_bytes,
+                          ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclmdlExecute(id, input, output), ACL_SUCCESS) << LastError();
+    ASSERT_EQ(aclrtMemcpy(z.data(), z_bytes, dz.get(), z_bytes,
+                          ACL_MEMCPY_DEVICE_TO_HOST),
+              ACL_SUCCESS);
+  };
+  run();
+  ascend_test::StartCountingAllocations();
+  for (int i = 0; i < 10; ++i) run();
+  EXPECT_EQ(ascend_test::StopCountingAllocations(), 0u);
+  const std::vector<float> want = ExpectedTinyMlp(x);
+  for (size_t i = 0; i < z.size(); ++i) EXPECT_NEAR(z[i], want[i], 1e-5) << i;
+  EXPECT_EQ(aclDestroyDataBuffer(x_buffer), ACL_SUCCESS);
+  EXPECT_EQ(aclDestroyDataBuffer(z_buffer), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlDestroyDataset(input), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlDestroyDataset(output), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+}
+
 // The same at real model sizes: a Conv prepared on oneDNN at load and a
 // MatMul above the size that runs on Eigen. Not yet 0
 // (docs/emulator-kernels.md, "No heap in Run"): the emulator's own code

@@ -236,3 +236,78 @@ std::vector<float> ExpectedMatMul(const std::vector<float>& a) {
 }
 
 }  // namespace ascend_emu::acl_test
+
+namespace ascend_emu::acl_test {
+
+std::vector<uint8_t> BuildTinyMlpOm(const std::string& soc_version) {
+  Program p;
+  p.soc_version = soc_version;
+  p.producer = "acl emulator tests";
+  uint64_t w1_off = 0, b1_off = 0, w2_off = 0, b2_off = 0;
+  const std::vector<float> w1 = ConvMatMulWeight(kMlpHidden * kMlpIn, 5);
+  const std::vector<float> b1 = ConvMatMulWeight(kMlpHidden, 6);
+  const std::vector<float> w2 = ConvMatMulWeight(kMlpHidden * kMlpOut, 7);
+  const std::vector<float> b2 = ConvMatMulWeight(kMlpOut, 8);
+  testing::AppendWeights(&p, w1.data(), w1.size() * sizeof(float), &w1_off);
+  testing::AppendWeights(&p, b1.data(), b1.size() * sizeof(float), &b1_off);
+  testing::AppendWeights(&p, w2.data(), w2.size() * sizeof(float), &w2_off);
+  testing::AppendWeights(&p, b2.data(), b2.size() * sizeof(float), &b2_off);
+  const Shape xs = Dims({1, kMlpIn});
+  const Shape hs = Dims({1, kMlpHidden});
+  const Shape zs = Dims({1, kMlpOut});
+  p.tensors = {
+      MakeTensor("x", DType::kFloat32, xs, TensorLocation::kInput, 0),
+      MakeTensor("W1", DType::kFloat32, Dims({kMlpHidden, kMlpIn}),
+                 TensorLocation::kWeight, w1_off),
+      MakeTensor("b1", DType::kFloat32, Dims({kMlpHidden}),
+                 TensorLocation::kWeight, b1_off),
+      MakeTensor("W2", DType::kFloat32, Dims({kMlpHidden, kMlpOut}),
+                 TensorLocation::kWeight, w2_off),
+      MakeTensor("b2", DType::kFloat32, Dims({kMlpOut}),
+                 TensorLocation::kWeight, b2_off),
+      MakeTensor("h", DType::kFloat32, hs, TensorLocation::kArena, 0),
+      MakeTensor("r", DType::kFloat32, hs, TensorLocation::kArena,
+                 Align(kMlpHidden * sizeof(float))),
+      MakeTensor("z", DType::kFloat32, zs, TensorLocation::kOutput, 0),
+  };
+  p.inputs = {MakeIo("x", DType::kFloat32, xs, 0)};
+  p.outputs = {MakeIo("z", DType::kFloat32, zs, 7)};
+  OpInfo fc1 = MakeOp("Gemm", "gemm_0", {0, 1, 2}, {5});
+  Attribute one;
+  one.i = 1;
+  fc1.attrs.map()["transB"] = one;
+  OpInfo relu = MakeOp("Relu", "relu_1", {5}, {6});
+  OpInfo fc2 = MakeOp("Gemm", "gemm_2", {6, 3, 4}, {7});
+  Attribute alpha;
+  alpha.kind = Attribute::Kind::kFloat;
+  alpha.f = kMlpAlpha2;
+  Attribute beta = alpha;
+  beta.f = kMlpBeta2;
+  fc2.attrs.map()["alpha"] = alpha;
+  fc2.attrs.map()["beta"] = beta;
+  p.ops = {fc1, relu, fc2};
+  p.arena_size = 2 * Align(kMlpHidden * sizeof(float));
+  return Write(p);
+}
+
+std::vector<float> ExpectedTinyMlp(const std::vector<float>& x) {
+  const std::vector<float> w1 = ConvMatMulWeight(kMlpHidden * kMlpIn, 5);
+  const std::vector<float> b1 = ConvMatMulWeight(kMlpHidden, 6);
+  const std::vector<float> w2 = ConvMatMulWeight(kMlpHidden * kMlpOut, 7);
+  const std::vector<float> b2 = ConvMatMulWeight(kMlpOut, 8);
+  std::vector<double> r(kMlpHidden);
+  for (int64_t j = 0; j < kMlpHidden; ++j) {
+    double acc = b1[j];
+    for (int64_t i = 0; i < kMlpIn; ++i) acc += x[i] * w1[j * kMlpIn + i];
+    r[j] = std::max(0.0, acc);
+  }
+  std::vector<float> z(kMlpOut);
+  for (int64_t j = 0; j < kMlpOut; ++j) {
+    double acc = 0;
+    for (int64_t i = 0; i < kMlpHidden; ++i) acc += r[i] * w2[i * kMlpOut + j];
+    z[j] = static_cast<float>(kMlpAlpha2 * acc + kMlpBeta2 * b2[j]);
+  }
+  return z;
+}
+
+}  // namespace ascend_emu::acl_test

@@ -53,4 +53,13 @@ std::vector<float> ConvMatMulWeight(size_t n, int salt);  // W: 0, b: 1, B: 2
 std::vector<float> ExpectedConvRelu(const std::vector<float>& x);
 std::vector<float> ExpectedMatMul(const std::vector<float>& a);
 
+// A tiny MLP like the per-call benchmark's (batch 1, so each Gemm is one
+// row: Eigen's GEMV path): z = alpha2 * Relu(x @ W1^T + b1) @ W2 + beta2 *
+// b2 (Gemm transB=1 with bias, Relu, Gemm with alpha and beta). Input x [1,
+// kMlpIn], output z [1, kMlpOut]; weights are ConvMatMulWeight(n, 5..8).
+std::vector<uint8_t> BuildTinyMlpOm(const std::string& soc_version);
+constexpr int64_t kMlpIn = 16, kMlpHidden = 32, kMlpOut = 16;
+constexpr float kMlpAlpha2 = 0.5f, kMlpBeta2 = 2.0f;
+std::vector<float> ExpectedTinyMlp(const std::vector<float>& x);
+
 }  // namespace ascend_emu::acl_test
