@@ -172,10 +172,14 @@ class FastSharedCall {
   FastSharedCall& operator=(const FastSharedCall&) = delete;
 
   explicit operator bool() const { return entered_; }
-  // The call stays on the fast way: name it (for messages) and count it.
-  static void Commit(ThreadState& thread, ApiSite& site) {
-    thread.api_name = site.name();
+  // The call stays on the fast way: count it. It is not named
+  // (ThreadState::api_name, the prefix of error messages): a fast way that
+  // can fail names itself before it fails (Name).
+  static void Commit(ApiSite& site) {
     if (site.faultable()) site.Count();
+  }
+  static void Name(ThreadState& thread, const ApiSite& site) {
+    thread.api_name = site.name();
   }
 
  private:

@@ -174,7 +174,7 @@ inline bool RepeatedCopy(State& state, ThreadState& thread, ApiSite& site,
       count > dest_max) {
     return false;
   }
-  ascend_emu::acl::FastSharedCall::Commit(thread, site);
+  ascend_emu::acl::FastSharedCall::Commit(site);
   if (count != 0) std::memmove(dst, src, count);
   if (hit.to_device) {
     state.bytes_host_to_device.fetch_add(count, std::memory_order_relaxed);

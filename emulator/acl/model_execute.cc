@@ -264,8 +264,9 @@ inline bool RunCached(State& state, ThreadState& thread, ApiSite& site,
     }
   }
   if (io == nullptr) return false;
-  ascend_emu::acl::FastSharedCall::Commit(thread, site);
+  ascend_emu::acl::FastSharedCall::Commit(site);
   if (record->subscription != nullptr) {
+    ascend_emu::acl::FastSharedCall::Name(thread, site);
     *rc = Run(state, *record, *io, 0, false);
     return true;
   }
@@ -273,6 +274,7 @@ inline bool RunCached(State& state, ThreadState& thread, ApiSite& site,
   // plain run entry (gear 0, no timings).
   if (!record->model->Run(io->inputs.data(), io->outputs.data(), record->work,
                           &record->run_error)) {
+    ascend_emu::acl::FastSharedCall::Name(thread, site);
     *rc = RunFailed(*record);
     return true;
   }

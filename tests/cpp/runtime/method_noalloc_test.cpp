@@ -5,10 +5,9 @@
 // tests/programs/make_test_programs.py) run by its Method (set_input,
 // execute, the output read), with every heap allocation of the thread
 // counted (tests/cpp/common/alloc_counter.cc replaces malloc in this binary).
-// The program is elementwise on purpose: the emulator's kernels have their
-// own allocation test (tests/cpp/engine/kernels_test_noalloc.cc); this one
-// is about the per-call path: ExecuTorch's Method, the backend, the ACL
-// calls and the emulator's execute path.
+// add_relu is elementwise: the per-call path alone (ExecuTorch's Method, the
+// backend, the ACL calls and the emulator's execute path); mlp adds the
+// emulator's Gemm (three Linear layers on Eigen), Relu and Softmax kernels.
 //
 // Env: ASCEND_TEST_PROGRAMS, the folder the fixture wrote.
 #include <executorch/extension/module/module.h>
@@ -42,11 +41,14 @@ std::vector<float> ReadFloats(const std::string& path) {
   return values;
 }
 
-TEST(MethodNoAlloc, AscendDelegateCallAllocatesNothingWhenWarm) {
+// Runs program `name` of the fixture (its inputs of `shapes`) 10 times once
+// warm, counting the thread's heap allocations.
+void ExpectNoAllocations(const std::string& name,
+                         const std::vector<std::vector<SizesType>>& shapes) {
   const char* dir = std::getenv("ASCEND_TEST_PROGRAMS");
   if (dir == nullptr) GTEST_SKIP() << "ASCEND_TEST_PROGRAMS is not set";
   executorch::runtime::runtime_init();
-  const std::string base = std::string(dir) + "/add_relu";
+  const std::string base = std::string(dir) + "/" + name;
   Module module(base + ".pte", Module::LoadMode::File);
   ASSERT_EQ(module.load_method("forward"), Error::Ok);
 #pragma GCC diagnostic push
@@ -56,15 +58,19 @@ TEST(MethodNoAlloc, AscendDelegateCallAllocatesNothingWhenWarm) {
   ASSERT_TRUE(found.ok());
   Method& method = *found.get();
 
-  std::vector<std::vector<float>> inputs = {ReadFloats(base + ".input0.bin"),
-                                            ReadFloats(base + ".input1.bin")};
+  std::vector<std::vector<float>> inputs;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    inputs.push_back(ReadFloats(base + ".input" + std::to_string(i) + ".bin"));
+  }
   const std::vector<float> expected = ReadFloats(base + ".expected0.bin");
-  ASSERT_EQ(inputs[0].size(), 32u);
   std::vector<executorch::extension::TensorPtr> tensors;
   std::vector<EValue> values;
-  for (auto& input : inputs) {
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    size_t numel = 1;
+    for (SizesType d : shapes[i]) numel *= static_cast<size_t>(d);
+    ASSERT_EQ(inputs[i].size(), numel);
     tensors.push_back(executorch::extension::make_tensor_ptr(
-        std::vector<SizesType>{4, 8}, input.data(), {}, {}));
+        shapes[i], inputs[i].data(), {}, {}));
     values.emplace_back(*tensors.back());
   }
   std::vector<float> output(expected.size());
@@ -82,11 +88,18 @@ TEST(MethodNoAlloc, AscendDelegateCallAllocatesNothingWhenWarm) {
   ascend_test::StartCountingAllocations();
   for (int i = 0; i < 10; ++i) call();
   EXPECT_EQ(ascend_test::StopCountingAllocations(), 0u)
-      << "heap allocations in 10 warm Method::execute calls of a delegated "
-         "program";
+      << "heap allocations in 10 warm Method::execute calls of " << name;
   for (size_t i = 0; i < output.size(); ++i) {
     EXPECT_NEAR(output[i], expected[i], 1e-5f) << i;
   }
+}
+
+TEST(MethodNoAlloc, AscendDelegateCallAllocatesNothingWhenWarm) {
+  ExpectNoAllocations("add_relu", {{4, 8}, {4, 8}});
+}
+
+TEST(MethodNoAlloc, MlpAllocatesNothingWhenWarm) {
+  ExpectNoAllocations("mlp", {{4, 32}});
 }
 
 }  // namespace
