@@ -331,12 +331,19 @@ aclError Execute(ApiCall& call, uint32_t model_id, const aclmdlDataset* input,
 
 }  // namespace
 
+namespace ascend_emu::acl {
+// aclmdlExecute's site at namespace scope, made when the library loads: its
+// per-inference calls then skip a function-local static's guard check. Safe
+// to build at load: ApiSite reads only constant tables (the fault list).
+static ApiSite k_execute_site("aclmdlExecute");
+}  // namespace ascend_emu::acl
+
 extern "C" {
 
 ACL_EMU_EXPORT aclError aclmdlExecute(uint32_t modelId,
                                       const aclmdlDataset* input,
                                       aclmdlDataset* output) {
-  static ApiSite site(__func__);
+  ApiSite& site = ascend_emu::acl::k_execute_site;
   {
     State& state = ascend_emu::acl::GetState();
     ThreadState& thread = ascend_emu::acl::ThisThread();
