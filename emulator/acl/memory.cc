@@ -175,12 +175,15 @@ inline bool RepeatedCopy(State& state, ThreadState& thread, ApiSite& site,
     return false;
   }
   ascend_emu::acl::FastSharedCall::Commit(site);
-  if (count != 0) std::memmove(dst, src, count);
+  // The byte counters before the copy: only the state (for the reader
+  // count) then lives across the memmove call, so the fast way saves few
+  // registers. dst and src are not NULL (they passed the checks).
   if (hit.to_device) {
     state.bytes_host_to_device.fetch_add(count, std::memory_order_relaxed);
   } else if (hit.from_device) {
     state.bytes_device_to_host.fetch_add(count, std::memory_order_relaxed);
   }
+  std::memmove(dst, src, count);
   return true;
 }
 
@@ -409,12 +412,12 @@ ACL_EMU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src,
                                     size_t count, aclrtMemcpyKind kind) {
   ApiSite& site = ascend_emu::acl::k_memcpy_site;
   const int k = ascend_emu::acl::EnumValue(kind);
-  {
-    State& state = ascend_emu::acl::GetState();
-    ThreadState& thread = ascend_emu::acl::ThisThread();
-    ascend_emu::acl::FastSharedCall fast(state, thread);
+  State* state = ascend_emu::acl::StateIfMade();
+  ThreadState* thread = ascend_emu::acl::ThisThreadIfMade();
+  if (state != nullptr && thread != nullptr) {
+    ascend_emu::acl::FastSharedCall fast(*state, *thread);
     if (fast &&
-        RepeatedCopy(state, thread, site, dst, destMax, src, count, k)) {
+        RepeatedCopy(*state, *thread, site, dst, destMax, src, count, k)) {
       return ACL_SUCCESS;
     }
   }

@@ -344,12 +344,12 @@ ACL_EMU_EXPORT aclError aclmdlExecute(uint32_t modelId,
                                       const aclmdlDataset* input,
                                       aclmdlDataset* output) {
   ApiSite& site = ascend_emu::acl::k_execute_site;
-  {
-    State& state = ascend_emu::acl::GetState();
-    ThreadState& thread = ascend_emu::acl::ThisThread();
-    ascend_emu::acl::FastSharedCall fast(state, thread);
+  State* state = ascend_emu::acl::StateIfMade();
+  ThreadState* thread = ascend_emu::acl::ThisThreadIfMade();
+  if (state != nullptr && thread != nullptr) {
+    ascend_emu::acl::FastSharedCall fast(*state, *thread);
     aclError rc = ACL_SUCCESS;
-    if (fast && RunCached(state, thread, site, modelId, input, output, &rc)) {
+    if (fast && RunCached(*state, *thread, site, modelId, input, output, &rc)) {
       return rc;
     }
   }

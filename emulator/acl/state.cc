@@ -80,6 +80,14 @@ DevicePointer ClassifyPointer(const State& state, const void* ptr) {
   return result;
 }
 
+std::atomic<State*> g_state{nullptr};
+
+State& GetStateFirst() {
+  static State* state = new State();  // thread-safe once
+  g_state.store(state, std::memory_order_release);
+  return *state;
+}
+
 __thread ThreadState* t_this_thread = nullptr;
 
 ThreadState& ThisThreadFirst() {

@@ -24,8 +24,8 @@
 #include "emulator_ids.h"
 #include "fault.h"
 #include "handles.h"
-#include "thread_state.h"
 #include "profiling.h"
+#include "thread_state.h"
 
 namespace ascend_emu::acl {
 
@@ -92,11 +92,18 @@ struct State {
   uint64_t weight_bytes_base = 0;
 };
 
-// Never destroyed: exported calls may run during static destruction. Inline:
-// every call reaches it.
+// Never destroyed: exported calls may run during static destruction. Made at
+// the first call (GetStateFirst); then one load, inline: every call reaches
+// it. The per-inference fast ways read StateIfMade() instead, so that they
+// call nothing before their work (no registers to save for a call that
+// makes the state) and leave a first call to their general way.
+extern std::atomic<State*> g_state;
+State& GetStateFirst();
+inline State* StateIfMade() { return g_state.load(std::memory_order_acquire); }
 inline State& GetState() {
-  static State* state = new State();
-  return *state;
+  State* state = StateIfMade();
+  if (__builtin_expect(state != nullptr, 1)) return *state;
+  return GetStateFirst();
 }
 
 // Classifies `ptr`: inside a live device allocation, or host memory.

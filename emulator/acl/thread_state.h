@@ -162,6 +162,9 @@ struct ThreadState {
 extern __thread ThreadState* t_this_thread;
 // The first call of a thread: makes its ThreadState.
 ThreadState& ThisThreadFirst();
+// This thread's state if its first call made it, else nullptr (for the
+// fast ways, which leave a first call to their general way).
+inline ThreadState* ThisThreadIfMade() { return t_this_thread; }
 inline ThreadState& ThisThread() {
   ThreadState* thread = t_this_thread;
   if (__builtin_expect(thread != nullptr, 1)) return *thread;
