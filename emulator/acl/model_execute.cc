@@ -192,8 +192,16 @@ aclError PrepareIo(State& state, uint64_t epoch, const ContextRec* context,
               record.run_error.c_str());
 }
 
-aclError Run(State& state, ModelRec& record, const CheckedIo& io, size_t gear,
-             bool gears) {
+// The same on aclmdlExecute's fast way, which has not named the call: the
+// thread is looked up again here, so that the fast way keeps nothing but
+// the state and the model across the run.
+[[gnu::noinline, gnu::cold]] aclError FastRunFailed(const ModelRec& record) {
+  ascend_emu::acl::ThisThread().api_name = "aclmdlExecute";
+  return RunFailed(record);
+}
+
+[[gnu::noinline]] aclError Run(State& state, ModelRec& record,
+                               const CheckedIo& io, size_t gear, bool gears) {
   ascend_emu::Model& model = *record.model;
   if (gears) record.current_gear = static_cast<int64_t>(gear);
   // Profiling hook (profiling.h): null unless the model is subscribed.
@@ -274,8 +282,7 @@ inline bool RunCached(State& state, ThreadState& thread, ApiSite& site,
   // plain run entry (gear 0, no timings).
   if (!record->model->Run(io->inputs.data(), io->outputs.data(), record->work,
                           &record->run_error)) {
-    ascend_emu::acl::FastSharedCall::Name(thread, site);
-    *rc = RunFailed(*record);
+    *rc = FastRunFailed(*record);
     return true;
   }
   state.executes.fetch_add(1, std::memory_order_relaxed);
