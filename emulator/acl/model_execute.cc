@@ -183,9 +183,6 @@ aclError PrepareIo(State& state, uint64_t epoch, const ContextRec* context,
   return ACL_SUCCESS;
 }
 
-// The model run: after every check passed, with the model held by this
-// thread (ModelRec::running). A per-run hook (profiling) goes here. `gears`:
-// the model has gears (never on the fast way: its pairs are not cached).
 // A failed run's error. Out of line: the run paths keep short prologues.
 [[gnu::noinline, gnu::cold]] aclError RunFailed(const ModelRec& record) {
   return Fail(ACL_ERROR_GE_FAILURE, "model %u failed to run: %s", record.id,
@@ -200,6 +197,9 @@ aclError PrepareIo(State& state, uint64_t epoch, const ContextRec* context,
   return RunFailed(record);
 }
 
+// The model run: after every check passed, with the model held by this
+// thread (ModelRec::running). A per-run hook (profiling) goes here. `gears`:
+// the model has gears (never on the fast way: its pairs are not cached).
 [[gnu::noinline]] aclError Run(State& state, ModelRec& record,
                                const CheckedIo& io, size_t gear, bool gears) {
   ascend_emu::Model& model = *record.model;
