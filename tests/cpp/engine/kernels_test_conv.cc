@@ -121,7 +121,7 @@ TEST(KernelsConv, MatchesDirectConvolution) {
   ConvParams dw_tall;  // stride 3 down, no padding
   dw_tall.group = 2;
   dw_tall.sh = 3;
-  // The 3x3 stride-1 depthwise path (Depthwise3x3Plane): 16-column blocks
+  // The 3x3 stride-1 depthwise paths (Depthwise3x3Plane): 16-column blocks
   // (the last one shifted), border columns, row blocks of four and the rows
   // left over, rows in the padding, channel multiplier, no padding.
   ConvParams dw3_same;
@@ -134,7 +134,16 @@ TEST(KernelsConv, MatchesDirectConvolution) {
   ConvParams dw3_none;
   dw3_none.group = 2;
   const ConvCase cases[] = {
-      {{1, 3, 7, 37}, {3, 1, 3, 3}, dw3_same, true},   // 35 interior columns
+      {{1, 3, 7, 37}, {3, 1, 3, 3}, dw3_same, true},  // 35 interior columns
+      // "Same" padding, the strips of depthwise_strips.cc (4, 8 or 16
+      // columns by arch): exactly one strip, one more column, the bench's
+      // width, a moved inner strip; one and two rows.
+      {{1, 3, 3, 4}, {3, 1, 3, 3}, dw3_same, true},
+      {{1, 3, 2, 8}, {3, 1, 3, 3}, dw3_same, true},
+      {{2, 3, 1, 16}, {3, 1, 3, 3}, dw3_same, false},
+      {{1, 3, 4, 17}, {3, 1, 3, 3}, dw3_same, true},
+      {{1, 3, 5, 32}, {6, 1, 3, 3}, dw3_same, true},
+      {{1, 3, 3, 43}, {3, 1, 3, 3}, dw3_same, false},
       {{2, 3, 9, 18}, {6, 1, 3, 3}, dw3_same, false},  // 16 exactly, M/C 2
       {{1, 3, 5, 5}, {3, 1, 3, 3}, dw3_same, true},    // narrower than a block
       {{1, 2, 6, 21}, {2, 1, 3, 3}, dw3_asym, true},

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// Depthwise 3x3 "same" plane in vertical strips (depthwise_strips.h).
+//
+// Why a strip: walking one vector of output columns down the plane, each
+// input row is loaded once (three shifted vectors) and feeds the three
+// output rows it belongs to, whose partial sums ride along in registers
+// (bottom row finished and stored, middle and top carried to the next input
+// row). That is 9 multiply-adds per output vector and nothing else: no
+// zero-bordered copy of the plane (it cost a quarter of the time at
+// [64, 32, 32]), no separate adds for the bias or the row sums. The padding
+// columns are zeros shifted into the edge strips' vectors in registers, the
+// padding rows are the taps skipped at the first and last row.
+//
+// Written with GNU vector extensions (GCC and Clang), one vector per
+// EXECUTORCH_ASCEND_EMULATOR_ARCH's widest float register: 16 floats with
+// AVX-512, 8 with AVX, 4 otherwise (SSE2, the portable build). Plain loops
+// left the accumulators in memory; oneDNN's depthwise kernels want blocked
+// layouts whose reorders cost more than the taps (docs/emulator-kernels.md).
+// Other compilers take conv.cc's block path (Depthwise3x3StripsFit false).
+#include "depthwise_strips.h"
+
+#include <cstring>
+
+#if defined(__GNUC__) && defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector)
+#define ASCEND_EMU_DW_STRIPS 1
+#endif
+#endif
+
+namespace ascend_emu {
+namespace kernels {
+
+#ifdef ASCEND_EMU_DW_STRIPS
+namespace {
+
+#if defined(__AVX512F__)
+constexpr int64_t kLanes = 16;
+#elif defined(__AVX__)
+constexpr int64_t kLanes = 8;
+#else
+constexpr int64_t kLanes = 4;
+#endif
+typedef float Vec __attribute__((vector_size(kLanes * sizeof(float))));
+
+// Unaligned load and store through memcpy (one vmovups; no typed access to
+// a misaligned address).
+inline Vec Load(const float* p) {
+  Vec v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void Store(float* p, Vec v) { std::memcpy(p, &v, sizeof v); }
+
+// Input columns j-1, j, j+1 of one row for the strip at column j: at the
+// left edge (j = 0) column -1 is a zero shifted in, at the right edge
+// (j = w - kLanes) column w is.
+template <bool kLeft, bool kRight>
+inline void Shifted(const float* row, Vec* left, Vec* mid, Vec* right) {
+  const Vec zero = Vec{};
+  const Vec m = Load(row);
+  *mid = m;
+#if defined(__AVX512F__)
+  *left = kLeft ? __builtin_shufflevector(m, zero, 16, 0, 1, 2, 3, 4, 5, 6, 7,
+                                          8, 9, 10, 11, 12, 13, 14)
+                : Load(row - 1);
+  *right = kRight ? __builtin_shufflevector(m, zero, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+                                            10, 11, 12, 13, 14, 15, 16)
+                  : Load(row + 1);
+#elif defined(__AVX__)
+  *left = kLeft ? __builtin_shufflevector(m, zero, 8, 0, 1, 2, 3, 4, 5, 6)
+                : Load(row - 1);
+  *right = kRight ? __builtin_shufflevector(m, zero, 1, 2, 3, 4, 5, 6, 7, 8)
+                  : Load(row + 1);
+#else
+  *left = kLeft ? __builtin_shufflevector(m, zero, 4, 0, 1, 2) : Load(row - 1);
+  *right =
+      kRight ? __builtin_shufflevector(m, zero, 1, 2, 3, 4) : Load(row + 1);
+#endif
+}
+
+// One strip: output columns [0, kLanes) of x and y (already offset to the
+// strip's column). Output row r = b + taps 0-2 x row r-1 + taps 3-5 x row r
+// + taps 6-8 x row r+1; rows -1 and h are the zero padding.
+template <bool kLeft, bool kRight>
+void Strip(const Vec* t, Vec b, const float* __restrict x, int64_t h, int64_t w,
+           float* __restrict y) {
+  Vec l, m, r;
+  Shifted<kLeft, kRight>(x, &l, &m, &r);
+  Vec mid = b + t[3] * l + t[4] * m + t[5] * r;  // output row 0
+  Vec top = b + t[0] * l + t[1] * m + t[2] * r;  // output row 1
+  for (int64_t ih = 1; ih < h; ++ih) {
+    x += w;
+    Shifted<kLeft, kRight>(x, &l, &m, &r);
+    Store(y, mid + t[6] * l + t[7] * m + t[8] * r);  // output row ih - 1
+    y += w;
+    mid = top + t[3] * l + t[4] * m + t[5] * r;
+    top = b + t[0] * l + t[1] * m + t[2] * r;
+  }
+  Store(y, mid);  // output row h - 1: its bottom row is padding
+}
+
+}  // namespace
+
+bool Depthwise3x3StripsFit(int64_t width) { return width >= kLanes; }
+
+void Depthwise3x3SameStrips(const float* x, const float* tap, int64_t h,
+                            int64_t w, float b, float* y) {
+  Vec t[9];
+  for (int i = 0; i < 9; ++i) t[i] = Vec{} + tap[i];
+  const Vec bv = Vec{} + b;
+  if (w == kLanes) {
+    Strip<true, true>(t, bv, x, h, w, y);
+    return;
+  }
+  Strip<true, false>(t, bv, x, h, w, y);
+  // Inner strips start at column >= 1 and end at or before w - 1, so their
+  // shifted loads stay inside the row; the last one is moved left to end at
+  // the right edge strip (recomputing a few columns is cheaper than a
+  // remainder loop).
+  for (int64_t j = kLanes; j < w - kLanes; j += kLanes) {
+    if (j > w - 2 * kLanes) j = w - 2 * kLanes;
+    Strip<false, false>(t, bv, x + j, h, w, y + j);
+  }
+  Strip<false, true>(t, bv, x + w - kLanes, h, w, y + w - kLanes);
+}
+
+#else  // no GNU vector extensions: conv.cc keeps its block path
+
+bool Depthwise3x3StripsFit(int64_t) { return false; }
+void Depthwise3x3SameStrips(const float*, const float*, int64_t, int64_t, float,
+                            float*) {}
+
+#endif
+
+}  // namespace kernels
+}  // namespace ascend_emu
