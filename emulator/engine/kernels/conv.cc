@@ -438,6 +438,14 @@ void Depthwise3x3SamePlane(const float* tap, int64_t h, int64_t wd, float b,
   }
 }
 
+// 3x3, stride 2, dilation 1, one row and column of padding at the top and
+// left (MobileNet's downsampling); depthwise_strips.h checks the rest.
+bool Depthwise3x3Stride2(const Window2D& w) {
+  return w.kernel[0] == 3 && w.kernel[1] == 3 && w.stride[0] == 2 &&
+         w.stride[1] == 2 && w.dilation[0] == 1 && w.dilation[1] == 1 &&
+         w.pad_begin[0] == 1 && w.pad_begin[1] == 1;
+}
+
 bool Depthwise3x3Fast(const Window2D& w) {
   return w.kernel[0] == 3 && w.kernel[1] == 3 && w.stride[0] == 1 &&
          w.stride[1] == 1 && w.dilation[0] == 1 && w.dilation[1] == 1 &&
@@ -472,6 +480,18 @@ void RunDepthwise(const float* x, const float* wt, const float* bias,
                                wt + m * taps, w.in[0], w.in[1],
                                bias != nullptr ? bias[m] : 0.0f,
                                y + (n * g.m + m) * g.out_plane());
+      }
+    }
+    return;
+  }
+  if (Depthwise3x3Stride2(w) &&
+      Depthwise3x3Stride2StripsFit(w.in[0], w.in[1], w.out[0], w.out[1])) {
+    for (int64_t n = 0; n < g.n; ++n) {
+      for (int64_t m = 0; m < g.m; ++m) {
+        Depthwise3x3Stride2Strips(x + (n * g.c + m / g.mg()) * g.in_plane(),
+                                  wt + m * taps, w.in[0], w.in[1], w.out[0],
+                                  w.out[1], bias != nullptr ? bias[m] : 0.0f,
+                                  y + (n * g.m + m) * g.out_plane());
       }
     }
     return;

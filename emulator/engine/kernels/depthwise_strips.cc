@@ -100,7 +100,75 @@ void Strip(const Vec* t, Vec b, const float* __restrict x, int64_t h, int64_t w,
   Store(y, mid);  // output row h - 1: its bottom row is padding
 }
 
+// Stride 2: output column c reads input columns 2c - 1, 2c, 2c + 1. Two
+// loads of 2 * kLanes input columns split into the even (2c) and odd
+// (2c + 1) ones; the odd ones moved one lane up, with column 2c0 - 1 (or the
+// left padding's zero) shifted in, are the 2c - 1 ones.
+inline void Stride2Split(const float* row, float before, Vec* left, Vec* mid,
+                         Vec* right) {
+  const Vec a = Load(row), b = Load(row + kLanes);
+  const Vec prev = Vec{} + before;
+#if defined(__AVX512F__)
+  *mid = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
+                                 22, 24, 26, 28, 30);
+  *right = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21,
+                                   23, 25, 27, 29, 31);
+  *left = __builtin_shufflevector(*right, prev, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8,
+                                  9, 10, 11, 12, 13, 14);
+#elif defined(__AVX__)
+  *mid = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+  *right = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
+  *left = __builtin_shufflevector(*right, prev, 8, 0, 1, 2, 3, 4, 5, 6);
+#else
+  *mid = __builtin_shufflevector(a, b, 0, 2, 4, 6);
+  *right = __builtin_shufflevector(a, b, 1, 3, 5, 7);
+  *left = __builtin_shufflevector(*right, prev, 4, 0, 1, 2);
+#endif
+}
+
+// One stride-2 strip: x at input column 2 * c0, y at output column c0.
+// Output row r = b + taps 0-2 x row 2r - 1 + taps 3-5 x row 2r + taps 6-8
+// x row 2r + 1; the odd row's top-tap sum is carried to output row r + 1.
+// Row -1 and rows >= h are padding.
+template <bool kLeft>
+void Stride2Strip(const Vec* t, Vec b, const float* __restrict x, int64_t h,
+                  int64_t w, int64_t oh_n, int64_t ow_n, float* __restrict y) {
+  Vec carry = b;
+  for (int64_t r = 0; r < oh_n; ++r) {
+    const float* row = x + 2 * r * w;
+    Vec l, m, rt;
+    Stride2Split(row, kLeft ? 0.0f : row[-1], &l, &m, &rt);
+    Vec acc = carry + t[3] * l + t[4] * m + t[5] * rt;
+    if (2 * r + 1 < h) {
+      row += w;
+      Stride2Split(row, kLeft ? 0.0f : row[-1], &l, &m, &rt);
+      acc = acc + t[6] * l + t[7] * m + t[8] * rt;
+      carry = b + t[0] * l + t[1] * m + t[2] * rt;
+    }
+    Store(y + r * ow_n, acc);
+  }
+}
+
 }  // namespace
+
+bool Depthwise3x3Stride2StripsFit(int64_t h, int64_t w, int64_t oh_n,
+                                  int64_t ow_n) {
+  return ow_n >= kLanes && w == 2 * ow_n && oh_n >= 1 && 2 * (oh_n - 1) < h;
+}
+
+void Depthwise3x3Stride2Strips(const float* x, const float* tap, int64_t h,
+                               int64_t w, int64_t oh_n, int64_t ow_n, float b,
+                               float* y) {
+  Vec t[9];
+  for (int i = 0; i < 9; ++i) t[i] = Vec{} + tap[i];
+  const Vec bv = Vec{} + b;
+  Stride2Strip<true>(t, bv, x, h, w, oh_n, ow_n, y);
+  // The last strip moved left to end at the row's end, as above.
+  for (int64_t c = kLanes; c < ow_n; c += kLanes) {
+    if (c > ow_n - kLanes) c = ow_n - kLanes;
+    Stride2Strip<false>(t, bv, x + 2 * c, h, w, oh_n, ow_n, y + c);
+  }
+}
 
 bool Depthwise3x3StripsFit(int64_t width) { return width >= kLanes; }
 
@@ -128,6 +196,11 @@ void Depthwise3x3SameStrips(const float* x, const float* tap, int64_t h,
 #else  // no GNU vector extensions: conv.cc keeps its block path
 
 bool Depthwise3x3StripsFit(int64_t) { return false; }
+bool Depthwise3x3Stride2StripsFit(int64_t, int64_t, int64_t, int64_t) {
+  return false;
+}
+void Depthwise3x3Stride2Strips(const float*, const float*, int64_t, int64_t,
+                               int64_t, int64_t, float, float*) {}
 void Depthwise3x3SameStrips(const float*, const float*, int64_t, int64_t, float,
                             float*) {}
 

@@ -131,6 +131,14 @@ TEST(KernelsConv, MatchesDirectConvolution) {
   dw3_asym.group = 2;
   dw3_asym.pl = 2;
   dw3_asym.pb = 2;
+  ConvParams dw3_s2;  // stride 2, pads 1 (MobileNet's downsampling)
+  dw3_s2.group = 3;
+  dw3_s2.sh = dw3_s2.sw = 2;
+  dw3_s2.pt = dw3_s2.pl = dw3_s2.pb = dw3_s2.pr = 1;
+  ConvParams dw3_s2_tl;  // stride 2, pads top and left only
+  dw3_s2_tl.group = 3;
+  dw3_s2_tl.sh = dw3_s2_tl.sw = 2;
+  dw3_s2_tl.pt = dw3_s2_tl.pl = 1;
   ConvParams dw3_none;
   dw3_none.group = 2;
   const ConvCase cases[] = {
@@ -144,6 +152,17 @@ TEST(KernelsConv, MatchesDirectConvolution) {
       {{1, 3, 4, 17}, {3, 1, 3, 3}, dw3_same, true},
       {{1, 3, 5, 32}, {6, 1, 3, 3}, dw3_same, true},
       {{1, 3, 3, 43}, {3, 1, 3, 3}, dw3_same, false},
+      // Stride 2 strips: one strip (4, 8, 16 output columns), a moved last
+      // strip, odd heights (the bottom row's last tap row in the padding),
+      // one output row, M/C 2; odd widths take the row path.
+      {{1, 3, 5, 8}, {3, 1, 3, 3}, dw3_s2, true},
+      {{1, 3, 4, 16}, {6, 1, 3, 3}, dw3_s2, true},
+      {{2, 3, 7, 32}, {3, 1, 3, 3}, dw3_s2, false},
+      {{1, 3, 2, 42}, {3, 1, 3, 3}, dw3_s2, true},
+      {{1, 3, 1, 34}, {3, 1, 3, 3}, dw3_s2, true},
+      {{1, 3, 9, 33}, {3, 1, 3, 3}, dw3_s2, true},
+      {{1, 3, 6, 40}, {3, 1, 3, 3}, dw3_s2_tl, true},
+      {{1, 3, 5, 24}, {3, 1, 3, 3}, dw3_s2_tl, true},
       {{2, 3, 9, 18}, {6, 1, 3, 3}, dw3_same, false},  // 16 exactly, M/C 2
       {{1, 3, 5, 5}, {3, 1, 3, 3}, dw3_same, true},    // narrower than a block
       {{1, 2, 6, 21}, {2, 1, 3, 3}, dw3_asym, true},
