@@ -1,22 +1,25 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// Depthwise 3x3 "same" plane in vertical strips (depthwise_strips.h).
+// Depthwise 3x3 planes, "same" padding or stride 2, in vertical strips
+// (depthwise_strips.h).
 //
 // Why a strip: walking one vector of output columns down the plane, each
 // input row is loaded once (three shifted vectors) and feeds the three
 // output rows it belongs to, whose partial sums ride along in registers
 // (bottom row finished and stored, middle and top carried to the next input
-// row). That is 9 multiply-adds per output vector and nothing else: no
+// row). That is 9 multiply-adds and 2 adds per output vector: no
 // zero-bordered copy of the plane (it cost a quarter of the time at
-// [64, 32, 32]), no separate adds for the bias or the row sums. The padding
+// [64, 32, 32]), the bias is where the top row's sum starts. The padding
 // columns are zeros shifted into the edge strips' vectors in registers, the
 // padding rows are the taps skipped at the first and last row.
 //
 // Written with GNU vector extensions (GCC and Clang), one vector per
 // EXECUTORCH_ASCEND_EMULATOR_ARCH's widest float register: 16 floats with
-// AVX-512, 8 with AVX, 4 otherwise (SSE2, the portable build). Plain loops
-// left the accumulators in memory; oneDNN's depthwise kernels want blocked
-// layouts whose reorders cost more than the taps (docs/emulator-kernels.md).
+// AVX-512, 8 with AVX, 4 otherwise (SSE2, the portable build): vector types
+// keep the carried sums in registers by construction, where conv.cc's
+// plain-loop blocks (4 rows x 16 columns, left to the auto-vectoriser) ran
+// at half this speed; oneDNN's depthwise kernels want blocked layouts whose
+// reorders cost more than the taps (docs/emulator-kernels.md).
 // Other compilers take conv.cc's block path (Depthwise3x3StripsFit false).
 #include "depthwise_strips.h"
 
@@ -92,9 +95,14 @@ void Strip(const Vec* t, Vec b, const float* __restrict x, int64_t h, int64_t w,
   for (int64_t ih = 1; ih < h; ++ih) {
     x += w;
     Shifted<kLeft, kRight>(x, &l, &m, &r);
-    Store(y, mid + t[6] * l + t[7] * m + t[8] * r);  // output row ih - 1
+    // The row's sums apart, then one add each onto the carried sums: the
+    // chain carried from row to row is one add, not three multiply-adds
+    // (~3% here; the adds go to the otherwise idle FP add ports).
+    const Vec bottom_taps = t[6] * l + t[7] * m + t[8] * r;
+    const Vec mid_taps = t[3] * l + t[4] * m + t[5] * r;
+    Store(y, mid + bottom_taps);  // output row ih - 1
     y += w;
-    mid = top + t[3] * l + t[4] * m + t[5] * r;
+    mid = top + mid_taps;
     top = b + t[0] * l + t[1] * m + t[2] * r;
   }
   Store(y, mid);  // output row h - 1: its bottom row is padding
@@ -138,11 +146,11 @@ void Stride2Strip(const Vec* t, Vec b, const float* __restrict x, int64_t h,
     const float* row = x + 2 * r * w;
     Vec l, m, rt;
     Stride2Split(row, kLeft ? 0.0f : row[-1], &l, &m, &rt);
-    Vec acc = carry + t[3] * l + t[4] * m + t[5] * rt;
+    Vec acc = carry + (t[3] * l + t[4] * m + t[5] * rt);
     if (2 * r + 1 < h) {
       row += w;
       Stride2Split(row, kLeft ? 0.0f : row[-1], &l, &m, &rt);
-      acc = acc + t[6] * l + t[7] * m + t[8] * rt;
+      acc = acc + (t[6] * l + t[7] * m + t[8] * rt);
       carry = b + t[0] * l + t[1] * m + t[2] * rt;
     }
     Store(y + r * ow_n, acc);
