@@ -387,12 +387,10 @@ void Depthwise3x3Plane(const float* __restrict__ x, const float* tap,
 // written once per Run and never touched again, in 16-float chunks the
 // compiler inlines (the last one shifted, as the blocks below), so every
 // output column, borders included, comes from the vector blocks.
-bool Depthwise3x3SamePads(const Window2D& w) {
-  return w.pad_begin[0] == 1 && w.pad_begin[1] == 1 && w.pad_end[0] == 1 &&
-         w.pad_end[1] == 1 && w.out[1] == w.in[1] && w.out[0] == w.in[0];
-}
 bool Depthwise3x3Same(const Window2D& w) {
-  return Depthwise3x3SamePads(w) && w.in[1] >= kDwBlock;
+  return w.pad_begin[0] == 1 && w.pad_begin[1] == 1 && w.pad_end[0] == 1 &&
+         w.pad_end[1] == 1 && w.in[1] >= kDwBlock && w.out[1] == w.in[1] &&
+         w.out[0] == w.in[0];
 }
 
 void CopyIntoPadded(const float* __restrict x, int64_t h, int64_t wd,
@@ -471,15 +469,17 @@ void RunDepthwise(const float* x, const float* wt, const float* bias,
   const int64_t taps = w.kernel[0] * w.kernel[1];
   // No output, nothing to write (and the scratch may be smaller than a row).
   if (g.out_plane() == 0) return;
-  if (Depthwise3x3Fast(w) && Depthwise3x3SamePads(w) &&
-      Depthwise3x3StripsFit(w.in[1])) {
+  if (Depthwise3x3Fast(w) &&
+      Depthwise3x3StripsFit(w.in[0], w.in[1], w.pad_begin[0], w.pad_begin[1],
+                            w.out[1])) {
     // Strips straight from the input (depthwise_strips.h): no copy.
     for (int64_t n = 0; n < g.n; ++n) {
       for (int64_t m = 0; m < g.m; ++m) {
-        Depthwise3x3SameStrips(x + (n * g.c + m / g.mg()) * g.in_plane(),
-                               wt + m * taps, w.in[0], w.in[1],
-                               bias != nullptr ? bias[m] : 0.0f,
-                               y + (n * g.m + m) * g.out_plane());
+        Depthwise3x3Strips(x + (n * g.c + m / g.mg()) * g.in_plane(),
+                           wt + m * taps, w.in[0], w.in[1], w.pad_begin[0],
+                           w.pad_begin[1], w.out[0], w.out[1],
+                           bias != nullptr ? bias[m] : 0.0f,
+                           y + (n * g.m + m) * g.out_plane());
       }
     }
     return;

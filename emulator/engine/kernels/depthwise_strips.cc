@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// Depthwise 3x3 planes, "same" padding or stride 2, in vertical strips
+// Depthwise 3x3 planes, stride 1 or 2, in vertical strips
 // (depthwise_strips.h).
 //
 // Why a strip: walking one vector of output columns down the plane, each
@@ -23,6 +23,7 @@
 // Other compilers take conv.cc's block path (Depthwise3x3StripsFit false).
 #include "depthwise_strips.h"
 
+#include <algorithm>
 #include <cstring>
 
 #if defined(__GNUC__) && defined(__has_builtin)
@@ -82,30 +83,50 @@ inline void Shifted(const float* row, Vec* left, Vec* mid, Vec* right) {
 #endif
 }
 
-// One strip: output columns [0, kLanes) of x and y (already offset to the
-// strip's column). Output row r = b + taps 0-2 x row r-1 + taps 3-5 x row r
-// + taps 6-8 x row r+1; rows -1 and h are the zero padding.
+// One strip of kLanes output columns; x at the input column of the strip's
+// middle tap (output column c0 - pl + 1), y at output column c0. Output row
+// r = b + taps 0-2 x input row r - pt + taps 3-5 x row r - pt + 1 + taps
+// 6-8 x row r - pt + 2; rows outside [0, h) are the zero padding.
 template <bool kLeft, bool kRight>
 void Strip(const Vec* t, Vec b, const float* __restrict x, int64_t h, int64_t w,
-           float* __restrict y) {
+           int64_t pt, int64_t oh_n, int64_t ow_n, float* __restrict y) {
   Vec l, m, r;
-  Shifted<kLeft, kRight>(x, &l, &m, &r);
-  Vec mid = b + t[3] * l + t[4] * m + t[5] * r;  // output row 0
-  Vec top = b + t[0] * l + t[1] * m + t[2] * r;  // output row 1
-  for (int64_t ih = 1; ih < h; ++ih) {
+  // `mid`: output row r's sum so far (its top and middle rows), `top`:
+  // output row r + 1's (its top row).
+  Vec mid = b, top = b;
+  if (pt == 0) {  // input row 0 is output row 0's top row
+    Shifted<kLeft, kRight>(x, &l, &m, &r);
+    mid = b + t[0] * l + t[1] * m + t[2] * r;
     x += w;
+  }
+  if (2 - pt <= h) {  // input row 1 - pt: output 0's middle, output 1's top
+    Shifted<kLeft, kRight>(x, &l, &m, &r);
+    mid = mid + (t[3] * l + t[4] * m + t[5] * r);
+    top = b + t[0] * l + t[1] * m + t[2] * r;
+    x += w;
+  }
+  // Output rows whose bottom row (r - pt + 2) is inside the plane.
+  const int64_t inside = std::min(oh_n, std::max<int64_t>(0, h + pt - 2));
+  int64_t row = 0;
+  for (; row < inside; ++row) {
     Shifted<kLeft, kRight>(x, &l, &m, &r);
     // The row's sums apart, then one add each onto the carried sums: the
     // chain carried from row to row is one add, not three multiply-adds
     // (~3% here; the adds go to the otherwise idle FP add ports).
     const Vec bottom_taps = t[6] * l + t[7] * m + t[8] * r;
     const Vec mid_taps = t[3] * l + t[4] * m + t[5] * r;
-    Store(y, mid + bottom_taps);  // output row ih - 1
-    y += w;
+    Store(y, mid + bottom_taps);
+    y += ow_n;
+    x += w;
     mid = top + mid_taps;
     top = b + t[0] * l + t[1] * m + t[2] * r;
   }
-  Store(y, mid);  // output row h - 1: its bottom row is padding
+  for (; row < oh_n; ++row) {  // bottom rows in the padding
+    Store(y, mid);
+    y += ow_n;
+    mid = top;
+    top = b;
+  }
 }
 
 // Stride 2: output column c reads input columns 2c - 1, 2c, 2c + 1. Two
@@ -178,39 +199,62 @@ void Depthwise3x3Stride2Strips(const float* x, const float* tap, int64_t h,
   }
 }
 
-bool Depthwise3x3StripsFit(int64_t width) { return width >= kLanes; }
+bool Depthwise3x3StripsFit(int64_t h, int64_t w, int64_t pt, int64_t pl,
+                           int64_t ow) {
+  // At most one padding column each side: output column ow - 1 reads input
+  // columns up to ow - pl + 1.
+  return (pt == 0 || pt == 1) && (pl == 0 || pl == 1) && ow >= kLanes &&
+         ow - pl + 1 <= w && h >= 1;
+}
 
-void Depthwise3x3SameStrips(const float* x, const float* tap, int64_t h,
-                            int64_t w, float b, float* y) {
+void Depthwise3x3Strips(const float* x, const float* tap, int64_t h, int64_t w,
+                        int64_t pt, int64_t pl, int64_t oh, int64_t ow, float b,
+                        float* y) {
   Vec t[9];
   for (int i = 0; i < 9; ++i) t[i] = Vec{} + tap[i];
   const Vec bv = Vec{} + b;
-  if (w == kLanes) {
-    Strip<true, true>(t, bv, x, h, w, y);
+  // Edge strips shift in a zero where they read a padding column.
+  const bool right_pad = ow - pl + 1 == w;
+  auto strip = [&](int64_t c, bool left, bool right) {
+    const float* xc = x + c - pl + 1;
+    float* yc = y + c;
+    if (left && right) {
+      Strip<true, true>(t, bv, xc, h, w, pt, oh, ow, yc);
+    } else if (left) {
+      Strip<true, false>(t, bv, xc, h, w, pt, oh, ow, yc);
+    } else if (right) {
+      Strip<false, true>(t, bv, xc, h, w, pt, oh, ow, yc);
+    } else {
+      Strip<false, false>(t, bv, xc, h, w, pt, oh, ow, yc);
+    }
+  };
+  if (ow == kLanes) {
+    strip(0, pl == 1, right_pad);
     return;
   }
-  Strip<true, false>(t, bv, x, h, w, y);
-  // Inner strips start at column >= 1 and end at or before w - 1, so their
-  // shifted loads stay inside the row; the last one is moved left to end at
-  // the right edge strip (recomputing a few columns is cheaper than a
-  // remainder loop).
-  for (int64_t j = kLanes; j < w - kLanes; j += kLanes) {
-    if (j > w - 2 * kLanes) j = w - 2 * kLanes;
-    Strip<false, false>(t, bv, x + j, h, w, y + j);
+  strip(0, pl == 1, false);
+  // Inner strips read neither padding column; the last one is moved left to
+  // end at the right edge strip (recomputing a few columns is cheaper than
+  // a remainder loop).
+  for (int64_t c = kLanes; c < ow - kLanes; c += kLanes) {
+    if (c > ow - 2 * kLanes) c = ow - 2 * kLanes;
+    strip(c, false, false);
   }
-  Strip<false, true>(t, bv, x + w - kLanes, h, w, y + w - kLanes);
+  strip(ow - kLanes, false, right_pad);
 }
 
 #else  // no GNU vector extensions: conv.cc keeps its block path
 
-bool Depthwise3x3StripsFit(int64_t) { return false; }
+bool Depthwise3x3StripsFit(int64_t, int64_t, int64_t, int64_t, int64_t) {
+  return false;
+}
 bool Depthwise3x3Stride2StripsFit(int64_t, int64_t, int64_t, int64_t) {
   return false;
 }
 void Depthwise3x3Stride2Strips(const float*, const float*, int64_t, int64_t,
                                int64_t, int64_t, float, float*) {}
-void Depthwise3x3SameStrips(const float*, const float*, int64_t, int64_t, float,
-                            float*) {}
+void Depthwise3x3Strips(const float*, const float*, int64_t, int64_t, int64_t,
+                        int64_t, int64_t, int64_t, float, float*) {}
 
 #endif
 

@@ -139,19 +139,30 @@ TEST(KernelsConv, MatchesDirectConvolution) {
   dw3_s2_tl.group = 3;
   dw3_s2_tl.sh = dw3_s2_tl.sw = 2;
   dw3_s2_tl.pt = dw3_s2_tl.pl = 1;
+  ConvParams dw3_mixed;  // strips with one padding column on one side only
+  dw3_mixed.group = 3;
+  dw3_mixed.pl = dw3_mixed.pb = 1;
+  ConvParams dw3_mixed2;  // bottom past one row: output rows all padding
+  dw3_mixed2.group = 3;
+  dw3_mixed2.pt = dw3_mixed2.pr = 1;
+  dw3_mixed2.pb = 3;
   ConvParams dw3_none;
   dw3_none.group = 2;
   const ConvCase cases[] = {
       {{1, 3, 7, 37}, {3, 1, 3, 3}, dw3_same, true},  // 35 interior columns
-      // "Same" padding, the strips of depthwise_strips.cc (4, 8 or 16
-      // columns by arch): exactly one strip, one more column, the bench's
-      // width, a moved inner strip; one and two rows.
+      // Stride 1, the strips of depthwise_strips.cc (4, 8 or 16 columns by
+      // arch): exactly one strip, one more column, the bench's width, a
+      // moved inner strip; one and two rows; pads 0 and 1 mixed.
       {{1, 3, 3, 4}, {3, 1, 3, 3}, dw3_same, true},
       {{1, 3, 2, 8}, {3, 1, 3, 3}, dw3_same, true},
       {{2, 3, 1, 16}, {3, 1, 3, 3}, dw3_same, false},
       {{1, 3, 4, 17}, {3, 1, 3, 3}, dw3_same, true},
       {{1, 3, 5, 32}, {6, 1, 3, 3}, dw3_same, true},
       {{1, 3, 3, 43}, {3, 1, 3, 3}, dw3_same, false},
+      {{1, 3, 6, 17}, {3, 1, 3, 3}, dw3_mixed, true},
+      {{1, 3, 4, 33}, {6, 1, 3, 3}, dw3_mixed2, true},
+      {{1, 2, 5, 18}, {2, 1, 3, 3}, dw3_none, true},
+      {{1, 2, 3, 10}, {4, 1, 3, 3}, dw3_none, true},
       // Stride 2 strips: one strip (4, 8, 16 output columns), a moved last
       // strip, odd heights (the bottom row's last tap row in the padding),
       // one output row, M/C 2; odd widths take the row path.
