@@ -7,8 +7,9 @@
 // convolutions with unit stride and no padding skip im2col: X_g already is that
 // matrix. Depthwise convolutions (one input channel per group, MobileNet's and
 // EfficientNet's) are no GEMM worth the name (a 1 x kH*kW row times the
-// im2col matrix, per channel): they run directly over the input plane copied
-// with its zero padding into the scratch buffer (RunDepthwise).
+// im2col matrix, per channel): they run directly over the input plane
+// (RunDepthwise; 3x3 stride 1 and 2 in vector strips, depthwise_strips.h),
+// other windows over a copy with its zero padding in the scratch buffer.
 //
 // Those are the paths without preparation (atc's constant folding, float16
 // through half_via_float.h). A float32 Conv of a loaded model runs on oneDNN
