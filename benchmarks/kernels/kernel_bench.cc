@@ -167,6 +167,8 @@ void ConvArgs(benchmark::internal::Benchmark* b) {
     b->Args({128, 128, 16, 1, 3, 1, onednn});
     // Depthwise: RunDepthwise either way (PrepareConv leaves it to it).
     if (onednn == 0) b->Args({64, 64, 32, 64, 3, 1, onednn});
+    // Depthwise stride 2 (MobileNet's downsampling), [1, 64, 64, 64] -> 32.
+    if (onednn == 0) b->Args({64, 64, 64, 64, 3, 2, onednn});
     // transformers ResNet at [1, 3, 224, 224]: stem, stage 1, stage 4, a
     // 1x1 stride-2 shortcut.
     b->Args({3, 16, 224, 1, 7, 2, onednn});

@@ -7,8 +7,9 @@
 // convolutions with unit stride and no padding skip im2col: X_g already is that
 // matrix. Depthwise convolutions (one input channel per group, MobileNet's and
 // EfficientNet's) are no GEMM worth the name (a 1 x kH*kW row times the
-// im2col matrix, per channel): they run directly over the input plane copied
-// with its zero padding into the scratch buffer (RunDepthwise).
+// im2col matrix, per channel): they run directly over the input plane
+// (RunDepthwise; 3x3 stride 1 and 2 in vector strips, depthwise_strips.h),
+// other windows over a copy with its zero padding in the scratch buffer.
 //
 // Those are the paths without preparation (atc's constant folding, float16
 // through half_via_float.h). A float32 Conv of a loaded model runs on oneDNN
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "conv_onednn.h"
+#include "depthwise_strips.h"
 #include "eigen_maps.h"
 #include "half_via_float.h"
 #include "kernel_util.h"
@@ -435,6 +437,14 @@ void Depthwise3x3SamePlane(const float* tap, int64_t h, int64_t wd, float b,
   }
 }
 
+// 3x3, stride 2, dilation 1, one row and column of padding at the top and
+// left (MobileNet's downsampling); depthwise_strips.h checks the rest.
+bool Depthwise3x3Stride2(const Window2D& w) {
+  return w.kernel[0] == 3 && w.kernel[1] == 3 && w.stride[0] == 2 &&
+         w.stride[1] == 2 && w.dilation[0] == 1 && w.dilation[1] == 1 &&
+         w.pad_begin[0] == 1 && w.pad_begin[1] == 1;
+}
+
 bool Depthwise3x3Fast(const Window2D& w) {
   return w.kernel[0] == 3 && w.kernel[1] == 3 && w.stride[0] == 1 &&
          w.stride[1] == 1 && w.dilation[0] == 1 && w.dilation[1] == 1 &&
@@ -460,6 +470,33 @@ void RunDepthwise(const float* x, const float* wt, const float* bias,
   const int64_t taps = w.kernel[0] * w.kernel[1];
   // No output, nothing to write (and the scratch may be smaller than a row).
   if (g.out_plane() == 0) return;
+  if (Depthwise3x3Fast(w) &&
+      Depthwise3x3StripsFit(w.in[0], w.in[1], w.pad_begin[0], w.pad_begin[1],
+                            w.out[1])) {
+    // Strips straight from the input (depthwise_strips.h): no copy.
+    for (int64_t n = 0; n < g.n; ++n) {
+      for (int64_t m = 0; m < g.m; ++m) {
+        Depthwise3x3Strips(x + (n * g.c + m / g.mg()) * g.in_plane(),
+                           wt + m * taps, w.in[0], w.in[1], w.pad_begin[0],
+                           w.pad_begin[1], w.out[0], w.out[1],
+                           bias != nullptr ? bias[m] : 0.0f,
+                           y + (n * g.m + m) * g.out_plane());
+      }
+    }
+    return;
+  }
+  if (Depthwise3x3Stride2(w) &&
+      Depthwise3x3Stride2StripsFit(w.in[0], w.in[1], w.out[0], w.out[1])) {
+    for (int64_t n = 0; n < g.n; ++n) {
+      for (int64_t m = 0; m < g.m; ++m) {
+        Depthwise3x3Stride2Strips(x + (n * g.c + m / g.mg()) * g.in_plane(),
+                                  wt + m * taps, w.in[0], w.in[1], w.out[0],
+                                  w.out[1], bias != nullptr ? bias[m] : 0.0f,
+                                  y + (n * g.m + m) * g.out_plane());
+      }
+    }
+    return;
+  }
   if (Depthwise3x3Fast(w) && Depthwise3x3Same(w)) {
     const int64_t h = w.in[0], wd = w.in[1];
     std::fill(padded, padded + (h + 2) * (wd + 2), 0.0f);
@@ -525,9 +562,8 @@ bool HasResidual(const TensorRef* inputs, size_t num_inputs) {
 
 // FusedConv's per-output-channel weight scale S, or null.
 const float* WeightScale(const TensorRef* inputs, size_t num_inputs) {
-  return num_inputs >= 5 && inputs[4].present()
-             ? inputs[4].as<const float>()
-             : nullptr;
+  return num_inputs >= 5 && inputs[4].present() ? inputs[4].as<const float>()
+                                                : nullptr;
 }
 
 // Conv's checks and output; FusedConv's when `fused`.

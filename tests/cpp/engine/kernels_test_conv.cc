@@ -121,7 +121,7 @@ TEST(KernelsConv, MatchesDirectConvolution) {
   ConvParams dw_tall;  // stride 3 down, no padding
   dw_tall.group = 2;
   dw_tall.sh = 3;
-  // The 3x3 stride-1 depthwise path (Depthwise3x3Plane): 16-column blocks
+  // The 3x3 stride-1 depthwise paths (Depthwise3x3Plane): 16-column blocks
   // (the last one shifted), border columns, row blocks of four and the rows
   // left over, rows in the padding, channel multiplier, no padding.
   ConvParams dw3_same;
@@ -131,10 +131,49 @@ TEST(KernelsConv, MatchesDirectConvolution) {
   dw3_asym.group = 2;
   dw3_asym.pl = 2;
   dw3_asym.pb = 2;
+  ConvParams dw3_s2;  // stride 2, pads 1 (MobileNet's downsampling)
+  dw3_s2.group = 3;
+  dw3_s2.sh = dw3_s2.sw = 2;
+  dw3_s2.pt = dw3_s2.pl = dw3_s2.pb = dw3_s2.pr = 1;
+  ConvParams dw3_s2_tl;  // stride 2, pads top and left only
+  dw3_s2_tl.group = 3;
+  dw3_s2_tl.sh = dw3_s2_tl.sw = 2;
+  dw3_s2_tl.pt = dw3_s2_tl.pl = 1;
+  ConvParams dw3_mixed;  // strips with one padding column on one side only
+  dw3_mixed.group = 3;
+  dw3_mixed.pl = dw3_mixed.pb = 1;
+  ConvParams dw3_mixed2;  // bottom past one row: output rows all padding
+  dw3_mixed2.group = 3;
+  dw3_mixed2.pt = dw3_mixed2.pr = 1;
+  dw3_mixed2.pb = 3;
   ConvParams dw3_none;
   dw3_none.group = 2;
   const ConvCase cases[] = {
-      {{1, 3, 7, 37}, {3, 1, 3, 3}, dw3_same, true},   // 35 interior columns
+      {{1, 3, 7, 37}, {3, 1, 3, 3}, dw3_same, true},  // 35 interior columns
+      // Stride 1, the strips of depthwise_strips.cc (4, 8 or 16 columns by
+      // arch): exactly one strip, one more column, the bench's width, a
+      // moved inner strip; one and two rows; pads 0 and 1 mixed.
+      {{1, 3, 3, 4}, {3, 1, 3, 3}, dw3_same, true},
+      {{1, 3, 2, 8}, {3, 1, 3, 3}, dw3_same, true},
+      {{2, 3, 1, 16}, {3, 1, 3, 3}, dw3_same, false},
+      {{1, 3, 4, 17}, {3, 1, 3, 3}, dw3_same, true},
+      {{1, 3, 5, 32}, {6, 1, 3, 3}, dw3_same, true},
+      {{1, 3, 3, 43}, {3, 1, 3, 3}, dw3_same, false},
+      {{1, 3, 6, 17}, {3, 1, 3, 3}, dw3_mixed, true},
+      {{1, 3, 4, 33}, {6, 1, 3, 3}, dw3_mixed2, true},
+      {{1, 2, 5, 18}, {2, 1, 3, 3}, dw3_none, true},
+      {{1, 2, 3, 10}, {4, 1, 3, 3}, dw3_none, true},
+      // Stride 2 strips: one strip (4, 8, 16 output columns), a moved last
+      // strip, odd heights (the bottom row's last tap row in the padding),
+      // one output row, M/C 2; odd widths take the row path.
+      {{1, 3, 5, 8}, {3, 1, 3, 3}, dw3_s2, true},
+      {{1, 3, 4, 16}, {6, 1, 3, 3}, dw3_s2, true},
+      {{2, 3, 7, 32}, {3, 1, 3, 3}, dw3_s2, false},
+      {{1, 3, 2, 42}, {3, 1, 3, 3}, dw3_s2, true},
+      {{1, 3, 1, 34}, {3, 1, 3, 3}, dw3_s2, true},
+      {{1, 3, 9, 33}, {3, 1, 3, 3}, dw3_s2, true},
+      {{1, 3, 6, 40}, {3, 1, 3, 3}, dw3_s2_tl, true},
+      {{1, 3, 5, 24}, {3, 1, 3, 3}, dw3_s2_tl, true},
       {{2, 3, 9, 18}, {6, 1, 3, 3}, dw3_same, false},  // 16 exactly, M/C 2
       {{1, 3, 5, 5}, {3, 1, 3, 3}, dw3_same, true},    // narrower than a block
       {{1, 2, 6, 21}, {2, 1, 3, 3}, dw3_asym, true},

@@ -54,7 +54,7 @@ std::vector<Case> Cases() {
        conv,
        {HalfExact(S({1, 4, 6, 6}), 6), HalfExact(S({6, 2, 3, 3}), 7).Const(),
         HalfExact(S({6}), 8).Const()}});
-  // Depthwise 3x3 stride 1 (the emulator's Depthwise3x3Plane).
+  // Depthwise 3x3 stride 1, "same" padding (depthwise_strips.cc).
   Attrs dwconv;
   dwconv.Ints("kernel_shape", {3, 3})
       .Ints("pads", {1, 1, 1, 1})
@@ -64,6 +64,14 @@ std::vector<Case> Cases() {
        dwconv,
        {HalfExact(S({1, 3, 5, 19}), 16), HalfExact(S({3, 1, 3, 3}), 17).Const(),
         HalfExact(S({3}), 18).Const()}});
+  // Depthwise 3x3 stride 2 (depthwise_strips.cc's stride-2 strips).
+  Attrs dwconv_s2 = dwconv;
+  dwconv_s2.Ints("strides", {2, 2});
+  c.push_back(
+      {"Conv",
+       dwconv_s2,
+       {HalfExact(S({1, 3, 7, 34}), 19), HalfExact(S({3, 1, 3, 3}), 20).Const(),
+        HalfExact(S({3}), 21).Const()}});
   Attrs conv1d;
   conv1d.Ints("kernel_shape", {3}).Ints("strides", {2});
   c.push_back({"Conv",
