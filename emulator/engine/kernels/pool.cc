@@ -111,13 +111,32 @@ void TapRange(int64_t off, int64_t stride, int64_t in, int64_t out, int64_t* lo,
   *hi = std::max(*lo, std::min(end, out));
 }
 
+// One kw tap's input column offset and the output columns it reaches.
+struct TapColumns {
+  int64_t off, lo, hi;
+};
+
+TapColumns MaxPoolColumns(const Window3D& w, int64_t kw) {
+  TapColumns c;
+  c.off = kw * w.dilation[2] - w.pad_begin[2];
+  TapRange(c.off, w.stride[2], w.in[2], w.out[2], &c.lo, &c.hi);
+  return c;
+}
+
+// Tap ranges of windows up to this wide are computed once per op (on the
+// stack: Run must not allocate); recomputing them per output row (two
+// integer divisions per tap) took most of ResNet's MaxPool time.
+constexpr int64_t kCachedTaps = 16;
+
 // Tap by tap over whole output rows: for each (kd, kh, kw) the output
 // columns whose input column is inside the plane are one branch-free pass
 // (no per-element bounds checks, so the loop vectorizes), 8-10x the
 // element-by-element window loop at ResNet's 3x3/2 pool. Every output still
 // sees its taps in (kd, kh, kw) order, so the result is the same, NaN
-// included.
-void MaxPoolVolume(const float* x, const Window3D& w, float* y) {
+// included. `cols` holds the kernel[2] taps' ranges, or is null when the
+// window is wider than kCachedTaps.
+void MaxPoolVolume(const float* x, const Window3D& w, const TapColumns* cols,
+                   float* y) {
   const int64_t s = w.stride[2];
   for (int64_t od = 0; od < w.out[0]; ++od) {
     const int64_t d0 = od * w.stride[0] - w.pad_begin[0];
@@ -133,16 +152,69 @@ void MaxPoolVolume(const float* x, const Window3D& w, float* y) {
           if (ih < 0 || ih >= w.in[1]) continue;
           const float* row = x + (id * w.in[1] + ih) * w.in[2];
           for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
-            const int64_t off = kw * w.dilation[2] - w.pad_begin[2];
-            int64_t lo, hi;
-            TapRange(off, s, w.in[2], w.out[2], &lo, &hi);
-            const float* r = row + off;
-            for (int64_t ow = lo; ow < hi; ++ow) {
+            const TapColumns c =
+                cols != nullptr ? cols[kw] : MaxPoolColumns(w, kw);
+            const float* r = row + c.off;
+            for (int64_t ow = c.lo; ow < c.hi; ++ow) {
               const float v = r[ow * s];
               // NaN wins, as in PyTorch.
               o[ow] = (v > o[ow] || v != v) ? v : o[ow];
             }
           }
+        }
+      }
+    }
+  }
+}
+
+// Input rows up to this long take MaxPoolVolumeByRows (its row buffer is on
+// the stack: Run must not allocate).
+constexpr int64_t kRowBufferFloats = 1024;
+
+// The same maximum in two passes per output row: the (kd, kh) input rows of
+// its windows are reduced element by element into `row` (contiguous, so it
+// vectorizes), then the kw taps read `row` strided. A 3x3/2 pool reads each
+// strided column once instead of three times; ResNet's stem pool took 2.5x
+// less time (docs/emulator-kernels.md). The maximum is the same as
+// MaxPoolVolume's; only which of equal values wins may differ (+0 vs -0), and
+// NaN still wins. `cols` as for MaxPoolVolume but never null.
+void MaxPoolVolumeByRows(const float* x, const Window3D& w,
+                         const TapColumns* cols, float* y) {
+  float row[kRowBufferFloats];
+  const int64_t s = w.stride[2];
+  const int64_t width = w.in[2];
+  for (int64_t od = 0; od < w.out[0]; ++od) {
+    const int64_t d0 = od * w.stride[0] - w.pad_begin[0];
+    for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+      const int64_t h0 = oh * w.stride[1] - w.pad_begin[1];
+      float* o = y + (od * w.out[1] + oh) * w.out[2];
+      std::fill(o, o + w.out[2], -std::numeric_limits<float>::infinity());
+      bool any = false;
+      for (int64_t kd = 0; kd < w.kernel[0]; ++kd) {
+        const int64_t id = d0 + kd * w.dilation[0];
+        if (id < 0 || id >= w.in[0]) continue;
+        for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
+          const int64_t ih = h0 + kh * w.dilation[1];
+          if (ih < 0 || ih >= w.in[1]) continue;
+          const float* in = x + (id * w.in[1] + ih) * width;
+          if (!any) {
+            std::copy(in, in + width, row);
+            any = true;
+            continue;
+          }
+          for (int64_t i = 0; i < width; ++i) {
+            const float v = in[i];
+            row[i] = (v > row[i] || v != v) ? v : row[i];
+          }
+        }
+      }
+      if (!any) continue;  // every window of this row lies in the padding
+      for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
+        const TapColumns& c = cols[kw];
+        for (int64_t ow = c.lo; ow < c.hi; ++ow) {
+          // Index arithmetic, not `row + c.off`: c.off may be negative.
+          const float v = row[ow * s + c.off];
+          o[ow] = (v > o[ow] || v != v) ? v : o[ow];
         }
       }
     }
@@ -200,9 +272,19 @@ void RunPool(const char* op, const RunContext& ctx) {
   const float* px = x.as<const float>();
   float* py = ctx.outputs[0].as<float>();
   const bool include_pad = AttrInt(ctx.attrs, "count_include_pad", 0) != 0;
+  TapColumns cached[kCachedTaps];
+  const TapColumns* cols = nullptr;
+  if (w.kernel[2] <= kCachedTaps) {
+    for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
+      cached[kw] = MaxPoolColumns(w, kw);
+    }
+    cols = cached;
+  }
   for (int64_t p = 0; p < planes; ++p) {
-    if (IsMax(op)) {
-      MaxPoolVolume(px + p * in_volume, w, py + p * out_volume);
+    if (IsMax(op) && cols != nullptr && w.in[2] <= kRowBufferFloats) {
+      MaxPoolVolumeByRows(px + p * in_volume, w, cols, py + p * out_volume);
+    } else if (IsMax(op)) {
+      MaxPoolVolume(px + p * in_volume, w, cols, py + p * out_volume);
     } else {
       AvgPoolVolume(px + p * in_volume, w, include_pad, py + p * out_volume);
     }
