@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -262,8 +263,84 @@ void AvgPoolVolume(const float* x, const Window3D& w, bool count_include_pad,
   }
 }
 
+// A 2-D float32 MaxPool's layout agreement (kernel.h): it reads its input
+// in NHWC when the producer (a oneDNN Conv) writes it so, and then offers
+// NHWC for its output too, so that a Conv -> MaxPool -> Conv chain (ResNet's
+// stem) stays NHWC. Nothing is made at load besides these flags.
+class MaxPoolLayouts final : public PreparedOp {
+ public:
+  bool nhwc_x = false, nhwc_y = false;
+
+  TensorLayout PreferredOutputLayout(size_t index) const override {
+    return index == 0 && nhwc_x ? TensorLayout::kNhwc : TensorLayout::kPlain;
+  }
+  bool CanReadInput(size_t index, TensorLayout layout) const override {
+    return index == 0 && layout == TensorLayout::kNhwc;
+  }
+  void UseOutputLayout(size_t, TensorLayout) override { nhwc_y = true; }
+  void UseInputLayout(size_t, TensorLayout) override { nhwc_x = true; }
+};
+
+// 2-D MaxPool of one image with element strides of its own for the input and
+// the output: channel stride `xc` / `yc`, row `xh` / `yh`, column `xw` /
+// `yw`. NHWC on both sides has channel stride 1, so the inner loop over the
+// channels vectorizes; the taps come in (kh, kw) order as in MaxPoolVolume.
+void MaxPoolStrided(const float* x, const Window3D& w, int64_t channels,
+                    int64_t xc, int64_t xh, int64_t xw, float* y, int64_t yc,
+                    int64_t yh, int64_t yw) {
+  for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+    const int64_t h0 = oh * w.stride[1] - w.pad_begin[1];
+    for (int64_t ow = 0; ow < w.out[2]; ++ow) {
+      const int64_t w0 = ow * w.stride[2] - w.pad_begin[2];
+      float* o = y + oh * yh + ow * yw;
+      for (int64_t c = 0; c < channels; ++c) {
+        o[c * yc] = -std::numeric_limits<float>::infinity();
+      }
+      for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
+        const int64_t ih = h0 + kh * w.dilation[1];
+        if (ih < 0 || ih >= w.in[1]) continue;
+        for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
+          const int64_t iw = w0 + kw * w.dilation[2];
+          if (iw < 0 || iw >= w.in[2]) continue;
+          const float* in = x + ih * xh + iw * xw;
+          for (int64_t c = 0; c < channels; ++c) {
+            const float v = in[c * xc];
+            float& m = o[c * yc];
+            m = (v > m || v != v) ? v : m;  // NaN wins, as in PyTorch
+          }
+        }
+      }
+    }
+  }
+}
+
+// A MaxPool with an agreed NHWC input (and output, when agreed).
+void RunMaxPoolNhwc(const RunContext& ctx, const MaxPoolLayouts& layouts) {
+  const TensorRef& x = ctx.inputs[0];
+  Window3D w;
+  GetWindow("MaxPool", ctx.attrs, x.shape, &w);
+  const int64_t n = x.shape.dims[0], c = x.shape.dims[1];
+  const int64_t in_plane = w.in[1] * w.in[2], out_plane = w.out[1] * w.out[2];
+  const float* px = x.as<const float>();
+  float* py = ctx.outputs[0].as<float>();
+  for (int64_t b = 0; b < n; ++b) {
+    const float* xb = px + b * c * in_plane;
+    float* yb = py + b * c * out_plane;
+    if (layouts.nhwc_y) {
+      MaxPoolStrided(xb, w, c, 1, w.in[2] * c, c, yb, 1, w.out[2] * c, c);
+    } else {
+      MaxPoolStrided(xb, w, c, 1, w.in[2] * c, c, yb, out_plane, w.out[2], 1);
+    }
+  }
+}
+
 void RunPool(const char* op, const RunContext& ctx) {
   const TensorRef& x = ctx.inputs[0];
+  if (ctx.prepared != nullptr) {
+    const auto& layouts = static_cast<const MaxPoolLayouts&>(*ctx.prepared);
+    // Only an agreed NHWC input changes the layout of the output.
+    if (layouts.nhwc_x) return RunMaxPoolNhwc(ctx, layouts);
+  }
   Window3D w;
   GetWindow(op, ctx.attrs, x.shape, &w);
   const int64_t planes = x.shape.dims[0] * x.shape.dims[1];
@@ -297,6 +374,14 @@ std::string InferMaxPoolFloat(InferContext& ctx) {
   return InferPool("MaxPool", ctx);
 }
 void RunMaxPoolFloat(const RunContext& ctx) { RunPool("MaxPool", ctx); }
+
+std::unique_ptr<PreparedOp> PrepareMaxPool(const PrepareContext& ctx) {
+  if (ctx.inputs.size() != 1 || ctx.inputs[0].dtype != DType::kFloat32 ||
+      ctx.inputs[0].shape.rank != 4) {
+    return nullptr;
+  }
+  return std::make_unique<MaxPoolLayouts>();
+}
 std::string InferAveragePoolFloat(InferContext& ctx) {
   return InferPool("AveragePool", ctx);
 }
