@@ -67,7 +67,31 @@ class OnednnConv final : public PreparedOp {
   bool has_bias = false;
   bool residual = false;
   bool reorder_src = false, reorder_dst = false;
+  // What the layout agreement may offer (kernel.h): src_md / dst_md are
+  // dense NHWC (brgconv's pick on AVX-512 and AVX2) and a run never falls
+  // back to the emulator's own (NCHW) path, i.e. the blocked copies fit the
+  // scratch Infer reserved.
+  bool nhwc_src = false, nhwc_dst = false;
+  // What was agreed: x, y, the residual z are in src_md / dst_md already,
+  // so their reorder is skipped.
+  bool keep_x = false, keep_y = false, keep_z = false;
   dnnl::reorder src_in, dst_out, residual_in;
+
+  TensorLayout PreferredOutputLayout(size_t index) const override {
+    return index == 0 && nhwc_dst ? TensorLayout::kNhwc : TensorLayout::kPlain;
+  }
+  bool CanReadInput(size_t index, TensorLayout layout) const override {
+    if (layout != TensorLayout::kNhwc) return false;
+    if (index == 0) return nhwc_src;
+    return index == 3 && residual && nhwc_dst;
+  }
+  void UseOutputLayout(size_t index, TensorLayout) override {
+    if (index == 0) keep_y = true;
+  }
+  void UseInputLayout(size_t index, TensorLayout) override {
+    if (index == 0) keep_x = true;
+    if (index == 3) keep_z = true;
+  }
 };
 
 // oneDNN's scratchpad, per thread (a prepared op may run on several threads
@@ -181,6 +205,15 @@ std::unique_ptr<PreparedOp> PrepareOnednnConv(const OnednnConvShape& s,
   p->residual = s.residual;
   p->reorder_src = p->src_md != p->src_plain;
   p->reorder_dst = p->dst_md != p->dst_plain;
+  const size_t src_room =
+      p->reorder_src ? (p->src_md.get_size() + 63) / 64 * 64 : 0;
+  const size_t dst_bytes = p->reorder_dst ? p->dst_md.get_size() : 0;
+  const bool fits =
+      src_room + dst_bytes <= static_cast<size_t>(OnednnConvScratchBytes(s));
+  p->nhwc_src =
+      fits && p->reorder_src && p->src_md == memory::desc(src, kF32, Tag::nhwc);
+  p->nhwc_dst =
+      fits && p->reorder_dst && p->dst_md == memory::desc(dst, kF32, Tag::nhwc);
   if (p->reorder_src) {
     p->src_in = dnnl::reorder(
         dnnl::reorder::primitive_desc(engine, p->src_plain, engine, p->src_md));
@@ -218,18 +251,27 @@ void RunFresh(const OnednnConv& p, const float* x, const float* z, float* y,
   memory x_plain(p.src_plain, engine, const_cast<float*>(x));
   memory y_plain(p.dst_plain, engine, y);
   memory src = x_plain, dst = y_plain;
-  if (p.reorder_src) {
+  if (p.keep_x) {
+    src = memory(p.src_md, engine, const_cast<float*>(x));
+  } else if (p.reorder_src) {
     src = memory(p.src_md, engine, base);
     p.src_in.execute(stream, x_plain, src);
   }
-  if (p.reorder_dst) dst = memory(p.dst_md, engine, base + src_room);
+  if (p.keep_y) {
+    dst = memory(p.dst_md, engine, y);
+  } else if (p.reorder_dst) {
+    dst = memory(p.dst_md, engine, base + src_room);
+  }
   if (p.residual) {
     // The sum post-op adds what dst holds: the residual, in dst's layout.
-    memory z_plain(p.dst_plain, engine, const_cast<float*>(z));
-    if (p.reorder_dst) {
-      p.residual_in.execute(stream, z_plain, dst);
-    } else if (z != y) {
-      std::memcpy(y, z, p.dst_plain.get_size());
+    if (p.reorder_dst && !p.keep_z) {
+      memory z_plain(p.dst_plain, engine, const_cast<float*>(z));
+      memory staged(p.dst_md, engine, base + src_room);
+      p.residual_in.execute(stream, z_plain, staged);
+      stream.wait();
+      if (p.keep_y) std::memcpy(y, base + src_room, p.dst_md.get_size());
+    } else if (static_cast<const void*>(z) != dst.get_data_handle()) {
+      std::memcpy(dst.get_data_handle(), z, p.dst_md.get_size());
     }
   }
   std::unordered_map<int, memory> args{
@@ -241,7 +283,7 @@ void RunFresh(const OnednnConv& p, const float* x, const float* z, float* y,
                  memory(p.scratchpad_md, engine, ThreadPad().Get(pad_bytes)));
   }
   p.conv.execute(stream, args);
-  if (p.reorder_dst) p.dst_out.execute(stream, dst, y_plain);
+  if (p.reorder_dst && !p.keep_y) p.dst_out.execute(stream, dst, y_plain);
   stream.wait();
 }
 
@@ -280,22 +322,36 @@ bool RunOnednnConv(const PreparedOp& prepared, const float* x, const float* z,
   SetHandle(r.y_plain, y);
   memory& src = p.reorder_src ? r.src : r.x_plain;
   memory& dst = p.reorder_dst ? r.dst : r.y_plain;
-  if (p.reorder_src) {
+  if (p.keep_x) {
+    SetHandle(r.src, x);  // x is in src_md already (layout agreement)
+  } else if (p.reorder_src) {
     SetHandle(r.src, base);
     const dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, r.x_plain.get()},
                                     {DNNL_ARG_TO, r.src.get()}};
     Execute(p.src_in, r.stream, args, 2);
   }
-  if (p.reorder_dst) SetHandle(r.dst, base + src_room);
+  if (p.reorder_dst) {
+    SetHandle(r.dst, p.keep_y ? static_cast<void*>(y) : base + src_room);
+  }
   if (p.residual) {
     // The sum post-op adds what dst holds: the residual, in dst's layout.
-    if (p.reorder_dst) {
+    const void* dst_data = dst.get_data_handle();
+    if (p.reorder_dst && !p.keep_z) {
+      // Reordered into the scratch's dst area: when y is dst and z is y
+      // (in place), a reorder into y would overwrite what it reads.
       SetHandle(r.z_plain, z);
+      SetHandle(r.dst, base + src_room);
       const dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, r.z_plain.get()},
                                       {DNNL_ARG_TO, r.dst.get()}};
       Execute(p.residual_in, r.stream, args, 2);
-    } else if (z != y) {
-      std::memcpy(y, z, p.dst_plain.get_size());
+      if (p.keep_y) {
+        r.stream.wait();
+        std::memcpy(y, base + src_room, p.dst_md.get_size());
+        SetHandle(r.dst, y);
+      }
+    } else if (static_cast<const void*>(z) != dst_data) {
+      // z is in dst's layout already (plain, or NHWC by agreement).
+      std::memcpy(const_cast<void*>(dst_data), z, p.dst_md.get_size());
     }
   }
   dnnl_exec_arg_t args[5] = {{DNNL_ARG_SRC, src.get()},
@@ -309,7 +365,7 @@ bool RunOnednnConv(const PreparedOp& prepared, const float* x, const float* z,
     args[nargs++] = {DNNL_ARG_SCRATCHPAD, r.pad.get()};
   }
   Execute(p.conv, r.stream, args, nargs);
-  if (p.reorder_dst) {
+  if (p.reorder_dst && !p.keep_y) {
     const dnnl_exec_arg_t out[] = {{DNNL_ARG_FROM, r.dst.get()},
                                    {DNNL_ARG_TO, r.y_plain.get()}};
     Execute(p.dst_out, r.stream, out, 2);

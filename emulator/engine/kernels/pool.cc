@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -111,13 +112,32 @@ void TapRange(int64_t off, int64_t stride, int64_t in, int64_t out, int64_t* lo,
   *hi = std::max(*lo, std::min(end, out));
 }
 
+// One kw tap's input column offset and the output columns it reaches.
+struct TapColumns {
+  int64_t off, lo, hi;
+};
+
+TapColumns MaxPoolColumns(const Window3D& w, int64_t kw) {
+  TapColumns c;
+  c.off = kw * w.dilation[2] - w.pad_begin[2];
+  TapRange(c.off, w.stride[2], w.in[2], w.out[2], &c.lo, &c.hi);
+  return c;
+}
+
+// Tap ranges of windows up to this wide are computed once per op (on the
+// stack: Run must not allocate); recomputing them per output row (two
+// integer divisions per tap) took most of ResNet's MaxPool time.
+constexpr int64_t kCachedTaps = 16;
+
 // Tap by tap over whole output rows: for each (kd, kh, kw) the output
 // columns whose input column is inside the plane are one branch-free pass
 // (no per-element bounds checks, so the loop vectorizes), 8-10x the
 // element-by-element window loop at ResNet's 3x3/2 pool. Every output still
 // sees its taps in (kd, kh, kw) order, so the result is the same, NaN
-// included.
-void MaxPoolVolume(const float* x, const Window3D& w, float* y) {
+// included. `cols` holds the kernel[2] taps' ranges, or is null when the
+// window is wider than kCachedTaps.
+void MaxPoolVolume(const float* x, const Window3D& w, const TapColumns* cols,
+                   float* y) {
   const int64_t s = w.stride[2];
   for (int64_t od = 0; od < w.out[0]; ++od) {
     const int64_t d0 = od * w.stride[0] - w.pad_begin[0];
@@ -133,16 +153,69 @@ void MaxPoolVolume(const float* x, const Window3D& w, float* y) {
           if (ih < 0 || ih >= w.in[1]) continue;
           const float* row = x + (id * w.in[1] + ih) * w.in[2];
           for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
-            const int64_t off = kw * w.dilation[2] - w.pad_begin[2];
-            int64_t lo, hi;
-            TapRange(off, s, w.in[2], w.out[2], &lo, &hi);
-            const float* r = row + off;
-            for (int64_t ow = lo; ow < hi; ++ow) {
+            const TapColumns c =
+                cols != nullptr ? cols[kw] : MaxPoolColumns(w, kw);
+            const float* r = row + c.off;
+            for (int64_t ow = c.lo; ow < c.hi; ++ow) {
               const float v = r[ow * s];
               // NaN wins, as in PyTorch.
               o[ow] = (v > o[ow] || v != v) ? v : o[ow];
             }
           }
+        }
+      }
+    }
+  }
+}
+
+// Input rows up to this long take MaxPoolVolumeByRows (its row buffer is on
+// the stack: Run must not allocate).
+constexpr int64_t kRowBufferFloats = 1024;
+
+// The same maximum in two passes per output row: the (kd, kh) input rows of
+// its windows are reduced element by element into `row` (contiguous, so it
+// vectorizes), then the kw taps read `row` strided. A 3x3/2 pool reads each
+// strided column once instead of three times; ResNet's stem pool took 2.5x
+// less time (docs/emulator-kernels.md). The maximum is the same as
+// MaxPoolVolume's; only which of equal values wins may differ (+0 vs -0), and
+// NaN still wins. `cols` as for MaxPoolVolume but never null.
+void MaxPoolVolumeByRows(const float* x, const Window3D& w,
+                         const TapColumns* cols, float* y) {
+  float row[kRowBufferFloats];
+  const int64_t s = w.stride[2];
+  const int64_t width = w.in[2];
+  for (int64_t od = 0; od < w.out[0]; ++od) {
+    const int64_t d0 = od * w.stride[0] - w.pad_begin[0];
+    for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+      const int64_t h0 = oh * w.stride[1] - w.pad_begin[1];
+      float* o = y + (od * w.out[1] + oh) * w.out[2];
+      std::fill(o, o + w.out[2], -std::numeric_limits<float>::infinity());
+      bool any = false;
+      for (int64_t kd = 0; kd < w.kernel[0]; ++kd) {
+        const int64_t id = d0 + kd * w.dilation[0];
+        if (id < 0 || id >= w.in[0]) continue;
+        for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
+          const int64_t ih = h0 + kh * w.dilation[1];
+          if (ih < 0 || ih >= w.in[1]) continue;
+          const float* in = x + (id * w.in[1] + ih) * width;
+          if (!any) {
+            std::copy(in, in + width, row);
+            any = true;
+            continue;
+          }
+          for (int64_t i = 0; i < width; ++i) {
+            const float v = in[i];
+            row[i] = (v > row[i] || v != v) ? v : row[i];
+          }
+        }
+      }
+      if (!any) continue;  // every window of this row lies in the padding
+      for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
+        const TapColumns& c = cols[kw];
+        for (int64_t ow = c.lo; ow < c.hi; ++ow) {
+          // Index arithmetic, not `row + c.off`: c.off may be negative.
+          const float v = row[ow * s + c.off];
+          o[ow] = (v > o[ow] || v != v) ? v : o[ow];
         }
       }
     }
@@ -190,8 +263,84 @@ void AvgPoolVolume(const float* x, const Window3D& w, bool count_include_pad,
   }
 }
 
+// A 2-D float32 MaxPool's layout agreement (kernel.h): it reads its input
+// in NHWC when the producer (a oneDNN Conv) writes it so, and then offers
+// NHWC for its output too, so that a Conv -> MaxPool -> Conv chain (ResNet's
+// stem) stays NHWC. Nothing is made at load besides these flags.
+class MaxPoolLayouts final : public PreparedOp {
+ public:
+  bool nhwc_x = false, nhwc_y = false;
+
+  TensorLayout PreferredOutputLayout(size_t index) const override {
+    return index == 0 && nhwc_x ? TensorLayout::kNhwc : TensorLayout::kPlain;
+  }
+  bool CanReadInput(size_t index, TensorLayout layout) const override {
+    return index == 0 && layout == TensorLayout::kNhwc;
+  }
+  void UseOutputLayout(size_t, TensorLayout) override { nhwc_y = true; }
+  void UseInputLayout(size_t, TensorLayout) override { nhwc_x = true; }
+};
+
+// 2-D MaxPool of one image with element strides of its own for the input and
+// the output: channel stride `xc` / `yc`, row `xh` / `yh`, column `xw` /
+// `yw`. NHWC on both sides has channel stride 1, so the inner loop over the
+// channels vectorizes; the taps come in (kh, kw) order as in MaxPoolVolume.
+void MaxPoolStrided(const float* x, const Window3D& w, int64_t channels,
+                    int64_t xc, int64_t xh, int64_t xw, float* y, int64_t yc,
+                    int64_t yh, int64_t yw) {
+  for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+    const int64_t h0 = oh * w.stride[1] - w.pad_begin[1];
+    for (int64_t ow = 0; ow < w.out[2]; ++ow) {
+      const int64_t w0 = ow * w.stride[2] - w.pad_begin[2];
+      float* o = y + oh * yh + ow * yw;
+      for (int64_t c = 0; c < channels; ++c) {
+        o[c * yc] = -std::numeric_limits<float>::infinity();
+      }
+      for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
+        const int64_t ih = h0 + kh * w.dilation[1];
+        if (ih < 0 || ih >= w.in[1]) continue;
+        for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
+          const int64_t iw = w0 + kw * w.dilation[2];
+          if (iw < 0 || iw >= w.in[2]) continue;
+          const float* in = x + ih * xh + iw * xw;
+          for (int64_t c = 0; c < channels; ++c) {
+            const float v = in[c * xc];
+            float& m = o[c * yc];
+            m = (v > m || v != v) ? v : m;  // NaN wins, as in PyTorch
+          }
+        }
+      }
+    }
+  }
+}
+
+// A MaxPool with an agreed NHWC input (and output, when agreed).
+void RunMaxPoolNhwc(const RunContext& ctx, const MaxPoolLayouts& layouts) {
+  const TensorRef& x = ctx.inputs[0];
+  Window3D w;
+  GetWindow("MaxPool", ctx.attrs, x.shape, &w);
+  const int64_t n = x.shape.dims[0], c = x.shape.dims[1];
+  const int64_t in_plane = w.in[1] * w.in[2], out_plane = w.out[1] * w.out[2];
+  const float* px = x.as<const float>();
+  float* py = ctx.outputs[0].as<float>();
+  for (int64_t b = 0; b < n; ++b) {
+    const float* xb = px + b * c * in_plane;
+    float* yb = py + b * c * out_plane;
+    if (layouts.nhwc_y) {
+      MaxPoolStrided(xb, w, c, 1, w.in[2] * c, c, yb, 1, w.out[2] * c, c);
+    } else {
+      MaxPoolStrided(xb, w, c, 1, w.in[2] * c, c, yb, out_plane, w.out[2], 1);
+    }
+  }
+}
+
 void RunPool(const char* op, const RunContext& ctx) {
   const TensorRef& x = ctx.inputs[0];
+  if (ctx.prepared != nullptr) {
+    const auto& layouts = static_cast<const MaxPoolLayouts&>(*ctx.prepared);
+    // Only an agreed NHWC input changes the layout of the output.
+    if (layouts.nhwc_x) return RunMaxPoolNhwc(ctx, layouts);
+  }
   Window3D w;
   GetWindow(op, ctx.attrs, x.shape, &w);
   const int64_t planes = x.shape.dims[0] * x.shape.dims[1];
@@ -200,9 +349,19 @@ void RunPool(const char* op, const RunContext& ctx) {
   const float* px = x.as<const float>();
   float* py = ctx.outputs[0].as<float>();
   const bool include_pad = AttrInt(ctx.attrs, "count_include_pad", 0) != 0;
+  TapColumns cached[kCachedTaps];
+  const TapColumns* cols = nullptr;
+  if (w.kernel[2] <= kCachedTaps) {
+    for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
+      cached[kw] = MaxPoolColumns(w, kw);
+    }
+    cols = cached;
+  }
   for (int64_t p = 0; p < planes; ++p) {
-    if (IsMax(op)) {
-      MaxPoolVolume(px + p * in_volume, w, py + p * out_volume);
+    if (IsMax(op) && cols != nullptr && w.in[2] <= kRowBufferFloats) {
+      MaxPoolVolumeByRows(px + p * in_volume, w, cols, py + p * out_volume);
+    } else if (IsMax(op)) {
+      MaxPoolVolume(px + p * in_volume, w, cols, py + p * out_volume);
     } else {
       AvgPoolVolume(px + p * in_volume, w, include_pad, py + p * out_volume);
     }
@@ -215,6 +374,14 @@ std::string InferMaxPoolFloat(InferContext& ctx) {
   return InferPool("MaxPool", ctx);
 }
 void RunMaxPoolFloat(const RunContext& ctx) { RunPool("MaxPool", ctx); }
+
+std::unique_ptr<PreparedOp> PrepareMaxPool(const PrepareContext& ctx) {
+  if (ctx.inputs.size() != 1 || ctx.inputs[0].dtype != DType::kFloat32 ||
+      ctx.inputs[0].shape.rank != 4) {
+    return nullptr;
+  }
+  return std::make_unique<MaxPoolLayouts>();
+}
 std::string InferAveragePoolFloat(InferContext& ctx) {
   return InferPool("AveragePool", ctx);
 }

@@ -4,6 +4,7 @@
 // ops listed there, and atc refuses every other op type.
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,12 @@
 #include "ops.h"
 
 namespace ascend_emu {
+namespace kernels {
+// MaxPool's layout agreement (pool.cc; float32 4-D only). Declared here, its
+// only user, rather than in ops.h, which every kernel includes.
+std::unique_ptr<PreparedOp> PrepareMaxPool(const PrepareContext& ctx);
+}  // namespace kernels
+
 namespace {
 
 using namespace kernels;  // NOLINT(build/namespaces): the table names them all
@@ -22,6 +29,7 @@ constexpr struct {
 } kPrepared[] = {
     {"Conv", &PrepareConv},
     {"FusedConv", &PrepareConv},
+    {"MaxPool", &PrepareMaxPool},
 };
 
 constexpr bool SameName(const char* a, const char* b) {

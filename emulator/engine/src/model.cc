@@ -126,7 +126,10 @@ class LoadedModel final : public Model {
                    uint8_t* arena, std::string* error);
   // Runs the step's PrepareFn with the op's weights at their final address
   // (the only inputs whose data it sees) and keeps what it made.
-  const PreparedOp* PrepareStep(const Step& s, const OpInfo& op);
+  PreparedOp* PrepareStep(const Step& s, const OpInfo& op);
+  // The layout agreement between prepared ops (kernel.h, PreparedOp), over
+  // every activation; `prepared[i]` is step i's PreparedOp or null.
+  void AgreeLayouts(const std::vector<PreparedOp*>& prepared);
 
   // Points external_[i] at the memory bound to external weight file i.
   Program program_;  // program_.weights is empty: the bytes are in weights_
@@ -273,6 +276,7 @@ bool LoadedModel::Prepare(Program program, std::shared_ptr<WeightStore> weights,
   }
   tensor_data_.assign(n, nullptr);
 
+  std::vector<PreparedOp*> step_prepared;
   for (const OpInfo& op : program_.ops) {
     Step s;
     s.kernel = FindKernel(op.op_type);
@@ -302,9 +306,13 @@ bool LoadedModel::Prepare(Program program, std::shared_ptr<WeightStore> weights,
     s.scratch_offset = op.scratch_offset;
     s.scratch_size = op.scratch_size;
     s.prepared = nullptr;
-    if (s.kernel->prepare != nullptr) s.prepared = PrepareStep(s, op);
+    PreparedOp* made = nullptr;
+    if (s.kernel->prepare != nullptr) made = PrepareStep(s, op);
+    s.prepared = made;
     steps_.push_back(s);
+    step_prepared.push_back(made);
   }
+  AgreeLayouts(step_prepared);
 
   for (size_t i = 0; i < program_.outputs.size(); ++i) {
     const size_t t = program_.outputs[i].tensor;
@@ -316,7 +324,45 @@ bool LoadedModel::Prepare(Program program, std::shared_ptr<WeightStore> weights,
   return true;
 }
 
-const PreparedOp* LoadedModel::PrepareStep(const Step& s, const OpInfo& op) {
+void LoadedModel::AgreeLayouts(const std::vector<PreparedOp*>& prepared) {
+  const size_t n = program_.tensors.size();
+  // Who reads each tensor: (step, input index).
+  std::vector<std::vector<std::pair<size_t, size_t>>> readers(n);
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    for (size_t k = 0; k < steps_[i].num_inputs; ++k) {
+      const int32_t t = ref_tensor_[steps_[i].first_input + k];
+      if (t != kAbsentTensor) readers[t].push_back({i, k});
+    }
+  }
+  std::vector<bool> graph_output(n, false);
+  for (const IoInfo& io : program_.outputs) graph_output[io.tensor] = true;
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    if (prepared[i] == nullptr) continue;
+    for (size_t j = 0; j < steps_[i].num_outputs; ++j) {
+      const int32_t t = ref_tensor_[steps_[i].first_output + j];
+      // Only the arena's activations: what the caller or a weight holds
+      // stays in the .om's layout.
+      if (program_.tensors[t].location != TensorLocation::kArena ||
+          graph_output[t] || readers[t].empty()) {
+        continue;
+      }
+      const TensorLayout layout = prepared[i]->PreferredOutputLayout(j);
+      if (layout == TensorLayout::kPlain) continue;
+      bool all = true;
+      for (const auto& [step, input] : readers[t]) {
+        all = all && prepared[step] != nullptr &&
+              prepared[step]->CanReadInput(input, layout);
+      }
+      if (!all) continue;
+      prepared[i]->UseOutputLayout(j, layout);
+      for (const auto& [step, input] : readers[t]) {
+        prepared[step]->UseInputLayout(input, layout);
+      }
+    }
+  }
+}
+
+PreparedOp* LoadedModel::PrepareStep(const Step& s, const OpInfo& op) {
   std::vector<TensorRef> inputs(refs_.begin() + s.first_input,
                                 refs_.begin() + s.first_input + s.num_inputs);
   for (size_t k = 0; k < inputs.size(); ++k) {

@@ -144,6 +144,24 @@ void CheckPools(const char* op, bool is_max) {
 }
 
 TEST(KernelsPool, MaxPoolMatchesNaive) { CheckPools("MaxPool", true); }
+
+// Rows longer than the row-pass buffer (1024 floats) take the tap-by-tap
+// path: the ResNet stem case on one.
+TEST(KernelsPool, MaxPoolWideRowsMatchNaive) {
+  PoolParams p;
+  p.kh = p.kw = 3;
+  p.sh = p.sw = 2;
+  p.pt = p.pl = p.pb = p.pr = 1;
+  for (int64_t width : {1024, 1030}) {
+    HostTensor x = RandF32(S({1, 2, 5, width}), 77);
+    RunResult r = RunKernel("MaxPool", PoolAttrs(true, p), {x});
+    ASSERT_EQ(r.error, "");
+    Shape want;
+    std::vector<float> ref = NaivePool(true, x, p, &want);
+    ASSERT_EQ(r.outputs[0].shape, want);
+    ExpectNear(r.outputs[0].f32(), ref, 0);
+  }
+}
 TEST(KernelsPool, AveragePoolMatchesNaive) { CheckPools("AveragePool", false); }
 
 TEST(KernelsPool, CeilModeDropsWindowStartingInEndPad) {
@@ -221,6 +239,18 @@ TEST(KernelsPool, MaxPoolPropagatesNan) {
   RunResult r = RunKernel("MaxPool", a, {x});
   ASSERT_EQ(r.error, "");
   EXPECT_TRUE(std::isnan(r.outputs[0].f32()[0]));
+  // A NaN in a later row of the window, and one in a later column only.
+  HostTensor y =
+      HostTensor::F32(S({1, 1, 3, 3}), {1, 2, 3, 4, 5, 6, 7, std::nanf(""), 9});
+  Attrs b;
+  b.Ints("kernel_shape", {2, 2});
+  r = RunKernel("MaxPool", b, {y});
+  ASSERT_EQ(r.error, "");
+  const std::vector<float> got = r.outputs[0].f32();
+  EXPECT_FALSE(std::isnan(got[0]));
+  EXPECT_FALSE(std::isnan(got[1]));
+  EXPECT_TRUE(std::isnan(got[2]));
+  EXPECT_TRUE(std::isnan(got[3]));
 }
 
 TEST(KernelsPool, InferRejections) {

@@ -74,9 +74,34 @@ struct InferContext {
 // What a kernel made once for one op of a loaded model (PrepareFn): e.g. a
 // library's convolution primitive and its weights reordered into the layout
 // that primitive reads. Owned by the model, destroyed with it.
+//
+// Layouts between prepared ops: the loader (model.cc, AgreeLayouts) asks the
+// producer of an activation that only prepared ops read (not a graph input or
+// output) for a layout it would rather write, asks every reader whether it
+// can read that, and when all agree tells each side once, before any run.
+// The tensor's bytes are then in that layout (same size) while its shape in
+// the .om stays the plain one: CANN's TransData elision done at load, which
+// leaves the .om format alone (docs/emulator.md, "Layouts between ops").
+enum class TensorLayout : uint8_t {
+  kPlain = 0,  // row-major in the tensor's shape (what the .om says)
+  kNhwc = 1,   // a 4-D [N, C, H, W] tensor stored as [N, H, W, C]
+};
+
 class PreparedOp {
  public:
   virtual ~PreparedOp() = default;
+  // The layout this op would write output `index` in (kPlain: no other).
+  virtual TensorLayout PreferredOutputLayout(size_t /*index*/) const {
+    return TensorLayout::kPlain;
+  }
+  // Whether this op can read input `index` in `layout`.
+  virtual bool CanReadInput(size_t /*index*/, TensorLayout /*layout*/) const {
+    return false;
+  }
+  // The agreement, at load: output `index` is written, input `index` read,
+  // in `layout` (one the op offered) from now on.
+  virtual void UseOutputLayout(size_t /*index*/, TensorLayout /*layout*/) {}
+  virtual void UseInputLayout(size_t /*index*/, TensorLayout /*layout*/) {}
 };
 
 struct RunContext {
