@@ -535,6 +535,7 @@ class GraphCompiler {
         w->second.dtype != DType::kFloat32)
       return false;
     const int64_t m = static_cast<int64_t>(s.size());
+    if (m == 0) return false;  // no output channel to fold into
     std::vector<float> bias(static_cast<size_t>(m), 0.0f);
     // A weight in a weight file stays the source's bytes: scaled, it would be
     // a second copy of the weights beside the file (a program that keeps its
@@ -613,8 +614,8 @@ class GraphCompiler {
     v.index = static_cast<int>(consts_.size());
     v.tensor = -1;
     v.last_use = -1;
-    const bool external = like.kind == Value::Kind::kConst &&
-                          like.index >= 0 && consts_[like.index].external;
+    const bool external = like.kind == Value::Kind::kConst && like.index >= 0 &&
+                          consts_[like.index].external;
     consts_.emplace_back();
     ConstBytes& c = consts_.back();
     if (external) {

@@ -755,7 +755,8 @@ std::unique_ptr<PreparedOp> PrepareConv(const PrepareContext& ctx) {
       OnednnShape(g, ctx.attrs, HasResidual(in.data(), in.size()));
   const float* bias = has_bias ? in[2].as<const float>() : nullptr;
   const float* scale = WeightScale(in.data(), in.size());
-  if (in.size() >= 5 && in[4].present() && scale == nullptr) return nullptr;
+  if (in.size() >= 5 && in[4].present() && (scale == nullptr || g.m == 0))
+    return nullptr;
   if (scale == nullptr)
     return PrepareOnednnConv(shape, in[1].as<const float>(), bias);
   // The primitive keeps its own (reordered) copy of the weights: S goes into

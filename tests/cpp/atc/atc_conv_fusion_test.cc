@@ -107,9 +107,9 @@ TEST_F(AtcConvFusionTest, BatchNormScaleOfExternalWeightsBecomesWeightScale) {
   OnnxBuilder b;
   b.Input("x", {1, C, H, W})
       .Input("z", {1, M, H, W})
-      .InitExternal("w", onnx::TensorProto::FLOAT, {M, C, 3, 3},
-                    {{"location", "w.data"},
-                     {"length", std::to_string(w.size() * 4)}})
+      .InitExternal(
+          "w", onnx::TensorProto::FLOAT, {M, C, 3, 3},
+          {{"location", "w.data"}, {"length", std::to_string(w.size() * 4)}})
       .InitF32("b", {M}, {0.1f, 0.2f, -0.3f, 0.4f, 0.0f, -0.5f})
       .InitF32("s", {M, 1, 1}, {0.5f, 1.5f, -2.0f, 0.75f, 3.0f, -0.25f})
       .InitF32("t", {1, M, 1, 1}, {0.1f, -0.2f, 0.3f, -0.4f, 0.5f, 0.6f})
@@ -123,9 +123,9 @@ TEST_F(AtcConvFusionTest, BatchNormScaleOfExternalWeightsBecomesWeightScale) {
   b.Node("Add", {"m2", "z"}, {"r"}, "residual");
   b.Node("Relu", {"r"}, {"y"}, "relu");
   ExpectSameAsUnfused(b, "ext", {Ramp(C * H * W), Ramp(M * H * W, 0.2f)});
-  EXPECT_EQ(OpNames(Path("ext.om")),
-            (std::vector<std::string>{
-                "FusedConv:conv+mul+add+mul2+residual+relu"}));
+  EXPECT_EQ(
+      OpNames(Path("ext.om")),
+      (std::vector<std::string>{"FusedConv:conv+mul+add+mul2+residual+relu"}));
   // The .om holds the weights once (as the unfused one does), not a scaled
   // second copy beside them.
   const auto om_size = [&](const std::string& name) {

@@ -330,6 +330,16 @@ TEST(KernelsConv, FusedConvWeightScaleIsConvWithScaledWeights) {
                        RandF32(S({2}), 3)})
                 .error.find("weight scale [2] must be [3]"),
             std::string::npos);
+  // No output channels: an empty result, with or without a prepare step.
+  for (bool prepare : {false, true}) {
+    RunResult r = RunKernel(
+        "FusedConv", Attrs(),
+        {x, HostTensor::F32(S({0, 2, 1, 1}), {}), HostTensor::Absent(),
+         HostTensor::Absent(), HostTensor::F32(S({0}), {})},
+        1, prepare);
+    ASSERT_EQ(r.error, "");
+    EXPECT_EQ(r.outputs[0].shape.numel(), 0);
+  }
 }
 
 TEST(KernelsConv, DefaultsKernelShapeAndScratchBound) {
