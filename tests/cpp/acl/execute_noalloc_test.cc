@@ -146,33 +146,8 @@ TEST_F(AclTest, ConvAndLargeMatMulAllocateOnlyInsideOnednnWhenWarm) {
   uint32_t id = 0;
   ASSERT_EQ(aclmdlLoadFromMem(image.data(), image.size(), &id), ACL_SUCCESS)
       << LastError();
-  const size_t x_bytes = kConvC * kConvH * kConvH * sizeof(float);
-  const size_t a_bytes = kMatM * kMatK * sizeof(float);
-  const size_t z_bytes = kMatM * kMatN * sizeof(float);
-  ModelIo io(x_bytes, a_bytes, x_bytes);
-  DeviceBuffer z(z_bytes);
-  io.Add(io.output(), z.get(), z_bytes);
-  void* dx = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(io.input(), 0));
-  void* da = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(io.input(), 1));
-  void* dy = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(io.output(), 0));
-  std::vector<float> x = ConvMatMulWeight(x_bytes / sizeof(float), 3);
-  std::vector<float> a = ConvMatMulWeight(a_bytes / sizeof(float), 4);
-  std::vector<float> y(x.size()), out(z_bytes / sizeof(float));
-  auto run = [&] {
-    ASSERT_EQ(
-        aclrtMemcpy(dx, x_bytes, x.data(), x_bytes, ACL_MEMCPY_HOST_TO_DEVICE),
-        ACL_SUCCESS);
-    ASSERT_EQ(
-        aclrtMemcpy(da, a_bytes, a.data(), a_bytes, ACL_MEMCPY_HOST_TO_DEVICE),
-        ACL_SUCCESS);
-    ASSERT_EQ(aclmdlExecute(id, io.input(), io.output()), ACL_SUCCESS);
-    ASSERT_EQ(
-        aclrtMemcpy(y.data(), x_bytes, dy, x_bytes, ACL_MEMCPY_DEVICE_TO_HOST),
-        ACL_SUCCESS);
-    ASSERT_EQ(aclrtMemcpy(out.data(), z_bytes, z.get(), z_bytes,
-                          ACL_MEMCPY_DEVICE_TO_HOST),
-              ACL_SUCCESS);
-  };
+  ConvMatMulIo io;
+  auto run = [&] { io.Run(id); };
   run();  // warm-up: oneDNN's JIT kernels, per-thread buffers
   ascend_test::StartCountingAllocations();
   for (int i = 0; i < 10; ++i) run();
@@ -180,11 +155,12 @@ TEST_F(AclTest, ConvAndLargeMatMulAllocateOnlyInsideOnednnWhenWarm) {
   if (ascend_test::CountsMalloc()) {
     EXPECT_LE(counted, 10 * kOnednnAllocsPerExecute);
   }
-  const std::vector<float> want_y = ExpectedConvRelu(x);
-  const std::vector<float> want_z = ExpectedMatMul(a);
-  for (size_t i = 0; i < y.size(); ++i) ASSERT_NEAR(y[i], want_y[i], 1e-4) << i;
-  for (size_t i = 0; i < out.size(); ++i)
-    ASSERT_NEAR(out[i], want_z[i], 1e-4) << i;
+  const std::vector<float> want_y = ExpectedConvRelu(io.x());
+  const std::vector<float> want_z = ExpectedMatMul(io.a());
+  for (size_t i = 0; i < want_y.size(); ++i)
+    ASSERT_NEAR(io.y()[i], want_y[i], 1e-4) << i;
+  for (size_t i = 0; i < want_z.size(); ++i)
+    ASSERT_NEAR(io.z()[i], want_z[i], 1e-4) << i;
   EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
 }
 

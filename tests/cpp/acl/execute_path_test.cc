@@ -247,11 +247,6 @@ TEST_F(ExecutePathTest, ConcurrentExecutesOfPreparedConvModels) {
   aclrtContext context = nullptr;
   ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
   const std::vector<uint8_t> image = BuildConvMatMulOm("Ascend910B1");
-  const size_t x_bytes = kConvC * kConvH * kConvH * sizeof(float);
-  const size_t a_bytes = kMatM * kMatK * sizeof(float);
-  const std::vector<float> x = ConvMatMulWeight(x_bytes / sizeof(float), 3);
-  const std::vector<float> a = ConvMatMulWeight(a_bytes / sizeof(float), 4);
-  const std::vector<float> want = ExpectedConvRelu(x);
   std::vector<std::thread> threads;
   for (int t = 0; t < 2; ++t) {
     threads.emplace_back([&] {
@@ -260,28 +255,12 @@ TEST_F(ExecutePathTest, ConcurrentExecutesOfPreparedConvModels) {
       ASSERT_EQ(aclmdlLoadFromMem(image.data(), image.size(), &id),
                 ACL_SUCCESS);
       {
-        const size_t z_bytes = kMatM * kMatN * sizeof(float);
-        ModelIo io(x_bytes, a_bytes, x_bytes);
-        DeviceBuffer z(z_bytes);
-        io.Add(io.output(), z.get(), z_bytes);
-        void* dx = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(io.input(), 0));
-        void* da = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(io.input(), 1));
-        void* dy = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(io.output(), 0));
-        std::vector<float> y(x.size());
+        ConvMatMulIo io;
+        const std::vector<float> want = ExpectedConvRelu(io.x());
         for (int i = 0; i < 10; ++i) {
-          ASSERT_EQ(aclrtMemcpy(dx, x_bytes, x.data(), x_bytes,
-                                ACL_MEMCPY_HOST_TO_DEVICE),
-                    ACL_SUCCESS);
-          ASSERT_EQ(aclrtMemcpy(da, a_bytes, a.data(), a_bytes,
-                                ACL_MEMCPY_HOST_TO_DEVICE),
-                    ACL_SUCCESS);
-          ASSERT_EQ(aclmdlExecute(id, io.input(), io.output()), ACL_SUCCESS)
-              << LastError();
-          ASSERT_EQ(aclrtMemcpy(y.data(), x_bytes, dy, x_bytes,
-                                ACL_MEMCPY_DEVICE_TO_HOST),
-                    ACL_SUCCESS);
-          for (size_t j = 0; j < y.size(); ++j)
-            ASSERT_NEAR(y[j], want[j], 1e-4) << j;
+          io.Run(id);
+          for (size_t j = 0; j < want.size(); ++j)
+            ASSERT_NEAR(io.y()[j], want[j], 1e-4) << j;
         }
       }
       ASSERT_EQ(aclmdlUnload(id), ACL_SUCCESS);

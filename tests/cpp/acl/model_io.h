@@ -67,4 +67,55 @@ class ModelIo {
   std::vector<aclDataBuffer*> buffers_;
 };
 
+// The Conv + MatMul model of BuildConvMatMulOm with its device I/O (x, a in;
+// y, z out) and host inputs; Run() is the four copies and the execute a
+// caller makes per call, outputs left in y() and z().
+class ConvMatMulIo {
+ public:
+  static constexpr size_t kXBytes = kConvC * kConvH * kConvH * sizeof(float);
+  static constexpr size_t kABytes = kMatM * kMatK * sizeof(float);
+  static constexpr size_t kZBytes = kMatM * kMatN * sizeof(float);
+
+  ConvMatMulIo()
+      : io_(kXBytes, kABytes, kXBytes),
+        z_dev_(kZBytes),
+        x_(ConvMatMulWeight(kXBytes / sizeof(float), 3)),
+        a_(ConvMatMulWeight(kABytes / sizeof(float), 4)),
+        y_(x_.size()),
+        z_(kZBytes / sizeof(float)) {
+    io_.Add(io_.output(), z_dev_.get(), kZBytes);
+    dx_ = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(io_.input(), 0));
+    da_ = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(io_.input(), 1));
+    dy_ = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(io_.output(), 0));
+  }
+  void Run(uint32_t id) {
+    ASSERT_EQ(aclrtMemcpy(dx_, kXBytes, x_.data(), kXBytes,
+                          ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpy(da_, kABytes, a_.data(), kABytes,
+                          ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclmdlExecute(id, io_.input(), io_.output()), ACL_SUCCESS)
+        << LastError();
+    ASSERT_EQ(aclrtMemcpy(y_.data(), kXBytes, dy_, kXBytes,
+                          ACL_MEMCPY_DEVICE_TO_HOST),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpy(z_.data(), kZBytes, z_dev_.get(), kZBytes,
+                          ACL_MEMCPY_DEVICE_TO_HOST),
+              ACL_SUCCESS);
+  }
+  const std::vector<float>& x() const { return x_; }
+  const std::vector<float>& a() const { return a_; }
+  const std::vector<float>& y() const { return y_; }
+  const std::vector<float>& z() const { return z_; }
+
+ private:
+  ModelIo io_;
+  DeviceBuffer z_dev_;
+  std::vector<float> x_, a_, y_, z_;
+  void* dx_ = nullptr;  // the device buffers of x, a and y
+  void* da_ = nullptr;
+  void* dy_ = nullptr;
+};
+
 }  // namespace ascend_emu::acl_test
