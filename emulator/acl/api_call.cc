@@ -52,11 +52,11 @@ ApiCall::ApiCall(const char* name)
 
 void ApiCall::EnterExclusive() {
   state_.mutex.lock();
-  state_.gate.store(State::kGateClosed, std::memory_order_seq_cst);
+  g_lane.gate.store(State::kGateClosed, std::memory_order_seq_cst);
   state_.writer.store(true, std::memory_order_seq_cst);
   // Shared calls already running finish first (a model run may take a
   // while); new ones see `writer` and queue on the mutex.
-  for (int spins = 0; state_.readers.load(std::memory_order_seq_cst) != 0;
+  for (int spins = 0; g_lane.readers.load(std::memory_order_seq_cst) != 0;
        ++spins) {
     if (spins < 64) {
       std::this_thread::yield();
@@ -74,7 +74,7 @@ void ApiCall::EnterExclusive() {
 void ApiCall::OpenGate(uint64_t epoch) {
   const bool fast = state_.initialized.load(std::memory_order_relaxed) &&
                     !state_.faults.Armed() && !Verbose();
-  state_.gate.store(fast ? epoch : State::kGateClosed,
+  g_lane.gate.store(fast ? epoch : State::kGateClosed,
                     std::memory_order_release);
 }
 

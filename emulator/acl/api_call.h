@@ -119,13 +119,13 @@ inline ApiCall::ApiCall(ApiSite& site, SharedTag)
   // writer, which closes the gate before waiting for readers, sees this
   // reader and waits for it, or this reader sees the gate closed (Dekker's
   // handshake).
-  state_.readers.fetch_add(1, std::memory_order_seq_cst);
+  g_lane.readers.fetch_add(1, std::memory_order_seq_cst);
   thread_.api_name = name_;
   // The fast way, one compare: open gate, and this thread's caches filled in
   // its epoch. Then initialized, no writer, no fault armed, not verbose.
-  if (state_.gate.load(std::memory_order_seq_cst) == thread_.epoch) return;
+  if (g_lane.gate.load(std::memory_order_seq_cst) == thread_.epoch) return;
   if (state_.writer.load(std::memory_order_seq_cst) || state_.faults.Armed()) {
-    state_.readers.fetch_sub(1, std::memory_order_release);
+    g_lane.readers.fetch_sub(1, std::memory_order_release);
     exclusive_ = true;
     site_ = nullptr;  // counted by FaultTable::Check on the exclusive way
     EnterExclusive();
@@ -145,46 +145,28 @@ inline ApiCall::~ApiCall() {
     state_.writer.store(false, std::memory_order_release);
     state_.mutex.unlock();
   } else {
-    state_.readers.fetch_sub(1, std::memory_order_release);
+    g_lane.readers.fetch_sub(1, std::memory_order_release);
   }
 }
 
-// The fast way of a per-inference call, in front of ApiCall: when the gate
-// is open on this thread's epoch (initialized, no exclusive call running, no
-// fault armed, not verbose, the thread's caches current), a call that finds
-// everything it needs in the caches does its work with this object alive
-// and nothing else. Not entered (false): the call builds its ApiCall, which
-// checks everything. Entering counts nothing: Commit() does, once the call
-// knows it stays on the fast way (a call falling back is counted by its
-// ApiCall). No object escapes, so the whole thing stays in registers.
-class FastSharedCall {
- public:
-  FastSharedCall(State& state, ThreadState& thread) : state_(state) {
-    // The reader's half of ApiCall's handshake (same orders).
-    state.readers.fetch_add(1, std::memory_order_seq_cst);
-    entered_ = state.gate.load(std::memory_order_seq_cst) == thread.epoch;
-    if (!entered_) state.readers.fetch_sub(1, std::memory_order_release);
-  }
-  ~FastSharedCall() {
-    if (entered_) state_.readers.fetch_sub(1, std::memory_order_release);
-  }
-  FastSharedCall(const FastSharedCall&) = delete;
-  FastSharedCall& operator=(const FastSharedCall&) = delete;
-
-  explicit operator bool() const { return entered_; }
-  // The call stays on the fast way: count it. It is not named
-  // (ThreadState::api_name, the prefix of error messages): a fast way that
-  // can fail names itself before it fails (Name).
-  static void Commit(ApiSite& site) {
-    if (site.faultable()) site.Count();
-  }
-  static void Name(ThreadState& thread, const ApiSite& site) {
-    thread.api_name = site.name();
-  }
-
- private:
-  State& state_;
-  bool entered_;
-};
+// The fast way of a per-inference call (aclrtMemcpy, aclmdlExecute), in
+// front of ApiCall: a call that finds itself in its thread's caches (a
+// copy or a run that passed every check in this epoch and context) enters
+// the fast lane and does its work with nothing else checked. The lane is
+// open when the gate equals the thread's epoch (initialized, no exclusive
+// call running, no fault armed, not verbose, the thread's caches current);
+// a thread before its first call (kNoThread, epoch 0) never finds it open.
+// Entering is the reader's half of ApiCall's handshake (same orders), so an
+// exclusive call waits for the work to end. Not entered (false): the call
+// builds its ApiCall, which checks everything.
+inline bool EnterFastLane(const ThreadState& thread) {
+  g_lane.readers.fetch_add(1, std::memory_order_seq_cst);
+  if (g_lane.gate.load(std::memory_order_seq_cst) == thread.epoch) return true;
+  g_lane.readers.fetch_sub(1, std::memory_order_release);
+  return false;
+}
+inline void LeaveFastLane() {
+  g_lane.readers.fetch_sub(1, std::memory_order_release);
+}
 
 }  // namespace ascend_emu::acl

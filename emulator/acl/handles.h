@@ -115,6 +115,9 @@ struct CheckedIo {
   const aclmdlDataset* input = nullptr;
   const aclmdlDataset* output = nullptr;
   uint64_t epoch = 0;  // 0: empty
+  // Changes whenever the slot is refilled (ModelRec::io_serials), so that a
+  // thread's cached pointer to it (ThreadState::ExecHit) sees a refill.
+  uint64_t serial = 0;
   std::vector<void*> inputs;
   std::vector<void*> outputs;
 };
@@ -151,6 +154,7 @@ struct ModelRec {
   // double-buffered) keeps both checked.
   CheckedIo checked[2];
   size_t next_checked = 0;
+  uint64_t io_serials = 0;  // the last CheckedIo::serial given
   // The op subscription (aclprofModelSubscribe; profiling.h), or nullptr:
   // the execute path only tests this pointer when no one profiles.
   std::shared_ptr<Subscription> subscription;

@@ -19,6 +19,7 @@ using ascend_emu::acl::ContextRec;
 using ascend_emu::acl::DeviceAlloc;
 using ascend_emu::acl::DevicePointer;
 using ascend_emu::acl::Fail;
+using ascend_emu::acl::g_lane;
 using ascend_emu::acl::State;
 using ascend_emu::acl::ThreadState;
 
@@ -113,27 +114,31 @@ inline bool SideOk(const ContextRec* context, const DevicePointer& dev,
          dev.alloc->device == context->device;
 }
 
-// Keeps a copy that passed every check, for RepeatedCopy.
-inline void RememberCopy(ThreadState& thread, const ContextRec* context,
-                         void* dst, const void* src, size_t count, int kind,
-                         bool to_device, bool from_device) {
+// The traffic counter of a copy (g_lane, state.h).
+inline std::atomic<uint64_t>& BytesCounter(bool to_device, bool from_device) {
+  if (to_device && !from_device) return g_lane.bytes_host_to_device;
+  if (from_device && !to_device) return g_lane.bytes_device_to_host;
+  return g_lane.bytes_uncounted;
+}
+
+// Keeps a copy that passed every check in the current context, for
+// aclrtMemcpy's fast way.
+inline void RememberCopy(ThreadState& thread, void* dst, const void* src,
+                         size_t count, int kind, std::atomic<uint64_t>& bytes) {
   ThreadState::CopyHit& hit = thread.CopySlotFor(dst);
   hit.dst = dst;
   hit.src = src;
   hit.count = count;
-  hit.context = context;
   hit.kind = kind;
-  hit.to_device = to_device;
-  hit.from_device = from_device;
+  hit.bytes = &bytes;
 }
 
 // The inference copies (host to device, device to host) with both pointers in
 // the thread's cache and every check passing: the same checks as below on
 // the cached regions, without building the general case. False: not that
 // case (nothing done); the general path decides, and says what failed.
-inline bool FastCopy(State& state, ThreadState& thread,
-                     const ContextRec* context, void* dst, const void* src,
-                     size_t count, int kind) {
+inline bool FastCopy(ThreadState& thread, const ContextRec* context, void* dst,
+                     const void* src, size_t count, int kind) {
   const bool to_device = kind == ACL_MEMCPY_HOST_TO_DEVICE;
   if (!to_device && kind != ACL_MEMCPY_DEVICE_TO_HOST) return false;
   const uintptr_t dst_address = reinterpret_cast<uintptr_t>(dst);
@@ -154,36 +159,9 @@ inline bool FastCopy(State& state, ThreadState& thread,
     return false;
   }
   if (count != 0) std::memmove(dst, src, count);
-  (to_device ? state.bytes_host_to_device : state.bytes_device_to_host)
-      .fetch_add(count, std::memory_order_relaxed);
-  RememberCopy(thread, context, dst, src, count, kind, to_device, !to_device);
-  return true;
-}
-
-// The same copy as one that passed every check in this epoch and context
-// (the caches of ThreadState are dropped when the epoch moves): copy it, for
-// FastSharedCall. False: not such a copy (nothing done).
-inline bool RepeatedCopy(State& state, ThreadState& thread, ApiSite& site,
-                         void* dst, size_t dest_max, const void* src,
-                         size_t count, int kind) {
-  const ThreadState::CopyHit* found = thread.FindCopy(dst);
-  if (found == nullptr) return false;
-  const ThreadState::CopyHit& hit = *found;
-  if (hit.src != src || hit.count != count || hit.kind != kind ||
-      !thread.context_alive || hit.context != thread.context ||
-      count > dest_max) {
-    return false;
-  }
-  ascend_emu::acl::FastSharedCall::Commit(site);
-  // The byte counters before the copy: only the state (for the reader
-  // count) then lives across the memmove call, so the fast way saves few
-  // registers. dst and src are not NULL (they passed the checks).
-  if (hit.to_device) {
-    state.bytes_host_to_device.fetch_add(count, std::memory_order_relaxed);
-  } else if (hit.from_device) {
-    state.bytes_device_to_host.fetch_add(count, std::memory_order_relaxed);
-  }
-  std::memmove(dst, src, count);
+  std::atomic<uint64_t>& bytes = BytesCounter(to_device, !to_device);
+  bytes.fetch_add(count, std::memory_order_relaxed);
+  RememberCopy(thread, dst, src, count, kind, bytes);
   return true;
 }
 
@@ -205,7 +183,7 @@ aclError CheckedCopy(State& state, ThreadState& thread, ContextRec* context,
     return Fail(ACL_ERROR_INVALID_PARAM, "kind %d is not an aclrtMemcpyKind",
                 k);
   }
-  if (FastCopy(state, thread, context, dst, src, count, k)) {
+  if (FastCopy(thread, context, dst, src, count, k)) {
     return ACL_SUCCESS;
   }
   DevicePointer dst_dev = ascend_emu::acl::ClassifyCached(state, thread, dst);
@@ -246,14 +224,9 @@ aclError CheckedCopy(State& state, ThreadState& thread, ContextRec* context,
                 KindName(k), src_dev.alloc->device, dst_dev.alloc->device);
   }
   if (count != 0) std::memmove(dst, src, count);
-  if (!src_device && dst_device) {
-    state.bytes_host_to_device.fetch_add(count, std::memory_order_relaxed);
-  }
-  if (src_device && !dst_device) {
-    state.bytes_device_to_host.fetch_add(count, std::memory_order_relaxed);
-  }
-  RememberCopy(thread, context, dst, src, count, kind,
-               !src_device && dst_device, src_device && !dst_device);
+  std::atomic<uint64_t>& bytes = BytesCounter(dst_device, src_device);
+  bytes.fetch_add(count, std::memory_order_relaxed);
+  RememberCopy(thread, dst, src, count, kind, bytes);
   return ACL_SUCCESS;
 }
 
@@ -410,18 +383,24 @@ ACL_EMU_EXPORT aclError aclrtFreeHost(void* hostPtr) {
 
 ACL_EMU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src,
                                     size_t count, aclrtMemcpyKind kind) {
-  ApiSite& site = ascend_emu::acl::k_memcpy_site;
   const int k = ascend_emu::acl::EnumValue(kind);
-  State* state = ascend_emu::acl::StateIfMade();
-  ThreadState* thread = ascend_emu::acl::ThisThreadIfMade();
-  if (state != nullptr && thread != nullptr) {
-    ascend_emu::acl::FastSharedCall fast(*state, *thread);
-    if (fast &&
-        RepeatedCopy(*state, *thread, site, dst, destMax, src, count, k)) {
-      return ACL_SUCCESS;
-    }
+  // The fast way (EnterFastLane, api_call.h): the same copy as one that
+  // passed every check in this epoch and context. dst and src are then not
+  // NULL (they passed the checks). The counters before the copy, so that
+  // nothing lives across the memmove call.
+  ThreadState& thread = ascend_emu::acl::ThisThreadOrNone();
+  const ThreadState::CopyHit* hit = thread.FindCopy(dst);
+  if (hit != nullptr && hit->src == src && hit->count == count &&
+      hit->kind == k && count <= destMax &&
+      ascend_emu::acl::EnterFastLane(thread)) {
+    ascend_emu::acl::k_memcpy_site.Count();
+    hit->bytes->fetch_add(count, std::memory_order_relaxed);
+    std::memmove(dst, src, count);
+    ascend_emu::acl::LeaveFastLane();
+    return ACL_SUCCESS;
   }
-  return MemcpyGeneral(site, dst, destMax, src, count, k);
+  return MemcpyGeneral(ascend_emu::acl::k_memcpy_site, dst, destMax, src, count,
+                       k);
 }
 
 ACL_EMU_EXPORT aclError aclrtMemset(void* devPtr, size_t maxCount,

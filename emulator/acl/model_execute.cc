@@ -32,6 +32,7 @@ using ascend_emu::acl::CheckedIo;
 using ascend_emu::acl::ContextRec;
 using ascend_emu::acl::DevicePointer;
 using ascend_emu::acl::Fail;
+using ascend_emu::acl::g_lane;
 using ascend_emu::acl::ModelRec;
 using ascend_emu::acl::State;
 using ascend_emu::acl::ThreadState;
@@ -169,6 +170,7 @@ aclError PrepareIo(State& state, uint64_t epoch, const ContextRec* context,
   }
   CheckedIo& slot = record.checked[record.next_checked];
   slot.epoch = 0;
+  slot.serial = ++record.io_serials;
   if (aclError rc =
           CheckIo(state, context, record, input, output, &slot, gear)) {
     return rc;
@@ -214,7 +216,7 @@ aclError PrepareIo(State& state, uint64_t epoch, const ContextRec* context,
     return RunFailed(record);
   }
   if (timings != nullptr) ascend_emu::acl::WriteOpRecords(record, gear);
-  state.executes.fetch_add(1, std::memory_order_relaxed);
+  g_lane.executes.fetch_add(1, std::memory_order_relaxed);
   return ACL_SUCCESS;
 }
 
@@ -246,48 +248,22 @@ aclError FindModel(State& state, ThreadState& thread, uint32_t model_id,
   return ACL_SUCCESS;
 }
 
-// The fast way (FastSharedCall, api_call.h): the thread's cached model in
-// its current context, run with a dataset pair checked in this epoch (never
-// a gear model: its pairs are not cached). True: run, its result in *rc.
-// False: nothing done; the general path decides (and says what failed,
-// e.g. the model running on another thread).
-inline bool RunCached(State& state, ThreadState& thread, ApiSite& site,
-                      uint32_t model_id, const aclmdlDataset* input,
-                      const aclmdlDataset* output, aclError* rc) {
-  ModelRec* record = thread.model;
-  if (record == nullptr || thread.model_id != model_id ||
-      !thread.context_alive || record->context != thread.context) {
-    return false;
-  }
-  // The model first: its checked pairs are written by the execute holding
-  // it (PrepareIo), so they are read only while holding it.
-  if (record->running.exchange(true, std::memory_order_acquire)) return false;
-  RunningModel running(*record);
-  const CheckedIo* io = nullptr;
-  for (const CheckedIo& checked : record->checked) {
-    if (checked.epoch == thread.epoch && checked.input == input &&
-        checked.output == output) {
-      io = &checked;
-      break;
-    }
-  }
-  if (io == nullptr) return false;
-  ascend_emu::acl::FastSharedCall::Commit(site);
-  if (record->subscription != nullptr) {
-    ascend_emu::acl::FastSharedCall::Name(thread, site);
-    *rc = Run(state, *record, *io, 0, false);
-    return true;
-  }
-  // Run's work for a static model no one profiles, inline: the engine's
-  // plain run entry (gear 0, no timings).
-  if (!record->model->Run(io->inputs.data(), io->outputs.data(), record->work,
-                          &record->run_error)) {
-    *rc = FastRunFailed(*record);
-    return true;
-  }
-  state.executes.fetch_add(1, std::memory_order_relaxed);
-  *rc = ACL_SUCCESS;
-  return true;
+// Keeps a run whose checks all passed (a static model no one profiles, its
+// dataset pair cached in the record) for aclmdlExecute's fast way. A
+// subscription or a gear model never gets there: subscribing is an
+// exclusive call (the epoch moves, the caches go), and gear models' pairs
+// are not cached (their gear comes from the gear buffer's contents).
+void RememberRun(ThreadState& thread, uint32_t model_id,
+                 const aclmdlDataset* input, const aclmdlDataset* output,
+                 ModelRec& record, const CheckedIo& io) {
+  if (io.epoch != thread.epoch || record.subscription != nullptr) return;
+  ThreadState::ExecHit& hit = thread.execs[ThreadState::ExecSlot(model_id)];
+  hit.model_id = model_id;
+  hit.input = input;
+  hit.output = output;
+  hit.record = &record;
+  hit.io = &io;
+  hit.io_serial = io.serial;
 }
 
 aclError Execute(ApiCall& call, uint32_t model_id, const aclmdlDataset* input,
@@ -323,6 +299,7 @@ aclError Execute(ApiCall& call, uint32_t model_id, const aclmdlDataset* input,
                               output, &io, &gear)) {
     return rc;
   }
+  RememberRun(thread, model_id, input, output, *record, *io);
   return Run(state, *record, *io, gear, record->model->num_gears() != 0);
 }
 
@@ -350,17 +327,38 @@ extern "C" {
 ACL_EMU_EXPORT aclError aclmdlExecute(uint32_t modelId,
                                       const aclmdlDataset* input,
                                       aclmdlDataset* output) {
-  ApiSite& site = ascend_emu::acl::k_execute_site;
-  State* state = ascend_emu::acl::StateIfMade();
-  ThreadState* thread = ascend_emu::acl::ThisThreadIfMade();
-  if (state != nullptr && thread != nullptr) {
-    ascend_emu::acl::FastSharedCall fast(*state, *thread);
-    aclError rc = ACL_SUCCESS;
-    if (fast && RunCached(*state, *thread, site, modelId, input, output, &rc)) {
-      return rc;
+  // The fast way (EnterFastLane, api_call.h): the same run as one that
+  // passed every check in this epoch and context (RememberRun).
+  ThreadState& thread = ascend_emu::acl::ThisThreadOrNone();
+  const ThreadState::ExecHit& hit =
+      thread.execs[ThreadState::ExecSlot(modelId)];
+  if (hit.model_id == modelId && hit.input == input && hit.output == output &&
+      ascend_emu::acl::EnterFastLane(thread)) {
+    ModelRec& record = *hit.record;
+    // The model first: its checked I/O is refilled only by the execute
+    // holding it, so it is compared only while holding it.
+    if (!record.running.exchange(true, std::memory_order_acquire)) {
+      if (hit.io->serial == hit.io_serial) {
+        ascend_emu::acl::k_execute_site.Count();
+        // Run's work for a static model no one profiles, inline: the
+        // engine's plain run entry (gear 0, no timings).
+        aclError rc = ACL_SUCCESS;
+        if (record.model->Run(hit.io->inputs.data(), hit.io->outputs.data(),
+                              record.work, &record.run_error)) {
+          g_lane.executes.fetch_add(1, std::memory_order_relaxed);
+        } else {
+          rc = FastRunFailed(record);  // reads run_error: still holding it
+        }
+        record.running.store(false, std::memory_order_release);
+        ascend_emu::acl::LeaveFastLane();
+        return rc;
+      }
+      record.running.store(false, std::memory_order_release);
     }
+    ascend_emu::acl::LeaveFastLane();
   }
-  return ExecuteGeneral(site, modelId, input, output);
+  return ExecuteGeneral(ascend_emu::acl::k_execute_site, modelId, input,
+                        output);
 }
 
 ACL_EMU_EXPORT aclError aclmdlExecuteAsync(uint32_t modelId,

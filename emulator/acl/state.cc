@@ -23,7 +23,7 @@ struct ThreadStateOwner {
 thread_local ThreadStateOwner t_thread_owner;
 
 ThreadStateOwner::~ThreadStateOwner() {
-  t_this_thread = nullptr;
+  t_this_thread = &kNoThread;
   delete state;
   state = nullptr;
 }
@@ -88,7 +88,23 @@ State& GetStateFirst() {
   return *state;
 }
 
-__thread ThreadState* t_this_thread = nullptr;
+SharedLane g_lane;
+
+const char kEmptyCopy = 0;
+ModelRec kBusyModel;
+namespace {
+// kBusyModel is always running, so an empty ExecHit never runs it.
+const bool k_busy_model_running =
+    (kBusyModel.running.store(true, std::memory_order_relaxed), true);
+}  // namespace
+
+ThreadState kNoThread;
+__thread ThreadState* t_this_thread = &kNoThread;
+
+void ThreadState::ForgetRuns() {
+  for (CopyHit& copy : copies) copy = CopyHit{};
+  for (ExecHit& exec : execs) exec = ExecHit{};
+}
 
 ThreadState& ThisThreadFirst() {
   auto* state = new ThreadState();
@@ -139,6 +155,7 @@ ContextRec* CurrentContext(State& state) {
 
 void SetCurrentContext(ContextRec* context) {
   ThreadState& thread = ThisThread();
+  if (context != thread.context) thread.ForgetRuns();
   thread.context = context;
   thread.context_serial = context == nullptr ? 0 : context->serial;
   // Set from a live record (or cleared): nothing to check this epoch.
@@ -307,9 +324,9 @@ void FillStats(const State& state, aclEmuStats* stats) {
   stats->live_data_buffers = state.buffers.size();
   stats->live_streams = state.streams.size();
   stats->live_contexts = state.contexts.size();
-  stats->bytes_host_to_device = state.bytes_host_to_device;
-  stats->bytes_device_to_host = state.bytes_device_to_host;
-  stats->executes = state.executes;
+  stats->bytes_host_to_device = g_lane.bytes_host_to_device;
+  stats->bytes_device_to_host = g_lane.bytes_device_to_host;
+  stats->executes = g_lane.executes;
   stats->weight_bytes_loaded =
       ascend_emu::OmWeightBytesCopied() - state.weight_bytes_base;
   stats->weight_file_bytes_read = state.weight_file_bytes_read;

@@ -38,21 +38,13 @@ struct DevicePointer {
 
 struct State {
   std::mutex mutex;
-  // The reader/writer handshake of ApiCall: shared calls running, and an
-  // exclusive call holding the registry.
-  std::atomic<uint32_t> readers{0};
+  // An exclusive call holds the registry (ApiCall's handshake; the readers
+  // count and the gate are in g_lane).
   std::atomic<bool> writer{false};
   // Moved by every exclusive call: caches tagged with an older epoch
   // (ThreadState, ModelRec::checked) are dropped.
   std::atomic<uint64_t> epoch{1};
-  // The shared calls' one-compare gate: the current epoch while a shared
-  // call may skip every per-call condition (initialized, no exclusive call
-  // running, no fault armed, not verbose), else kGateClosed. Set by the
-  // exclusive calls only (closed at their start, recomputed at their end);
-  // a thread whose ThreadState::epoch equals it has caches that are current
-  // and nothing else to check (ApiCall's shared constructor).
   static constexpr uint64_t kGateClosed = ~uint64_t{0};
-  std::atomic<uint64_t> gate{kGateClosed};
   std::atomic<bool> initialized{false};
   // aclFinalize succeeded and no aclInit came since: CANN answers another
   // aclFinalize with ACL_ERROR_REPEAT_FINALIZE, not "uninitialized".
@@ -82,15 +74,37 @@ struct State {
   uint32_t next_model_id = 1;
   uint64_t next_serial = 1;  // not reset by aclFinalize: serials stay unique
 
-  // Traffic counters (the live_* fields of aclEmuStats come from the maps).
-  std::atomic<uint64_t> bytes_host_to_device{0};
-  std::atomic<uint64_t> bytes_device_to_host{0};
-  std::atomic<uint64_t> executes{0};
+  // The traffic counters are in g_lane (the live_* fields of aclEmuStats
+  // come from the maps).
   uint64_t weight_file_bytes_read = 0;  // external weight files read at load
   // ascend_emu::OmWeightBytesCopied() at aclInit: the engine counts every
   // copy of .om weight bytes; aclEmuStats reports those since aclInit.
   uint64_t weight_bytes_base = 0;
 };
+
+// What every per-inference call touches, at a fixed address in the library
+// (constant-initialized, never destroyed), so that the fast ways reach it
+// without loading the State pointer and keep no register for it across
+// their work: the shared calls' half of ApiCall's handshake and the
+// traffic counters.
+struct SharedLane {
+  // Shared calls running (ApiCall, api_call.h).
+  std::atomic<uint32_t> readers{0};
+  // The shared calls' one-compare gate: the current epoch while a shared
+  // call may skip every per-call condition (initialized, no exclusive call
+  // running, no fault armed, not verbose), else State::kGateClosed. Set by
+  // the exclusive calls only (closed at their start, recomputed at their
+  // end); a thread whose ThreadState::epoch equals it has caches that are
+  // current and nothing else to check.
+  std::atomic<uint64_t> gate{State::kGateClosed};
+  std::atomic<uint64_t> bytes_host_to_device{0};
+  std::atomic<uint64_t> bytes_device_to_host{0};
+  // Copies of other kinds (host to host, device to device) count nowhere:
+  // a cached copy's counter points here.
+  std::atomic<uint64_t> bytes_uncounted{0};
+  std::atomic<uint64_t> executes{0};
+};
+extern SharedLane g_lane;
 
 // Never destroyed: exported calls may run during static destruction. Made at
 // the first call (GetStateFirst); then one load, inline: every call reaches

@@ -11,14 +11,23 @@
 // with one thread-local access.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
+#include "acl_api.h"
+
 namespace ascend_emu::acl {
 
+struct CheckedIo;
 struct ContextRec;
 struct DeviceAlloc;
 struct ModelRec;
+
+// Marks of empty cache slots (state.cc): see ThreadState::CopyHit and
+// ThreadState::ExecHit.
+extern const char kEmptyCopy;
+extern ModelRec kBusyModel;
 
 // A span of addresses classified against the device and pinned host
 // allocations: inside device allocation `alloc`, inside a pinned host
@@ -57,19 +66,22 @@ struct ThreadState {
   PointerHit hits[size_t{1} << kHitBits];
 
   // In front of everything for aclrtMemcpy: the copies (dst, src, count,
-  // kind, context) that passed every check in this epoch, direct-mapped by
-  // dst. The same copy again needs no classification: what it was checked
-  // against (the allocations, the context) cannot change without moving the
-  // epoch, and the context is compared here. Two ways (a slot and its
+  // kind) that passed every check in this epoch and the thread's current
+  // context, direct-mapped by dst. The same copy again needs no
+  // classification: what it was checked against (the allocations, the
+  // context) cannot change without moving the epoch or the thread's current
+  // context, and both drop these caches. Two ways (a slot and its
   // neighbour), so the few buffers of one model do not evict each other.
   struct CopyHit {
-    void* dst = nullptr;  // nullptr: empty (NULL never passes the checks)
-    const void* src = nullptr;
+    void* dst = nullptr;
+    // An empty slot's src is &kEmptyCopy, which no caller passes (it is the
+    // address of a private object), so an empty slot never matches, even a
+    // call with NULL pointers and a zero count.
+    const void* src = &kEmptyCopy;
     size_t count = 0;
-    const ContextRec* context = nullptr;
     int kind = 0;
-    bool to_device = false;    // counted in bytes_host_to_device
-    bool from_device = false;  // counted in bytes_device_to_host
+    // The traffic counter the copy adds to (g_lane, state.h).
+    std::atomic<uint64_t>* bytes = nullptr;
   };
   static constexpr size_t kCopyBits = 5;
   CopyHit copies[size_t{1} << kCopyBits];
@@ -90,12 +102,33 @@ struct ThreadState {
   CopyHit& CopySlotFor(const void* dst) {
     const size_t slot = CopySlot(dst);
     CopyHit& other = copies[slot ^ 1];
-    if (copies[slot].dst != dst && copies[slot].dst != nullptr &&
-        (other.dst == dst || other.dst == nullptr)) {
+    if (copies[slot].dst != dst && copies[slot].src != &kEmptyCopy &&
+        (other.dst == dst || other.src == &kEmptyCopy)) {
       return other;
     }
     return copies[slot];
   }
+
+  // In front of everything for aclmdlExecute: the runs (model id, input and
+  // output datasets) that passed every check in this epoch and the thread's
+  // current context, with the model's record and its checked I/O, by model
+  // id (a program of several delegated parts alternates a few models).
+  struct ExecHit {
+    uint32_t model_id = 0;
+    const aclmdlDataset* input = nullptr;
+    const aclmdlDataset* output = nullptr;
+    // An empty slot's record is a model that is always running (kBusyModel,
+    // state.cc), so a call matching it (model 0 with NULL datasets) goes
+    // the general way like every other miss.
+    ModelRec* record = &kBusyModel;
+    // The checked I/O in the record (ModelRec::checked) and the serial it
+    // had when cached: another execute of the model may have refilled it.
+    const CheckedIo* io = nullptr;
+    uint64_t io_serial = 0;
+  };
+  static constexpr size_t kExecs = 4;
+  ExecHit execs[kExecs];
+  static size_t ExecSlot(uint32_t model_id) { return model_id % kExecs; }
 
   static size_t HitSlot(uintptr_t address) {
     return static_cast<size_t>((address * 0x9E3779B97F4A7C15ull) >>
@@ -144,8 +177,12 @@ struct ThreadState {
     used_regions = 0;
     next_region = 0;
     for (PointerHit& hit : hits) hit.address = 0;
-    for (CopyHit& copy : copies) copy.dst = nullptr;
+    ForgetRuns();
   }
+
+  // Drops the caches of whole calls (copies, executes), which were checked
+  // against the current context: when it changes, or the epoch moves.
+  void ForgetRuns();
 };
 
 // This thread's state. The per-inference calls reach it on every call, so
@@ -159,15 +196,20 @@ struct ThreadState {
 // room it falls back to the dynamic way (never a dlopen failure, as the
 // initial-exec model would risk). __thread, not thread_local: a pointer with
 // no dynamic initialization, so no TLS wrapper call either.
+//
+// A thread whose first call has not come yet points at kNoThread, a state
+// whose epoch (0) never equals the gate: the fast ways read the pointer
+// without a test and find their way closed.
+extern ThreadState kNoThread;
 extern __thread ThreadState* t_this_thread;
 // The first call of a thread: makes its ThreadState.
 ThreadState& ThisThreadFirst();
-// This thread's state if its first call made it, else nullptr (for the
+// This thread's state; kNoThread before its first call made it (for the
 // fast ways, which leave a first call to their general way).
-inline ThreadState* ThisThreadIfMade() { return t_this_thread; }
+inline ThreadState& ThisThreadOrNone() { return *t_this_thread; }
 inline ThreadState& ThisThread() {
   ThreadState* thread = t_this_thread;
-  if (__builtin_expect(thread != nullptr, 1)) return *thread;
+  if (__builtin_expect(thread != &kNoThread, 1)) return *thread;
   return ThisThreadFirst();
 }
 

@@ -156,6 +156,52 @@ TEST_F(ExecutePathTest, ModelUnloadedAfterACachedRunIsRefused) {
   EXPECT_EQ(aclmdlExecute(id_, io.input(), io.output()), ACL_SUCCESS);
 }
 
+// The fast ways' caches hold calls checked in the thread's current context:
+// switching to another context (a shared call: the epoch stays) drops them,
+// so a cached execute is checked again there and refused; back in the first
+// context it runs.
+TEST_F(ExecutePathTest, CachedRunIsCheckedAgainInAnotherContext) {
+  aclrtContext first = nullptr;
+  ASSERT_EQ(aclrtGetCurrentContext(&first), ACL_SUCCESS);
+  aclrtContext other = nullptr;
+  ASSERT_EQ(aclrtCreateContext(&other, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetCurrentContext(first), ACL_SUCCESS);
+  ModelIo io;
+  Warm(io);  // cached in `first`, in the current epoch
+  ASSERT_EQ(aclrtSetCurrentContext(other), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlExecute(id_, io.input(), io.output()),
+            ACL_ERROR_RT_MODEL_CONTEXT);
+  EXPECT_THAT(LastError(), HasSubstr("must happen in the same context"));
+  ASSERT_EQ(aclrtSetCurrentContext(first), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlExecute(id_, io.input(), io.output()), ACL_SUCCESS)
+      << LastError();
+  ASSERT_EQ(aclrtSetCurrentContext(other), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlExecute(id_, io.input(), io.output()),
+            ACL_ERROR_RT_MODEL_CONTEXT);
+  ASSERT_EQ(aclrtSetCurrentContext(first), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyContext(other), ACL_SUCCESS);
+}
+
+// An empty slot of the fast ways' caches matches no call, not even one with
+// NULL pointers, a zero count or model id 0: those still get their errors.
+TEST_F(ExecutePathTest, EmptyCacheSlotsMatchNoCall) {
+  ModelIo io;
+  Warm(io);
+  io.CopyInputs();
+  io.CopyInputs();  // the thread's caches are filled and current
+  for (int kind = ACL_MEMCPY_HOST_TO_HOST; kind <= ACL_MEMCPY_DEVICE_TO_DEVICE;
+       ++kind) {
+    EXPECT_EQ(
+        aclrtMemcpy(nullptr, 0, nullptr, 0, static_cast<aclrtMemcpyKind>(kind)),
+        ACL_ERROR_INVALID_PARAM)
+        << "kind " << kind;
+    EXPECT_THAT(LastError(), HasSubstr("is NULL"));
+  }
+  EXPECT_EQ(aclmdlExecute(0, nullptr, nullptr),
+            ACL_ERROR_GE_EXEC_MODEL_ID_INVALID);
+  EXPECT_EQ(aclmdlExecute(id_, io.input(), io.output()), ACL_SUCCESS);
+}
+
 // The fast way (a repeated copy, a cached execute) still counts each call,
 // still meets an injected fault and still checks destMax.
 TEST_F(ExecutePathTest, RepeatedCallsAreCountedFaultedAndChecked) {
@@ -299,6 +345,43 @@ TEST_F(ExecutePathTest, ConcurrentExecutesOfOneModelAreRefusedNotRaced) {
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(ran + refused, 400);
   EXPECT_GT(ran, 0);
+}
+
+// Two devices: a copy cached while a context of device 0 was current is
+// checked again once a context of device 1 is current (device 0's memory
+// then needs ACL_MEMCPY_INTER_DEVICE_TO_DEVICE), and runs again on device 0.
+class TwoDeviceCopyTest : public AclEnvTest {};
+
+TEST_F(TwoDeviceCopyTest, CachedCopyIsCheckedAgainOnAnotherDevice) {
+  setenv("EXECUTORCH_ASCEND_EMU_DEVICE_COUNT", "2", 1);
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  aclrtContext on_1 = nullptr;
+  ASSERT_EQ(aclrtGetCurrentContext(&on_1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  aclrtContext on_0 = nullptr;
+  ASSERT_EQ(aclrtGetCurrentContext(&on_0), ACL_SUCCESS);
+  {
+    DeviceBuffer memory(kTensorBytes);
+    for (int i = 0; i < 2; ++i) {  // the second one is a cached copy
+      ASSERT_EQ(aclrtMemcpy(memory.get(), kTensorBytes, kX.data(), kTensorBytes,
+                            ACL_MEMCPY_HOST_TO_DEVICE),
+                ACL_SUCCESS)
+          << LastError();
+    }
+    ASSERT_EQ(aclrtSetCurrentContext(on_1), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(memory.get(), kTensorBytes, kX.data(), kTensorBytes,
+                          ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT(LastError(), HasSubstr("is memory of device 0, but the "
+                                       "current context is on device 1"));
+    ASSERT_EQ(aclrtSetCurrentContext(on_0), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(memory.get(), kTensorBytes, kX.data(), kTensorBytes,
+                          ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_SUCCESS);
+  }
+  EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtResetDevice(1), ACL_SUCCESS);
 }
 
 }  // namespace
