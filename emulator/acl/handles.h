@@ -115,9 +115,6 @@ struct CheckedIo {
   const aclmdlDataset* input = nullptr;
   const aclmdlDataset* output = nullptr;
   uint64_t epoch = 0;  // 0: empty
-  // Changes whenever the slot is refilled (ModelRec::io_serials), so that a
-  // thread's cached pointer to it (ThreadState::ExecHit) sees a refill.
-  uint64_t serial = 0;
   std::vector<void*> inputs;
   std::vector<void*> outputs;
 };
@@ -151,10 +148,13 @@ struct ModelRec {
   // The fields below belong to that one running execute.
   std::atomic<bool> running{false};
   // Two pairs: a caller alternating two pairs of datasets (device state
-  // double-buffered) keeps both checked.
+  // double-buffered) keeps both checked. A pair checked in the current
+  // epoch is never rewritten until the epoch moves (threads' cached runs,
+  // ThreadState::ExecHit, point at it): a third pair in one epoch, and
+  // every run of a gear model, is checked into `unkept` on every run.
   CheckedIo checked[2];
   size_t next_checked = 0;
-  uint64_t io_serials = 0;  // the last CheckedIo::serial given
+  CheckedIo unkept;
   // The op subscription (aclprofModelSubscribe; profiling.h), or nullptr:
   // the execute path only tests this pointer when no one profiles.
   std::shared_ptr<Subscription> subscription;

@@ -55,8 +55,8 @@ ACL_EMU_EXPORT aclError aclInit(const char* configPath) {
                        ascend_emu::acl::DeviceRec{});
   state.config = std::move(config);
   state.next_model_id = 1;
-  ascend_emu::acl::g_lane.bytes_host_to_device = 0;
-  ascend_emu::acl::g_lane.bytes_device_to_host = 0;
+  ascend_emu::acl::g_lane.bytes[ascend_emu::acl::SharedLane::kHostToDevice] = 0;
+  ascend_emu::acl::g_lane.bytes[ascend_emu::acl::SharedLane::kDeviceToHost] = 0;
   ascend_emu::acl::g_lane.executes = 0;
   state.weight_bytes_base = ascend_emu::OmWeightBytesCopied();
   state.weight_file_bytes_read = 0;

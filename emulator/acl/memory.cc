@@ -20,6 +20,7 @@ using ascend_emu::acl::DeviceAlloc;
 using ascend_emu::acl::DevicePointer;
 using ascend_emu::acl::Fail;
 using ascend_emu::acl::g_lane;
+using ascend_emu::acl::SharedLane;
 using ascend_emu::acl::State;
 using ascend_emu::acl::ThreadState;
 
@@ -115,22 +116,30 @@ inline bool SideOk(const ContextRec* context, const DevicePointer& dev,
 }
 
 // The traffic counter of a copy (g_lane, state.h).
-inline std::atomic<uint64_t>& BytesCounter(bool to_device, bool from_device) {
-  if (to_device && !from_device) return g_lane.bytes_host_to_device;
-  if (from_device && !to_device) return g_lane.bytes_device_to_host;
-  return g_lane.bytes_uncounted;
+inline uint32_t TrafficOf(bool to_device, bool from_device) {
+  if (to_device && !from_device) return SharedLane::kHostToDevice;
+  if (from_device && !to_device) return SharedLane::kDeviceToHost;
+  return SharedLane::kUncounted;
+}
+
+// Copies and counts (cached or not): the bytes counted before the copy, so
+// that nothing lives across the memmove call on the fast way.
+inline void CountedCopy(void* dst, const void* src, size_t count,
+                        uint32_t traffic) {
+  g_lane.bytes[traffic].fetch_add(count, std::memory_order_relaxed);
+  if (count != 0) std::memmove(dst, src, count);
 }
 
 // Keeps a copy that passed every check in the current context, for
 // aclrtMemcpy's fast way.
 inline void RememberCopy(ThreadState& thread, void* dst, const void* src,
-                         size_t count, int kind, std::atomic<uint64_t>& bytes) {
+                         size_t count, int kind, uint32_t traffic) {
   ThreadState::CopyHit& hit = thread.CopySlotFor(dst);
   hit.dst = dst;
   hit.src = src;
   hit.count = count;
   hit.kind = kind;
-  hit.bytes = &bytes;
+  hit.traffic = traffic;
 }
 
 // The inference copies (host to device, device to host) with both pointers in
@@ -158,10 +167,9 @@ inline bool FastCopy(ThreadState& thread, const ContextRec* context, void* dst,
       (host->pinned && count > host->hi - host_address)) {
     return false;
   }
-  if (count != 0) std::memmove(dst, src, count);
-  std::atomic<uint64_t>& bytes = BytesCounter(to_device, !to_device);
-  bytes.fetch_add(count, std::memory_order_relaxed);
-  RememberCopy(thread, dst, src, count, kind, bytes);
+  const uint32_t traffic = TrafficOf(to_device, !to_device);
+  CountedCopy(dst, src, count, traffic);
+  RememberCopy(thread, dst, src, count, kind, traffic);
   return true;
 }
 
@@ -223,10 +231,9 @@ aclError CheckedCopy(State& state, ThreadState& thread, ContextRec* context,
                 "dst on device %d",
                 KindName(k), src_dev.alloc->device, dst_dev.alloc->device);
   }
-  if (count != 0) std::memmove(dst, src, count);
-  std::atomic<uint64_t>& bytes = BytesCounter(dst_device, src_device);
-  bytes.fetch_add(count, std::memory_order_relaxed);
-  RememberCopy(thread, dst, src, count, kind, bytes);
+  const uint32_t traffic = TrafficOf(dst_device, src_device);
+  CountedCopy(dst, src, count, traffic);
+  RememberCopy(thread, dst, src, count, kind, traffic);
   return ACL_SUCCESS;
 }
 
@@ -387,14 +394,14 @@ ACL_EMU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src,
   // The fast way (EnterFastLane, api_call.h): the same copy as one that
   // passed every check in this epoch and context. dst and src are then not
   // NULL (they passed the checks). The counters before the copy, so that
-  // nothing lives across the memmove call.
+  // nothing but the lane lives across the memmove call.
   ThreadState& thread = ascend_emu::acl::ThisThreadOrNone();
   const ThreadState::CopyHit* hit = thread.FindCopy(dst);
   if (hit != nullptr && hit->src == src && hit->count == count &&
       hit->kind == k && count <= destMax &&
       ascend_emu::acl::EnterFastLane(thread)) {
     ascend_emu::acl::k_memcpy_site.Count();
-    hit->bytes->fetch_add(count, std::memory_order_relaxed);
+    g_lane.bytes[hit->traffic].fetch_add(count, std::memory_order_relaxed);
     std::memmove(dst, src, count);
     ascend_emu::acl::LeaveFastLane();
     return ACL_SUCCESS;

@@ -168,20 +168,21 @@ aclError PrepareIo(State& state, uint64_t epoch, const ContextRec* context,
       return ACL_SUCCESS;
     }
   }
-  CheckedIo& slot = record.checked[record.next_checked];
-  slot.epoch = 0;
-  slot.serial = ++record.io_serials;
+  CheckedIo* slot = &record.checked[record.next_checked];
+  const bool keep = record.model->num_gears() == 0 && slot->epoch != epoch;
+  if (!keep) slot = &record.unkept;
+  slot->epoch = 0;
   if (aclError rc =
-          CheckIo(state, context, record, input, output, &slot, gear)) {
+          CheckIo(state, context, record, input, output, slot, gear)) {
     return rc;
   }
-  if (record.model->num_gears() == 0) {
-    slot.input = input;
-    slot.output = output;
-    slot.epoch = epoch;
+  if (keep) {
+    slot->input = input;
+    slot->output = output;
+    slot->epoch = epoch;
     record.next_checked = (record.next_checked + 1) % 2;
   }
-  *io = &slot;
+  *io = slot;
   return ACL_SUCCESS;
 }
 
@@ -263,7 +264,6 @@ void RememberRun(ThreadState& thread, uint32_t model_id,
   hit.output = output;
   hit.record = &record;
   hit.io = &io;
-  hit.io_serial = io.serial;
 }
 
 aclError Execute(ApiCall& call, uint32_t model_id, const aclmdlDataset* input,
@@ -335,25 +335,21 @@ ACL_EMU_EXPORT aclError aclmdlExecute(uint32_t modelId,
   if (hit.model_id == modelId && hit.input == input && hit.output == output &&
       ascend_emu::acl::EnterFastLane(thread)) {
     ModelRec& record = *hit.record;
-    // The model first: its checked I/O is refilled only by the execute
-    // holding it, so it is compared only while holding it.
+    // The checked I/O stays as it is while the epoch does (PrepareIo).
     if (!record.running.exchange(true, std::memory_order_acquire)) {
-      if (hit.io->serial == hit.io_serial) {
-        ascend_emu::acl::k_execute_site.Count();
-        // Run's work for a static model no one profiles, inline: the
-        // engine's plain run entry (gear 0, no timings).
-        aclError rc = ACL_SUCCESS;
-        if (record.model->Run(hit.io->inputs.data(), hit.io->outputs.data(),
-                              record.work, &record.run_error)) {
-          g_lane.executes.fetch_add(1, std::memory_order_relaxed);
-        } else {
-          rc = FastRunFailed(record);  // reads run_error: still holding it
-        }
-        record.running.store(false, std::memory_order_release);
-        ascend_emu::acl::LeaveFastLane();
-        return rc;
+      ascend_emu::acl::k_execute_site.Count();
+      // Run's work for a static model no one profiles, inline: the engine's
+      // plain run entry (gear 0, no timings).
+      aclError rc = ACL_SUCCESS;
+      if (record.model->Run(hit.io->inputs.data(), hit.io->outputs.data(),
+                            record.work, &record.run_error)) {
+        g_lane.executes.fetch_add(1, std::memory_order_relaxed);
+      } else {
+        rc = FastRunFailed(record);  // reads run_error: still holding it
       }
       record.running.store(false, std::memory_order_release);
+      ascend_emu::acl::LeaveFastLane();
+      return rc;
     }
     ascend_emu::acl::LeaveFastLane();
   }

@@ -324,8 +324,8 @@ void FillStats(const State& state, aclEmuStats* stats) {
   stats->live_data_buffers = state.buffers.size();
   stats->live_streams = state.streams.size();
   stats->live_contexts = state.contexts.size();
-  stats->bytes_host_to_device = g_lane.bytes_host_to_device;
-  stats->bytes_device_to_host = g_lane.bytes_device_to_host;
+  stats->bytes_host_to_device = g_lane.bytes[SharedLane::kHostToDevice];
+  stats->bytes_device_to_host = g_lane.bytes[SharedLane::kDeviceToHost];
   stats->executes = g_lane.executes;
   stats->weight_bytes_loaded =
       ascend_emu::OmWeightBytesCopied() - state.weight_bytes_base;

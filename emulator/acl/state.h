@@ -88,6 +88,11 @@ struct State {
 // their work: the shared calls' half of ApiCall's handshake and the
 // traffic counters.
 struct SharedLane {
+  // Bytes copied, by Traffic (first: the fast copy indexes it from the
+  // lane's address). Copies of other kinds (host to host, device to
+  // device) count nowhere: their cached copies add to kUncounted.
+  enum Traffic : uint32_t { kHostToDevice, kDeviceToHost, kUncounted };
+  std::atomic<uint64_t> bytes[3] = {};
   // Shared calls running (ApiCall, api_call.h).
   std::atomic<uint32_t> readers{0};
   // The shared calls' one-compare gate: the current epoch while a shared
@@ -97,11 +102,6 @@ struct SharedLane {
   // end); a thread whose ThreadState::epoch equals it has caches that are
   // current and nothing else to check.
   std::atomic<uint64_t> gate{State::kGateClosed};
-  std::atomic<uint64_t> bytes_host_to_device{0};
-  std::atomic<uint64_t> bytes_device_to_host{0};
-  // Copies of other kinds (host to host, device to device) count nowhere:
-  // a cached copy's counter points here.
-  std::atomic<uint64_t> bytes_uncounted{0};
   std::atomic<uint64_t> executes{0};
 };
 extern SharedLane g_lane;

@@ -40,31 +40,7 @@ struct AddressRegion {
 };
 
 struct ThreadState {
-  const char* api_name = "";
-  // The current context: the record and its serial, so a context that was
-  // destroyed (and whose address was reused) is recognised as gone.
-  ContextRec* context = nullptr;
-  uint64_t context_serial = 0;
-
-  // Caches, valid while State::epoch == epoch.
-  uint64_t epoch = 0;
-  bool context_alive = false;  // `context` checked live in this epoch
-  uint32_t model_id = 0;
-  ModelRec* model = nullptr;
-  static constexpr size_t kRegions = 8;
-  AddressRegion regions[kRegions];
-  size_t used_regions = 0;  // filled slots, from 0
-  size_t next_region = 0;   // the slot a fill replaces once all are used
-  // In front of the regions, the exact pointers met lately (direct-mapped
-  // by a hash of the address): a caller passes the same buffers on every
-  // inference, so each is found with one compare.
-  struct PointerHit {
-    uintptr_t address = 0;  // 0: empty (NULL never gets this far)
-    AddressRegion region;
-  };
-  static constexpr size_t kHitBits = 5;
-  PointerHit hits[size_t{1} << kHitBits];
-
+  // First in the struct: the fast ways index these from the pointer.
   // In front of everything for aclrtMemcpy: the copies (dst, src, count,
   // kind) that passed every check in this epoch and the thread's current
   // context, direct-mapped by dst. The same copy again needs no
@@ -72,16 +48,15 @@ struct ThreadState {
   // context) cannot change without moving the epoch or the thread's current
   // context, and both drop these caches. Two ways (a slot and its
   // neighbour), so the few buffers of one model do not evict each other.
-  struct CopyHit {
+  struct alignas(32) CopyHit {
     void* dst = nullptr;
     // An empty slot's src is &kEmptyCopy, which no caller passes (it is the
     // address of a private object), so an empty slot never matches, even a
     // call with NULL pointers and a zero count.
     const void* src = &kEmptyCopy;
     size_t count = 0;
-    int kind = 0;
-    // The traffic counter the copy adds to (g_lane, state.h).
-    std::atomic<uint64_t>* bytes = nullptr;
+    int32_t kind = 0;
+    uint32_t traffic = 0;  // the g_lane.bytes counter it adds to (state.h)
   };
   static constexpr size_t kCopyBits = 5;
   CopyHit copies[size_t{1} << kCopyBits];
@@ -94,9 +69,10 @@ struct ThreadState {
   // The slot holding dst's copy, or nullptr.
   const CopyHit* FindCopy(const void* dst) const {
     const size_t slot = CopySlot(dst);
-    if (copies[slot].dst == dst) return &copies[slot];
-    if (copies[slot ^ 1].dst == dst) return &copies[slot ^ 1];
-    return nullptr;
+    const CopyHit* hit = &copies[slot];
+    if (hit->dst == dst) return hit;
+    hit = &copies[slot ^ 1];
+    return hit->dst == dst ? hit : nullptr;
   }
   // The slot a copy to dst is kept in: its own, else a free one of the two.
   CopyHit& CopySlotFor(const void* dst) {
@@ -121,14 +97,38 @@ struct ThreadState {
     // state.cc), so a call matching it (model 0 with NULL datasets) goes
     // the general way like every other miss.
     ModelRec* record = &kBusyModel;
-    // The checked I/O in the record (ModelRec::checked) and the serial it
-    // had when cached: another execute of the model may have refilled it.
+    // The checked I/O in the record (ModelRec::checked), kept as it is
+    // while the epoch does.
     const CheckedIo* io = nullptr;
-    uint64_t io_serial = 0;
   };
   static constexpr size_t kExecs = 4;
   ExecHit execs[kExecs];
   static size_t ExecSlot(uint32_t model_id) { return model_id % kExecs; }
+
+  const char* api_name = "";
+  // The current context: the record and its serial, so a context that was
+  // destroyed (and whose address was reused) is recognised as gone.
+  ContextRec* context = nullptr;
+  uint64_t context_serial = 0;
+
+  // Caches, valid while State::epoch == epoch.
+  uint64_t epoch = 0;
+  bool context_alive = false;  // `context` checked live in this epoch
+  uint32_t model_id = 0;
+  ModelRec* model = nullptr;
+  static constexpr size_t kRegions = 8;
+  AddressRegion regions[kRegions];
+  size_t used_regions = 0;  // filled slots, from 0
+  size_t next_region = 0;   // the slot a fill replaces once all are used
+  // In front of the regions, the exact pointers met lately (direct-mapped
+  // by a hash of the address): a caller passes the same buffers on every
+  // inference, so each is found with one compare.
+  struct PointerHit {
+    uintptr_t address = 0;  // 0: empty (NULL never gets this far)
+    AddressRegion region;
+  };
+  static constexpr size_t kHitBits = 5;
+  PointerHit hits[size_t{1} << kHitBits];
 
   static size_t HitSlot(uintptr_t address) {
     return static_cast<size_t>((address * 0x9E3779B97F4A7C15ull) >>
