@@ -182,6 +182,44 @@ TEST_F(ExecutePathTest, CachedRunIsCheckedAgainInAnotherContext) {
   ASSERT_EQ(aclrtDestroyContext(other), ACL_SUCCESS);
 }
 
+// A thread's cached run points at the model's checked pair, which stays as
+// it is while the epoch does: other pairs run meanwhile (on another thread,
+// in the same epoch) never rewrite it, so the cached run still writes its
+// own output.
+TEST_F(ExecutePathTest, ACachedPairIsNotRewrittenInItsEpoch) {
+  aclrtContext context = nullptr;
+  ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
+  ModelIo first;
+  ModelIo second;
+  ModelIo third;
+  for (ModelIo* io : {&first, &second, &third}) io->CopyInputs();
+  void* first_z =
+      aclGetDataBufferAddr(aclmdlGetDatasetBuffer(first.output(), 0));
+  const std::vector<float> zeros(6, 0.0f);
+  // From here on only shared calls: the epoch stays.
+  std::atomic<int> step{0};
+  std::thread worker([&] {
+    ASSERT_EQ(aclrtSetCurrentContext(context), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlExecute(id_, first.input(), first.output()), ACL_SUCCESS)
+        << LastError();  // checked and cached by this thread
+    step = 1;
+    while (step.load() != 2) std::this_thread::yield();
+    ASSERT_EQ(aclmdlExecute(id_, first.input(), first.output()), ACL_SUCCESS)
+        << LastError();  // the fast way, from the cached run
+  });
+  while (step.load() != 1) std::this_thread::yield();
+  for (ModelIo* io : {&second, &third}) {
+    ASSERT_EQ(aclmdlExecute(id_, io->input(), io->output()), ACL_SUCCESS);
+  }
+  ASSERT_EQ(aclrtMemcpy(first_z, kTensorBytes, zeros.data(), kTensorBytes,
+                        ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_SUCCESS);
+  step = 2;
+  worker.join();
+  EXPECT_EQ(first.Output(), ExpectedAddMulRelu(kX, kY));
+  EXPECT_EQ(third.Output(), ExpectedAddMulRelu(kX, kY));
+}
+
 // An empty slot of the fast ways' caches matches no call, not even one with
 // NULL pointers, a zero count or model id 0: those still get their errors.
 TEST_F(ExecutePathTest, EmptyCacheSlotsMatchNoCall) {
