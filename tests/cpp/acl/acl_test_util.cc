@@ -28,6 +28,13 @@ aclEmuStats Stats() {
   return stats;
 }
 
+aclrtContext SetDeviceContext(int32_t device) {
+  aclrtContext context = nullptr;
+  EXPECT_EQ(aclrtSetDevice(device), ACL_SUCCESS) << LastError();
+  EXPECT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS) << LastError();
+  return context;
+}
+
 void AclEnvTest::SetUp() {
   aclEmuInjectFault(nullptr, 0, 0);
   ResetEmulatorEnv();

@@ -25,6 +25,9 @@ void ResetEmulatorEnv();
 std::string LastError();
 
 aclEmuStats Stats();
+// aclrtSetDevice(device), then the thread's current context (the device's
+// default context); nullptr after a failure (already reported).
+aclrtContext SetDeviceContext(int32_t device);
 
 // Test without aclInit: for configuration and lifecycle checks. TearDown
 // finalizes if a test left ACL initialized (and fails on leaks).

@@ -393,12 +393,10 @@ class TwoDeviceCopyTest : public AclEnvTest {};
 TEST_F(TwoDeviceCopyTest, CachedCopyIsCheckedAgainOnAnotherDevice) {
   setenv("EXECUTORCH_ASCEND_EMU_DEVICE_COUNT", "2", 1);
   ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
-  aclrtContext on_1 = nullptr;
-  ASSERT_EQ(aclrtGetCurrentContext(&on_1), ACL_SUCCESS);
-  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  aclrtContext on_0 = nullptr;
-  ASSERT_EQ(aclrtGetCurrentContext(&on_0), ACL_SUCCESS);
+  aclrtContext on_1 = SetDeviceContext(1);
+  aclrtContext on_0 = SetDeviceContext(0);  // current from here
+  ASSERT_NE(on_1, nullptr);
+  ASSERT_NE(on_0, nullptr);
   {
     DeviceBuffer memory(kTensorBytes);
     for (int i = 0; i < 2; ++i) {  // the second one is a cached copy
