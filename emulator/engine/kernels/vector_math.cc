@@ -79,6 +79,26 @@ void ExpBlock(const float* x, float* y, int64_t n) {
       RestoreExpUnderflow);
 }
 
+void SigmoidBlock(const float* x, float* y, int64_t n) {
+  // The stable form of the scalar kernel, e = exp(-|x|) (never overflows),
+  // y = 1 / (1 + e) for x >= 0 and e / (1 + e) below: Eigen's own logistic
+  // clamps its argument at -18, which would lose the tail below 1.5e-8. The
+  // exponent's argument goes in `arg` first, so x and y may alias.
+  constexpr int64_t kChunk = 256;
+  alignas(64) float arg[kChunk];
+  alignas(64) float e[kChunk];
+  for (int64_t i = 0; i < n; i += kChunk) {
+    const int64_t len = n - i < kChunk ? n - i : kChunk;
+    const ConstArray xs = In(x + i, len);
+    Out(arg, len) = -xs.abs();
+    Out(e, len) = In(arg, len).exp();
+    RestoreExpUnderflow(arg, e, len);
+    const ConstArray es = In(e, len);
+    Out(y + i, len) = (xs >= 0.0f).select(1.0f / (1.0f + es), es / (1.0f + es));
+    RestoreNaN(arg, y + i, len);  // arg is NaN exactly where x is
+  }
+}
+
 float ExpShiftSumBlock(const float* x, float shift, float* y, int64_t n) {
   FixedBlock(
       x, y, n, [shift](const ConstArray& a) { return (a - shift).exp(); },
