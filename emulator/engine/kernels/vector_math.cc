@@ -35,10 +35,18 @@ void RestoreNaN(const float* x, float* y, int64_t n) {
 // exp is not exact there: it clamps its argument (at about -88.38 with SSE,
 // so exp(-inf) came out 2.9e-39, not 0; a masked softmax entry must be 0).
 // Those few elements are recomputed with std::exp.
+// Below -104 (< ln 2^-150) expf rounds to +0 exactly: those elements are
+// set to 0 in a select the compiler vectorises, and std::exp runs only in the
+// narrow band between (a causal mask's finfo.min, half of a decoder's
+// attention scores, paid one std::exp call each before).
 constexpr float kExpSubnormalBelow = -87.33654475f;
+constexpr float kExpZeroBelow = -104.0f;
 void RestoreExpUnderflow(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = x[i] < kExpZeroBelow ? 0.0f : y[i];
   for (int64_t i = 0; i < n; ++i) {
-    if (x[i] < kExpSubnormalBelow) y[i] = std::exp(x[i]);
+    if (x[i] < kExpSubnormalBelow && x[i] >= kExpZeroBelow) {
+      y[i] = std::exp(x[i]);
+    }
   }
 }
 
@@ -103,12 +111,22 @@ float ExpShiftSumBlock(const float* x, float shift, float* y, int64_t n) {
   FixedBlock(
       x, y, n, [shift](const ConstArray& a) { return (a - shift).exp(); },
       [shift](const float* in, float* out, int64_t len) {
+        // As RestoreExpUnderflow, on the shifted argument.
+        for (int64_t i = 0; i < len; ++i) {
+          out[i] = in[i] - shift < kExpZeroBelow ? 0.0f : out[i];
+        }
         for (int64_t i = 0; i < len; ++i) {
           const float arg = in[i] - shift;
-          if (arg < kExpSubnormalBelow) out[i] = std::exp(arg);
+          if (arg < kExpSubnormalBelow && arg >= kExpZeroBelow) {
+            out[i] = std::exp(arg);
+          }
         }
       });
   return Out(y, n).sum();
+}
+
+float MaxBlock(const float* x, int64_t n) {
+  return In(x, n).maxCoeff<Eigen::PropagateNaN>();
 }
 
 void MapFloatBlocks(const RunContext& ctx,

@@ -24,6 +24,8 @@ void ExpBlock(const float* x, float* y, int64_t n);
 void SigmoidBlock(const float* x, float* y, int64_t n);
 // y = exp(x - shift); returns the sum of y (Softmax's row).
 float ExpShiftSumBlock(const float* x, float shift, float* y, int64_t n);
+// The largest of x[0..n), NaN if any is NaN (n >= 1; Softmax's row).
+float MaxBlock(const float* x, int64_t n);
 
 // Run of a one-input float op whose float32 work is `block` (one of the
 // above): float32 in place of the output, float16/bfloat16 through a float
