@@ -36,18 +36,29 @@ void RestoreNaN(const float* x, float* y, int64_t n) {
 // so exp(-inf) came out 2.9e-39, not 0; a masked softmax entry must be 0).
 // Those few elements are recomputed with std::exp.
 // Below -104 (< ln 2^-150) expf rounds to +0 exactly: those elements are
-// set to 0 in a select the compiler vectorises, and std::exp runs only in the
-// narrow band between (a causal mask's finfo.min, half of a decoder's
-// attention scores, paid one std::exp call each before).
+// set to 0, and std::exp runs only in the narrow band between, and only when
+// some argument is in it: one loop the compiler vectorises zeroes and looks
+// for the band (a causal mask's finfo.min, half of a decoder's attention
+// scores, paid one std::exp call each before, then a scalar pass per row).
+// y = fixed exp(x - shift), given Eigen's exp of it.
 constexpr float kExpSubnormalBelow = -87.33654475f;
 constexpr float kExpZeroBelow = -104.0f;
-void RestoreExpUnderflow(const float* x, float* y, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) y[i] = x[i] < kExpZeroBelow ? 0.0f : y[i];
+void FixExpUnderflow(const float* x, float shift, float* y, int64_t n) {
+  int in_band = 0;
   for (int64_t i = 0; i < n; ++i) {
-    if (x[i] < kExpSubnormalBelow && x[i] >= kExpZeroBelow) {
-      y[i] = std::exp(x[i]);
-    }
+    const float arg = x[i] - shift;
+    in_band |= static_cast<int>(arg < kExpSubnormalBelow) &
+               static_cast<int>(arg >= kExpZeroBelow);
+    y[i] = arg < kExpZeroBelow ? 0.0f : y[i];
   }
+  if (in_band == 0) return;
+  for (int64_t i = 0; i < n; ++i) {
+    const float arg = x[i] - shift;
+    if (arg < kExpSubnormalBelow && arg >= kExpZeroBelow) y[i] = std::exp(arg);
+  }
+}
+void RestoreExpUnderflow(const float* x, float* y, int64_t n) {
+  FixExpUnderflow(x, 0.0f, y, n);  // x - 0 is x, NaN and -0 included
 }
 
 // y = f(x), then fix(x, y, n) with the input x; over a stack copy of each
@@ -111,16 +122,7 @@ float ExpShiftSumBlock(const float* x, float shift, float* y, int64_t n) {
   FixedBlock(
       x, y, n, [shift](const ConstArray& a) { return (a - shift).exp(); },
       [shift](const float* in, float* out, int64_t len) {
-        // As RestoreExpUnderflow, on the shifted argument.
-        for (int64_t i = 0; i < len; ++i) {
-          out[i] = in[i] - shift < kExpZeroBelow ? 0.0f : out[i];
-        }
-        for (int64_t i = 0; i < len; ++i) {
-          const float arg = in[i] - shift;
-          if (arg < kExpSubnormalBelow && arg >= kExpZeroBelow) {
-            out[i] = std::exp(arg);
-          }
-        }
+        FixExpUnderflow(in, shift, out, len);
       });
   return Out(y, n).sum();
 }
