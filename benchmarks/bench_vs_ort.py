@@ -3,7 +3,7 @@
 """Model latencies, one thread: eager PyTorch, ExecuTorch + XNNPACK, ONNX Runtime on the ONNX the
 Ascend backend emitted, and Ascend on the CANN emulator through ExecuTorch's runtime.
 
-    python benchmarks/bench_vs_ort.py [--rounds N] [--warmup N] [--models resnet bert gpt2]
+    python benchmarks/bench_vs_ort.py [--rounds N] [--warmup N] [--models resnet bert gpt2 vit ...]
                                       [--json PATH]
 
 The models are small configs of transformers' ResNet, BERT and GPT-2 built with random weights
@@ -14,6 +14,10 @@ The models are small configs of transformers' ResNet, BERT and GPT-2 built with 
   input_ids [1, 128], output last_hidden_state;
 - gpt2: GPT2Model, n_embd 128, 2 layers, 4 heads, n_positions 64, vocabulary 1000, no KV
   cache (use_cache=False), input_ids [1, 64], output last_hidden_state.
+Further models, measured only when named in --models (issue 14's survey of other models, see
+docs/benchmarks.md "Other models vs ONNX Runtime"): vit, convnext, mobilenetv2, llama, t5enc,
+distilbert, whisperenc, wav2vec2 (small configs, images [1, 3, 64, 64], 64 tokens, Whisper
+input_features [1, 80, 64], Wav2Vec2 4000 samples; see their factories below).
 Their weights are rescaled (x4 for the transformers' matrices, whose default init std is 0.02) so
 that intermediate activations and outputs are far from zero and a wrong kernel cannot hide under
 the tolerance.
@@ -85,14 +89,27 @@ class BenchError(RuntimeError):
 
 
 class _Hidden(torch.nn.Module):
-    """A transformers encoder/decoder exported as input_ids -> last_hidden_state."""
+    """A transformers encoder/decoder exported as one input (input_ids by default) ->
+    last_hidden_state."""
+
+    def __init__(self, model: torch.nn.Module, input_name: str = "input_ids") -> None:
+        super().__init__()
+        self.model = model
+        self.input_name = input_name
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.model(**{self.input_name: x}).last_hidden_state
+
+
+class _Logits(torch.nn.Module):
+    """A transformers image classifier exported as pixel_values -> logits."""
 
     def __init__(self, model: torch.nn.Module) -> None:
         super().__init__()
         self.model = model
 
-    def forward(self, input_ids: torch.Tensor) -> torch.Tensor:
-        return self.model(input_ids=input_ids).last_hidden_state
+    def forward(self, pixel_values: torch.Tensor) -> torch.Tensor:
+        return self.model(pixel_values=pixel_values).logits
 
 
 def _rescale(model: torch.nn.Module, factor: float) -> torch.nn.Module:
@@ -102,6 +119,18 @@ def _rescale(model: torch.nn.Module, factor: float) -> torch.nn.Module:
         for p in model.parameters():
             if p.dim() == 2:
                 p.mul_(factor)
+    return model
+
+
+def _rescale_convs(model: torch.nn.Module) -> torch.nn.Module:
+    """Rescales every Conv weight (parameter of 3 or more dimensions) to std sqrt(2 / fan_in)
+    (He init): with transformers' default init (std 0.02) the activations of a deep conv stack
+    behind eval-mode BatchNorm shrink towards zero (MobileNetV2's logits would be ~1e-24)."""
+    with torch.no_grad():
+        for p in model.parameters():
+            if p.dim() >= 3:
+                fan_in = p[0].numel()
+                p.mul_((2.0 / fan_in) ** 0.5 / float(p.std()))
     return model
 
 
@@ -135,6 +164,113 @@ def _gpt2() -> torch.nn.Module:
     return _Hidden(_rescale(GPT2Model(config), 4.0))
 
 
+# Further models, not measured by default (--models NAME ...): the "other models" survey of
+# issue 14 (docs/benchmarks.md, "Other models vs ONNX Runtime"). Small configs, default
+# attention implementation, random weights rescaled as above.
+
+
+def _vit() -> torch.nn.Module:
+    from transformers import ViTConfig, ViTForImageClassification
+
+    config = ViTConfig(
+        image_size=64,
+        patch_size=8,
+        hidden_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=512,
+        num_labels=10,
+    )
+    return _Logits(_rescale(ViTForImageClassification(config), 4.0))
+
+
+def _convnext() -> torch.nn.Module:
+    from transformers import ConvNextConfig, ConvNextForImageClassification
+
+    config = ConvNextConfig(
+        hidden_sizes=[32, 64, 128, 256],
+        depths=[1, 1, 2, 1],
+        num_labels=10,
+        # the default 1e-6 would scale every block's branch (depthwise 7x7, LayerNorm, MLP)
+        # down to nothing next to the residual, hiding a wrong kernel under the tolerance
+        layer_scale_init_value=1.0,
+    )
+    return _Logits(_rescale_convs(_rescale(ConvNextForImageClassification(config), 4.0)))
+
+
+def _mobilenet_v2() -> torch.nn.Module:
+    from transformers import MobileNetV2Config, MobileNetV2ForImageClassification
+
+    config = MobileNetV2Config(image_size=64, depth_multiplier=0.5, num_labels=10)
+    return _Logits(_rescale_convs(_rescale(MobileNetV2ForImageClassification(config), 4.0)))
+
+
+def _llama() -> torch.nn.Module:
+    from transformers import LlamaConfig, LlamaModel
+
+    config = LlamaConfig(
+        hidden_size=128,
+        intermediate_size=344,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        vocab_size=1000,
+        max_position_embeddings=128,
+        use_cache=False,
+    )
+    return _Hidden(_rescale(LlamaModel(config), 4.0))
+
+
+def _t5_encoder() -> torch.nn.Module:
+    from transformers import T5Config, T5EncoderModel
+
+    config = T5Config(d_model=128, d_kv=32, d_ff=512, num_layers=2, num_heads=4, vocab_size=1000)
+    return _Hidden(_rescale(T5EncoderModel(config), 4.0))
+
+
+def _distilbert() -> torch.nn.Module:
+    from transformers import DistilBertConfig, DistilBertModel
+
+    config = DistilBertConfig(
+        dim=128, hidden_dim=512, n_layers=2, n_heads=4, vocab_size=1000, max_position_embeddings=128
+    )
+    return _Hidden(_rescale(DistilBertModel(config), 4.0))
+
+
+def _whisper_encoder() -> torch.nn.Module:
+    from transformers import WhisperConfig
+    from transformers.models.whisper.modeling_whisper import WhisperEncoder
+
+    config = WhisperConfig(
+        d_model=128,
+        encoder_layers=2,
+        encoder_attention_heads=4,
+        encoder_ffn_dim=512,
+        num_mel_bins=80,
+        max_source_positions=32,  # input_features [1, 80, 64]: two Conv1d, the second stride 2
+    )
+    return _Hidden(_rescale_convs(_rescale(WhisperEncoder(config), 4.0)), "input_features")
+
+
+def _wav2vec2() -> torch.nn.Module:
+    from transformers import Wav2Vec2Config, Wav2Vec2Model
+
+    config = Wav2Vec2Config(
+        hidden_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=512,
+        conv_dim=(64, 64, 64),
+        conv_stride=(5, 2, 2),
+        conv_kernel=(10, 3, 3),
+        num_conv_pos_embeddings=16,
+        num_conv_pos_embedding_groups=4,
+    )
+    # the feature extractor's Conv1d are He-initialised already (and the positional Conv1d is
+    # weight-normed): only the matrices are rescaled
+    return _Hidden(_rescale(Wav2Vec2Model(config), 4.0), "input_values")
+
+
 @dataclass(frozen=True)
 class Spec:
     name: str
@@ -156,6 +292,20 @@ MODELS = (
     ),
     Spec("bert", _bert, lambda g: (torch.randint(0, 1000, (1, 128), generator=g),), "gemm"),
     Spec("gpt2", _gpt2, lambda g: (torch.randint(0, 1000, (1, 64), generator=g),), "gemm"),
+)
+_IMAGE = lambda g: (torch.randn(1, 3, 64, 64, generator=g),)  # noqa: E731
+_TOKENS = lambda g: (torch.randint(0, 1000, (1, 64), generator=g),)  # noqa: E731
+EXTRA_MODELS = (
+    Spec("vit", _vit, _IMAGE, "survey"),
+    Spec("convnext", _convnext, _IMAGE, "survey"),
+    Spec("mobilenetv2", _mobilenet_v2, _IMAGE, "survey"),
+    Spec("llama", _llama, _TOKENS, "survey"),
+    Spec("t5enc", _t5_encoder, _TOKENS, "survey"),
+    Spec("distilbert", _distilbert, _TOKENS, "survey"),
+    Spec(
+        "whisperenc", _whisper_encoder, lambda g: (torch.randn(1, 80, 64, generator=g),), "survey"
+    ),
+    Spec("wav2vec2", _wav2vec2, lambda g: (torch.randn(1, 4000, generator=g),), "survey"),
 )
 
 
@@ -278,9 +428,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.warmup < 0:
         parser.error("--rounds must be >= 1 and --warmup >= 0")
-    chosen = [m for m in MODELS if m.name in args.models]
-    if len(chosen) != len(args.models):
-        parser.error(f"models must be among {[m.name for m in MODELS]}")
+    known = {m.name: m for m in MODELS + EXTRA_MODELS}
+    unknown = [n for n in args.models if n not in known]
+    if unknown:
+        parser.error(f"unknown models {unknown}: must be among {list(known)}")
+    chosen = [known[n] for n in args.models]
 
     use_emulator()
     torch.set_num_threads(1)

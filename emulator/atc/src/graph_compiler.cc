@@ -290,6 +290,8 @@ class GraphCompiler {
       std::string err = FuseIntoConv(node, index, &fused);
       if (!err.empty()) return label + ": " + err;
       if (fused) return "";
+      onnx::NodeProto merged;
+      if (PadIntoConv(node, index, &merged)) return AddNode(merged, index);
     }
 
     const KernelDef* kernel = FindKernel(node.op_type());
@@ -497,6 +499,95 @@ class GraphCompiler {
     op = std::move(fused_op);
     *fused = true;
     return "";
+  }
+
+  // ---- Pad into Conv (docs/atc.md "Fusions"): a constant Pad by zero of
+  // the spatial dims only, read by nothing but the Conv that follows it,
+  // adds its pads to the Conv's: the Conv reads the unpadded input and the
+  // Pad's copy of it goes. transformers' MobileNetV2 and EfficientNet pad
+  // TF-style ("SAME") before every Conv, by nothing before the 1x1 ones,
+  // and each Pad between two Convs also kept them from sharing a layout.
+  // Float32 only and only where the precision mode rounds nothing (as for
+  // FuseIntoConv). True with *merged the Conv node to compile instead (named
+  // "<pad>+<conv>"), the Pad op taken back.
+  bool PadIntoConv(const onnx::NodeProto& node, int index,
+                   onnx::NodeProto* merged) {
+    if (node.op_type() != "Conv" || node.input_size() < 2 || ops_.empty())
+      return false;
+    const PendingOp& pad = ops_.back();
+    if (pad.op_type != "Pad" || pad.outputs.size() != 1 ||
+        pad.inputs.size() < 2 || pad.outputs[0] != node.input(0))
+      return false;
+    const std::string& y = pad.outputs[0];
+    auto uses = uses_.find(y);
+    if (y[0] == '\x01' || uses == uses_.end() || uses->second != 1)
+      return false;
+    const Value& yv = values_.at(y);
+    const int32_t rank = yv.shape.rank;
+    if (yv.dtype != DType::kFloat32 || yv.rounded_to != DType::kFloat32 ||
+        rank < 3)
+      return false;
+    const OpPrecision precision = DecideOpPrecision(node);
+    if (precision.dtype != DType::kFloat32 || precision.round_outputs)
+      return false;
+    if (pad.attrs.GetString("mode", "constant") != "constant") return false;
+    if (pad.inputs.size() > 2 && !pad.inputs[2].empty()) {
+      // The fill must be +0.0f, the Conv's own padding.
+      const Value& c = values_.at(pad.inputs[2]);
+      if (c.kind != Value::Kind::kConst || c.dtype != DType::kFloat32 ||
+          c.shape.numel() != 1)
+        return false;
+      uint32_t bits = 1;
+      std::memcpy(&bits, consts_[c.index].infer_data(), sizeof bits);
+      if (bits != 0) return false;
+    }
+    const Value& pv = values_.at(pad.inputs[1]);
+    if (pv.kind != Value::Kind::kConst || pv.dtype != DType::kInt64 ||
+        pv.shape.numel() != 2 * rank)
+      return false;
+    std::vector<int64_t> pads(static_cast<size_t>(2 * rank));
+    std::memcpy(pads.data(), consts_[pv.index].infer_data(),
+                pads.size() * sizeof(int64_t));
+    if (pads[0] != 0 || pads[1] != 0 || pads[rank] != 0 || pads[rank + 1] != 0)
+      return false;  // batch or channels padded: not a Conv's padding
+    for (int32_t d = 2; d < rank; ++d) {
+      if (pads[d] < 0 || pads[d + rank] < 0) return false;  // a crop
+    }
+    const int32_t k = rank - 2;  // the Conv's pads: k begins, then k ends
+    *merged = node;
+    onnx::AttributeProto* conv_pads = nullptr;
+    for (onnx::AttributeProto& a : *merged->mutable_attribute()) {
+      if (a.name() == "auto_pad" && a.s() != "NOTSET") return false;
+      if (a.name() == "pads") {
+        if (a.type() != onnx::AttributeProto::INTS || a.ints_size() != 2 * k)
+          return false;  // left to the Conv's own Infer to refuse
+        conv_pads = &a;
+      }
+    }
+    if (conv_pads == nullptr) {
+      conv_pads = merged->add_attribute();
+      conv_pads->set_name("pads");
+      conv_pads->set_type(onnx::AttributeProto::INTS);
+      for (int32_t i = 0; i < 2 * k; ++i) conv_pads->add_ints(0);
+    }
+    for (int32_t i = 0; i < k; ++i) {
+      int64_t begin = 0, end = 0;
+      if (__builtin_add_overflow(conv_pads->ints(i), pads[2 + i], &begin) ||
+          __builtin_add_overflow(conv_pads->ints(k + i), pads[rank + 2 + i],
+                                 &end))
+        return false;
+      conv_pads->set_ints(i, begin);
+      conv_pads->set_ints(k + i, end);
+    }
+    merged->set_input(0, pad.inputs[0]);
+    merged->set_name(
+        pad.name + "+" +
+        (node.name().empty() ? "#" + std::to_string(index) : node.name()));
+    // The Pad was the last op: its output value goes with it, and the Conv
+    // takes its index (so its input's last use stays right).
+    values_.erase(y);
+    ops_.pop_back();
+    return true;
   }
 
   // A float32 constant that broadcasts along the channel axis (1) of a

@@ -39,6 +39,25 @@ void SplitAt(const Shape& s, int32_t axis, int64_t* outer, int64_t* inner) {
     (d < axis ? *outer : *inner) *= s.dims[d];
 }
 
+// The sum of term(row[i]) in double over eight independent partial sums:
+// one running sum waited on the previous add every element (about 4 cycles
+// each, two passes over every row; GPT-2's LayerNorms of [64, 128] took
+// 10 us). A different order of double sums moves the float result by far
+// less than its rounding.
+template <typename T, typename Term>
+double RowSum(const T* row, int64_t n, Term term) {
+  constexpr int64_t kLanes = 8;
+  double part[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int64_t k = 0; k < kLanes; ++k) part[k] += term(Load(row[i + k]));
+  }
+  for (; i < n; ++i) part[0] += term(Load(row[i]));
+  double total = 0.0;
+  for (int64_t k = 0; k < kLanes; ++k) total += part[k];
+  return total;
+}
+
 template <typename T>
 void LayerNormTyped(const RunContext& ctx, int32_t axis, float eps) {
   const TensorRef& x = ctx.inputs[0];
@@ -55,14 +74,13 @@ void LayerNormTyped(const RunContext& ctx, int32_t axis, float eps) {
     const T* row = px + o * inner;
     // Two passes in double: a long row of large values would lose the
     // variance to cancellation in float.
-    double sum = 0.0;
-    for (int64_t i = 0; i < inner; ++i) sum += Load(row[i]);
+    const double sum =
+        RowSum(row, inner, [](float v) { return static_cast<double>(v); });
     const double mean = sum / static_cast<double>(inner);
-    double sq = 0.0;
-    for (int64_t i = 0; i < inner; ++i) {
-      const double dv = Load(row[i]) - mean;
-      sq += dv * dv;
-    }
+    const double sq = RowSum(row, inner, [mean](float v) {
+      const double dv = v - mean;
+      return dv * dv;
+    });
     const float inv = static_cast<float>(
         1.0 / std::sqrt(sq / static_cast<double>(inner) + eps));
     const float m = static_cast<float>(mean);

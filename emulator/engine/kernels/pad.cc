@@ -4,6 +4,7 @@
 // optional constant_value a scalar of the data's dtype; modes constant,
 // reflect and edge. Elements move by size, so every dtype works (the
 // constant is copied bit for bit).
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -68,9 +69,26 @@ void PadTyped(const TensorRef& x, const TensorRef& y, const int64_t* begin,
       row = i < 0 ? -1 : row + i * st[d];
     }
     T* out = dst + o;
-    for (int64_t j = 0; j < inner; ++j) {
-      const int64_t i = row < 0 ? -1 : SourceIndex(j, d_in, begin[r - 1], mode);
-      out[j] = i < 0 ? fill : src[row + i];
+    if (row < 0) {
+      std::fill(out, out + inner, fill);
+    } else {
+      // Output columns [lo, hi) read input columns lo - b .. hi - b - 1 in
+      // order: one memcpy (MobileNetV2's TF-style Pads spent ~1 ns an element
+      // resolving each column). Only the border columns are resolved one by
+      // one, for every mode.
+      const int64_t b = begin[r - 1];
+      const int64_t lo = std::clamp<int64_t>(b, 0, inner);
+      const int64_t hi = std::clamp<int64_t>(b + d_in, lo, inner);
+      auto border = [&](int64_t j) {
+        const int64_t i = SourceIndex(j, d_in, b, mode);
+        out[j] = i < 0 ? fill : src[row + i];
+      };
+      for (int64_t j = 0; j < lo; ++j) border(j);
+      if (hi > lo) {
+        std::memcpy(out + lo, src + row + (lo - b),
+                    static_cast<size_t>(hi - lo) * sizeof(T));
+      }
+      for (int64_t j = hi; j < inner; ++j) border(j);
     }
     for (int32_t d = r - 2; d >= 0; --d) {
       if (++idx[d] < s.dims[d]) break;

@@ -27,6 +27,30 @@ A Identity(ReduceKind kind) {
   }
 }
 
+// The sum of one contiguous row in the accumulator type, for a reduction
+// whose innermost dim is reduced (RMSNorm's and LayerNorm's ReduceMean over
+// the hidden size): eight independent partial sums the compiler keeps in
+// registers (and vectorises), where folding each element into acc[] through
+// memory waited on the previous store every element. Floats sum in double, so
+// the changed order moves the result far below float's rounding; integers
+// wrap as Combine does.
+template <typename A, typename T>
+A RowSum(const T* row, int64_t n) {
+  using U = std::conditional_t<std::is_integral_v<A>, uint64_t, A>;
+  constexpr int64_t kLanes = 8;
+  U part[kLanes] = {};
+  int64_t j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    for (int64_t k = 0; k < kLanes; ++k) {
+      part[k] += static_cast<U>(static_cast<A>(Load(row[j + k])));
+    }
+  }
+  for (; j < n; ++j) part[0] += static_cast<U>(static_cast<A>(Load(row[j])));
+  U total = 0;
+  for (int64_t k = 0; k < kLanes; ++k) total += part[k];
+  return static_cast<A>(total);
+}
+
 template <typename T>
 void ReduceTyped(ReduceKind kind, const ReducePlan& plan, const TensorRef& x,
                  const TensorRef& y, void* scratch) {
@@ -55,11 +79,17 @@ void ReduceTyped(ReduceKind kind, const ReducePlan& plan, const TensorRef& x,
     const int64_t inner_stride = ost[r - 1];
     int64_t idx[kMaxRank] = {};
     int64_t off = 0;
+    const bool row_sums = inner_stride == 0 && (kind == ReduceKind::kSum ||
+                                                kind == ReduceKind::kMean);
     for (int64_t o = 0; o < n_in; o += inner) {
       const T* row = px + o;
-      for (int64_t j = 0; j < inner; ++j) {
-        A& a = acc[off + j * inner_stride];
-        a = Combine<A>(kind, a, static_cast<A>(Load(row[j])));
+      if (row_sums) {
+        acc[off] = Combine<A>(kind, acc[off], RowSum<A>(row, inner));
+      } else {
+        for (int64_t j = 0; j < inner; ++j) {
+          A& a = acc[off + j * inner_stride];
+          a = Combine<A>(kind, a, static_cast<A>(Load(row[j])));
+        }
       }
       for (int32_t d = r - 2; d >= 0; --d) {
         off += ost[d];

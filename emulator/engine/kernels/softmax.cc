@@ -61,7 +61,9 @@ void RunSoftmaxFloat(const RunContext& ctx) {
     for (int64_t o = 0; o < outer; ++o) {
       const float* in = px + o * len;
       float* out = py + o * len;
-      const float m = *std::max_element(in, in + len);
+      // Vectorised (std::max_element walked the row one compare at a
+      // time); a NaN anywhere makes the row NaN either way.
+      const float m = MaxBlock(in, len);
       const float inv = 1.0f / ExpShiftSumBlock(in, m, out, len);
       for (int64_t k = 0; k < len; ++k) out[k] *= inv;
     }

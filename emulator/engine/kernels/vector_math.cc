@@ -35,11 +35,30 @@ void RestoreNaN(const float* x, float* y, int64_t n) {
 // exp is not exact there: it clamps its argument (at about -88.38 with SSE,
 // so exp(-inf) came out 2.9e-39, not 0; a masked softmax entry must be 0).
 // Those few elements are recomputed with std::exp.
+// Below -104 (< ln 2^-150) expf rounds to +0 exactly: those elements are
+// set to 0, and std::exp runs only in the narrow band between, and only when
+// some argument is in it: one loop the compiler vectorises zeroes and looks
+// for the band (a causal mask's finfo.min, half of a decoder's attention
+// scores, paid one std::exp call each before, then a scalar pass per row).
+// y = fixed exp(x - shift), given Eigen's exp of it.
 constexpr float kExpSubnormalBelow = -87.33654475f;
-void RestoreExpUnderflow(const float* x, float* y, int64_t n) {
+constexpr float kExpZeroBelow = -104.0f;
+void FixExpUnderflow(const float* x, float shift, float* y, int64_t n) {
+  int in_band = 0;
   for (int64_t i = 0; i < n; ++i) {
-    if (x[i] < kExpSubnormalBelow) y[i] = std::exp(x[i]);
+    const float arg = x[i] - shift;
+    in_band |= static_cast<int>(arg < kExpSubnormalBelow) &
+               static_cast<int>(arg >= kExpZeroBelow);
+    y[i] = arg < kExpZeroBelow ? 0.0f : y[i];
   }
+  if (in_band == 0) return;
+  for (int64_t i = 0; i < n; ++i) {
+    const float arg = x[i] - shift;
+    if (arg < kExpSubnormalBelow && arg >= kExpZeroBelow) y[i] = std::exp(arg);
+  }
+}
+void RestoreExpUnderflow(const float* x, float* y, int64_t n) {
+  FixExpUnderflow(x, 0.0f, y, n);  // x - 0 is x, NaN and -0 included
 }
 
 // y = f(x), then fix(x, y, n) with the input x; over a stack copy of each
@@ -79,16 +98,37 @@ void ExpBlock(const float* x, float* y, int64_t n) {
       RestoreExpUnderflow);
 }
 
+void SigmoidBlock(const float* x, float* y, int64_t n) {
+  // The stable form of the scalar kernel, e = exp(-|x|) (never overflows),
+  // y = 1 / (1 + e) for x >= 0 and e / (1 + e) below: Eigen's own logistic
+  // clamps its argument at -18, which would lose the tail below 1.5e-8. The
+  // exponent's argument goes in `arg` first, so x and y may alias.
+  constexpr int64_t kChunk = 256;
+  alignas(64) float arg[kChunk];
+  alignas(64) float e[kChunk];
+  for (int64_t i = 0; i < n; i += kChunk) {
+    const int64_t len = n - i < kChunk ? n - i : kChunk;
+    const ConstArray xs = In(x + i, len);
+    Out(arg, len) = -xs.abs();
+    Out(e, len) = In(arg, len).exp();
+    RestoreExpUnderflow(arg, e, len);
+    const ConstArray es = In(e, len);
+    Out(y + i, len) = (xs >= 0.0f).select(1.0f / (1.0f + es), es / (1.0f + es));
+    RestoreNaN(arg, y + i, len);  // arg is NaN exactly where x is
+  }
+}
+
 float ExpShiftSumBlock(const float* x, float shift, float* y, int64_t n) {
   FixedBlock(
       x, y, n, [shift](const ConstArray& a) { return (a - shift).exp(); },
       [shift](const float* in, float* out, int64_t len) {
-        for (int64_t i = 0; i < len; ++i) {
-          const float arg = in[i] - shift;
-          if (arg < kExpSubnormalBelow) out[i] = std::exp(arg);
-        }
+        FixExpUnderflow(in, shift, out, len);
       });
   return Out(y, n).sum();
+}
+
+float MaxBlock(const float* x, int64_t n) {
+  return In(x, n).maxCoeff<Eigen::PropagateNaN>();
 }
 
 void MapFloatBlocks(const RunContext& ctx,

@@ -3,7 +3,8 @@
 // Vectorised float32 math over contiguous blocks, on Eigen's packet math
 // (AVX-512/AVX2/SSE as the build's EXECUTORCH_ASCEND_EMULATOR_ARCH allows):
 // the transcendental functions the transformers spend their elementwise time
-// in (Erf of BERT's GELU, Tanh of GPT-2's, Softmax's Exp). Eigen's erf and
+// in (Erf of BERT's GELU, Tanh of GPT-2's, Softmax's Exp, the Sigmoid of
+// Llama's SiLU). Eigen's erf and
 // tanh are rational approximations accurate to a couple of ulp that clamp
 // their argument; NaN is put back afterwards, so NaN stays NaN as ONNX wants.
 // x and y may be the same buffer.
@@ -19,8 +20,12 @@ namespace kernels {
 void ErfBlock(const float* x, float* y, int64_t n);
 void TanhBlock(const float* x, float* y, int64_t n);
 void ExpBlock(const float* x, float* y, int64_t n);
+// 1 / (1 + exp(-x)) in its stable form (Llama's SiLU, Sigmoid).
+void SigmoidBlock(const float* x, float* y, int64_t n);
 // y = exp(x - shift); returns the sum of y (Softmax's row).
 float ExpShiftSumBlock(const float* x, float shift, float* y, int64_t n);
+// The largest of x[0..n), NaN if any is NaN (n >= 1; Softmax's row).
+float MaxBlock(const float* x, int64_t n);
 
 // Run of a one-input float op whose float32 work is `block` (one of the
 // above): float32 in place of the output, float16/bfloat16 through a float

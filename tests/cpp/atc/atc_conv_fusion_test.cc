@@ -178,6 +178,79 @@ TEST_F(AtcConvFusionTest, NothingMergesWhereItWouldChangeTheGraph) {
                                       "FusedConv:conv_c+relu_c", "Mul:mul_c"}));
 }
 
+// A Pad by zero of the spatial dims only (MobileNetV2's TF "SAME" padding:
+// by one at the end before a strided depthwise Conv, by nothing before a
+// 1x1 one, the fill given or absent) merges into the Conv that reads it: its
+// pads add to the Conv's (here to its own symmetric 1), the results match.
+TEST_F(AtcConvFusionTest, PadMergesIntoTheConvReadingIt) {
+  const int64_t C = 4, H = 7, W = 6;
+  OnnxBuilder b;
+  b.Input("x", {1, C, H, W})
+      .InitI64("p_end", {8}, {0, 0, 0, 0, 0, 0, 1, 2})
+      .InitI64("p_zero", {8}, {0, 0, 0, 0, 0, 0, 0, 0})
+      .InitI64("p_both", {8}, {0, 0, 2, 0, 0, 0, 1, 1})
+      .InitF32("zero", {}, {0.0f})
+      .InitF32("dw", {C, 1, 3, 3}, Ramp(C * 9, 0.07f, -0.4f))
+      .InitF32("s", {C, 1, 1}, {0.5f, 1.5f, -2.0f, 0.75f})
+      .InitF32("pw", {C, C, 1, 1}, Ramp(C * C, 0.1f, -0.6f))
+      .InitF32("w3", {C, C, 3, 3}, Ramp(C * C * 9, 0.02f, -0.3f))
+      .Output("y", {1, C, 6, 4});
+  b.Node("Pad", {"x", "p_end", "zero"}, {"a"}, "pad_0");
+  onnx::NodeProto& dw = b.Node("Conv", {"a", "dw"}, {"b"}, "conv_0");
+  OnnxBuilder::AttrInts(dw, "strides", {2, 2});
+  OnnxBuilder::AttrInt(dw, "group", C);
+  b.Node("Mul", {"b", "s"}, {"c"}, "mul_0");
+  b.Node("Pad", {"c", "p_zero"}, {"d"}, "pad_1");
+  b.Node("Conv", {"d", "pw"}, {"e"}, "conv_1");
+  b.Node("Pad", {"e", "p_both"}, {"f"}, "pad_2");
+  onnx::NodeProto& c3 = b.Node("Conv", {"f", "w3"}, {"y"}, "conv_2");
+  OnnxBuilder::AttrInts(c3, "pads", {1, 1, 1, 1});
+  ExpectSameAsUnfused(b, "pads", {Ramp(C * H * W)});
+  EXPECT_EQ(
+      OpNames(Path("pads.om")),
+      (std::vector<std::string>{"Conv:pad_0+conv_0+mul_0", "Conv:pad_1+conv_1",
+                                "Conv:pad_2+conv_2"}));
+}
+
+// A Pad stays where merging would change the result or the graph: a fill
+// other than zero, padded channels, a crop, reflect mode, a second reader.
+TEST_F(AtcConvFusionTest, PadStaysWhereItIsNotTheConvsPadding) {
+  OnnxBuilder b;
+  b.Input("x", {1, 2, 5, 5})
+      .InitI64("p", {8}, {0, 0, 1, 1, 0, 0, 1, 1})
+      .InitI64("p_chan", {8}, {0, 1, 0, 0, 0, 0, 0, 0})
+      .InitI64("p_crop", {8}, {0, 0, -1, 0, 0, 0, 1, 0})
+      .InitF32("one", {}, {1.0f})
+      .InitF32("w", {2, 2, 1, 1}, {1.0f, 0.5f, -0.5f, 2.0f})
+      .InitF32("w3", {2, 3, 1, 1}, {1.0f, 0.5f, -0.5f, 2.0f, 0.25f, 1.5f})
+      .Output("y1", {1, 2, 7, 7})
+      .Output("y2", {1, 2, 5, 5})
+      .Output("y3", {1, 2, 5, 5})
+      .Output("y4", {1, 2, 7, 7})
+      .Output("y5", {1, 2, 7, 7})
+      .Output("p5", {1, 2, 7, 7});
+  b.Node("Pad", {"x", "p", "one"}, {"p1"}, "pad_value");
+  b.Node("Conv", {"p1", "w"}, {"y1"}, "conv_value");
+  b.Node("Pad", {"x", "p_chan"}, {"p2"}, "pad_chan");
+  b.Node("Conv", {"p2", "w3"}, {"y2"}, "conv_chan");
+  b.Node("Pad", {"x", "p_crop"}, {"p3"}, "pad_crop");
+  b.Node("Conv", {"p3", "w"}, {"y3"}, "conv_crop");
+  onnx::NodeProto& reflect = b.Node("Pad", {"x", "p"}, {"p4"}, "pad_reflect");
+  onnx::AttributeProto* mode = reflect.add_attribute();
+  mode->set_name("mode");
+  mode->set_type(onnx::AttributeProto::STRING);
+  mode->set_s("reflect");
+  b.Node("Conv", {"p4", "w"}, {"y4"}, "conv_reflect");
+  b.Node("Pad", {"x", "p"}, {"p5"}, "pad_shared");  // also a graph output
+  b.Node("Conv", {"p5", "w"}, {"y5"}, "conv_shared");
+  ExpectSameAsUnfused(b, "kept", {Ramp(50)});
+  const std::vector<std::string> names = OpNames(Path("kept.om"));
+  ASSERT_EQ(names.size(), 10u);
+  for (const std::string& name : names) {
+    EXPECT_EQ(name.find('+'), std::string::npos) << name;
+  }
+}
+
 // A precision mode that rounds each op's output keeps every op apart (the
 // rounding between them is part of the result).
 TEST_F(AtcConvFusionTest, RoundingPrecisionModeKeepsOpsApart) {

@@ -62,6 +62,30 @@ TEST(KernelsNorm, LayerNormalizationAxesAndBias) {
   }
 }
 
+// Rows longer than the eight partial sums with a tail (131), GPT-2's rows of
+// 128, and rows offset by 100 (statistics in double; the output pass is
+// float, as ONNX stash_type 1 says, so a far larger offset loses digits).
+TEST(KernelsNorm, LayerNormalizationLongRowsAndLargeOffsets) {
+  for (int64_t cols : {128, 131}) {
+    for (float offset : {0.0f, 100.0f}) {
+      SCOPED_TRACE(std::to_string(cols) + " " + std::to_string(offset));
+      const int64_t rows = 5;
+      std::vector<float> xv = RandomFloats(rows * cols, 31);
+      for (float& v : xv) v = 3.0f * v + offset;
+      const HostTensor g = RandF32(S({cols}), 32);
+      const HostTensor b = RandF32(S({cols}), 33);
+      Attrs a;
+      a.Int("axis", -1).Float("epsilon", 1e-5f);
+      RunResult r = RunKernel("LayerNormalization", a,
+                              {HostTensor::F32(S({rows, cols}), xv), g, b});
+      ASSERT_EQ(r.error, "");
+      const std::vector<float> bv = b.f32();
+      ExpectNear(r.outputs[0].f32(),
+                 LayerNormOracle(xv, rows, cols, g.f32(), &bv, 1e-5), 2e-5f);
+    }
+  }
+}
+
 TEST(KernelsNorm, LayerNormalizationFloat16) {
   const HostTensor x = RandF32(S({3, 8}), 21);
   const HostTensor g = RandF32(S({8}), 22);

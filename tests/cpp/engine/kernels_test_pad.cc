@@ -64,6 +64,16 @@ TEST(KernelsPad, ModesAgainstNaiveOracle) {
     CheckPad(x, {0, 0, 7, 0, 0, 9}, mode, 1.0f);    // wider than the axis
   }
   CheckPad(RandF32(S({1, 1, 1}), 3), {1, 1, 1, 1, 1, 1}, "reflect", 0.0f);
+  // The innermost axis copies its inside columns in one run: runs cut by a
+  // crop on either side, a crop past the whole row, a pad on one side only
+  // (MobileNetV2's TF padding), over several outer rows.
+  const HostTensor wide = RandF32(S({2, 3, 11}), 8);
+  for (const char* mode : {"constant", "reflect", "edge"}) {
+    CheckPad(wide, {0, 0, -3, 0, 1, -2}, mode, 2.0f);
+    CheckPad(wide, {0, 1, 0, 1, 0, 1}, mode, 0.0f);
+    CheckPad(wide, {0, 0, 4, 0, 0, -11}, mode, 3.0f);
+  }
+  CheckPad(wide, {0, 0, -12, 0, 0, 13}, "constant", -1.0f);  // row all fill
 }
 
 TEST(KernelsPad, DefaultsAndDtypes) {

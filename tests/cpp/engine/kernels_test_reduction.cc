@@ -229,6 +229,67 @@ TEST(KernelsReduce, SumMaxMinOverAxesAndDtypes) {
   }
 }
 
+// A reduced innermost dim sums each row in registers (reduce_loop.cc
+// RowSum): rows longer than its 8 lanes with a tail (37), a Llama-sized row
+// (128), the innermost and the dim before it reduced together (rows folding
+// into the same output), for ReduceMean and ReduceSum in float32 and float16,
+// and int64 sums that wrap as before.
+TEST(KernelsReduce, InnermostRowSumsMatchTheNaiveWalk) {
+  struct Case {
+    Shape shape;
+    std::vector<int64_t> axes;
+    std::vector<bool> red;
+  };
+  const Case cases[] = {
+      {S({3, 37}), {-1}, {false, true}},
+      {S({2, 64, 128}), {2}, {false, false, true}},
+      {S({3, 5, 37}), {1, 2}, {false, true, true}},
+      {S({4, 9}), {0, 1}, {true, true}},
+  };
+  uint32_t seed = 40;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.shape.ToString());
+    HostTensor x = RandF32(c.shape, seed++);
+    std::vector<float> xv = x.f32();
+    for (float& v : xv) v = 3.0f * v + 0.5f;  // sums far from zero
+    x = HostTensor::F32(c.shape, xv);
+    Shape want_shape;
+    const std::vector<float> mean = NaiveMean(x, c.red, true, &want_shape);
+    int64_t count = 1;
+    for (int32_t i = 0; i < c.shape.rank; ++i) {
+      count *= c.red[i] ? c.shape.dims[i] : 1;
+    }
+    std::vector<float> sum;
+    for (float m : mean) sum.push_back(m * static_cast<float>(count));
+    Attrs a;
+    a.Ints("axes", c.axes);
+    RunResult r = RunKernel("ReduceMean", a, {x});
+    ASSERT_EQ(r.error, "");
+    ASSERT_EQ(r.outputs[0].shape, want_shape);
+    ExpectNear(r.outputs[0].f32(), mean, 1e-6f);
+    r = RunKernel("ReduceSum", Attrs(), {x, Axes(c.axes)});
+    ASSERT_EQ(r.error, "");
+    ExpectNear(r.outputs[0].f32(), sum, 4e-6f * static_cast<float>(count));
+    // float16 accumulates in float (double here) and rounds once.
+    const std::vector<float> xh = RoundToHalf(xv);
+    const std::vector<float> mean_h =
+        NaiveMean(HostTensor::F32(c.shape, xh), c.red, true, &want_shape);
+    r = RunKernel("ReduceMean", a, {F16(c.shape, xh)});
+    ASSERT_EQ(r.error, "");
+    EXPECT_EQ(HalfValues(r.outputs[0]), RoundToHalf(mean_h));
+  }
+  // int64: the row's sum wraps modulo 2^64, whatever the order.
+  std::vector<int64_t> big(19, std::numeric_limits<int64_t>::max() / 4 + 7);
+  big[18] = -3;
+  uint64_t wrapped = 0;
+  for (int64_t v : big) wrapped += static_cast<uint64_t>(v);
+  RunResult r = RunKernel("ReduceSum", Attrs(),
+                          {HostTensor::I64(S({1, 19}), big), Axes({1})});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].values<int64_t>(),
+            (std::vector<int64_t>{static_cast<int64_t>(wrapped)}));
+}
+
 TEST(KernelsReduce, NoopEmptyAndNaN) {
   HostTensor x = RandF32(S({2, 3}), 5);
   Attrs noop;
@@ -339,8 +400,9 @@ TEST(KernelsReduce, CumSumIntegersAreExactAndWrap) {
   EXPECT_EQ(r.outputs[0].values<int32_t>(),
             std::vector<int32_t>(want.begin(), want.end()));
   const int32_t i32max = std::numeric_limits<int32_t>::max();
-  r = RunKernel("CumSum", Attrs(),
-                {I32(S({3}), {i32max, 1, 1}), HostTensor::I64(S({}), {0}).Const()});
+  r = RunKernel(
+      "CumSum", Attrs(),
+      {I32(S({3}), {i32max, 1, 1}), HostTensor::I64(S({}), {0}).Const()});
   ASSERT_EQ(r.error, "");
   EXPECT_EQ(r.outputs[0].values<int32_t>(),
             (std::vector<int32_t>{i32max, std::numeric_limits<int32_t>::min(),
@@ -350,8 +412,9 @@ TEST(KernelsReduce, CumSumIntegersAreExactAndWrap) {
                 {HostTensor::I64(S({2}), {i64max, 1}),
                  HostTensor::I64(S({}), {-1}).Const()});
   ASSERT_EQ(r.error, "");
-  EXPECT_EQ(r.outputs[0].values<int64_t>(),
-            (std::vector<int64_t>{i64max, std::numeric_limits<int64_t>::min()}));
+  EXPECT_EQ(
+      r.outputs[0].values<int64_t>(),
+      (std::vector<int64_t>{i64max, std::numeric_limits<int64_t>::min()}));
 }
 
 TEST(KernelsReduce, Refusals) {

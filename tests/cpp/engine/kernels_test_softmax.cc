@@ -3,6 +3,7 @@
 // Softmax over every axis, numerical stability and refusals.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,42 @@ TEST(KernelsSoftmax, SoftmaxIsStableForLargeInputs) {
   r = RunKernel("Softmax", a0, {x});
   ASSERT_EQ(r.error, "");
   for (float v : r.outputs[0].f32()) EXPECT_TRUE(std::isfinite(v));
+}
+
+// A decoder's causal mask: rows of 64 scores with entries at finfo.min or
+// -inf (exp exactly 0), entries shifted into exp's subnormal band (-104 ..
+// -87.3 below the row's max), a row all masked but one, and a row with a NaN
+// (all NaN, as in PyTorch).
+TEST(KernelsSoftmax, MaskedRowsMatchTheDoubleReference) {
+  const int64_t rows = 5, len = 64;
+  std::vector<float> x = RandomFloats(rows * len, 71);
+  const float lowest = std::numeric_limits<float>::lowest();
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t k = r + 1; k < len; ++k) {  // causal: k > r masked
+      x[r * len + k] = k % 3 == 0 ? -inf : lowest;
+    }
+  }
+  for (int64_t k = 0; k < len; ++k) {  // row 4: a band around exp's limits
+    x[4 * len + k] = k == 0 ? 10.0f : 10.0f - 80.0f - 0.5f * k;
+  }
+  x[3 * len + 1] = std::nanf("");
+  RunResult r =
+      RunKernel("Softmax", Attrs(), {HostTensor::F32(S({rows, len}), x)});
+  ASSERT_EQ(r.error, "");
+  const std::vector<float> got = r.outputs[0].f32();
+  const std::vector<float> want =
+      NaiveSoftmax(HostTensor::F32(S({rows, len}), x), 1);
+  for (int64_t i = 0; i < rows * len; ++i) {
+    if (i / len == 3) {
+      EXPECT_TRUE(std::isnan(got[i])) << "at " << i;
+    } else if (want[i] == 0.0f || std::fpclassify(want[i]) == FP_SUBNORMAL) {
+      EXPECT_EQ(got[i], want[i]) << "at " << i;
+    } else {
+      EXPECT_NEAR(got[i], want[i], 1e-6f * std::max(want[i], 1e-3f))
+          << "at " << i;
+    }
+  }
 }
 
 TEST(KernelsSoftmax, SoftmaxRejections) {

@@ -101,10 +101,11 @@ TEST(KernelsUnary, RoundHalvesToEvenAndSpecialValues) {
   EXPECT_TRUE(std::isnan(r.outputs[0].f32()[0]));
 }
 
-// Erf, Tanh and Exp run on vectorised blocks (vector_math.h): long and odd
-// lengths (several 256-element chunks for float16, a SIMD tail), arguments
-// far past the approximations' clamps, infinities and NaN.
-TEST(KernelsUnary, VectorisedErfTanhExpOverLongInputsAndSpecialValues) {
+// Erf, Tanh, Exp and Sigmoid run on vectorised blocks (vector_math.h): long
+// and odd lengths (several 256-element chunks, a SIMD tail; float16 runs in
+// place on a float chunk), arguments far past the approximations' clamps,
+// infinities and NaN. Sigmoid's small tail is checked relative to its value.
+TEST(KernelsUnary, VectorisedErfTanhExpSigmoidOverLongInputsAndSpecialValues) {
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::nanf("");
   const int64_t n = 1000 + 3;
@@ -118,12 +119,22 @@ TEST(KernelsUnary, VectorisedErfTanhExpOverLongInputsAndSpecialValues) {
   x[9] = -1e-30f;
   x[10] = -100.0f;  // exp: subnormal, below the vectorised exp's clamp
   x[11] = -87.5f;   // exp: just below FLT_MIN
+  x[12] = -30.0f;   // sigmoid 9.4e-14: below Eigen's logistic clamp (-18)
+  x[13] = 40.0f;
   const struct {
     const char* op;
     float (*ref)(float);
-  } cases[] = {{"Erf", [](float v) { return std::erf(v); }},
-               {"Tanh", [](float v) { return std::tanh(v); }},
-               {"Exp", [](float v) { return std::exp(v); }}};
+    bool relative;  // tolerance relative to the value, however small
+  } cases[] = {
+      {"Erf", [](float v) { return std::erf(v); }, false},
+      {"Tanh", [](float v) { return std::tanh(v); }, false},
+      {"Exp", [](float v) { return std::exp(v); }, false},
+      {"Sigmoid",
+       [](float v) {
+         const double e = std::exp(-std::fabs(double{v}));
+         return static_cast<float>(v >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e));
+       },
+       true}};
   for (const auto& c : cases) {
     SCOPED_TRACE(c.op);
     RunResult r = RunKernel(c.op, Attrs(), {HostTensor::F32(S({n}), x)});
@@ -137,8 +148,9 @@ TEST(KernelsUnary, VectorisedErfTanhExpOverLongInputsAndSpecialValues) {
                  std::fpclassify(want) == FP_SUBNORMAL) {
         EXPECT_EQ(got[i], want) << "at " << i << ", x " << x[i];
       } else {
-        EXPECT_NEAR(got[i], want, 4e-7f * std::max(1.0f, std::fabs(want)))
-            << "at " << i << ", x " << x[i];
+        const float tol = c.relative ? 1e-6f * std::fabs(want)
+                                     : 4e-7f * std::max(1.0f, std::fabs(want));
+        EXPECT_NEAR(got[i], want, tol) << "at " << i << ", x " << x[i];
       }
     }
     // float16 through float chunks: NaN and values at every chunk boundary.
