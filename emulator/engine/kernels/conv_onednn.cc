@@ -66,6 +66,7 @@ class OnednnConv final : public PreparedOp {
   memory bias;                        // copied once (empty md when absent)
   bool has_bias = false;
   bool residual = false;
+  size_t scratch_bytes = 0;  // OnednnConvScratchBytes of the shape
   bool reorder_src = false, reorder_dst = false;
   // What the layout agreement may offer (kernel.h): src_md / dst_md are
   // dense NHWC (brgconv's pick on AVX-512 and AVX2) and a run never falls
@@ -237,6 +238,7 @@ std::unique_ptr<PreparedOp> PrepareOnednnConv(const OnednnConvShape& s,
   }
   stream.wait();
   p->residual = s.residual;
+  p->scratch_bytes = static_cast<size_t>(OnednnConvScratchBytes(s));
   p->reorder_src = p->src_md != p->src_plain;
   p->reorder_dst = p->dst_md != p->dst_plain;
   const size_t src_room =
@@ -336,6 +338,10 @@ void Execute(const dnnl::primitive& prim, const dnnl::stream& stream,
 }
 
 }  // namespace
+
+size_t OnednnConvPreparedScratchBytes(const PreparedOp& prepared) {
+  return static_cast<const OnednnConv&>(prepared).scratch_bytes;
+}
 
 bool RunOnednnConv(const PreparedOp& prepared, const float* x, const float* z,
                    float* y, void* scratch, size_t scratch_bytes) {
