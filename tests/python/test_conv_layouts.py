@@ -45,12 +45,17 @@ class _Block(torch.nn.Module):
 
 
 class _ResNetLike(torch.nn.Module):
-    def __init__(self) -> None:
+    """stem 20: the stem Conv reads a reordered input. stem 16: on AVX-512 it reads the NCHW input
+    as it is (oneDNN's first-layer kernel, whose 16-channel blocked output is NHWC); with
+    ceil_mode the MaxPool's last windows are partial. Both end in GlobalAveragePool reading the
+    last Conv's NHWC output."""
+
+    def __init__(self, stem: int = 20, ceil_mode: bool = False) -> None:
         super().__init__()
-        self.stem = _conv_bn(3, 20, stride=2, k=7)
-        self.pool = torch.nn.MaxPool2d(3, stride=2, padding=1)
+        self.stem = _conv_bn(3, stem, stride=2, k=7)
+        self.pool = torch.nn.MaxPool2d(3, stride=2, padding=1, ceil_mode=ceil_mode)
         self.blocks = torch.nn.Sequential(
-            _Block(20, 20, 1), _Block(20, 36, 2), _Block(36, 36, 1), _Block(36, 20, 2)
+            _Block(stem, stem, 1), _Block(stem, 36, 2), _Block(36, 36, 1), _Block(36, 20, 2)
         )
         self.head = torch.nn.Linear(20, 5)
 
@@ -83,9 +88,10 @@ class _MixedReaders(torch.nn.Module):
     "make",
     [
         lambda: (_ResNetLike(), (torch.randn(1, 3, 45, 37),)),
+        lambda: (_ResNetLike(stem=16, ceil_mode=True), (torch.randn(2, 3, 42, 35),)),
         lambda: (_MixedReaders(), (torch.randn(2, 3, 11, 9),)),
     ],
-    ids=["resnet_like", "mixed_readers"],
+    ids=["resnet_like", "resnet_like_stem16", "mixed_readers"],
 )
 def test_conv_chains_match_eager(native, make, tmp_path: Path) -> None:
     torch.manual_seed(0)

@@ -685,18 +685,20 @@ void RunConvOwn(const RunContext& ctx, const ConvGeometry& g,
 // Conv and FusedConv: oneDNN when prepared (and the scratch fits), else the
 // emulator's own Conv followed by the residual and Relu.
 void RunConvAny(const RunContext& ctx) {
-  ConvGeometry g;
-  GetGeometry(kOp, ctx.attrs, ctx.inputs, ctx.num_inputs, &g);
   const bool residual = HasResidual(ctx.inputs, ctx.num_inputs);
   const float* z = residual ? ctx.inputs[3].as<const float>() : nullptr;
   float* y = ctx.outputs[0].as<float>();
-  const size_t scratch_bytes = static_cast<size_t>(
-      OnednnConvScratchBytes(OnednnShape(g, ctx.attrs, residual)));
+  // A prepared Conv knows its scratch size: no walk over the attributes per
+  // run (resolving the window by attribute name took ~4% of the small
+  // ResNet's emulator time, docs/benchmarks.md).
   if (ctx.prepared != nullptr &&
       RunOnednnConv(*ctx.prepared, ctx.inputs[0].as<const float>(), z, y,
-                    ctx.scratch, scratch_bytes)) {
+                    ctx.scratch,
+                    OnednnConvPreparedScratchBytes(*ctx.prepared))) {
     return;
   }
+  ConvGeometry g;
+  GetGeometry(kOp, ctx.attrs, ctx.inputs, ctx.num_inputs, &g);
   const float* bias = ctx.num_inputs >= 3 && ctx.inputs[2].present()
                           ? ctx.inputs[2].as<const float>()
                           : nullptr;

@@ -66,6 +66,7 @@ class OnednnConv final : public PreparedOp {
   memory bias;                        // copied once (empty md when absent)
   bool has_bias = false;
   bool residual = false;
+  size_t scratch_bytes = 0;  // OnednnConvScratchBytes of the shape
   bool reorder_src = false, reorder_dst = false;
   // What the layout agreement may offer (kernel.h): src_md / dst_md are
   // dense NHWC (brgconv's pick on AVX-512 and AVX2) and a run never falls
@@ -127,6 +128,14 @@ memory::dims Dims(std::initializer_list<int64_t> v) {
   return memory::dims(v.begin(), v.end());
 }
 
+// Whether `md`, a blocked layout of `dims` ([N, C, H, W], C = `channels`),
+// holds its elements where NHWC would: one block of exactly the channels.
+bool BlockedIsNhwc(const memory::desc& md, const memory::dims& dims,
+                   int64_t channels) {
+  return (channels == 16 && md == memory::desc(dims, kF32, Tag::nChw16c)) ||
+         (channels == 8 && md == memory::desc(dims, kF32, Tag::nChw8c));
+}
+
 }  // namespace
 
 int64_t OnednnConvScratchBytes(const OnednnConvShape& s) {
@@ -185,6 +194,32 @@ std::unique_ptr<PreparedOp> PrepareOnednnConv(const OnednnConvShape& s,
   dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
   // The reference implementation would be slower than the emulator's own.
   if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0) return nullptr;
+  bool nhwc_bytes = false;
+  if (s.c < 16 && s.group == 1) {
+    // A first layer (few input channels, ResNet's stem): oneDNN's direct JIT
+    // convolution reads the plain NCHW source, with no reorder of the model's
+    // input. Taken only when it then writes bytes that are NHWC as they are
+    // (one channel block: 16 output channels on AVX-512, 8 on AVX2), so no
+    // reorder appears after it either: ResNet's stem (3 -> 16 channels, 7x7/2,
+    // 64x64) took 22 us instead of 31 (brgconv and its source reorder). With
+    // more output channels the blocked output's reorder cost more than it
+    // saved (docs/emulator-kernels.md).
+    const dnnl::convolution_forward::desc plain_desc(
+        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+        p->src_plain, w_any, bias != nullptr ? b_md : memory::desc(), dst_any,
+        strides, dilations, pad_l, pad_r);
+    try {
+      dnnl::convolution_forward::primitive_desc plain(plain_desc, attr, engine,
+                                                      /*allow_empty=*/true);
+      if (plain && std::string(plain.impl_info_str()).rfind("ref", 0) != 0 &&
+          BlockedIsNhwc(plain.dst_desc(), dst, s.m)) {
+        pd = plain;
+        nhwc_bytes = true;
+      }
+    } catch (const dnnl::error&) {
+      // No such implementation: keep the first pick.
+    }
+  }
   p->conv = dnnl::convolution_forward(pd);
   p->src_md = pd.src_desc();
   p->dst_md = pd.dst_desc();
@@ -203,6 +238,7 @@ std::unique_ptr<PreparedOp> PrepareOnednnConv(const OnednnConvShape& s,
   }
   stream.wait();
   p->residual = s.residual;
+  p->scratch_bytes = static_cast<size_t>(OnednnConvScratchBytes(s));
   p->reorder_src = p->src_md != p->src_plain;
   p->reorder_dst = p->dst_md != p->dst_plain;
   const size_t src_room =
@@ -212,8 +248,8 @@ std::unique_ptr<PreparedOp> PrepareOnednnConv(const OnednnConvShape& s,
       src_room + dst_bytes <= static_cast<size_t>(OnednnConvScratchBytes(s));
   p->nhwc_src =
       fits && p->reorder_src && p->src_md == memory::desc(src, kF32, Tag::nhwc);
-  p->nhwc_dst =
-      fits && p->reorder_dst && p->dst_md == memory::desc(dst, kF32, Tag::nhwc);
+  p->nhwc_dst = fits && p->reorder_dst &&
+                (nhwc_bytes || p->dst_md == memory::desc(dst, kF32, Tag::nhwc));
   if (p->reorder_src) {
     p->src_in = dnnl::reorder(
         dnnl::reorder::primitive_desc(engine, p->src_plain, engine, p->src_md));
@@ -302,6 +338,10 @@ void Execute(const dnnl::primitive& prim, const dnnl::stream& stream,
 }
 
 }  // namespace
+
+size_t OnednnConvPreparedScratchBytes(const PreparedOp& prepared) {
+  return static_cast<const OnednnConv&>(prepared).scratch_bytes;
+}
 
 bool RunOnednnConv(const PreparedOp& prepared, const float* x, const float* z,
                    float* y, void* scratch, size_t scratch_bytes) {

@@ -46,5 +46,9 @@ std::unique_ptr<PreparedOp> PrepareOnednnConv(const OnednnConvShape& s,
 bool RunOnednnConv(const PreparedOp& prepared, const float* x, const float* z,
                    float* y, void* scratch, size_t scratch_bytes);
 
+// OnednnConvScratchBytes of the shape `prepared` was made for (kept at
+// prepare, so that a run need not resolve the Conv's attributes again).
+size_t OnednnConvPreparedScratchBytes(const PreparedOp& prepared);
+
 }  // namespace kernels
 }  // namespace ascend_emu

@@ -4,10 +4,13 @@
 // auto_pad, ceil_mode; dilations for MaxPool; count_include_pad for
 // AveragePool) and GlobalAveragePool, float32 (float16 via
 // half_via_float.h), NCL / NCHW / NCDHW. 1-D and 2-D pools run as 3-D with
-// leading spatial axes of size 1.
+// leading spatial axes of size 1. A 2-D float32 MaxPool and a 4-D float32
+// GlobalAveragePool also read NHWC when the loader agreed it with the
+// producer (kernel.h, "Layouts between ops" in docs/emulator.md).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <string>
@@ -266,10 +269,12 @@ void AvgPoolVolume(const float* x, const Window3D& w, bool count_include_pad,
 // A 2-D float32 MaxPool's layout agreement (kernel.h): it reads its input
 // in NHWC when the producer (a oneDNN Conv) writes it so, and then offers
 // NHWC for its output too, so that a Conv -> MaxPool -> Conv chain (ResNet's
-// stem) stays NHWC. Nothing is made at load besides these flags.
+// stem) stays NHWC. Its window is resolved once here (the attributes are
+// fixed at load), not on every run.
 class MaxPoolLayouts final : public PreparedOp {
  public:
   bool nhwc_x = false, nhwc_y = false;
+  Window3D w;
 
   TensorLayout PreferredOutputLayout(size_t index) const override {
     return index == 0 && nhwc_x ? TensorLayout::kNhwc : TensorLayout::kPlain;
@@ -281,34 +286,183 @@ class MaxPoolLayouts final : public PreparedOp {
   void UseInputLayout(size_t, TensorLayout) override { nhwc_x = true; }
 };
 
-// 2-D MaxPool of one image with element strides of its own for the input and
-// the output: channel stride `xc` / `yc`, row `xh` / `yh`, column `xw` /
-// `yw`. NHWC on both sides has channel stride 1, so the inner loop over the
-// channels vectorizes; the taps come in (kh, kw) order as in MaxPoolVolume.
-void MaxPoolStrided(const float* x, const Window3D& w, int64_t channels,
-                    int64_t xc, int64_t xh, int64_t xw, float* y, int64_t yc,
-                    int64_t yh, int64_t yw) {
+// The taps of one window on one axis that land inside [0, in): k in
+// [*lo, *hi) for the window starting at input index `start`.
+void InsideTaps(int64_t start, int64_t kernel, int64_t dilation, int64_t in,
+                int64_t* lo, int64_t* hi) {
+  int64_t k = 0;
+  while (k < kernel && start + k * dilation < 0) ++k;
+  *lo = k;
+  while (k < kernel && start + k * dilation < in) ++k;
+  *hi = k;
+}
+
+// Channel blocks of the NHWC MaxPool: vectors of the build's arch (the pool
+// of ResNet's stem has 16 channels, one AVX-512 vector), four at a time, then
+// one at a time, then single channels for an odd rest. GNU vector extensions
+// (GCC and clang), as in depthwise_strips.cc: written as plain loops over a
+// fixed block, GCC unrolled them fully and then kept them scalar (the NaN
+// test is a branch), 1.4x slower than ORT on the whole ResNet.
+#if defined(__AVX512F__)
+constexpr int64_t kPoolLanes = 16;
+#elif defined(__AVX__)
+constexpr int64_t kPoolLanes = 8;
+#else
+constexpr int64_t kPoolLanes = 4;
+#endif
+#if defined(__GNUC__)
+#define ASCEND_EMU_POOL_VECTORS 1
+typedef float PoolVec __attribute__((vector_size(kPoolLanes * sizeof(float))));
+typedef int32_t PoolMask
+    __attribute__((vector_size(kPoolLanes * sizeof(float))));
+
+inline PoolVec LoadVec(const float* p) {
+  PoolVec v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// max(m, v) with MaxPoolVolume's rule: v replaces m when greater or NaN
+// (NaN wins, as in PyTorch), so ties keep the earlier tap.
+inline PoolVec MaxKeepNan(PoolVec m, PoolVec v) {
+  const PoolMask take = (v > m) | (v != v);
+  return reinterpret_cast<PoolVec>((reinterpret_cast<PoolMask>(v) & take) |
+                                   (reinterpret_cast<PoolMask>(m) & ~take));
+}
+
+// Where NP windows side by side (output columns ow..ow+NP-1, same taps
+// inside the input) read and write.
+struct WindowRun {
+  int64_t rows, cols;      // inside taps
+  int64_t row_step;        // floats from one tap row to the next
+  int64_t col_step;        // ... one tap column to the next
+  int64_t x_step, y_step;  // ... one window to the next (input, output)
+  int64_t yc;              // output channel stride (1 in NHWC)
+};
+
+// The maxima of NP windows of NV vectors of channels from `x` (the first
+// window's first inside tap), taps in (kh, kw) order as in MaxPoolVolume,
+// stored to `y`. The running maxima stay in registers for the whole window
+// (the loop that stored and reloaded the output after every tap took 8 us
+// on ResNet's stem pool, ORT 3 us), and NP * NV of them are independent
+// chains: one vector's chain of compare-and-blends waits on each tap's
+// result, and ResNet's stem pool has one vector of channels.
+template <int NV, int NP, bool kDenseY>
+inline void WindowMaxVectors(const float* x, const WindowRun& r, float* y) {
+  PoolVec m[NP][NV];
+  for (int p = 0; p < NP; ++p) {
+    for (int i = 0; i < NV; ++i) {
+      m[p][i] = PoolVec{} - std::numeric_limits<float>::infinity();
+    }
+  }
+  for (int64_t a = 0; a < r.rows; ++a) {
+    for (int64_t b = 0; b < r.cols; ++b) {
+      const float* in = x + a * r.row_step + b * r.col_step;
+      for (int p = 0; p < NP; ++p) {
+        for (int i = 0; i < NV; ++i) {
+          m[p][i] =
+              MaxKeepNan(m[p][i], LoadVec(in + p * r.x_step + i * kPoolLanes));
+        }
+      }
+    }
+  }
+  for (int p = 0; p < NP; ++p) {
+    float* out = y + p * r.y_step;
+    if (kDenseY) {
+      std::memcpy(out, m[p], sizeof m[p]);
+      continue;
+    }
+    float lanes[NV * kPoolLanes];
+    std::memcpy(lanes, m[p], sizeof m[p]);
+    for (int64_t j = 0; j < NV * kPoolLanes; ++j) out[j * r.yc] = lanes[j];
+  }
+}
+#endif
+
+// The same for one channel of one window (the rest after the vectors).
+inline void WindowMaxOne(const float* x, const WindowRun& r, float* y) {
+  float m = -std::numeric_limits<float>::infinity();
+  for (int64_t a = 0; a < r.rows; ++a) {
+    for (int64_t b = 0; b < r.cols; ++b) {
+      const float v = x[a * r.row_step + b * r.col_step];
+      m = (v > m || v != v) ? v : m;  // NaN wins, as in PyTorch
+    }
+  }
+  *y = m;
+}
+
+// NP windows side by side over all `channels` of an NHWC image.
+template <int NP, bool kDenseY>
+void WindowMaxChannels(const float* x, int64_t channels, const WindowRun& r,
+                       float* y) {
+  int64_t c = 0;
+#ifdef ASCEND_EMU_POOL_VECTORS
+  if (NP == 1) {
+    for (; c + 4 * kPoolLanes <= channels; c += 4 * kPoolLanes) {
+      WindowMaxVectors<4, 1, kDenseY>(x + c, r, y + c * r.yc);
+    }
+  }
+  for (; c + kPoolLanes <= channels; c += kPoolLanes) {
+    WindowMaxVectors<1, NP, kDenseY>(x + c, r, y + c * r.yc);
+  }
+#endif
+  for (; c < channels; ++c) {
+    for (int p = 0; p < NP; ++p) {
+      WindowMaxOne(x + c + p * r.x_step, r, y + c * r.yc + p * r.y_step);
+    }
+  }
+}
+
+// Windows taken side by side when their taps agree.
+constexpr int64_t kSideBySide = 4;
+
+// 2-D MaxPool of one NHWC image (channels innermost) into NHWC (`kDenseY`)
+// or NCHW.
+template <bool kDenseY>
+void MaxPoolNhwcImage(const float* x, const Window3D& w, int64_t channels,
+                      float* y) {
+  const int64_t xh = w.in[2] * channels;
+  WindowRun r;
+  r.row_step = w.dilation[1] * xh;
+  r.col_step = w.dilation[2] * channels;
+  r.x_step = w.stride[2] * channels;
+  r.y_step = kDenseY ? channels : 1;
+  r.yc = kDenseY ? 1 : w.out[1] * w.out[2];
   for (int64_t oh = 0; oh < w.out[1]; ++oh) {
     const int64_t h0 = oh * w.stride[1] - w.pad_begin[1];
-    for (int64_t ow = 0; ow < w.out[2]; ++ow) {
+    int64_t kh0, kh1;
+    InsideTaps(h0, w.kernel[1], w.dilation[1], w.in[1], &kh0, &kh1);
+    r.rows = kh1 - kh0;
+    int64_t ow = 0;
+    while (ow < w.out[2]) {
       const int64_t w0 = ow * w.stride[2] - w.pad_begin[2];
-      float* o = y + oh * yh + ow * yw;
-      for (int64_t c = 0; c < channels; ++c) {
-        o[c * yc] = -std::numeric_limits<float>::infinity();
-      }
-      for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
-        const int64_t ih = h0 + kh * w.dilation[1];
-        if (ih < 0 || ih >= w.in[1]) continue;
-        for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
-          const int64_t iw = w0 + kw * w.dilation[2];
-          if (iw < 0 || iw >= w.in[2]) continue;
-          const float* in = x + ih * xh + iw * xw;
-          for (int64_t c = 0; c < channels; ++c) {
-            const float v = in[c * xc];
-            float& m = o[c * yc];
-            m = (v > m || v != v) ? v : m;  // NaN wins, as in PyTorch
-          }
+      int64_t kw0, kw1;
+      InsideTaps(w0, w.kernel[2], w.dilation[2], w.in[2], &kw0, &kw1);
+      r.cols = kw1 - kw0;
+      const int64_t o = oh * w.out[2] + ow;
+      float* out = kDenseY ? y + o * channels : y + o;
+      if (r.rows == 0 || r.cols == 0) {  // a window in the padding only
+        for (int64_t c = 0; c < channels; ++c) {
+          out[c * r.yc] = -std::numeric_limits<float>::infinity();
         }
+        ++ow;
+        continue;
+      }
+      const float* in = x + (h0 + kh0 * w.dilation[1]) * xh +
+                        (w0 + kw0 * w.dilation[2]) * channels;
+      // The last of kSideBySide windows has all the first's taps inside
+      // (and so every window between): the windows move by whole strides.
+      int64_t last0 = 0, last1 = 0;
+      if (ow + kSideBySide <= w.out[2]) {
+        InsideTaps(w0 + (kSideBySide - 1) * w.stride[2], w.kernel[2],
+                   w.dilation[2], w.in[2], &last0, &last1);
+      }
+      if (ow + kSideBySide <= w.out[2] && last0 == kw0 && last1 == kw1) {
+        WindowMaxChannels<kSideBySide, kDenseY>(in, channels, r, out);
+        ow += kSideBySide;
+      } else {
+        WindowMaxChannels<1, kDenseY>(in, channels, r, out);
+        ++ow;
       }
     }
   }
@@ -317,8 +471,7 @@ void MaxPoolStrided(const float* x, const Window3D& w, int64_t channels,
 // A MaxPool with an agreed NHWC input (and output, when agreed).
 void RunMaxPoolNhwc(const RunContext& ctx, const MaxPoolLayouts& layouts) {
   const TensorRef& x = ctx.inputs[0];
-  Window3D w;
-  GetWindow("MaxPool", ctx.attrs, x.shape, &w);
+  const Window3D& w = layouts.w;
   const int64_t n = x.shape.dims[0], c = x.shape.dims[1];
   const int64_t in_plane = w.in[1] * w.in[2], out_plane = w.out[1] * w.out[2];
   const float* px = x.as<const float>();
@@ -327,9 +480,9 @@ void RunMaxPoolNhwc(const RunContext& ctx, const MaxPoolLayouts& layouts) {
     const float* xb = px + b * c * in_plane;
     float* yb = py + b * c * out_plane;
     if (layouts.nhwc_y) {
-      MaxPoolStrided(xb, w, c, 1, w.in[2] * c, c, yb, 1, w.out[2] * c, c);
+      MaxPoolNhwcImage<true>(xb, w, c, yb);
     } else {
-      MaxPoolStrided(xb, w, c, 1, w.in[2] * c, c, yb, out_plane, w.out[2], 1);
+      MaxPoolNhwcImage<false>(xb, w, c, yb);
     }
   }
 }
@@ -380,7 +533,11 @@ std::unique_ptr<PreparedOp> PrepareMaxPool(const PrepareContext& ctx) {
       ctx.inputs[0].shape.rank != 4) {
     return nullptr;
   }
-  return std::make_unique<MaxPoolLayouts>();
+  auto p = std::make_unique<MaxPoolLayouts>();
+  if (!GetWindow("MaxPool", ctx.attrs, ctx.inputs[0].shape, &p->w).empty()) {
+    return nullptr;  // Infer refused it already
+  }
+  return p;
 }
 std::string InferAveragePoolFloat(InferContext& ctx) {
   return InferPool("AveragePool", ctx);
@@ -412,6 +569,40 @@ std::string InferGlobalAveragePoolFloat(InferContext& ctx) {
   return SetOutput(op, ctx, 0, DType::kFloat32, out);
 }
 
+// GlobalAveragePool's layout agreement: a 4-D float32 one reads an NHWC input
+// (ResNet's last Conv writes it so), which saves the NHWC -> NCHW reorder
+// after that Conv; its [N, C, 1, 1] output is the same in both layouts.
+class GlobalAveragePoolLayouts final : public PreparedOp {
+ public:
+  bool nhwc_x = false;
+
+  bool CanReadInput(size_t index, TensorLayout layout) const override {
+    return index == 0 && layout == TensorLayout::kNhwc;
+  }
+  void UseInputLayout(size_t, TensorLayout) override { nhwc_x = true; }
+};
+
+// Channels summed side by side in the NHWC walk (doubles on the stack).
+constexpr int64_t kMeanChannels = 64;
+
+// The mean of each channel of one NHWC image of `plane` positions: the same
+// double sums, position by position, as the NCHW walk makes (so the same
+// result), kMeanChannels channels at a time so that the sums stay in
+// registers or L1 and the channel loop vectorizes.
+void MeanNhwcImage(const float* x, int64_t plane, int64_t channels, float* y) {
+  for (int64_t c0 = 0; c0 < channels; c0 += kMeanChannels) {
+    const int64_t nc = std::min(kMeanChannels, channels - c0);
+    double sum[kMeanChannels] = {};
+    for (int64_t p = 0; p < plane; ++p) {
+      const float* src = x + p * channels + c0;
+      for (int64_t j = 0; j < nc; ++j) sum[j] += src[j];
+    }
+    for (int64_t j = 0; j < nc; ++j) {
+      y[c0 + j] = static_cast<float>(sum[j] / static_cast<double>(plane));
+    }
+  }
+}
+
 void RunGlobalAveragePoolFloat(const RunContext& ctx) {
   const TensorRef& x = ctx.inputs[0];
   const int64_t planes = x.shape.dims[0] * x.shape.dims[1];
@@ -419,6 +610,14 @@ void RunGlobalAveragePoolFloat(const RunContext& ctx) {
   const int64_t plane = x.shape.numel() / planes;
   const float* px = x.as<const float>();
   float* py = ctx.outputs[0].as<float>();
+  if (ctx.prepared != nullptr &&
+      static_cast<const GlobalAveragePoolLayouts&>(*ctx.prepared).nhwc_x) {
+    const int64_t c = x.shape.dims[1];
+    for (int64_t b = 0; b < x.shape.dims[0]; ++b) {
+      MeanNhwcImage(px + b * c * plane, plane, c, py + b * c);
+    }
+    return;
+  }
   for (int64_t p = 0; p < planes; ++p) {
     // Accumulate in double: planes can be large and the mean should not
     // depend on summation order more than float32 output precision.
@@ -427,6 +626,15 @@ void RunGlobalAveragePoolFloat(const RunContext& ctx) {
     for (int64_t i = 0; i < plane; ++i) sum += src[i];
     py[p] = static_cast<float>(sum / static_cast<double>(plane));
   }
+}
+
+std::unique_ptr<PreparedOp> PrepareGlobalAveragePool(
+    const PrepareContext& ctx) {
+  if (ctx.inputs.size() != 1 || ctx.inputs[0].dtype != DType::kFloat32 ||
+      ctx.inputs[0].shape.rank != 4) {
+    return nullptr;
+  }
+  return std::make_unique<GlobalAveragePoolLayouts>();
 }
 
 // float16: widened into float scratch, float kernel, rounded on store.

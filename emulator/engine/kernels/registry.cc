@@ -13,9 +13,11 @@
 
 namespace ascend_emu {
 namespace kernels {
-// MaxPool's layout agreement (pool.cc; float32 4-D only). Declared here, its
-// only user, rather than in ops.h, which every kernel includes.
+// MaxPool's and GlobalAveragePool's layout agreement (pool.cc; float32 4-D
+// only). Declared here, their only user, rather than in ops.h, which every
+// kernel includes.
 std::unique_ptr<PreparedOp> PrepareMaxPool(const PrepareContext& ctx);
+std::unique_ptr<PreparedOp> PrepareGlobalAveragePool(const PrepareContext& ctx);
 }  // namespace kernels
 
 namespace {
@@ -30,6 +32,7 @@ constexpr struct {
     {"Conv", &PrepareConv},
     {"FusedConv", &PrepareConv},
     {"MaxPool", &PrepareMaxPool},
+    {"GlobalAveragePool", &PrepareGlobalAveragePool},
 };
 
 constexpr bool SameName(const char* a, const char* b) {

@@ -283,6 +283,62 @@ TEST(KernelsConv, FusedConvIsConvPlusResidualThenRelu) {
             std::string::npos);
 }
 
+// First layers (fewer than 16 input channels): conv_onednn.cc may take
+// oneDNN's direct kernel on the plain NCHW input, whose blocked output is
+// NHWC as it is with 16 (AVX-512) or 8 (AVX2) output channels. Against the
+// naive loops with the output plain and agreed NHWC (and the residual NHWC
+// too), with and without residual and Relu; 32 output channels keep the
+// first pick (brgconv, input reordered).
+TEST(KernelsConv, FirstLayerConvOutputsPlainAndNhwc) {
+  ConvParams stem;
+  stem.sh = stem.sw = 2;
+  stem.pt = stem.pl = stem.pb = stem.pr = 3;
+  ConvParams same;
+  same.pt = same.pl = same.pb = same.pr = 1;
+  const ConvCase cases[] = {
+      {{1, 3, 20, 18}, {16, 3, 7, 7}, stem, true},
+      {{2, 3, 9, 11}, {8, 3, 3, 3}, same, true},
+      {{1, 1, 12, 12}, {16, 1, 3, 3}, same, false},
+      {{1, 3, 10, 10}, {32, 3, 3, 3}, same, true},
+  };
+  uint32_t seed = 7000;
+  for (const ConvCase& c : cases) {
+    for (bool residual : {false, true}) {
+      for (bool nhwc_y : {false, true}) {
+        HostTensor x = RandF32(S(c.x), seed++);
+        HostTensor w = RandF32(S(c.w), seed++);
+        HostTensor b = RandF32(S({c.w[0]}), seed++);
+        Shape want;
+        std::vector<float> ref =
+            NaiveConv(x, w, c.bias ? &b : nullptr, c.p, &want);
+        HostTensor z = RandF32(want, seed++);
+        std::vector<HostTensor> in = {x, w};
+        in.push_back(c.bias ? b : HostTensor::Absent());
+        AgreedLayouts agreed;
+        if (nhwc_y) agreed.outputs = {TensorLayout::kNhwc};
+        if (residual) {
+          in.push_back(nhwc_y ? ToNhwc(z) : z);
+          if (nhwc_y) agreed.inputs = {{}, {}, {}, TensorLayout::kNhwc};
+          for (size_t i = 0; i < ref.size(); ++i) ref[i] += z.f32()[i];
+        }
+        for (float& v : ref) v = std::max(v, 0.0f);
+        Attrs a = ConvAttrs(c.p);
+        a.Str("activation", "Relu");
+        const std::string what = S(c.x).ToString() + " " + S(c.w).ToString() +
+                                 " residual " + std::to_string(residual) +
+                                 " nhwc " + std::to_string(nhwc_y);
+        RunResult r = RunKernel("FusedConv", a, in, 1, true, &agreed);
+        ASSERT_EQ(r.error, "") << what;
+        ASSERT_TRUE(r.prepared) << what;
+        ASSERT_TRUE(r.agreed) << what;
+        ASSERT_EQ(r.outputs[0].shape, want);
+        ExpectNear(nhwc_y ? FromNhwc(r.outputs[0]) : r.outputs[0].f32(), ref,
+                   1e-4f);
+      }
+    }
+  }
+}
+
 // FusedConv's weight scale S (input 4, atc's BatchNorm scale for weights in
 // a weight file) is Conv(X, W * S, B): on both paths (oneDNN scales its copy
 // of the weights at prepare), depthwise and grouped too, with a residual.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels_test_dtypes.h"
 #include "kernels_test_util.h"
 
 namespace ascend_emu {
@@ -564,6 +565,128 @@ TEST(KernelsPool, Pool3DInferRejections) {
   ceil_same.Int("ceil_mode", 1).Str("auto_pad", "SAME_UPPER");
   EXPECT_INFER_FAILS(InferKernel("AveragePool", ceil_same, {x}),
                      "ceil_mode requires auto_pad NOTSET");
+}
+
+// Equal bit for bit, or both NaN.
+void ExpectSameFloats(const std::vector<float>& got,
+                      const std::vector<float>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (std::isnan(want[i])) {
+      EXPECT_TRUE(std::isnan(got[i])) << what << " at " << i;
+    } else {
+      EXPECT_EQ(got[i], want[i]) << what << " at " << i;
+    }
+  }
+}
+
+// A 2-D MaxPool whose input is agreed NHWC (pool.cc's channel-innermost
+// path: vector blocks of channels, windows side by side, single channels
+// for the rest), writing NHWC or NCHW, against the naive loops and against
+// the NCHW path (NaN included). Channel counts hit every block size of each
+// arch (4, 8 and 16 lanes, four vectors at once, odd rests).
+TEST(KernelsPool, MaxPoolNhwcMatchesNaive) {
+  const std::vector<std::vector<int64_t>> shapes = {
+      {1, 1, 6, 6},  {2, 3, 7, 9},  {1, 16, 8, 5},  {1, 20, 11, 10},
+      {2, 37, 9, 9}, {1, 70, 5, 6}, {1, 16, 32, 32}};
+  uint32_t seed = 5000;
+  for (const PoolParams& p : PoolCases(true)) {
+    for (const auto& dims : shapes) {
+      HostTensor x = RandF32(S(dims), seed++);
+      if (dims[2] + p.pt + p.pb < (p.kh - 1) * p.dh + 1 ||
+          dims[3] + p.pl + p.pr < (p.kw - 1) * p.dw + 1) {
+        continue;  // refused by Infer (CheckPools)
+      }
+      const std::string what =
+          S(dims).ToString() + " k " + std::to_string(p.kh) + "x" +
+          std::to_string(p.kw) + " s " + std::to_string(p.sw) + " ceil " +
+          std::to_string(p.ceil);
+      Shape want;
+      const std::vector<float> naive = NaivePool(true, x, p, &want);
+      // The same input with NaNs in it: they must win in every window.
+      std::vector<float> v = x.f32();
+      for (size_t i = 3; i < v.size(); i += 17) v[i] = std::nanf("");
+      const HostTensor xn = HostTensor::F32(x.shape, v);
+      const RunResult plain_nan =
+          RunKernel("MaxPool", PoolAttrs(true, p), {xn});
+      ASSERT_EQ(plain_nan.error, "") << what;
+      for (bool nhwc_y : {false, true}) {
+        const AgreedLayouts agreed{
+            {TensorLayout::kNhwc},
+            {nhwc_y ? TensorLayout::kNhwc : TensorLayout::kPlain}};
+        RunResult r = RunKernel("MaxPool", PoolAttrs(true, p), {ToNhwc(x)}, 1,
+                                true, &agreed);
+        ASSERT_EQ(r.error, "") << what;
+        ASSERT_TRUE(r.agreed) << what;
+        ASSERT_EQ(r.outputs[0].shape, want) << what;
+        ExpectSameFloats(nhwc_y ? FromNhwc(r.outputs[0]) : r.outputs[0].f32(),
+                         naive, what + " nhwc_y " + std::to_string(nhwc_y));
+        r = RunKernel("MaxPool", PoolAttrs(true, p), {ToNhwc(xn)}, 1, true,
+                      &agreed);
+        ASSERT_TRUE(r.agreed) << what;
+        ExpectSameFloats(nhwc_y ? FromNhwc(r.outputs[0]) : r.outputs[0].f32(),
+                         plain_nan.outputs[0].f32(),
+                         what + " NaN nhwc_y " + std::to_string(nhwc_y));
+      }
+    }
+  }
+}
+
+// Windows whose every tap lies in the padding (dilation 5 over one column):
+// -inf, on both paths; and auto_pad on the NHWC path.
+TEST(KernelsPool, MaxPoolNhwcPaddingOnlyWindowsAndAutoPad) {
+  Attrs a;
+  a.Ints("kernel_shape", {1, 2})
+      .Ints("dilations", {1, 5})
+      .Ints("pads", {0, 3, 0, 3});
+  const HostTensor x = RandF32(S({1, 21, 1, 1}), 9);
+  const RunResult plain = RunKernel("MaxPool", a, {x});
+  ASSERT_EQ(plain.error, "");
+  ASSERT_EQ(plain.outputs[0].shape, S({1, 21, 1, 2}));
+  for (float v : plain.outputs[0].f32()) EXPECT_EQ(v, -INFINITY);
+  const AgreedLayouts agreed{{TensorLayout::kNhwc}, {TensorLayout::kNhwc}};
+  RunResult r = RunKernel("MaxPool", a, {ToNhwc(x)}, 1, true, &agreed);
+  ASSERT_TRUE(r.agreed);
+  ExpectSameFloats(FromNhwc(r.outputs[0]), plain.outputs[0].f32(), "pads");
+
+  Attrs same;
+  same.Ints("kernel_shape", {3, 3})
+      .Ints("strides", {2, 2})
+      .Str("auto_pad", "SAME_UPPER");
+  const HostTensor y = RandF32(S({2, 19, 7, 12}), 10);
+  const RunResult ref = RunKernel("MaxPool", same, {y});
+  ASSERT_EQ(ref.error, "");
+  r = RunKernel("MaxPool", same, {ToNhwc(y)}, 1, true, &agreed);
+  ASSERT_TRUE(r.agreed);
+  ExpectSameFloats(FromNhwc(r.outputs[0]), ref.outputs[0].f32(), "same");
+}
+
+// GlobalAveragePool of an agreed NHWC input: the same double sums in the
+// same order as the NCHW path, so the same floats; channel counts around
+// its block of 64. float16 pools make no prepared op (the NHWC paths are
+// float32 only; a float16 Conv offers no NHWC either).
+TEST(KernelsPool, GlobalAveragePoolNhwcMatchesPlain) {
+  const std::vector<std::vector<int64_t>> shapes = {
+      {1, 1, 1, 1}, {2, 5, 3, 7}, {1, 64, 2, 2}, {1, 70, 7, 7}, {2, 130, 4, 3}};
+  uint32_t seed = 6000;
+  const AgreedLayouts agreed{{TensorLayout::kNhwc}, {}};
+  for (const auto& dims : shapes) {
+    const HostTensor x = RandF32(S(dims), seed++);
+    const RunResult plain = RunKernel("GlobalAveragePool", Attrs(), {x});
+    ASSERT_EQ(plain.error, "");
+    const RunResult r =
+        RunKernel("GlobalAveragePool", Attrs(), {ToNhwc(x)}, 1, true, &agreed);
+    ASSERT_EQ(r.error, "");
+    ASSERT_TRUE(r.agreed) << S(dims).ToString();
+    EXPECT_EQ(r.outputs[0].shape, plain.outputs[0].shape);
+    ExpectSameFloats(r.outputs[0].f32(), plain.outputs[0].f32(),
+                     S(dims).ToString());
+  }
+  const HostTensor h = F16(S({1, 3, 4, 4}), RandF32(S({1, 3, 4, 4}), 1).f32());
+  EXPECT_FALSE(RunKernel("GlobalAveragePool", Attrs(), {h}, 1, true).prepared);
+  Attrs k2;
+  k2.Ints("kernel_shape", {2, 2});
+  EXPECT_FALSE(RunKernel("MaxPool", k2, {h}, 1, true).prepared);
 }
 
 }  // namespace

@@ -132,7 +132,41 @@ struct RunResult {
   size_t scratch_bytes = 0;
   long run_new_calls = 0;  // operator new calls made by Run itself
   bool prepared = false;   // the kernel's PrepareFn made something
+  bool agreed = false;     // the prepared op took every asked layout
 };
+
+// Layouts to agree with a prepared kernel before its run, as the loader does
+// (model.cc, AgreeLayouts): per input and per output, kPlain for "not
+// agreed". Inputs first: an op may offer an output layout only once its
+// input's is agreed (MaxPool).
+struct AgreedLayouts {
+  std::vector<TensorLayout> inputs, outputs;
+};
+
+// The data of a float32 [N, C, H, W] tensor in NHWC order (the shape still
+// says [N, C, H, W], as an agreed tensor's does), and back.
+inline HostTensor ToNhwc(const HostTensor& x) {
+  const int64_t n = x.shape.dims[0], c = x.shape.dims[1],
+                plane = x.shape.dims[2] * x.shape.dims[3];
+  const std::vector<float> v = x.f32();
+  std::vector<float> t(v.size());
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t k = 0; k < c; ++k)
+      for (int64_t p = 0; p < plane; ++p)
+        t[(b * plane + p) * c + k] = v[(b * c + k) * plane + p];
+  return HostTensor::F32(x.shape, t);
+}
+inline std::vector<float> FromNhwc(const HostTensor& x) {
+  const int64_t n = x.shape.dims[0], c = x.shape.dims[1],
+                plane = x.shape.dims[2] * x.shape.dims[3];
+  const std::vector<float> v = x.f32();
+  std::vector<float> t(v.size());
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t k = 0; k < c; ++k)
+      for (int64_t p = 0; p < plane; ++p)
+        t[(b * c + k) * plane + p] = v[(b * plane + p) * c + k];
+  return t;
+}
 
 // Infer only (no Run): the error, and the output shapes in `result.outputs`.
 inline RunResult InferKernel(const std::string& op, const Attrs& attrs,
@@ -169,9 +203,13 @@ inline RunResult InferKernel(const std::string& op, const Attrs& attrs,
 // outputs and scratch get a guard zone that must survive Run untouched.
 // With `prepare`, the kernel's PrepareFn runs first, as at model load (every
 // input's data is visible to it, as a weight's is), and Run gets its result.
+// With `agreed` (and `prepare`), the layouts it names are agreed with the
+// prepared op when it takes them all (`result.agreed`); the inputs' data
+// must then be in those layouts already, and the outputs come in them.
 inline RunResult RunKernel(const std::string& op, const Attrs& attrs,
                            const std::vector<HostTensor>& inputs,
-                           size_t num_outputs = 1, bool prepare = false) {
+                           size_t num_outputs = 1, bool prepare = false,
+                           const AgreedLayouts* agreed = nullptr) {
   RunResult result = InferKernel(op, attrs, inputs, num_outputs);
   if (!result.error.empty()) return result;
   const KernelDef* k = FindKernel(op);
@@ -209,6 +247,24 @@ inline RunResult RunKernel(const std::string& op, const Attrs& attrs,
   if (prepare && k->prepare != nullptr) {
     prepared = k->prepare(PrepareContext{attrs.get(), in, out});
     result.prepared = prepared != nullptr;
+  }
+  if (agreed != nullptr && prepared != nullptr) {
+    bool all = true;
+    for (size_t i = 0; i < agreed->inputs.size(); ++i) {
+      const TensorLayout l = agreed->inputs[i];
+      if (l == TensorLayout::kPlain) continue;
+      all = all && prepared->CanReadInput(i, l);
+      if (all) prepared->UseInputLayout(i, l);
+    }
+    for (size_t i = 0; all && i < agreed->outputs.size(); ++i) {
+      const TensorLayout l = agreed->outputs[i];
+      if (l == TensorLayout::kPlain) continue;
+      all = prepared->PreferredOutputLayout(i) == l;
+      if (all) prepared->UseOutputLayout(i, l);
+    }
+    result.agreed = all;
+    // An agreement taken in part runs in layouts the test did not ask for.
+    if (!all) return result;
   }
   RunContext rctx{attrs.get(), in.data(), in.size(),     out.data(),
                   out.size(),  scratch,   prepared.get()};
