@@ -158,7 +158,9 @@ inline ApiCall::~ApiCall() {
 // a thread before its first call (kNoThread, epoch 0) never finds it open.
 // Entering is the reader's half of ApiCall's handshake (same orders), so an
 // exclusive call waits for the work to end. Not entered (false): the call
-// builds its ApiCall, which checks everything.
+// builds its ApiCall, which checks everything. A call on the fast way counts
+// itself with ApiSite::Count (both are fault-injectable functions, whose
+// calls aclEmuGetCallCount reports).
 inline bool EnterFastLane(const ThreadState& thread) {
   g_lane.readers.fetch_add(1, std::memory_order_seq_cst);
   if (g_lane.gate.load(std::memory_order_seq_cst) == thread.epoch) return true;

@@ -107,15 +107,12 @@ struct SharedLane {
 extern SharedLane g_lane;
 
 // Never destroyed: exported calls may run during static destruction. Made at
-// the first call (GetStateFirst); then one load, inline: every call reaches
-// it. The per-inference fast ways read StateIfMade() instead, so that they
-// call nothing before their work (no registers to save for a call that
-// makes the state) and leave a first call to their general way.
+// the first call (GetStateFirst); then one load, inline: every call but the
+// fast ways (which need only g_lane and their thread's caches) reaches it.
 extern std::atomic<State*> g_state;
 State& GetStateFirst();
-inline State* StateIfMade() { return g_state.load(std::memory_order_acquire); }
 inline State& GetState() {
-  State* state = StateIfMade();
+  State* state = g_state.load(std::memory_order_acquire);
   if (__builtin_expect(state != nullptr, 1)) return *state;
   return GetStateFirst();
 }
