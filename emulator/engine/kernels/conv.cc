@@ -498,6 +498,20 @@ void RunDepthwise(const float* x, const float* wt, const float* bias,
     }
     return;
   }
+  if (w.kernel[0] == w.kernel[1] && w.stride[0] == 1 && w.stride[1] == 1 &&
+      w.dilation[0] == 1 && w.dilation[1] == 1) {
+    // 5x5, 7x7 (ConvNeXt's) and the 3x3 planes narrower than the strips'
+    // vector, up to ~40x40 (depthwise_flat.h).
+    DepthwiseFlatShape s;
+    s.n = g.n, s.c = g.c, s.m = g.m, s.h = w.in[0], s.w = w.in[1];
+    s.k = w.kernel[0], s.pt = w.pad_begin[0], s.pl = w.pad_begin[1];
+    s.pb = w.pad_end[0], s.pr = w.pad_end[1], s.oh = w.out[0];
+    s.ow = w.out[1];
+    if (DepthwiseFlatFit(s)) {
+      DepthwiseFlat(x, wt, bias, s, y);
+      return;
+    }
+  }
   if (Depthwise3x3Fast(w) && Depthwise3x3Same(w)) {
     const int64_t h = w.in[0], wd = w.in[1];
     std::fill(padded, padded + (h + 2) * (wd + 2), 0.0f);
@@ -526,19 +540,6 @@ void RunDepthwise(const float* x, const float* wt, const float* bias,
       }
     }
     return;
-  }
-  if (w.kernel[0] == w.kernel[1] && w.stride[0] == 1 && w.stride[1] == 1 &&
-      w.dilation[0] == 1 && w.dilation[1] == 1) {
-    // 5x5 and 7x7 (ConvNeXt's) on small planes (depthwise_flat.h).
-    DepthwiseFlatShape s;
-    s.n = g.n, s.c = g.c, s.m = g.m, s.h = w.in[0], s.w = w.in[1];
-    s.k = w.kernel[0], s.pt = w.pad_begin[0], s.pl = w.pad_begin[1];
-    s.pb = w.pad_end[0], s.pr = w.pad_end[1], s.oh = w.out[0];
-    s.ow = w.out[1];
-    if (DepthwiseFlatFit(s)) {
-      DepthwiseFlat(x, wt, bias, s, y);
-      return;
-    }
   }
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t m = 0; m < g.m; ++m) {

@@ -140,8 +140,8 @@ void Plane(const float* in, int64_t stride, int64_t total, const float* tap,
 }  // namespace
 
 bool DepthwiseFlatFit(const DepthwiseFlatShape& s) {
-  if ((s.k != 5 && s.k != 7) || s.pt < 0 || s.pl < 0 || s.pb < 0 || s.pr < 0 ||
-      s.h < 1 || s.w < 1 || s.oh < 1 || s.ow < 1 ||
+  if ((s.k != 3 && s.k != 5 && s.k != 7) || s.pt < 0 || s.pl < 0 || s.pb < 0 ||
+      s.pr < 0 || s.h < 1 || s.w < 1 || s.oh < 1 || s.ow < 1 ||
       s.oh != s.h + s.pt + s.pb - s.k + 1 ||
       s.ow != s.w + s.pl + s.pr - s.k + 1) {
     return false;
@@ -174,7 +174,9 @@ void DepthwiseFlat(const float* x, const float* w, const float* bias,
         }
       }
       const float b = bias != nullptr ? bias[m] : 0.0f;
-      if (s.k == 5) {
+      if (s.k == 3) {
+        Plane<3>(in, l.stride, total, w + m * k2, b, out);
+      } else if (s.k == 5) {
         Plane<5>(in, l.stride, total, w + m * k2, b, out);
       } else {
         Plane<7>(in, l.stride, total, w + m * k2, b, out);

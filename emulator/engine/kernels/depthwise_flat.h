@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// The depthwise KxK Conv (K = 5 or 7: ConvNeXt's 7x7, EfficientNet's 5x5),
-// stride 1, dilation 1, any pads, over small planes: each plane copied once
+// The depthwise KxK Conv (K = 3, 5 or 7: ConvNeXt's 7x7, EfficientNet's 5x5,
+// MobileNet's 3x3 planes too narrow for depthwise_strips.h), stride 1,
+// dilation 1, any pads, over small planes: each plane copied once
 // into a zero-padded buffer laid out so that the whole output is one flat
 // 1-D convolution (docs/emulator-kernels.md "Depthwise KxK, flat"). Used by
 // conv.cc's RunDepthwise; other depthwise geometries keep its other paths.
@@ -22,7 +23,7 @@ struct DepthwiseFlatShape {
 };
 
 // True when DepthwiseFlat handles `s` (stride 1, dilation 1 assumed by the
-// caller): the compiler has GNU vector extensions, k is 5 or 7, the pads are
+// caller): the compiler has GNU vector extensions, k is 3, 5 or 7, the pads are
 // not negative, oh = h + pt + pb - k + 1 and ow likewise are at least 1, and
 // a plane's padded copy and output fit its stack buffer (16 KB: planes up to
 // about 40x40 at k = 7).

@@ -223,10 +223,10 @@ TEST(KernelsConv, MatchesDirectConvolution) {
   }
 }
 
-// Depthwise 5x5 and 7x7, stride 1 (depthwise_flat.cc): every case must take
-// the flat path (DepthwiseFlatFit), through the Conv op and called directly,
-// and match the direct convolution. Planes from 1x1 to the buffer's limit,
-// widths below, at and past a vector (4, 8, 16 lanes), flat lengths that
+// Depthwise 3x3, 5x5 and 7x7, stride 1 (depthwise_flat.cc): every case must
+// take the flat path (DepthwiseFlatFit), through the Conv op and called
+// directly, and match the direct convolution. Planes from 1x1 to the buffer's
+// limit, widths below, at and past a vector (4, 8, 16 lanes), flat lengths that
 // end in 1 to 4 vectors, pads k/2, 0, asymmetric either way, past the kernel
 // (bias-only rows), channel multiplier 2, batch 2, no bias.
 TEST(KernelsConv, DepthwiseFlatMatchesDirectConvolution) {
@@ -252,6 +252,13 @@ TEST(KernelsConv, DepthwiseFlatMatchesDirectConvolution) {
       {2, 2, 2, 7, 19, 5, 2, 2, 2, 2, false},
       {1, 2, 1, 5, 6, 5, 0, 1, 2, 3, true},
       {1, 2, 1, 12, 12, 5, 0, 0, 0, 0, true},
+      // 3x3 planes the strips leave (narrower than their vector, pads 2).
+      {1, 3, 1, 8, 8, 3, 1, 1, 1, 1, true},
+      {2, 2, 2, 4, 4, 3, 1, 1, 1, 1, true},
+      {1, 2, 1, 2, 2, 3, 1, 1, 1, 1, false},
+      {1, 2, 1, 5, 7, 3, 0, 1, 2, 0, true},
+      {1, 2, 1, 9, 3, 3, 0, 0, 0, 0, true},
+      {1, 2, 1, 11, 21, 3, 2, 2, 2, 2, true},
   };
   uint32_t seed = 5000;
   for (const FlatCase& f : cases) {
@@ -289,17 +296,17 @@ TEST(KernelsConv, DepthwiseFlatMatchesDirectConvolution) {
     ASSERT_EQ(r.outputs[0].shape, want);
     ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
   }
-  // Not the flat path's: a plane past its buffer, 3x3, 9x9, stride 2 and
-  // dilation are the caller's to keep out; a wrong ow is refused.
+  // Not the flat path's: a plane past its buffer, 9x9 (stride 2 and
+  // dilation are the caller's to keep out); a wrong ow is refused.
   kernels::DepthwiseFlatShape big;
   big.n = 1, big.c = big.m = 1, big.h = big.w = 48, big.k = 7;
   big.pt = big.pl = big.pb = big.pr = 3;
   big.oh = big.ow = 48;
   EXPECT_FALSE(kernels::DepthwiseFlatFit(big));
-  kernels::DepthwiseFlatShape k3 = big;
-  k3.h = k3.w = 8, k3.k = 3, k3.pt = k3.pl = k3.pb = k3.pr = 1;
-  k3.oh = k3.ow = 8;
-  EXPECT_FALSE(kernels::DepthwiseFlatFit(k3));
+  kernels::DepthwiseFlatShape k9 = big;
+  k9.h = k9.w = 8, k9.k = 9, k9.pt = k9.pl = k9.pb = k9.pr = 4;
+  k9.oh = k9.ow = 8;
+  EXPECT_FALSE(kernels::DepthwiseFlatFit(k9));
   kernels::DepthwiseFlatShape bad_ow = big;
   bad_ow.h = bad_ow.w = 8, bad_ow.oh = 8, bad_ow.ow = 7;
   EXPECT_FALSE(kernels::DepthwiseFlatFit(bad_ow));
