@@ -446,6 +446,14 @@ bool Depthwise3x3Stride2(const Window2D& w) {
          w.pad_begin[0] == 1 && w.pad_begin[1] == 1;
 }
 
+// 3x3, stride 2, dilation 1, no padding at the top and left (TF "same" on an
+// even plane: transformers' MobileNetV2, pads 0, 0, 1, 1).
+bool Depthwise3x3Stride2Pad0(const Window2D& w) {
+  return w.kernel[0] == 3 && w.kernel[1] == 3 && w.stride[0] == 2 &&
+         w.stride[1] == 2 && w.dilation[0] == 1 && w.dilation[1] == 1 &&
+         w.pad_begin[0] == 0 && w.pad_begin[1] == 0;
+}
+
 bool Depthwise3x3Fast(const Window2D& w) {
   return w.kernel[0] == 3 && w.kernel[1] == 3 && w.stride[0] == 1 &&
          w.stride[1] == 1 && w.dilation[0] == 1 && w.dilation[1] == 1 &&
@@ -494,6 +502,18 @@ void RunDepthwise(const float* x, const float* wt, const float* bias,
                                   wt + m * taps, w.in[0], w.in[1], w.out[0],
                                   w.out[1], bias != nullptr ? bias[m] : 0.0f,
                                   y + (n * g.m + m) * g.out_plane());
+      }
+    }
+    return;
+  }
+  if (Depthwise3x3Stride2Pad0(w) &&
+      Depthwise3x3Stride2Pad0StripsFit(w.in[0], w.in[1], w.out[0], w.out[1])) {
+    for (int64_t n = 0; n < g.n; ++n) {
+      for (int64_t m = 0; m < g.m; ++m) {
+        Depthwise3x3Stride2Pad0Strips(
+            x + (n * g.c + m / g.mg()) * g.in_plane(), wt + m * taps, w.in[0],
+            w.in[1], w.out[0], w.out[1], bias != nullptr ? bias[m] : 0.0f,
+            y + (n * g.m + m) * g.out_plane());
       }
     }
     return;

@@ -140,6 +140,13 @@ TEST(KernelsConv, MatchesDirectConvolution) {
   dw3_s2_tl.group = 3;
   dw3_s2_tl.sh = dw3_s2_tl.sw = 2;
   dw3_s2_tl.pt = dw3_s2_tl.pl = 1;
+  ConvParams dw3_s2_tf;  // stride 2, pads 0 before, 1 after (TF "same")
+  dw3_s2_tf.group = 3;
+  dw3_s2_tf.sh = dw3_s2_tf.sw = 2;
+  dw3_s2_tf.pb = dw3_s2_tf.pr = 1;
+  ConvParams dw3_s2_valid;  // stride 2, no pads (odd planes: col 2 ow real)
+  dw3_s2_valid.group = 3;
+  dw3_s2_valid.sh = dw3_s2_valid.sw = 2;
   ConvParams dw3_mixed;  // strips with one padding column on one side only
   dw3_mixed.group = 3;
   dw3_mixed.pl = dw3_mixed.pb = 1;
@@ -175,6 +182,19 @@ TEST(KernelsConv, MatchesDirectConvolution) {
       {{1, 3, 9, 33}, {3, 1, 3, 3}, dw3_s2, true},
       {{1, 3, 6, 40}, {3, 1, 3, 3}, dw3_s2_tl, true},
       {{1, 3, 5, 24}, {3, 1, 3, 3}, dw3_s2_tl, true},
+      // Stride 2 pads-0 strips: one strip (8, 16, 32 input columns), one
+      // column more than a strip, a moved last strip, odd W (the last
+      // strip reads column 2 ow), odd and even H, one output row, M/C 2.
+      {{1, 3, 2, 8}, {3, 1, 3, 3}, dw3_s2_tf, true},
+      {{1, 3, 4, 16}, {6, 1, 3, 3}, dw3_s2_tf, true},
+      {{2, 3, 8, 32}, {3, 1, 3, 3}, dw3_s2_tf, false},
+      {{1, 3, 6, 34}, {3, 1, 3, 3}, dw3_s2_tf, true},
+      {{1, 3, 10, 42}, {3, 1, 3, 3}, dw3_s2_tf, true},
+      {{1, 3, 7, 64}, {3, 1, 3, 3}, dw3_s2_tf, true},
+      {{1, 3, 9, 33}, {3, 1, 3, 3}, dw3_s2_valid, true},
+      {{1, 3, 5, 35}, {6, 1, 3, 3}, dw3_s2_valid, true},
+      {{1, 3, 3, 17}, {3, 1, 3, 3}, dw3_s2_valid, true},
+      {{1, 3, 3, 9}, {3, 1, 3, 3}, dw3_s2_valid, true},
       {{2, 3, 9, 18}, {6, 1, 3, 3}, dw3_same, false},  // 16 exactly, M/C 2
       {{1, 3, 5, 5}, {3, 1, 3, 3}, dw3_same, true},    // narrower than a block
       {{1, 2, 6, 21}, {2, 1, 3, 3}, dw3_asym, true},
