@@ -3,14 +3,14 @@
 // Depthwise KxK planes as one flat 1-D convolution (depthwise_flat.h).
 //
 // Why flat: ConvNeXt's 7x7 depthwise Convs run on planes of 16x16 down to
-// 2x2 (at 64x64 input), narrower than one AVX-512 vector, where the 3x3
+// 2x2 (at 64x64 input), at most one AVX-512 vector wide, where the 3x3
 // strips (depthwise_strips.h, a vector of output columns walking down the
-// plane) do not fit and the generic row path (conv.cc's DepthwiseRow, one
-// output row at a time, 49 taps per column) ran at ~7 GFLOP/s. Here a plane
-// is copied into a buffer with row stride S = W + max(left, right pad)
-// (or ow, if wider):
-// each row holds its left padding zeros, its W inputs and the rest of S as
-// zeros, so padded column C >= S of row R is padded column C - S < left
+// plane) would waste most lanes, and the generic row path (conv.cc's
+// DepthwiseRow, one output row at a time) took 68-80 us for [1, 32, 16, 16]
+// (~11 GFLOP/s; 13-15 us here, docs/benchmarks.md "Depthwise KxK"). Here a
+// plane is copied into a buffer with row stride S = W + max(left, right pad)
+// (at least ow): each row holds its left padding zeros, its W inputs and
+// zeros to S, so padded column C >= S of row R is padded column C - S < left
 // pad of row R + 1, a zero as well. Output (r, c) is then
 // sum over (kh, kw) of tap * buf[(r + kh) * S + c + kw] = the 1-D window
 // at flat index i = r * S + c, so one loop over i in vectors of the build's
@@ -18,7 +18,7 @@
 // S - ow columns past each output row are computed and dropped (16% at
 // 16x16, k = 7). Four vectors at a time, two partial sums each (even and
 // odd tap rows): eight independent multiply-add chains hide the latency of
-// the 49-deep sum, and each tap's broadcast feeds four vectors.
+// the k*k-deep sum, and each tap's broadcast feeds four vectors.
 //
 // The copy costs one pass over the plane, far less than k*k taps per
 // output. Planes larger than the stack buffer keep conv.cc's row path
