@@ -169,6 +169,12 @@ void ConvArgs(benchmark::internal::Benchmark* b) {
     if (onednn == 0) b->Args({64, 64, 32, 64, 3, 1, onednn});
     // Depthwise stride 2 (MobileNet's downsampling), [1, 64, 64, 64] -> 32.
     if (onednn == 0) b->Args({64, 64, 64, 64, 3, 2, onednn});
+    // Depthwise 7x7 (ConvNeXt's at [1, 3, 64, 64]): stage 1 and stage 3.
+    if (onednn == 0) b->Args({32, 32, 16, 32, 7, 1, onednn});
+    if (onednn == 0) b->Args({128, 128, 4, 128, 7, 1, onednn});
+    // Depthwise 3x3 narrower than a vector (MobileNetV2's at [1, 3, 64, 64]).
+    if (onednn == 0) b->Args({96, 96, 8, 96, 3, 1, onednn});
+    if (onednn == 0) b->Args({192, 192, 4, 192, 3, 1, onednn});
     // transformers ResNet at [1, 3, 224, 224]: stem, stage 1, stage 4, a
     // 1x1 stride-2 shortcut.
     b->Args({3, 16, 224, 1, 7, 2, onednn});

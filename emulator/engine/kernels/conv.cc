@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "conv_onednn.h"
+#include "depthwise_flat.h"
 #include "depthwise_strips.h"
 #include "eigen_maps.h"
 #include "half_via_float.h"
@@ -445,6 +446,14 @@ bool Depthwise3x3Stride2(const Window2D& w) {
          w.pad_begin[0] == 1 && w.pad_begin[1] == 1;
 }
 
+// 3x3, stride 2, dilation 1, no padding at the top and left (TF "same" on an
+// even plane: transformers' MobileNetV2, pads 0, 0, 1, 1).
+bool Depthwise3x3Stride2Pad0(const Window2D& w) {
+  return w.kernel[0] == 3 && w.kernel[1] == 3 && w.stride[0] == 2 &&
+         w.stride[1] == 2 && w.dilation[0] == 1 && w.dilation[1] == 1 &&
+         w.pad_begin[0] == 0 && w.pad_begin[1] == 0;
+}
+
 bool Depthwise3x3Fast(const Window2D& w) {
   return w.kernel[0] == 3 && w.kernel[1] == 3 && w.stride[0] == 1 &&
          w.stride[1] == 1 && w.dilation[0] == 1 && w.dilation[1] == 1 &&
@@ -496,6 +505,32 @@ void RunDepthwise(const float* x, const float* wt, const float* bias,
       }
     }
     return;
+  }
+  if (Depthwise3x3Stride2Pad0(w) &&
+      Depthwise3x3Stride2Pad0StripsFit(w.in[0], w.in[1], w.out[0], w.out[1])) {
+    for (int64_t n = 0; n < g.n; ++n) {
+      for (int64_t m = 0; m < g.m; ++m) {
+        Depthwise3x3Stride2Pad0Strips(
+            x + (n * g.c + m / g.mg()) * g.in_plane(), wt + m * taps, w.in[0],
+            w.in[1], w.out[0], w.out[1], bias != nullptr ? bias[m] : 0.0f,
+            y + (n * g.m + m) * g.out_plane());
+      }
+    }
+    return;
+  }
+  if (w.kernel[0] == w.kernel[1] && w.stride[0] == 1 && w.stride[1] == 1 &&
+      w.dilation[0] == 1 && w.dilation[1] == 1) {
+    // 5x5, 7x7 (ConvNeXt's) and the 3x3 planes narrower than the strips'
+    // vector, up to ~40x40 (depthwise_flat.h).
+    DepthwiseFlatShape s;
+    s.n = g.n, s.c = g.c, s.m = g.m, s.h = w.in[0], s.w = w.in[1];
+    s.k = w.kernel[0], s.pt = w.pad_begin[0], s.pl = w.pad_begin[1];
+    s.pb = w.pad_end[0], s.pr = w.pad_end[1], s.oh = w.out[0];
+    s.ow = w.out[1];
+    if (DepthwiseFlatFit(s)) {
+      DepthwiseFlat(x, wt, bias, s, y);
+      return;
+    }
   }
   if (Depthwise3x3Fast(w) && Depthwise3x3Same(w)) {
     const int64_t h = w.in[0], wd = w.in[1];

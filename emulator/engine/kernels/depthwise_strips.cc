@@ -178,7 +178,88 @@ void Stride2Strip(const Vec* t, Vec b, const float* __restrict x, int64_t h,
   }
 }
 
+// Stride 2 with no padding at the top and left (TF "same" on an even
+// plane: pads 0 before, 1 after): output column c reads input columns 2c,
+// 2c + 1, 2c + 2. The even and odd columns as above; the 2c + 2 ones are the
+// even ones moved one lane down, with column 2 (c0 + kLanes) (`after`: the
+// next strip's first, or the right padding's zero) shifted in.
+inline void Stride2SplitPad0(const float* row, float after, Vec* left, Vec* mid,
+                             Vec* right) {
+  const Vec a = Load(row), b = Load(row + kLanes);
+  const Vec next = Vec{} + after;
+#if defined(__AVX512F__)
+  *left = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
+                                  22, 24, 26, 28, 30);
+  *mid = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21,
+                                 23, 25, 27, 29, 31);
+  *right = __builtin_shufflevector(*left, next, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                   11, 12, 13, 14, 15, 16);
+#elif defined(__AVX__)
+  *left = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+  *mid = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
+  *right = __builtin_shufflevector(*left, next, 1, 2, 3, 4, 5, 6, 7, 8);
+#else
+  *left = __builtin_shufflevector(a, b, 0, 2, 4, 6);
+  *mid = __builtin_shufflevector(a, b, 1, 3, 5, 7);
+  *right = __builtin_shufflevector(*left, next, 1, 2, 3, 4);
+#endif
+}
+
+// One stride-2, pads-0 strip: x at input column 2 * c0, y at output column
+// c0. Output row r = b + taps 0-2 x row 2r + taps 3-5 x row 2r + 1 + taps
+// 6-8 x row 2r + 2; row 2r + 2's top-tap sum is carried to output row
+// r + 1; rows >= h are padding. kEdge: column 2 (c0 + kLanes) is the right
+// padding.
+template <bool kEdge>
+void Stride2Pad0Strip(const Vec* t, Vec b, const float* __restrict x, int64_t h,
+                      int64_t w, int64_t oh_n, int64_t ow_n,
+                      float* __restrict y) {
+  const int64_t after = 2 * kLanes;
+  Vec l, m, rt;
+  Stride2SplitPad0(x, kEdge ? 0.0f : x[after], &l, &m, &rt);
+  Vec carry = b + t[0] * l + t[1] * m + t[2] * rt;
+  for (int64_t r = 0; r < oh_n; ++r) {
+    const float* row = x + (2 * r + 1) * w;
+    Stride2SplitPad0(row, kEdge ? 0.0f : row[after], &l, &m, &rt);
+    Vec acc = carry + (t[3] * l + t[4] * m + t[5] * rt);
+    if (2 * r + 2 < h) {
+      row += w;
+      Stride2SplitPad0(row, kEdge ? 0.0f : row[after], &l, &m, &rt);
+      acc = acc + (t[6] * l + t[7] * m + t[8] * rt);
+      carry = b + t[0] * l + t[1] * m + t[2] * rt;
+    }
+    Store(y + r * ow_n, acc);
+  }
+}
+
 }  // namespace
+
+bool Depthwise3x3Stride2Pad0StripsFit(int64_t h, int64_t w, int64_t oh_n,
+                                      int64_t ow_n) {
+  // Every output row's middle row inside the plane, every strip's loads
+  // too (columns up to 2 * ow - 1).
+  return ow_n >= kLanes && 2 * ow_n <= w && oh_n >= 1 && 2 * oh_n <= h;
+}
+
+void Depthwise3x3Stride2Pad0Strips(const float* x, const float* tap, int64_t h,
+                                   int64_t w, int64_t oh_n, int64_t ow_n,
+                                   float b, float* y) {
+  Vec t[9];
+  for (int i = 0; i < 9; ++i) t[i] = Vec{} + tap[i];
+  const Vec bv = Vec{} + b;
+  // The last strip moved left to end at the row's end (overlapping the one
+  // before); only it may read column 2 * ow, inside the plane when W is odd,
+  // else the padding.
+  for (int64_t c = 0; c < ow_n - kLanes; c += kLanes) {
+    Stride2Pad0Strip<false>(t, bv, x + 2 * c, h, w, oh_n, ow_n, y + c);
+  }
+  const int64_t c = ow_n - kLanes;
+  if (2 * ow_n < w) {
+    Stride2Pad0Strip<false>(t, bv, x + 2 * c, h, w, oh_n, ow_n, y + c);
+  } else {
+    Stride2Pad0Strip<true>(t, bv, x + 2 * c, h, w, oh_n, ow_n, y + c);
+  }
+}
 
 bool Depthwise3x3Stride2StripsFit(int64_t h, int64_t w, int64_t oh_n,
                                   int64_t ow_n) {
@@ -251,6 +332,11 @@ bool Depthwise3x3StripsFit(int64_t, int64_t, int64_t, int64_t, int64_t) {
 bool Depthwise3x3Stride2StripsFit(int64_t, int64_t, int64_t, int64_t) {
   return false;
 }
+bool Depthwise3x3Stride2Pad0StripsFit(int64_t, int64_t, int64_t, int64_t) {
+  return false;
+}
+void Depthwise3x3Stride2Pad0Strips(const float*, const float*, int64_t, int64_t,
+                                   int64_t, int64_t, float, float*) {}
 void Depthwise3x3Stride2Strips(const float*, const float*, int64_t, int64_t,
                                int64_t, int64_t, float, float*) {}
 void Depthwise3x3Strips(const float*, const float*, int64_t, int64_t, int64_t,

@@ -35,5 +35,15 @@ void Depthwise3x3Stride2Strips(const float* x, const float* tap, int64_t h,
                                int64_t w, int64_t oh, int64_t ow, float b,
                                float* y);
 
+// Stride 2 with pads 0 at the top and left (TF "same" on an even plane:
+// MobileNetV2's downsampling from transformers, pads 0, 0, 1, 1): any pads at
+// the bottom and right, 2 * ow <= w and 2 * oh <= h (every output row's
+// middle input row inside the plane).
+bool Depthwise3x3Stride2Pad0StripsFit(int64_t h, int64_t w, int64_t oh,
+                                      int64_t ow);
+void Depthwise3x3Stride2Pad0Strips(const float* x, const float* tap, int64_t h,
+                                   int64_t w, int64_t oh, int64_t ow, float b,
+                                   float* y);
+
 }  // namespace kernels
 }  // namespace ascend_emu

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "depthwise_flat.h"
 #include "kernels_test_util.h"
 
 namespace ascend_emu {
@@ -139,6 +140,13 @@ TEST(KernelsConv, MatchesDirectConvolution) {
   dw3_s2_tl.group = 3;
   dw3_s2_tl.sh = dw3_s2_tl.sw = 2;
   dw3_s2_tl.pt = dw3_s2_tl.pl = 1;
+  ConvParams dw3_s2_tf;  // stride 2, pads 0 before, 1 after (TF "same")
+  dw3_s2_tf.group = 3;
+  dw3_s2_tf.sh = dw3_s2_tf.sw = 2;
+  dw3_s2_tf.pb = dw3_s2_tf.pr = 1;
+  ConvParams dw3_s2_valid;  // stride 2, no pads (odd planes: col 2 ow real)
+  dw3_s2_valid.group = 3;
+  dw3_s2_valid.sh = dw3_s2_valid.sw = 2;
   ConvParams dw3_mixed;  // strips with one padding column on one side only
   dw3_mixed.group = 3;
   dw3_mixed.pl = dw3_mixed.pb = 1;
@@ -174,6 +182,19 @@ TEST(KernelsConv, MatchesDirectConvolution) {
       {{1, 3, 9, 33}, {3, 1, 3, 3}, dw3_s2, true},
       {{1, 3, 6, 40}, {3, 1, 3, 3}, dw3_s2_tl, true},
       {{1, 3, 5, 24}, {3, 1, 3, 3}, dw3_s2_tl, true},
+      // Stride 2 pads-0 strips: one strip (8, 16, 32 input columns), one
+      // column more than a strip, a moved last strip, odd W (the last
+      // strip reads column 2 ow), odd and even H, one output row, M/C 2.
+      {{1, 3, 2, 8}, {3, 1, 3, 3}, dw3_s2_tf, true},
+      {{1, 3, 4, 16}, {6, 1, 3, 3}, dw3_s2_tf, true},
+      {{2, 3, 8, 32}, {3, 1, 3, 3}, dw3_s2_tf, false},
+      {{1, 3, 6, 34}, {3, 1, 3, 3}, dw3_s2_tf, true},
+      {{1, 3, 10, 42}, {3, 1, 3, 3}, dw3_s2_tf, true},
+      {{1, 3, 7, 64}, {3, 1, 3, 3}, dw3_s2_tf, true},
+      {{1, 3, 9, 33}, {3, 1, 3, 3}, dw3_s2_valid, true},
+      {{1, 3, 5, 35}, {6, 1, 3, 3}, dw3_s2_valid, true},
+      {{1, 3, 3, 17}, {3, 1, 3, 3}, dw3_s2_valid, true},
+      {{1, 3, 3, 9}, {3, 1, 3, 3}, dw3_s2_valid, true},
       {{2, 3, 9, 18}, {6, 1, 3, 3}, dw3_same, false},  // 16 exactly, M/C 2
       {{1, 3, 5, 5}, {3, 1, 3, 3}, dw3_same, true},    // narrower than a block
       {{1, 2, 6, 21}, {2, 1, 3, 3}, dw3_asym, true},
@@ -220,6 +241,107 @@ TEST(KernelsConv, MatchesDirectConvolution) {
       ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
     }
   }
+}
+
+// Depthwise 3x3, 5x5 and 7x7, stride 1 (depthwise_flat.cc): every case must
+// take the flat path (DepthwiseFlatFit), through the Conv op and called
+// directly, and match the direct convolution. Planes from 1x1 to the buffer's
+// limit, widths below, at and past a vector (4, 8, 16 lanes), flat lengths that
+// end in 1 to 4 vectors, pads k/2, 0, asymmetric either way, past the kernel
+// (bias-only rows), channel multiplier 2, batch 2, no bias.
+TEST(KernelsConv, DepthwiseFlatMatchesDirectConvolution) {
+  struct FlatCase {
+    int64_t n, c, mult, h, w, k, pt, pl, pb, pr;
+    bool bias;
+  };
+  const FlatCase cases[] = {
+      {1, 3, 1, 16, 16, 7, 3, 3, 3, 3, true},  // ConvNeXt's stage 1
+      {1, 2, 1, 8, 8, 7, 3, 3, 3, 3, true},
+      {1, 2, 1, 4, 4, 7, 3, 3, 3, 3, true},
+      {1, 2, 1, 2, 2, 7, 3, 3, 3, 3, true},
+      {1, 2, 1, 1, 1, 7, 3, 3, 3, 3, false},
+      {2, 3, 1, 13, 11, 7, 3, 3, 3, 3, true},
+      {1, 2, 2, 17, 5, 7, 3, 3, 3, 3, true},  // M/C 2
+      {1, 2, 1, 23, 29, 7, 3, 3, 3, 3, true},
+      {1, 1, 1, 40, 40, 7, 3, 3, 3, 3, true},  // near the buffer's limit
+      {1, 2, 1, 9, 12, 7, 0, 0, 0, 0, true},
+      {1, 2, 1, 10, 9, 7, 1, 3, 5, 0, true},  // left pad > right
+      {1, 2, 1, 6, 7, 7, 0, 0, 4, 6, true},   // right pad > left
+      {1, 2, 1, 3, 3, 7, 8, 8, 8, 8, true},   // pads past the kernel
+      {1, 3, 1, 16, 16, 5, 2, 2, 2, 2, true},
+      {2, 2, 2, 7, 19, 5, 2, 2, 2, 2, false},
+      {1, 2, 1, 5, 6, 5, 0, 1, 2, 3, true},
+      {1, 2, 1, 12, 12, 5, 0, 0, 0, 0, true},
+      // 3x3 planes the strips leave (narrower than their vector, pads 2).
+      {1, 3, 1, 8, 8, 3, 1, 1, 1, 1, true},
+      {2, 2, 2, 4, 4, 3, 1, 1, 1, 1, true},
+      {1, 2, 1, 2, 2, 3, 1, 1, 1, 1, false},
+      {1, 2, 1, 5, 7, 3, 0, 1, 2, 0, true},
+      {1, 2, 1, 9, 3, 3, 0, 0, 0, 0, true},
+      {1, 2, 1, 11, 21, 3, 2, 2, 2, 2, true},
+  };
+  uint32_t seed = 5000;
+  for (const FlatCase& f : cases) {
+    const int64_t m = f.c * f.mult;
+    ConvParams p;
+    p.group = f.c;
+    p.pt = f.pt, p.pl = f.pl, p.pb = f.pb, p.pr = f.pr;
+    const std::vector<int64_t> xs = {f.n, f.c, f.h, f.w}, ws = {m, 1, f.k, f.k};
+    SCOPED_TRACE(S(xs).ToString() + " k " + std::to_string(f.k) + " pads " +
+                 std::to_string(f.pt) + std::to_string(f.pl) +
+                 std::to_string(f.pb) + std::to_string(f.pr));
+    HostTensor x = RandF32(S(xs), seed++);
+    HostTensor w = RandF32(S(ws), seed++);
+    HostTensor b = RandF32(S({m}), seed++);
+    Shape want;
+    const std::vector<float> ref =
+        NaiveConv(x, w, f.bias ? &b : nullptr, p, &want);
+    kernels::DepthwiseFlatShape s;
+    s.n = f.n, s.c = f.c, s.m = m, s.h = f.h, s.w = f.w, s.k = f.k;
+    s.pt = f.pt, s.pl = f.pl, s.pb = f.pb, s.pr = f.pr;
+    s.oh = want.dims[2], s.ow = want.dims[3];
+#if defined(__GNUC__)
+    EXPECT_TRUE(kernels::DepthwiseFlatFit(s));
+#endif
+    if (kernels::DepthwiseFlatFit(s)) {
+      std::vector<float> y(ref.size(), -1.0f);
+      kernels::DepthwiseFlat(x.f32().data(), w.f32().data(),
+                             f.bias ? b.f32().data() : nullptr, s, y.data());
+      ExpectNear(y, ref, 1e-4f);
+    }
+    std::vector<HostTensor> in = {x, w};
+    if (f.bias) in.push_back(b);
+    RunResult r = RunKernel("Conv", ConvAttrs(p), in);
+    ASSERT_EQ(r.error, "");
+    ASSERT_EQ(r.outputs[0].shape, want);
+    ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
+  }
+  // Not the flat path's: a plane past its buffer, 9x9 (stride 2 and
+  // dilation are the caller's to keep out); a wrong ow is refused.
+  kernels::DepthwiseFlatShape big;
+  big.n = 1, big.c = big.m = 1, big.h = big.w = 48, big.k = 7;
+  big.pt = big.pl = big.pb = big.pr = 3;
+  big.oh = big.ow = 48;
+  EXPECT_FALSE(kernels::DepthwiseFlatFit(big));
+  kernels::DepthwiseFlatShape k9 = big;
+  k9.h = k9.w = 8, k9.k = 9, k9.pt = k9.pl = k9.pb = k9.pr = 4;
+  k9.oh = k9.ow = 8;
+  EXPECT_FALSE(kernels::DepthwiseFlatFit(k9));
+  kernels::DepthwiseFlatShape bad_ow = big;
+  bad_ow.h = bad_ow.w = 8, bad_ow.oh = 8, bad_ow.ow = 7;
+  EXPECT_FALSE(kernels::DepthwiseFlatFit(bad_ow));
+  // The 48x48 plane still comes out right (conv.cc's row path).
+  ConvParams p7;
+  p7.group = 1;
+  p7.pt = p7.pl = p7.pb = p7.pr = 3;
+  HostTensor x = RandF32(S({1, 2, 48, 48}), seed++);
+  HostTensor w = RandF32(S({2, 1, 7, 7}), seed++);
+  p7.group = 2;
+  Shape want;
+  const std::vector<float> ref = NaiveConv(x, w, nullptr, p7, &want);
+  RunResult r = RunKernel("Conv", ConvAttrs(p7), {x, w});
+  ASSERT_EQ(r.error, "");
+  ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
 }
 
 // FusedConv (atc's Conv -> Add -> Relu fusion) = Relu(Conv + Z), on both

@@ -72,6 +72,27 @@ std::vector<Case> Cases() {
        dwconv_s2,
        {HalfExact(S({1, 3, 7, 34}), 19), HalfExact(S({3, 1, 3, 3}), 20).Const(),
         HalfExact(S({3}), 21).Const()}});
+  // Depthwise 3x3 stride 2, pads 0, 0, 1, 1 (the stride-2 pads-0 strips).
+  Attrs dwconv_s2_tf;
+  dwconv_s2_tf.Ints("kernel_shape", {3, 3})
+      .Ints("pads", {0, 0, 1, 1})
+      .Ints("strides", {2, 2})
+      .Int("group", 3);
+  c.push_back(
+      {"Conv",
+       dwconv_s2_tf,
+       {HalfExact(S({1, 3, 6, 34}), 25), HalfExact(S({3, 1, 3, 3}), 26).Const(),
+        HalfExact(S({3}), 27).Const()}});
+  // Depthwise 7x7, pads 3 (depthwise_flat.cc, ConvNeXt's).
+  Attrs dwconv7;
+  dwconv7.Ints("kernel_shape", {7, 7})
+      .Ints("pads", {3, 3, 3, 3})
+      .Int("group", 3);
+  c.push_back(
+      {"Conv",
+       dwconv7,
+       {HalfExact(S({1, 3, 9, 13}), 22), HalfExact(S({3, 1, 7, 7}), 23).Const(),
+        HalfExact(S({3}), 24).Const()}});
   Attrs conv1d;
   conv1d.Ints("kernel_shape", {3}).Ints("strides", {2});
   c.push_back({"Conv",

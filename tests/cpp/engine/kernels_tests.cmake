@@ -28,6 +28,10 @@ add_executable(ascend_emu_kernels_test
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_noalloc.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_fuzz.cc
 )
+# The kernels' own headers, for the tests that call a path directly
+# (kernels_test_conv.cc: depthwise_flat.h).
+target_include_directories(ascend_emu_kernels_test PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/../../../emulator/engine/kernels)
 target_link_libraries(ascend_emu_kernels_test PRIVATE ascend_emu_kernels
                       GTest::gtest GTest::gtest_main)
 gtest_discover_tests(ascend_emu_kernels_test DISCOVERY_MODE PRE_TEST)
