@@ -29,6 +29,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "gnu_vectors.h"
+
 #if defined(__GNUC__) && defined(__has_builtin)
 #if __has_builtin(__builtin_shufflevector)
 #define ASCEND_EMU_DW_FLAT 1
@@ -44,13 +46,10 @@ namespace {
 // Floats of the per-call stack buffer: the padded plane and the output.
 constexpr int64_t kBufFloats = 4096;
 
-#if defined(__AVX512F__)
-constexpr int64_t kLanes = 16;
-#elif defined(__AVX__)
-constexpr int64_t kLanes = 8;
-#else
-constexpr int64_t kLanes = 4;
-#endif
+using gnu_vectors::kLanes;
+using gnu_vectors::Load;
+using gnu_vectors::Store;
+using gnu_vectors::Vec;
 
 // The buffer's layout for `s`: row stride, floats of the padded copy (its
 // padded rows, one zero row for the wrap past the last one, and a vector of
@@ -68,15 +67,6 @@ FlatLayout Layout(const DepthwiseFlatShape& s) {
   l.out_floats = (s.oh * l.stride + kLanes - 1) / kLanes * kLanes;
   return l;
 }
-
-typedef float Vec __attribute__((vector_size(kLanes * sizeof(float))));
-
-inline Vec Load(const float* p) {
-  Vec v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-inline void Store(float* p, Vec v) { std::memcpy(p, &v, sizeof v); }
 
 // NB output vectors at flat index p's offset: o[j] = b + sum over taps of
 // t[kh * K + kw] * p[j * kLanes + kh * stride + kw].

@@ -26,6 +26,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "gnu_vectors.h"
+
 #if defined(__GNUC__) && defined(__has_builtin)
 #if __has_builtin(__builtin_shufflevector)
 #define ASCEND_EMU_DW_STRIPS 1
@@ -38,23 +40,10 @@ namespace kernels {
 #ifdef ASCEND_EMU_DW_STRIPS
 namespace {
 
-#if defined(__AVX512F__)
-constexpr int64_t kLanes = 16;
-#elif defined(__AVX__)
-constexpr int64_t kLanes = 8;
-#else
-constexpr int64_t kLanes = 4;
-#endif
-typedef float Vec __attribute__((vector_size(kLanes * sizeof(float))));
-
-// Unaligned load and store through memcpy (one vmovups; no typed access to
-// a misaligned address).
-inline Vec Load(const float* p) {
-  Vec v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-inline void Store(float* p, Vec v) { std::memcpy(p, &v, sizeof v); }
+using gnu_vectors::kLanes;
+using gnu_vectors::Load;
+using gnu_vectors::Store;
+using gnu_vectors::Vec;
 
 // Input columns j-1, j, j+1 of one row for the strip at column j: at the
 // left edge (j = 0) column -1 is a zero shifted in, at the right edge

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "gnu_vectors.h"
 #include "half_via_float.h"
 #include "kernel_util.h"
 #include "ops.h"
@@ -303,24 +304,12 @@ void InsideTaps(int64_t start, int64_t kernel, int64_t dilation, int64_t in,
 // (GCC and clang), as in depthwise_strips.cc: written as plain loops over a
 // fixed block, GCC unrolled them fully and then kept them scalar (the NaN
 // test is a branch), 1.4x slower than ORT on the whole ResNet.
-#if defined(__AVX512F__)
-constexpr int64_t kPoolLanes = 16;
-#elif defined(__AVX__)
-constexpr int64_t kPoolLanes = 8;
-#else
-constexpr int64_t kPoolLanes = 4;
-#endif
-#if defined(__GNUC__)
+#ifdef ASCEND_EMU_GNU_VECTORS
 #define ASCEND_EMU_POOL_VECTORS 1
-typedef float PoolVec __attribute__((vector_size(kPoolLanes * sizeof(float))));
-typedef int32_t PoolMask
-    __attribute__((vector_size(kPoolLanes * sizeof(float))));
-
-inline PoolVec LoadVec(const float* p) {
-  PoolVec v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
+constexpr int64_t kPoolLanes = gnu_vectors::kLanes;
+using PoolVec = gnu_vectors::Vec;
+using PoolMask = gnu_vectors::Mask;
+using gnu_vectors::Load;
 
 // max(m, v) with MaxPoolVolume's rule: v replaces m when greater or NaN
 // (NaN wins, as in PyTorch), so ties keep the earlier tap.
@@ -361,7 +350,7 @@ inline void WindowMaxVectors(const float* x, const WindowRun& r, float* y) {
       for (int p = 0; p < NP; ++p) {
         for (int i = 0; i < NV; ++i) {
           m[p][i] =
-              MaxKeepNan(m[p][i], LoadVec(in + p * r.x_step + i * kPoolLanes));
+              MaxKeepNan(m[p][i], Load(in + p * r.x_step + i * kPoolLanes));
         }
       }
     }
