@@ -18,6 +18,10 @@ Further models, measured only when named in --models (issue 14's survey of other
 docs/benchmarks.md "Other models vs ONNX Runtime"): vit, convnext, mobilenetv2, llama, t5enc,
 distilbert, whisperenc, wav2vec2 (small configs, images [1, 3, 64, 64], 64 tokens, Whisper
 input_features [1, 80, 64], Wav2Vec2 4000 samples; see their factories below).
+`--models zoo` (or `zoo:<name>`, e.g. `zoo:efficientnet`) adds the test suite's model zoo
+(tests/python/model_zoo.py: ~45 transformers families in their default configuration, tiny
+configs, weights rescaled, inputs as users pass them, e.g. token ids with a padded attention
+mask): there the per-op overhead weighs more than the kernels.
 Their weights are rescaled (x4 for the transformers' matrices, whose default init std is 0.02) so
 that intermediate activations and outputs are far from zero and a wrong kernel cannot hide under
 the tolerance.
@@ -309,6 +313,17 @@ EXTRA_MODELS = (
 )
 
 
+def _zoo_specs() -> tuple[Spec, ...]:
+    """The test suite's model zoo as Specs named zoo:<name> (its first sequence length)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "python"))
+    import model_zoo
+
+    return tuple(
+        Spec(f"zoo:{m.name}", m.build, lambda g, m=m: m.inputs(m.seqs[0]), "zoo")
+        for m in model_zoo.ZOO
+    )
+
+
 def _check(name: str, path: str, got: torch.Tensor, expected: torch.Tensor) -> float:
     """Max abs error of `got`, relative to the output's largest magnitude; raises past 1e-3."""
     got = torch.as_tensor(got).to(torch.float32).reshape(expected.shape)
@@ -418,6 +433,10 @@ def _measure(runners: Runners, rounds: int, warmup: int) -> dict[str, Timing]:
     return {p: Timing(statistics.median(cpu[p]), statistics.median(wall[p])) for p in PATHS}
 
 
+def _zoo_names(known: dict[str, Spec]) -> list[str]:
+    return [n for n in known if n.startswith("zoo:")]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=60, help="interleaved rounds (default 60)")
@@ -429,10 +448,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds < 1 or args.warmup < 0:
         parser.error("--rounds must be >= 1 and --warmup >= 0")
     known = {m.name: m for m in MODELS + EXTRA_MODELS}
-    unknown = [n for n in args.models if n not in known]
+    if any(n == "zoo" or n.startswith("zoo:") for n in args.models):
+        known.update((m.name, m) for m in _zoo_specs())
+    names = [z for n in args.models for z in (_zoo_names(known) if n == "zoo" else [n])]
+    unknown = [n for n in names if n not in known]
     if unknown:
-        parser.error(f"unknown models {unknown}: must be among {list(known)}")
-    chosen = [known[n] for n in args.models]
+        parser.error(f"unknown models {unknown}: must be among {list(known)} or zoo")
+    chosen = [known[n] for n in names]
 
     use_emulator()
     torch.set_num_threads(1)
