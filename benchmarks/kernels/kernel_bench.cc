@@ -175,6 +175,11 @@ void ConvArgs(benchmark::internal::Benchmark* b) {
     // Depthwise 3x3 narrower than a vector (MobileNetV2's at [1, 3, 64, 64]).
     if (onednn == 0) b->Args({96, 96, 8, 96, 3, 1, onednn});
     if (onednn == 0) b->Args({192, 192, 4, 192, 3, 1, onednn});
+    // Depthwise 5x5 stride 2 on a small plane (EfficientNet-B0's stage 3 at
+    // [1, 3, 32, 32], width 0.25): the general rows.
+    if (onednn == 0) b->Args({48, 48, 8, 48, 5, 2, onednn});
+    // and at [1, 3, 224, 224], width 1: [1, 144, 56, 56] -> 28.
+    if (onednn == 0) b->Args({144, 144, 56, 144, 5, 2, onednn});
     // transformers ResNet at [1, 3, 224, 224]: stem, stage 1, stage 4, a
     // 1x1 stride-2 shortcut.
     b->Args({3, 16, 224, 1, 7, 2, onednn});

@@ -156,6 +156,18 @@ TEST(KernelsConv, MatchesDirectConvolution) {
   dw3_mixed2.pb = 3;
   ConvParams dw3_none;
   dw3_none.group = 2;
+  // The general rows, strided (EfficientNet's 5x5 stride 2 after its
+  // ZeroPad2d, pads 1 before and 2 after), and stride 3: each later plane
+  // reuses the first one's zero border (CopyPlaneInterior).
+  ConvParams dw5_s2;
+  dw5_s2.group = 3;
+  dw5_s2.sh = dw5_s2.sw = 2;
+  dw5_s2.pt = dw5_s2.pl = 1;
+  dw5_s2.pb = dw5_s2.pr = 2;
+  ConvParams dw3_s3;
+  dw3_s3.group = 2;
+  dw3_s3.sh = dw3_s3.sw = 3;
+  dw3_s3.pt = dw3_s3.pl = dw3_s3.pb = dw3_s3.pr = 1;
   const ConvCase cases[] = {
       {{1, 3, 7, 37}, {3, 1, 3, 3}, dw3_same, true},  // 35 interior columns
       // Stride 1, the strips of depthwise_strips.cc (4, 8 or 16 columns by
@@ -204,6 +216,9 @@ TEST(KernelsConv, MatchesDirectConvolution) {
       {{1, 4, 11, 13}, {4, 1, 3, 2}, dw_dil, true},
       {{1, 2, 3, 3}, {2, 1, 3, 3}, dw_big_pad, true},
       {{2, 8, 9, 10}, {8, 1, 5, 5}, dw_5x5, false},
+      {{2, 3, 8, 8}, {6, 1, 5, 5}, dw5_s2, true},    // M/C 2, batch 2
+      {{1, 3, 7, 45}, {3, 1, 5, 5}, dw5_s2, false},  // ow 22: vector + tail
+      {{2, 2, 10, 11}, {2, 1, 3, 3}, dw3_s3, true},
       {{1, 2, 10, 4}, {4, 1, 2, 3}, dw_tall, true},
       {{1, 6, 1, 17}, {6, 1, 1, 5}, dw_1x5, true},
       {{1, 1, 5, 5}, {1, 1, 3, 3}, {}, false},
