@@ -172,6 +172,9 @@ void ConvArgs(benchmark::internal::Benchmark* b) {
     // Depthwise 7x7 (ConvNeXt's at [1, 3, 64, 64]): stage 1 and stage 3.
     if (onednn == 0) b->Args({32, 32, 16, 32, 7, 1, onednn});
     if (onednn == 0) b->Args({128, 128, 4, 128, 7, 1, onednn});
+    // ... and ConvNeXt-T's stage 1 at [1, 3, 224, 224]: past the flat
+    // path's buffer, the generic rows.
+    if (onednn == 0) b->Args({96, 96, 56, 96, 7, 1, onednn});
     // Depthwise 3x3 narrower than a vector (MobileNetV2's at [1, 3, 64, 64]).
     if (onednn == 0) b->Args({96, 96, 8, 96, 3, 1, onednn});
     if (onednn == 0) b->Args({192, 192, 4, 192, 3, 1, onednn});
