@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "conv_onednn.h"
+#include "depthwise_channels_last.h"
 #include "depthwise_flat.h"
 #include "depthwise_strips.h"
 #include "eigen_maps.h"
@@ -560,6 +561,19 @@ void RunDepthwise(const float* x, const float* wt, const float* bias,
     s.ow = w.out[1];
     if (DepthwiseFlatFit(s)) {
       DepthwiseFlat(x, wt, bias, s, y);
+      return;
+    }
+  }
+  if (g.mg() == 1) {
+    // Small output planes of any other geometry (depthwise_channels_last.h).
+    DepthwiseChannelsLastShape s;
+    s.n = g.n, s.c = g.c, s.h = w.in[0], s.w = w.in[1];
+    s.kh = w.kernel[0], s.kw = w.kernel[1], s.sh = w.stride[0];
+    s.sw = w.stride[1], s.dh = w.dilation[0], s.dw = w.dilation[1];
+    s.pt = w.pad_begin[0], s.pl = w.pad_begin[1], s.pb = w.pad_end[0];
+    s.pr = w.pad_end[1], s.oh = w.out[0], s.ow = w.out[1];
+    if (DepthwiseChannelsLastFit(s)) {
+      DepthwiseChannelsLast(x, wt, bias, s, y);
       return;
     }
   }

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "depthwise_channels_last.h"
 #include "depthwise_flat.h"
 #include "kernels_test_util.h"
 
@@ -357,6 +358,91 @@ TEST(KernelsConv, DepthwiseFlatMatchesDirectConvolution) {
   RunResult r = RunKernel("Conv", ConvAttrs(p7), {x, w});
   ASSERT_EQ(r.error, "");
   ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
+}
+
+// Depthwise on small output planes, channels-last
+// (depthwise_channels_last.cc): every case must take that path
+// (DepthwiseChannelsLastFit), called directly, and match the direct
+// convolution, and so must the Conv op. EfficientNet's 5x5 stride 2 with
+// its pads 1/2, several channel blocks with a partial last one, a 1x1
+// output, MobileNetV2's narrow 3x3 stride 2 with TF pads, dilations,
+// stride 3 and a 3x5 kernel, pads past the kernel, a window that never
+// reaches the last rows, 7x7 stride 2 with 70 channels, 1x1 stride 2,
+// batch 2, no bias.
+TEST(KernelsConv, DepthwiseChannelsLastMatchesDirectConvolution) {
+  struct Case {
+    int64_t n, c, h, w, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
+    bool bias;
+  };
+  const Case cases[] = {
+      {1, 48, 8, 8, 5, 5, 2, 2, 1, 1, 1, 1, 2, 2, true},
+      {2, 200, 8, 8, 5, 5, 2, 2, 1, 1, 1, 1, 2, 2, true},
+      {1, 192, 5, 5, 5, 5, 2, 2, 1, 1, 0, 0, 0, 0, true},
+      {1, 96, 16, 16, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1, true},
+      {1, 24, 7, 9, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, false},
+      {1, 16, 12, 12, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, true},
+      {2, 13, 10, 17, 3, 5, 3, 2, 1, 1, 0, 2, 1, 0, true},
+      {1, 8, 3, 3, 3, 3, 2, 2, 1, 1, 4, 4, 4, 4, true},
+      {1, 9, 9, 9, 2, 2, 3, 3, 1, 1, 0, 0, 0, 0, true},
+      {1, 70, 14, 14, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3, true},
+      {1, 32, 9, 9, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0, true},
+  };
+  uint32_t seed = 7000;
+  for (const Case& f : cases) {
+    ConvParams p;
+    p.group = f.c;
+    p.sh = f.sh, p.sw = f.sw, p.dh = f.dh, p.dw = f.dw;
+    p.pt = f.pt, p.pl = f.pl, p.pb = f.pb, p.pr = f.pr;
+    const std::vector<int64_t> xs = {f.n, f.c, f.h, f.w};
+    const std::vector<int64_t> ws = {f.c, 1, f.kh, f.kw};
+    SCOPED_TRACE(S(xs).ToString() + " w " + S(ws).ToString() + " strides " +
+                 std::to_string(f.sh) + std::to_string(f.sw) + " dilations " +
+                 std::to_string(f.dh) + std::to_string(f.dw));
+    HostTensor x = RandF32(S(xs), seed++);
+    HostTensor w = RandF32(S(ws), seed++);
+    HostTensor b = RandF32(S({f.c}), seed++);
+    Shape want;
+    const std::vector<float> ref =
+        NaiveConv(x, w, f.bias ? &b : nullptr, p, &want);
+    kernels::DepthwiseChannelsLastShape s;
+    s.n = f.n, s.c = f.c, s.h = f.h, s.w = f.w, s.kh = f.kh, s.kw = f.kw;
+    s.sh = f.sh, s.sw = f.sw, s.dh = f.dh, s.dw = f.dw;
+    s.pt = f.pt, s.pl = f.pl, s.pb = f.pb, s.pr = f.pr;
+    s.oh = want.dims[2], s.ow = want.dims[3];
+#if defined(__GNUC__)
+    EXPECT_TRUE(kernels::DepthwiseChannelsLastFit(s));
+#endif
+    if (kernels::DepthwiseChannelsLastFit(s)) {
+      std::vector<float> y(ref.size(), -1.0f);
+      kernels::DepthwiseChannelsLast(x.f32().data(), w.f32().data(),
+                                     f.bias ? b.f32().data() : nullptr, s,
+                                     y.data());
+      ExpectNear(y, ref, 1e-4f);
+    }
+    std::vector<HostTensor> in = {x, w};
+    if (f.bias) in.push_back(b);
+    RunResult r = RunKernel("Conv", ConvAttrs(p), in);
+    ASSERT_EQ(r.error, "");
+    ASSERT_EQ(r.outputs[0].shape, want);
+    ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
+  }
+  // Not taken: an output 17 wide, 7 channels, an output extent that does
+  // not follow from the rest.
+  kernels::DepthwiseChannelsLastShape wide;
+  wide.n = 1, wide.c = 16, wide.h = wide.w = 34, wide.kh = wide.kw = 3;
+  wide.sh = wide.sw = 2, wide.pt = wide.pl = wide.pb = wide.pr = 1;
+  wide.oh = wide.ow = 17;
+  EXPECT_FALSE(kernels::DepthwiseChannelsLastFit(wide));
+  kernels::DepthwiseChannelsLastShape few = wide;
+  few.h = few.w = 16, few.oh = few.ow = 8, few.c = 7;
+  EXPECT_FALSE(kernels::DepthwiseChannelsLastFit(few));
+  kernels::DepthwiseChannelsLastShape bad_ow = few;
+  bad_ow.c = 16, bad_ow.ow = 7;
+  EXPECT_FALSE(kernels::DepthwiseChannelsLastFit(bad_ow));
+#if defined(__GNUC__)
+  bad_ow.ow = 8;  // the same, consistent: taken
+  EXPECT_TRUE(kernels::DepthwiseChannelsLastFit(bad_ow));
+#endif
 }
 
 // FusedConv (atc's Conv -> Add -> Relu fusion) = Relu(Conv + Z), on both
