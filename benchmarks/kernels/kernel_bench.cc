@@ -181,6 +181,9 @@ void ConvArgs(benchmark::internal::Benchmark* b) {
     // Depthwise 5x5 stride 2 on a small plane (EfficientNet-B0's stage 3 at
     // [1, 3, 32, 32], width 0.25): the general rows.
     if (onednn == 0) b->Args({48, 48, 8, 48, 5, 2, onednn});
+    if (onednn == 0) b->Args({192, 192, 5, 192, 5, 2, onednn});
+    // MobileNetV1's last 3x3 planes at [1, 3, 32, 32] (width 0.25).
+    if (onednn == 0) b->Args({256, 256, 2, 256, 3, 1, onednn});
     // and at [1, 3, 224, 224], width 1: [1, 144, 56, 56] -> 28.
     if (onednn == 0) b->Args({144, 144, 56, 144, 5, 2, onednn});
     // transformers ResNet at [1, 3, 224, 224]: stem, stage 1, stage 4, a
