@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -369,6 +370,54 @@ TEST(KernelsConv, DepthwiseFlatMatchesDirectConvolution) {
 // stride 3 and a 3x5 kernel, pads past the kernel, a window that never
 // reaches the last rows, 7x7 stride 2 with 70 channels, 1x1 stride 2,
 // batch 2, no bias.
+// Depthwise Convs of random geometry against the direct convolution, so that
+// every path of RunDepthwise (strips, flat, channels-last, rows) and their
+// choice meet shapes no hand-written case names: 8 to 40 channels (the
+// channels-last path needs 8), channel multiplier 1 or 2, planes 1 to 20,
+// kernels 1 to 7 (square or not), strides 1 to 3, dilations 1 or 2, pads
+// 0 to 3 each side, batch 1 or 2. RunKernel's guard zones catch writes past
+// the output and the scratch.
+TEST(KernelsConv, DepthwiseRandomGeometriesMatchDirectConvolution) {
+  std::mt19937 gen(2026);
+  auto pick = [&gen](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(gen);
+  };
+  int ran = 0;
+  for (int iter = 0; iter < 300; ++iter) {
+    ConvParams p;
+    const int64_t n = pick(1, 2), c = pick(8, 40),
+                  mult = pick(1, 4) == 1 ? 2 : 1;
+    const int64_t h = pick(1, 20), w = pick(1, 20);
+    const int64_t kh = pick(1, 7), kw = pick(0, 2) == 0 ? pick(1, 7) : kh;
+    p.group = c;
+    p.sh = pick(1, 3), p.sw = pick(0, 2) == 0 ? pick(1, 3) : p.sh;
+    p.dh = pick(1, 2), p.dw = pick(1, 2);
+    p.pt = pick(0, 3), p.pl = pick(0, 3), p.pb = pick(0, 3), p.pr = pick(0, 3);
+    if (h + p.pt + p.pb < (kh - 1) * p.dh + 1 ||
+        w + p.pl + p.pr < (kw - 1) * p.dw + 1) {
+      continue;  // no output: Infer refuses it (tested elsewhere)
+    }
+    const std::vector<int64_t> xs = {n, c, h, w}, ws = {c * mult, 1, kh, kw};
+    SCOPED_TRACE("iteration " + std::to_string(iter) + ": x " +
+                 S(xs).ToString() + " w " + S(ws).ToString());
+    HostTensor x = RandF32(S(xs), static_cast<uint32_t>(3 * iter));
+    HostTensor wt = RandF32(S(ws), static_cast<uint32_t>(3 * iter + 1));
+    HostTensor b = RandF32(S({c * mult}), static_cast<uint32_t>(3 * iter + 2));
+    const bool bias = pick(0, 3) != 0;
+    Shape want;
+    const std::vector<float> ref =
+        NaiveConv(x, wt, bias ? &b : nullptr, p, &want);
+    std::vector<HostTensor> in = {x, wt};
+    if (bias) in.push_back(b);
+    RunResult r = RunKernel("Conv", ConvAttrs(p), in);
+    ASSERT_EQ(r.error, "");
+    ASSERT_EQ(r.outputs[0].shape, want);
+    ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
+    ++ran;
+  }
+  EXPECT_GT(ran, 200);
+}
+
 TEST(KernelsConv, DepthwiseChannelsLastMatchesDirectConvolution) {
   struct Case {
     int64_t n, c, h, w, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
