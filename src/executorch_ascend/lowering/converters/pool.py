@@ -144,6 +144,8 @@ def _avg_pool_reason(node: Node, n: int) -> str | None:
     if arg(node, 6, "divisor_override") is not None:
         return "divisor_override is not lowered"
     k, s, p = pool_window(node)
+    if _window_covers_input(node, k, p):
+        return None  # GlobalAveragePool
     if any(p) and arg(node, 5, "count_include_pad", True):
         return (
             "count_include_pad with padding: CANN's AveragePool does not support count_include_pad"
@@ -157,22 +159,40 @@ def _avg_pool_reason(node: Node, n: int) -> str | None:
     )
 
 
+def _window_covers_input(node: Node, k: list[int], p: list[int]) -> bool:
+    """One window over the whole unpadded input: a global average, whatever the kernel size.
+    transformers' EfficientNet pools its 7x7 map with AvgPool2d(2560, ceil_mode=True); CANN's
+    AveragePool refuses such kernels, and the CPU's took seconds on it. Without padding PyTorch
+    divides by the elements inside the input (count_include_pad or not), as GlobalAveragePool."""
+    in_sizes = shape(node.args[0])[2:]
+    return (
+        not any(p)
+        and all(o == 1 for o in shape(node)[2:])
+        and all(kk >= size for kk, size in zip(k, in_sizes, strict=True))
+    )
+
+
 def _avg_pool_supported(node: Node) -> str | None:
-    """4-D NCHW (AvgPool1d arrives with H = 1), no divisor_override, padding only with
-    count_include_pad=False; CANN: kernel 1..255, kH*kW <= 256, stride 1..63, pad 0..255,
-    W <= 4096; ONNX output size equal to PyTorch's (ceil_mode)."""
+    """4-D NCHW (AvgPool1d arrives with H = 1), no divisor_override; one window over the whole
+    unpadded input (any kernel: GlobalAveragePool), or padding only with count_include_pad=False
+    and CANN: kernel 1..255, kH*kW <= 256, stride 1..63, pad 0..255, W <= 4096; ONNX output size
+    equal to PyTorch's (ceil_mode)."""
     return _avg_pool_reason(node, 2)
 
 
 def _avg_pool3d_supported(node: Node) -> str | None:
-    """5-D NCDHW, no divisor_override, padding only with count_include_pad=False; CANN: kernel
-    1..255, kD*kH*kW <= 256, stride 1..63, pad 0..255, W <= 4096; ONNX output size equal to
-    PyTorch's (ceil_mode)."""
+    """5-D NCDHW, no divisor_override; one window over the whole unpadded input (any kernel:
+    GlobalAveragePool), or padding only with count_include_pad=False and CANN: kernel 1..255,
+    kD*kH*kW <= 256, stride 1..63, pad 0..255, W <= 4096; ONNX output size equal to PyTorch's
+    (ceil_mode)."""
     return _avg_pool_reason(node, 3)
 
 
 def _emit_avg_pool(ctx: LoweringContext, node: Node) -> None:
     k, s, p = pool_window(node)
+    if _window_covers_input(node, k, p):
+        ctx.emit("GlobalAveragePool", [ctx.value(node.args[0])], node)
+        return
     # Without padding, PyTorch's divisor is always the in-bounds window, which is ONNX's
     # count_include_pad=0, the only mode CANN's AveragePool documents.
     ctx.emit(
@@ -190,7 +210,7 @@ def _emit_avg_pool(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.avg_pool2d.default,
     dtypes=FLOATS,
-    onnx=["AveragePool"],
+    onnx=["AveragePool", "GlobalAveragePool"],
     supports=_avg_pool_supported,
     samples=[
         module_sample("avgpool_2x2", lambda: torch.nn.AvgPool2d(2), (1, 3, 8, 8)),
@@ -210,6 +230,14 @@ def _emit_avg_pool(ctx: LoweringContext, node: Node) -> None:
         module_sample(
             "avgpool1d_ceil_s1", lambda: torch.nn.AvgPool1d(4, 3, ceil_mode=True), (1, 1, 11)
         ),
+        # EfficientNet's head: one window larger than the input (GlobalAveragePool)
+        module_sample(
+            "avgpool_window_past_input",
+            lambda: torch.nn.AvgPool2d(2560, ceil_mode=True),
+            (1, 4, 7, 7),
+            half=True,
+        ),
+        module_sample("avgpool_window_is_input", lambda: torch.nn.AvgPool2d((3, 5)), (2, 3, 3, 5)),
     ],
 )
 def avg_pool2d(ctx: LoweringContext, node: Node) -> None:
@@ -219,7 +247,7 @@ def avg_pool2d(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.avg_pool3d.default,
     dtypes=FLOATS,
-    onnx=["AveragePool"],
+    onnx=["AveragePool", "GlobalAveragePool"],
     supports=_avg_pool3d_supported,
     samples=[
         module_sample("avgpool3d_2", lambda: torch.nn.AvgPool3d(2), (1, 2, 4, 6, 6)),
