@@ -193,6 +193,18 @@ def _vision(config_cls: str, **overrides: object) -> Callable[[], torch.nn.Modul
     return build
 
 
+def _vision_classifier(config_cls: str, **overrides: object) -> Callable[[], torch.nn.Module]:
+    """The family with its image-classification head (pooling and classifier): logits out."""
+
+    def build() -> torch.nn.Module:
+        config = getattr(transformers, config_cls)(**overrides)
+        return _finish(
+            transformers.AutoModelForImageClassification.from_config(config), TensorModel
+        )
+
+    return build
+
+
 _VIT = dict(
     image_size=IMAGE,
     patch_size=8,
@@ -280,6 +292,18 @@ ZOO: list[ZooModel] = [
     _image(
         "efficientnet",
         _vision(
+            "EfficientNetConfig",
+            image_size=IMAGE,
+            width_coefficient=0.25,
+            depth_coefficient=0.2,
+            hidden_dim=320,
+        ),
+    ),
+    # with its classification head: transformers pools the last map with
+    # AvgPool2d(hidden_dim, ceil_mode=True), a kernel past CANN's 255 (a GlobalAveragePool)
+    _image(
+        "efficientnet_classifier",
+        _vision_classifier(
             "EfficientNetConfig",
             image_size=IMAGE,
             width_coefficient=0.25,
