@@ -47,7 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", default="0:500", help="FIRST:END (END excluded) or one seed")
     parser.add_argument("--family", choices=sorted(FAMILIES), help="only this family")
     parser.add_argument("--keep", type=Path, help="write each case's net.onnx/net.om here")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="EXECUTORCH_ASCEND_EMU_NUM_THREADS (GEMM threads)"
+    )
     args = parser.parse_args(argv)
+    os.environ["EXECUTORCH_ASCEND_EMU_NUM_THREADS"] = str(args.threads)  # read at aclInit
     emulator = _emulator()
     counts: Counter[str] = Counter()
     failures = 0

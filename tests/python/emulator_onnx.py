@@ -66,10 +66,21 @@ class EmulatorOnnx:
             message = self.acl.aclGetRecentErrMsg() or b""
             raise RuntimeError(f"{what} failed ({status}): {message.decode(errors='replace')}")
 
-    def compile(self, model: onnx.ModelProto, work: Path) -> Path:
-        """atc --framework=5 as the backend runs it; returns the .om path."""
+    def compile(self, model: onnx.ModelProto, work: Path, external_weight: bool = False) -> Path:
+        """atc --framework=5 as the backend runs it; returns the .om path. external_weight: the
+        initializers go to ONNX external data and atc runs with --external_weight=1."""
         onnx_path = work / "net.onnx"
-        onnx.save(model, onnx_path)
+        if external_weight:
+            model = onnx.ModelProto.FromString(model.SerializeToString())
+            onnx.save(
+                model,
+                onnx_path,
+                save_as_external_data=True,
+                size_threshold=0,
+                location="net.onnx.data",
+            )
+        else:
+            onnx.save(model, onnx_path)
         done = subprocess.run(
             [
                 str(self.atc),
@@ -78,6 +89,7 @@ class EmulatorOnnx:
                 f"--output={work / 'net'}",
                 f"--soc_version={self.soc_version}",
                 "--precision_mode=must_keep_origin_dtype",
+                f"--external_weight={int(external_weight)}",
             ],
             capture_output=True,
             text=True,
