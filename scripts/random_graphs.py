@@ -27,14 +27,20 @@ from random_onnx_graphs import FAMILIES, check_case, make_case  # noqa: E402
 
 
 def _emulator() -> EmulatorOnnx:
+    """A dev build's atc and libascendcl.so, else the ones tests/python/conftest.py or the user
+    named (EXECUTORCH_ASCEND_EMULATOR_ATC / _ACL_LIB), else the installed emulator package's."""
     build = os.environ.get("EXECUTORCH_ASCEND_DEV_BUILD")
     if build:
         return EmulatorOnnx(
             Path(build) / "emulator/atc/atc", Path(build) / "emulator/acl/libascendcl.so"
         )
-    import executorch_ascend_emulator as emu
+    atc = os.environ.get("EXECUTORCH_ASCEND_EMULATOR_ATC")
+    lib = os.environ.get("EXECUTORCH_ASCEND_EMULATOR_ACL_LIB")
+    if not (atc and lib):
+        import executorch_ascend_emulator as emu
 
-    return EmulatorOnnx(emu.atc(), emu.acl_library())
+        atc, lib = atc or str(emu.atc()), lib or str(emu.acl_library())
+    return EmulatorOnnx(Path(atc), Path(lib))
 
 
 def _seeds(text: str) -> range:
