@@ -75,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         if problem:
             failures += 1
             print(f"seed {seed} [{case.family}] {case.about}\n  {problem}", flush=True)
+        done = sum(counts.values())
+        if done % 1000 == 0:
+            print(f"... {done} cases, {failures} failing", file=sys.stderr, flush=True)
     total = sum(counts.values())
     print(
         f"{total} cases ({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))}), "

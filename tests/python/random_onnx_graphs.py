@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
 """Seeded random ONNX graphs aimed at the emulator's specialised kernels and atc's rewrites
-(docs/testing.md, "Random differential tests"): Conv chains whose layouts are agreed at load
+(CONTRIBUTING.md, "Random differential tests"): Conv chains whose layouts are agreed at load
 (NHWC between oneDNN Convs, several readers some NCHW-only), atc's fusions (Conv+BatchNorm,
 Conv+Relu, Conv+Add residual with broadcasting, zero spatial Pad merged into Conv), depthwise
 strips and flat kernels, NHWC/NCHW MaxPool and GlobalAveragePool, Softmax/Sigmoid/Exp with
@@ -9,8 +9,8 @@ masked scores and NaN/-inf, innermost ReduceMean/ReduceSum, LayerNormalization, 
 broadcasting MatMul, in fp32 and (where the op takes it) fp16.
 
 make_case(seed) -> Case builds one graph with inputs; the expected outputs come from onnxruntime's
-CPU provider. tests/python/test_random_graphs.py runs a few seeds; scripts/random_graphs.py runs
-many."""
+CPU provider; check_case compiles and runs it on the emulator (emulator_onnx.py) and compares.
+scripts/random_graphs.py runs many seeds, tests/python/test_random_graphs.py a few through it."""
 
 from __future__ import annotations
 
@@ -229,7 +229,7 @@ def _conv_chain(g: _Graph) -> str:
     x = g.input((n, cin, h, w))
     notes = []
     if rng.random() < 0.3:
-        x, h, w, about = _pad(g, x, cin, h, w)
+        x, cin, h, w, about = _pad(g, x, cin, h, w)
         notes.append(about)
     block_input = (x, cin, h, w)
     y, c, h, w, about = _conv(g, x, cin, h, w, cout=int(_pick(rng, [16, 32])) if stem else None)
@@ -312,17 +312,19 @@ def _conv_chain(g: _Graph) -> str:
     return "; ".join(notes)
 
 
-def _pad(g: _Graph, x: str, c: int, h: int, w: int) -> tuple[str, int, int, str]:
+def _pad(g: _Graph, x: str, c: int, h: int, w: int) -> tuple[str, int, int, int, str]:
     """A Pad before a Conv: the zero spatial one atc merges into the Conv, and the ones it must
-    not merge (a non-zero value, reflect/edge, a channel pad, negative pads that crop)."""
+    not merge (a non-zero value, reflect/edge, a channel pad, negative pads that crop).
+    Returns (output, channels, height, width, description)."""
     rng = g.rng
-    kind = _pick(rng, ["zero", "zero", "zero_value", "value", "reflect", "edge", "crop"])
+    kind = _pick(rng, ["zero", "zero", "zero_value", "value", "reflect", "edge", "crop", "channel"])
     p = [int(v) for v in rng.integers(0, 3, 4)]
     if kind in ("reflect", "edge"):
         p = [min(v, side - 1) for v, side in zip(p, (h, w, h, w), strict=True)]
     if kind == "crop":
         p = [-min(int(rng.integers(0, 2)), (side - 1) // 2) for side in (h, w, h, w)]
-    pads = [0, 0, p[0], p[1], 0, 0, p[2], p[3]]
+    pc = 1 if kind == "channel" else 0
+    pads = [0, 0, p[0], p[1], 0, pc, p[2], p[3]]
     inputs = [x, g.ints(pads)]
     attrs: dict[str, object] = {"mode": "constant"}
     if kind == "zero_value":
@@ -332,7 +334,7 @@ def _pad(g: _Graph, x: str, c: int, h: int, w: int) -> tuple[str, int, int, str]
     elif kind in ("reflect", "edge"):
         attrs["mode"] = kind
     y = g.op("Pad", inputs, **attrs)
-    return y, h + p[0] + p[2], w + p[1] + p[3], f"Pad {kind} {p}"
+    return y, c + pc, h + p[0] + p[2], w + p[1] + p[3], f"Pad {kind} {p}"
 
 
 def _depthwise(g: _Graph) -> str:
