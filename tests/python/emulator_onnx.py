@@ -7,6 +7,7 @@ emulator's kernels, for differential tests against onnxruntime (random_onnx_grap
 from __future__ import annotations
 
 import ctypes
+import os
 import subprocess
 from pathlib import Path
 
@@ -94,6 +95,9 @@ class EmulatorOnnx:
             capture_output=True,
             text=True,
             check=False,
+            # A sanitizer runtime preloaded into Python (for an ASan libascendcl.so) must not
+            # reach atc, which links its own.
+            env={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"},
         )
         if done.returncode != 0:
             raise AtcError(done.stdout + done.stderr)
