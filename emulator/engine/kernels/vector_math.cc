@@ -61,6 +61,24 @@ void RestoreExpUnderflow(const float* x, float* y, int64_t n) {
   FixExpUnderflow(x, 0.0f, y, n);  // x - 0 is x, NaN and -0 included
 }
 
+// Eigen's packet exp overflows early: from its clamp bound (about 88.376) up
+// to ln(FLT_MAX) (88.7228) it returned +inf where expf is finite (up to
+// 3.4e38). Exp's argument is unshifted (Softmax's and Sigmoid's are <= 0), so
+// ExpBlock recomputes that band with std::exp, again only when some argument
+// is in it.
+constexpr float kExpPacketOverflowAbove = 88.0f;
+void RestoreExpRange(const float* x, float* y, int64_t n) {
+  RestoreExpUnderflow(x, y, n);
+  int in_band = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    in_band |= static_cast<int>(x[i] > kExpPacketOverflowAbove);
+  }
+  if (in_band == 0) return;
+  for (int64_t i = 0; i < n; ++i) {
+    if (x[i] > kExpPacketOverflowAbove) y[i] = std::exp(x[i]);
+  }
+}
+
 // y = f(x), then fix(x, y, n) with the input x; over a stack copy of each
 // chunk when x and y alias, so the input is still there to read.
 template <typename F, typename Fix>
@@ -94,8 +112,7 @@ void TanhBlock(const float* x, float* y, int64_t n) {
 
 void ExpBlock(const float* x, float* y, int64_t n) {
   FixedBlock(
-      x, y, n, [](const ConstArray& a) { return a.exp(); },
-      RestoreExpUnderflow);
+      x, y, n, [](const ConstArray& a) { return a.exp(); }, RestoreExpRange);
 }
 
 void SigmoidBlock(const float* x, float* y, int64_t n) {

@@ -169,6 +169,27 @@ TEST(KernelsUnary, VectorisedErfTanhExpSigmoidOverLongInputsAndSpecialValues) {
   }
 }
 
+// Found by the random differential test (scripts/random_graphs.py): Eigen's
+// packet exp overflowed to +inf from about 88.38 up to ln(FLT_MAX) = 88.72,
+// where expf is still finite (2.4e38..3.4e38); a short input ran the scalar
+// tail and hid it.
+TEST(KernelsUnary, ExpIsFiniteUpToLnFltMax) {
+  const int64_t n = 64;
+  std::vector<float> x(n);
+  for (int64_t i = 0; i < n; ++i) x[i] = 88.0f + 1.0f * i / (n - 1);
+  RunResult r = RunKernel("Exp", Attrs(), {HostTensor::F32(S({n}), x)});
+  ASSERT_EQ(r.error, "");
+  const std::vector<float> got = r.outputs[0].f32();
+  for (int64_t i = 0; i < n; ++i) {
+    const float want = std::exp(x[i]);
+    if (std::isinf(want)) {
+      EXPECT_EQ(got[i], want) << "x " << x[i];
+    } else {
+      EXPECT_NEAR(got[i], want, 4e-7f * want) << "x " << x[i];
+    }
+  }
+}
+
 TEST(KernelsUnary, PowByScalarSquareAndCubeMatchPowf) {
   const float inf = std::numeric_limits<float>::infinity();
   std::vector<float> x = Inputs(37, false, 7);
