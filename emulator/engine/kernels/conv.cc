@@ -16,11 +16,12 @@
 // (conv_onednn.h), prepared once at load by PrepareConv: 4-10x faster at
 // ResNet's shapes (docs/emulator-kernels.md).
 //
-// FusedConv is what atc makes of Conv -> [Mul] -> [Add] -> Relu chains
+// FusedConv is what atc makes of Conv -> [Mul] -> [Add] -> Relu|Clip chains
 // (docs/atc.md): Conv's inputs and attributes, then an optional residual Z
 // (input 3, shaped like Y), an optional per-output-channel weight scale S
 // (input 4, [M]: a BatchNorm scale atc could not fold into weights held in a
-// weight file) and activation "Relu" or none:
+// weight file) and activation "Relu", "Clip" (with activation_params
+// [min, max], ONNX Clip's bounds; -inf / inf for an absent one) or none:
 // Y = act(Conv(X, W * S, B) + Z); without S, onnxruntime's com.microsoft
 // FusedConv.
 #include <algorithm>
@@ -586,8 +587,19 @@ OnednnConvShape OnednnShape(const ConvGeometry& g, const Attributes& attrs,
   s.m = g.m;
   s.group = g.group;
   s.w = g.w;
-  s.relu = std::string(AttrString(attrs, "activation", "")) == "Relu";
+  const std::string act = AttrString(attrs, "activation", "");
+  s.relu = act == "Relu";
+  const Attribute* p =
+      FindAttr(attrs, "activation_params", Attribute::Kind::kFloats);
+  // (Infer refuses a Clip without its two bounds.)
+  s.clip = act == "Clip" && p != nullptr && p->floats.size() == 2;
+  if (s.clip) {
+    s.clip_lo = p->floats[0];
+    s.clip_hi = p->floats[1];
+  }
   s.residual = residual;
+  s.depthwise = g.w.spatial_rank == 2 && g.group > 1 && g.group == g.c &&
+                g.group == g.m && g.depthwise();
   return s;
 }
 
@@ -614,12 +626,22 @@ std::string InferConvCommon(InferContext& ctx, bool fused) {
                            {"kernel_shape", K::kInts},
                            {"pads", K::kInts},
                            {"strides", K::kInts},
-                           {fused ? "activation" : "", K::kString}});
+                           {fused ? "activation" : "", K::kString},
+                           {fused ? "activation_params" : "", K::kFloats}});
   }
   if (err.empty() && fused) {
     const std::string act = AttrString(ctx.attrs, "activation", "");
-    if (!act.empty() && act != "Relu") {
-      return Fail(op, "activation '" + act + "' (the emulator fuses Relu)");
+    if (!act.empty() && act != "Relu" && act != "Clip") {
+      return Fail(
+          op, "activation '" + act + "' (the emulator fuses Relu and Clip)");
+    }
+    const Attribute* params =
+        FindAttr(ctx.attrs, "activation_params", Attribute::Kind::kFloats);
+    if (act == "Clip" && (params == nullptr || params->floats.size() != 2)) {
+      return Fail(op, "activation 'Clip' needs activation_params [min, max]");
+    }
+    if (act != "Clip" && params != nullptr) {
+      return Fail(op, "activation_params without activation 'Clip'");
     }
   }
   if (err.empty()) err = PrepareOutputs(op, ctx, 1);
@@ -754,8 +776,14 @@ void RunConvAny(const RunContext& ctx) {
   if (z != nullptr) {
     for (int64_t i = 0; i < count; ++i) y[i] += z[i];
   }
-  if (std::string(AttrString(ctx.attrs, "activation", "")) == "Relu") {
+  const std::string act = AttrString(ctx.attrs, "activation", "");
+  if (act == "Relu") {
     for (int64_t i = 0; i < count; ++i) y[i] = std::max(y[i], 0.0f);
+  } else if (act == "Clip") {
+    const Attribute* p =
+        FindAttr(ctx.attrs, "activation_params", Attribute::Kind::kFloats);
+    if (p != nullptr && p->floats.size() == 2)  // (Infer checked)
+      ClipInPlace(y, count, p->floats[0], p->floats[1]);
   }
 }
 
@@ -785,11 +813,13 @@ std::unique_ptr<PreparedOp> PrepareConv(const PrepareContext& ctx) {
   if (!GetGeometry(kOp, ctx.attrs, in.data(), in.size(), &g).empty())
     return nullptr;
   if (g.n == 0 || g.out_plane() == 0 || g.in_plane() == 0) return nullptr;
-  // Depthwise: oneDNN's path (its reorders cost as much as the taps) ran at
-  // 0.64x RunDepthwise's FLOP/s (docs/emulator-kernels.md).
-  if (g.depthwise() && g.group > 1) return nullptr;
   const OnednnConvShape shape =
       OnednnShape(g, ctx.attrs, HasResidual(in.data(), in.size()));
+  // Grouped depthwise other than one channel in and out per group (a channel
+  // multiplier, 1-D): oneDNN's path with its reorders ran at 0.64x
+  // RunDepthwise's FLOP/s (docs/emulator-kernels.md). One in, one out: on
+  // NHWC (OnednnConvShape::depthwise), run only where a neighbour agrees.
+  if (g.depthwise() && g.group > 1 && !shape.depthwise) return nullptr;
   const float* bias = has_bias ? in[2].as<const float>() : nullptr;
   const float* scale = WeightScale(in.data(), in.size());
   if (in.size() >= 5 && in[4].present() && (scale == nullptr || g.m == 0))
