@@ -461,6 +461,20 @@ bool Depthwise3x3Fast(const Window2D& w) {
          w.pad_begin[0] >= 0 && w.pad_begin[1] >= 0 && w.in[1] >= 1;
 }
 
+// Whether RunDepthwise runs `w` in its vector strips (depthwise_strips.h:
+// 3x3, an output row at least one vector wide), the one own path as fast as
+// oneDNN's NHWC kernel with a reorder on each side.
+bool DepthwiseStrips(const Window2D& w) {
+  return (Depthwise3x3Fast(w) &&
+          Depthwise3x3StripsFit(w.in[0], w.in[1], w.pad_begin[0],
+                                w.pad_begin[1], w.out[1])) ||
+         (Depthwise3x3Stride2(w) &&
+          Depthwise3x3Stride2StripsFit(w.in[0], w.in[1], w.out[0], w.out[1])) ||
+         (Depthwise3x3Stride2Pad0(w) &&
+          Depthwise3x3Stride2Pad0StripsFit(w.in[0], w.in[1], w.out[0],
+                                           w.out[1]));
+}
+
 // y[n, m] = bias[m] + sum over taps of w[m, 0, kh, kw] * x[n, m / (M/C)]
 // shifted by the tap; ONNX pads with zeros, so each input plane is first
 // copied into the scratch buffer with its padding (one pass, far cheaper
@@ -600,6 +614,7 @@ OnednnConvShape OnednnShape(const ConvGeometry& g, const Attributes& attrs,
   s.residual = residual;
   s.depthwise = g.w.spatial_rank == 2 && g.group > 1 && g.group == g.c &&
                 g.group == g.m && g.depthwise();
+  s.depthwise_own_strips = s.depthwise && DepthwiseStrips(g.w);
   return s;
 }
 
@@ -818,7 +833,8 @@ std::unique_ptr<PreparedOp> PrepareConv(const PrepareContext& ctx) {
   // Grouped depthwise other than one channel in and out per group (a channel
   // multiplier, 1-D): oneDNN's path with its reorders ran at 0.64x
   // RunDepthwise's FLOP/s (docs/emulator-kernels.md). One in, one out: on
-  // NHWC (OnednnConvShape::depthwise), run only where a neighbour agrees.
+  // NHWC (OnednnConvShape::depthwise), except where the own strips are
+  // faster and no neighbour agrees on NHWC.
   if (g.depthwise() && g.group > 1 && !shape.depthwise) return nullptr;
   const float* bias = has_bias ? in[2].as<const float>() : nullptr;
   const float* scale = WeightScale(in.data(), in.size());

@@ -66,8 +66,9 @@ class OnednnConv final : public PreparedOp {
   memory bias;                        // copied once (empty md when absent)
   bool has_bias = false;
   bool residual = false;
-  bool depthwise = false;  // OnednnConvShape::depthwise
-  bool clip = false;       // OnednnConvShape::clip, over y_count floats
+  bool depthwise = false;   // OnednnConvShape::depthwise
+  bool own_strips = false;  // OnednnConvShape::depthwise_own_strips
+  bool clip = false;        // OnednnConvShape::clip, over y_count floats
   float clip_lo = 0.0f, clip_hi = 0.0f;
   int64_t y_count = 0;
   size_t scratch_bytes = 0;  // OnednnConvScratchBytes of the shape
@@ -251,6 +252,7 @@ std::unique_ptr<PreparedOp> PrepareOnednnConv(const OnednnConvShape& s,
   stream.wait();
   p->residual = s.residual;
   p->depthwise = s.depthwise;
+  p->own_strips = s.depthwise_own_strips;
   p->clip = s.clip;
   p->clip_lo = s.clip_lo;
   p->clip_hi = s.clip_hi;
@@ -364,7 +366,7 @@ size_t OnednnConvPreparedScratchBytes(const PreparedOp& prepared) {
 bool RunOnednnConv(const PreparedOp& prepared, const float* x, const float* z,
                    float* y, void* scratch, size_t scratch_bytes) {
   const auto& p = static_cast<const OnednnConv&>(prepared);
-  if (p.depthwise && !p.keep_x && !p.keep_y) return false;
+  if (p.depthwise && p.own_strips && !p.keep_x && !p.keep_y) return false;
   const size_t src_bytes = p.reorder_src ? p.src_md.get_size() : 0;
   const size_t src_room = (src_bytes + 63) / 64 * 64;
   const size_t dst_bytes = p.reorder_dst ? p.dst_md.get_size() : 0;

@@ -32,11 +32,16 @@ struct OnednnConvShape {
   bool clip = false;
   float clip_lo = 0.0f, clip_hi = 0.0f;
   // One input and one output channel per group (MobileNet's 3x3): oneDNN's
-  // depthwise kernel on NHWC activations (brdgmm on AVX-512), used only when
-  // the layout agreement gives it NHWC on at least one side; otherwise the
-  // run falls back to the emulator's own NCHW depthwise (RunOnednnConv
-  // returns false), which beats oneDNN's with a reorder on both sides.
+  // depthwise kernel on NHWC activations (brdgmm on AVX-512). When the
+  // layout agreement gave it NHWC on neither side and the emulator's own
+  // NCHW depthwise has its vector strips for the window
+  // (depthwise_own_strips), the run falls back to that (RunOnednnConv
+  // returns false): there the strips beat oneDNN's kernel plus a reorder on
+  // each side. Other windows (stride 2 on planes narrower than a vector, 5x5
+  // and 7x7, many channels of 4x4 to 1x1 planes: EfficientNet's, whose
+  // SiLU keeps the Convs apart) run on oneDNN with the reorders.
   bool depthwise = false;
+  bool depthwise_own_strips = false;
 };
 
 // ONNX Clip on float32 (activation.cc's order): max then min, so NaN stays
@@ -62,7 +67,8 @@ std::unique_ptr<PreparedOp> PrepareOnednnConv(const OnednnConvShape& s,
 // s.residual), y NCHW. `scratch` holds OnednnConvScratchBytes(s) bytes,
 // 64-byte aligned. False when `scratch_bytes` is too small (an .om from an
 // older atc), or for a depthwise primitive whose activations both stayed
-// NCHW (OnednnConvShape::depthwise): the caller runs its own path.
+// NCHW where the own strips are faster (OnednnConvShape::depthwise): the
+// caller runs its own path.
 bool RunOnednnConv(const PreparedOp& prepared, const float* x, const float* z,
                    float* y, void* scratch, size_t scratch_bytes);
 
