@@ -366,7 +366,9 @@ size_t OnednnConvPreparedScratchBytes(const PreparedOp& prepared) {
 bool RunOnednnConv(const PreparedOp& prepared, const float* x, const float* z,
                    float* y, void* scratch, size_t scratch_bytes) {
   const auto& p = static_cast<const OnednnConv&>(prepared);
-  if (p.depthwise && p.own_strips && !p.keep_x && !p.keep_y) return false;
+  // (A residual agreed NHWC needs this path too: the own one reads NCHW.)
+  if (p.depthwise && p.own_strips && !p.keep_x && !p.keep_y && !p.keep_z)
+    return false;
   const size_t src_bytes = p.reorder_src ? p.src_md.get_size() : 0;
   const size_t src_room = (src_bytes + 63) / 64 * 64;
   const size_t dst_bytes = p.reorder_dst ? p.dst_md.get_size() : 0;

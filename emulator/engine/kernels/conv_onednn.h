@@ -33,8 +33,8 @@ struct OnednnConvShape {
   float clip_lo = 0.0f, clip_hi = 0.0f;
   // One input and one output channel per group (MobileNet's 3x3): oneDNN's
   // depthwise kernel on NHWC activations (brdgmm on AVX-512). When the
-  // layout agreement gave it NHWC on neither side and the emulator's own
-  // NCHW depthwise has its vector strips for the window
+  // layout agreement gave NHWC to none of x, y, the residual z, and the
+  // emulator's own NCHW depthwise has its vector strips for the window
   // (depthwise_own_strips), the run falls back to that (RunOnednnConv
   // returns false): there the strips beat oneDNN's kernel plus a reorder on
   // each side. Other windows (stride 2 on planes narrower than a vector, 5x5
