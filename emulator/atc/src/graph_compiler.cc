@@ -11,6 +11,7 @@
 #include <cstring>
 #include <exception>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -404,7 +405,10 @@ class GraphCompiler {
   // merges into it. Mul and Add by a per-channel constant (the lowering's
   // BatchNormalization: x * scale + shift) fold into the Conv's weights and
   // bias; Add of a tensor shaped like the output becomes FusedConv's residual
-  // Z; Relu its activation. Order kept: Conv [Mul] [Add const] [Add Z] [Relu].
+  // Z; Relu its activation, and so does Clip with constant (or absent)
+  // scalar bounds (MobileNet's ReLU6: with it apart, no two Convs of an
+  // inverted residual block were neighbours to agree on a layout). Order
+  // kept: Conv [Mul] [Add const] [Add Z] [Relu|Clip].
   // The fused op is named by the merged nodes' names joined with '+'.
   // Float32 only and only where the precision mode rounds nothing in
   // between (a rounded Conv is followed by Cast steps, so never merged).
@@ -414,7 +418,8 @@ class GraphCompiler {
                            bool* fused) {
     *fused = false;
     const std::string& type = node.op_type();
-    if (ops_.empty() || (type != "Mul" && type != "Add" && type != "Relu"))
+    if (ops_.empty() ||
+        (type != "Mul" && type != "Add" && type != "Relu" && type != "Clip"))
       return "";
     PendingOp& op = ops_.back();
     if ((op.op_type != "Conv" && op.op_type != "FusedConv") ||
@@ -441,6 +446,20 @@ class GraphCompiler {
       a.kind = Attribute::Kind::kString;
       a.s = "Relu";
       fused_op.attrs.map()["activation"] = a;
+      fused_op.op_type = "FusedConv";
+    } else if (type == "Clip") {
+      float bounds[2];
+      if (node.input_size() < 1 || node.input(0) != y ||
+          node.attribute_size() != 0 || !ClipBounds(node, bounds))
+        return "";
+      Attribute a;
+      a.kind = Attribute::Kind::kString;
+      a.s = "Clip";
+      fused_op.attrs.map()["activation"] = a;
+      Attribute params;
+      params.kind = Attribute::Kind::kFloats;
+      params.floats.assign(bounds, bounds + 2);
+      fused_op.attrs.map()["activation_params"] = params;
       fused_op.op_type = "FusedConv";
     } else {
       if (node.input_size() != 2 || node.input(0) == node.input(1)) return "";
@@ -499,6 +518,32 @@ class GraphCompiler {
     op = std::move(fused_op);
     *fused = true;
     return "";
+  }
+
+  // Clip's min and max (inputs 1 and 2, opset 11+) as FusedConv's
+  // activation_params: float32 constant scalars, or -inf / inf when absent
+  // (not lowest/max: an absent bound leaves -inf and inf as they are). False
+  // for a bound computed at run time or of another dtype.
+  bool ClipBounds(const onnx::NodeProto& node, float bounds[2]) {
+    if (node.input_size() > 3) return false;
+    bounds[0] = -std::numeric_limits<float>::infinity();
+    bounds[1] = std::numeric_limits<float>::infinity();
+    for (int i = 1; i < node.input_size(); ++i) {
+      if (node.input(i).empty()) continue;
+      auto it = values_.find(node.input(i));
+      if (it == values_.end()) return false;
+      const Value& c = it->second;
+      if (c.kind != Value::Kind::kConst || c.index < 0 ||
+          c.dtype != DType::kFloat32 || c.shape.rank > 1 ||
+          c.shape.numel() != 1)
+        return false;
+      const ByteView bytes = consts_[c.index].bytes();
+      const bool ok = bytes.size == sizeof(float);
+      if (ok) std::memcpy(&bounds[i - 1], bytes.data, sizeof(float));
+      bytes.Release();
+      if (!ok) return false;
+    }
+    return true;
   }
 
   // ---- Pad into Conv (docs/atc.md "Fusions"): a constant Pad by zero of

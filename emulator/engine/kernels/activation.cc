@@ -43,8 +43,11 @@ template <typename T>
 void RunClipTyped(const RunContext& ctx) {
   using C = ComputeT<T>;
   const TensorRef& x = ctx.inputs[0];
-  C lo = std::numeric_limits<C>::lowest();
-  C hi = std::numeric_limits<C>::max();
+  // An absent bound clamps nothing: -inf and inf stay (lowest()/max()
+  // would turn them into the largest finite values).
+  using L = std::numeric_limits<C>;
+  C lo = L::has_infinity ? -L::infinity() : L::lowest();
+  C hi = L::has_infinity ? L::infinity() : L::max();
   if (ctx.num_inputs > 1 && ctx.inputs[1].present()) {
     lo = Load(ctx.inputs[1].as<const T>()[0]);
   }

@@ -16,11 +16,12 @@
 // (conv_onednn.h), prepared once at load by PrepareConv: 4-10x faster at
 // ResNet's shapes (docs/emulator-kernels.md).
 //
-// FusedConv is what atc makes of Conv -> [Mul] -> [Add] -> Relu chains
+// FusedConv is what atc makes of Conv -> [Mul] -> [Add] -> Relu|Clip chains
 // (docs/atc.md): Conv's inputs and attributes, then an optional residual Z
 // (input 3, shaped like Y), an optional per-output-channel weight scale S
 // (input 4, [M]: a BatchNorm scale atc could not fold into weights held in a
-// weight file) and activation "Relu" or none:
+// weight file) and activation "Relu", "Clip" (with activation_params
+// [min, max], ONNX Clip's bounds; -inf / inf for an absent one) or none:
 // Y = act(Conv(X, W * S, B) + Z); without S, onnxruntime's com.microsoft
 // FusedConv.
 #include <algorithm>
@@ -492,6 +493,20 @@ bool Depthwise3x3Fast(const Window2D& w) {
          w.pad_begin[0] >= 0 && w.pad_begin[1] >= 0 && w.in[1] >= 1;
 }
 
+// Whether RunDepthwise runs `w` in its vector strips (depthwise_strips.h:
+// 3x3, an output row at least one vector wide), the one own path as fast as
+// oneDNN's NHWC kernel with a reorder on each side.
+bool DepthwiseStrips(const Window2D& w) {
+  return (Depthwise3x3Fast(w) &&
+          Depthwise3x3StripsFit(w.in[0], w.in[1], w.pad_begin[0],
+                                w.pad_begin[1], w.out[1])) ||
+         (Depthwise3x3Stride2(w) &&
+          Depthwise3x3Stride2StripsFit(w.in[0], w.in[1], w.out[0], w.out[1])) ||
+         (Depthwise3x3Stride2Pad0(w) &&
+          Depthwise3x3Stride2Pad0StripsFit(w.in[0], w.in[1], w.out[0],
+                                           w.out[1]));
+}
+
 // y[n, m] = bias[m] + sum over taps of w[m, 0, kh, kw] * x[n, m / (M/C)]
 // shifted by the tap; ONNX pads with zeros, so each input plane is first
 // copied into the scratch buffer with its padding (one pass, far cheaper
@@ -640,8 +655,20 @@ OnednnConvShape OnednnShape(const ConvGeometry& g, const Attributes& attrs,
   s.m = g.m;
   s.group = g.group;
   s.w = g.w;
-  s.relu = std::string(AttrString(attrs, "activation", "")) == "Relu";
+  const std::string act = AttrString(attrs, "activation", "");
+  s.relu = act == "Relu";
+  const Attribute* p =
+      FindAttr(attrs, "activation_params", Attribute::Kind::kFloats);
+  // (Infer refuses a Clip without its two bounds.)
+  s.clip = act == "Clip" && p != nullptr && p->floats.size() == 2;
+  if (s.clip) {
+    s.clip_lo = p->floats[0];
+    s.clip_hi = p->floats[1];
+  }
   s.residual = residual;
+  s.depthwise = g.w.spatial_rank == 2 && g.group > 1 && g.group == g.c &&
+                g.group == g.m && g.depthwise();
+  s.depthwise_own_strips = s.depthwise && DepthwiseStrips(g.w);
   return s;
 }
 
@@ -668,12 +695,22 @@ std::string InferConvCommon(InferContext& ctx, bool fused) {
                            {"kernel_shape", K::kInts},
                            {"pads", K::kInts},
                            {"strides", K::kInts},
-                           {fused ? "activation" : "", K::kString}});
+                           {fused ? "activation" : "", K::kString},
+                           {fused ? "activation_params" : "", K::kFloats}});
   }
   if (err.empty() && fused) {
     const std::string act = AttrString(ctx.attrs, "activation", "");
-    if (!act.empty() && act != "Relu") {
-      return Fail(op, "activation '" + act + "' (the emulator fuses Relu)");
+    if (!act.empty() && act != "Relu" && act != "Clip") {
+      return Fail(
+          op, "activation '" + act + "' (the emulator fuses Relu and Clip)");
+    }
+    const Attribute* params =
+        FindAttr(ctx.attrs, "activation_params", Attribute::Kind::kFloats);
+    if (act == "Clip" && (params == nullptr || params->floats.size() != 2)) {
+      return Fail(op, "activation 'Clip' needs activation_params [min, max]");
+    }
+    if (act != "Clip" && params != nullptr) {
+      return Fail(op, "activation_params without activation 'Clip'");
     }
   }
   if (err.empty()) err = PrepareOutputs(op, ctx, 1);
@@ -808,8 +845,14 @@ void RunConvAny(const RunContext& ctx) {
   if (z != nullptr) {
     for (int64_t i = 0; i < count; ++i) y[i] += z[i];
   }
-  if (std::string(AttrString(ctx.attrs, "activation", "")) == "Relu") {
+  const std::string act = AttrString(ctx.attrs, "activation", "");
+  if (act == "Relu") {
     for (int64_t i = 0; i < count; ++i) y[i] = std::max(y[i], 0.0f);
+  } else if (act == "Clip") {
+    const Attribute* p =
+        FindAttr(ctx.attrs, "activation_params", Attribute::Kind::kFloats);
+    if (p != nullptr && p->floats.size() == 2)  // (Infer checked)
+      ClipInPlace(y, count, p->floats[0], p->floats[1]);
   }
 }
 
@@ -839,11 +882,14 @@ std::unique_ptr<PreparedOp> PrepareConv(const PrepareContext& ctx) {
   if (!GetGeometry(kOp, ctx.attrs, in.data(), in.size(), &g).empty())
     return nullptr;
   if (g.n == 0 || g.out_plane() == 0 || g.in_plane() == 0) return nullptr;
-  // Depthwise: oneDNN's path (its reorders cost as much as the taps) ran at
-  // 0.64x RunDepthwise's FLOP/s (docs/emulator-kernels.md).
-  if (g.depthwise() && g.group > 1) return nullptr;
   const OnednnConvShape shape =
       OnednnShape(g, ctx.attrs, HasResidual(in.data(), in.size()));
+  // Grouped depthwise other than one channel in and out per group (a channel
+  // multiplier, 1-D): oneDNN's path with its reorders ran at 0.64x
+  // RunDepthwise's FLOP/s (docs/emulator-kernels.md). One in, one out: on
+  // NHWC (OnednnConvShape::depthwise), except where the own strips are
+  // faster and no neighbour agrees on NHWC.
+  if (g.depthwise() && g.group > 1 && !shape.depthwise) return nullptr;
   const float* bias = has_bias ? in[2].as<const float>() : nullptr;
   const float* scale = WeightScale(in.data(), in.size());
   if (in.size() >= 5 && in[4].present() && (scale == nullptr || g.m == 0))

@@ -5,10 +5,12 @@
 // was built with. It is made once per op at model load (kernel.h PrepareFn):
 // the primitive, the weights reordered into the blocked layout it reads, and
 // the reorders of the NCHW activations into and out of its layouts. Bias,
-// a residual Add (sum post-op) and Relu are applied inside the convolution.
+// a residual Add (sum post-op) and Relu are applied inside the convolution,
+// Clip (ReLU6) by the emulator's own pass over the output after it.
 // docs/emulator-kernels.md has the measurements behind this choice.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -24,7 +26,29 @@ struct OnednnConvShape {
   Window2D w;
   bool relu = false;      // Relu after bias (and residual)
   bool residual = false;  // y = conv(x) + bias + z, z shaped like y
+  // Clip after bias (and residual): y = min(max(y, clip_lo), clip_hi), by
+  // ClipInPlace after the primitive, not oneDNN's eltwise_clip post-op (its
+  // JIT max/min turns a NaN into the lower bound; ONNX's Clip keeps NaN).
+  bool clip = false;
+  float clip_lo = 0.0f, clip_hi = 0.0f;
+  // One input and one output channel per group (MobileNet's 3x3): oneDNN's
+  // depthwise kernel on NHWC activations (brdgmm on AVX-512). When the
+  // layout agreement gave NHWC to none of x, y, the residual z, and the
+  // emulator's own NCHW depthwise has its vector strips for the window
+  // (depthwise_own_strips), the run falls back to that (RunOnednnConv
+  // returns false): there the strips beat oneDNN's kernel plus a reorder on
+  // each side. Other windows (stride 2 on planes narrower than a vector, 5x5
+  // and 7x7, many channels of 4x4 to 1x1 planes: EfficientNet's, whose
+  // SiLU keeps the Convs apart) run on oneDNN with the reorders.
+  bool depthwise = false;
+  bool depthwise_own_strips = false;
 };
+
+// ONNX Clip on float32 (activation.cc's order): max then min, so NaN stays
+// NaN, a NaN bound clamps nothing, and lo > hi gives hi everywhere.
+inline void ClipInPlace(float* y, int64_t count, float lo, float hi) {
+  for (int64_t i = 0; i < count; ++i) y[i] = std::min(std::max(y[i], lo), hi);
+}
 
 // The scratch bytes RunOnednnConv may need: the activations in a blocked
 // layout (channels padded to a multiple of 16, the widest block oneDNN uses
@@ -42,7 +66,9 @@ std::unique_ptr<PreparedOp> PrepareOnednnConv(const OnednnConvShape& s,
 // Runs a prepared convolution: x NCHW, z the residual (null unless
 // s.residual), y NCHW. `scratch` holds OnednnConvScratchBytes(s) bytes,
 // 64-byte aligned. False when `scratch_bytes` is too small (an .om from an
-// older atc): the caller runs its own path.
+// older atc), or for a depthwise primitive whose activations both stayed
+// NCHW where the own strips are faster (OnednnConvShape::depthwise): the
+// caller runs its own path.
 bool RunOnednnConv(const PreparedOp& prepared, const float* x, const float* z,
                    float* y, void* scratch, size_t scratch_bytes);
 

@@ -5,7 +5,8 @@
 // become one op named by the merged nodes joined with '+', with the same
 // results as the unfused program (--fusion_switch_file switching them off),
 // and nothing merges where the intermediate value has another reader or the
-// constant is not per channel.
+// constant is not per channel; Clip (ReLU6) with constant bounds fuses as
+// the activation.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -249,6 +250,65 @@ TEST_F(AtcConvFusionTest, PadStaysWhereItIsNotTheConvsPadding) {
   for (const std::string& name : names) {
     EXPECT_EQ(name.find('+'), std::string::npos) << name;
   }
+}
+
+// MobileNetV2's inverted residual block as the lowering emits it: ReLU6 is
+// Clip(0, 6) with constant bounds and fuses as the activation, so the three
+// Convs are neighbours (the loader then keeps their activations NHWC and
+// runs the depthwise one on oneDNN); results as unfused, values on both
+// sides of both bounds. A Clip with only a max (min absent) fuses too.
+TEST_F(AtcConvFusionTest, Relu6ClipFusesIntoTheConvBeforeIt) {
+  const int64_t C = 16, E = 32, H = 6, W = 5;
+  OnnxBuilder b;
+  b.Input("x", {1, C, H, W})
+      .InitF32("we", {E, C, 1, 1}, Ramp(E * C, 0.09f, -0.9f))
+      .InitF32("se", {E, 1, 1}, Ramp(E, 0.3f, -1.0f))
+      .InitF32("te", {E, 1, 1}, Ramp(E, 0.5f, -2.0f))
+      .InitF32("wd", {E, 1, 3, 3}, Ramp(E * 9, 0.2f, -1.5f))
+      .InitF32("bd", {E}, Ramp(E, 0.4f, -3.0f))
+      .InitF32("wp", {C, E, 1, 1}, Ramp(C * E, 0.05f, -0.5f))
+      .InitF32("lo", {}, {0.0f})
+      .InitF32("hi", {}, {6.0f})
+      .InitF32("cap", {1}, {2.5f})
+      .Output("y", {1, C, H, W});
+  b.Node("Conv", {"x", "we"}, {"e"}, "conv_e");
+  b.Node("Mul", {"e", "se"}, {"em"}, "mul_e");
+  b.Node("Add", {"em", "te"}, {"ea"}, "add_e");
+  b.Node("Clip", {"ea", "lo", "hi"}, {"ec"}, "clip_e");
+  onnx::NodeProto& dw = b.Node("Conv", {"ec", "wd", "bd"}, {"d"}, "conv_d");
+  OnnxBuilder::AttrInt(dw, "group", E);
+  OnnxBuilder::AttrInts(dw, "pads", {1, 1, 1, 1});
+  b.Node("Clip", {"d", "", "cap"}, {"dc"}, "clip_d");
+  b.Node("Conv", {"dc", "wp"}, {"p"}, "conv_p");
+  b.Node("Add", {"p", "x"}, {"y"}, "add_r");
+  ExpectSameAsUnfused(b, "relu6", {Ramp(C * H * W, 0.4f, -4.0f)});
+  EXPECT_EQ(OpNames(Path("relu6.om")),
+            (std::vector<std::string>{"FusedConv:conv_e+mul_e+add_e+clip_e",
+                                      "FusedConv:conv_d+clip_d",
+                                      "FusedConv:conv_p+add_r"}));
+}
+
+// A Clip stays apart where its bounds are not constants known to atc, or
+// after a Conv that already has its activation.
+TEST_F(AtcConvFusionTest, ClipWithComputedBoundStaysApart) {
+  OnnxBuilder b;
+  b.Input("x", {1, 2, 4, 4})
+      .Input("lo", {})
+      .InitF32("w", {2, 2, 1, 1}, {1.0f, 0.5f, -0.5f, 2.0f})
+      .InitF32("hi", {}, {0.5f})
+      .Output("y", {1, 2, 4, 4})
+      .Output("v", {1, 2, 4, 4});
+  b.Node("Conv", {"x", "w"}, {"c"}, "conv_a");
+  b.Node("Clip", {"c", "lo", "hi"}, {"y"}, "clip_a");  // min is an input
+  b.Node("Conv", {"x", "w"}, {"d"}, "conv_b");
+  b.Node("Relu", {"d"}, {"e"}, "relu_b");
+  b.Node("Clip", {"e", "", "hi"}, {"v"}, "clip_b");  // after the activation
+  auto fused = CompileAndLoad(b, "computed");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(
+      OpNames(Path("computed.om")),
+      (std::vector<std::string>{"Conv:conv_a", "Clip:clip_a",
+                                "FusedConv:conv_b+relu_b", "Clip:clip_b"}));
 }
 
 // A precision mode that rounds each op's output keeps every op apart (the

@@ -90,6 +90,15 @@ TEST(KernelsUnary, ClipWithEitherOrBothBounds) {
             (std::vector<float>{0.5f, 0.5f, 0.5f, 0.5f, 2, 9}));
   r = RunKernel("Clip", Attrs(), {HostTensor::F32(s, x)});
   EXPECT_EQ(r.outputs[0].f32(), x);
+  // An absent bound leaves the infinities, NaN stays NaN (ONNX Runtime).
+  const float inf = std::numeric_limits<float>::infinity();
+  r = RunKernel("Clip", Attrs(),
+                {HostTensor::F32(S({3}), {-inf, inf, std::nanf("")}),
+                 HostTensor::Absent(), scalar(inf)});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].f32()[0], -inf);
+  EXPECT_EQ(r.outputs[0].f32()[1], inf);
+  EXPECT_TRUE(std::isnan(r.outputs[0].f32()[2]));
   // relu6 in half precision
   r = RunKernel("Clip", Attrs(),
                 {F16(s, x), F16(S({}), {0}), F16(S({1}), {6})});

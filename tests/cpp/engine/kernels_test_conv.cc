@@ -2,8 +2,11 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 // Conv against a direct 7-loop convolution: groups, depthwise, strides,
 // dilations, pads, auto_pad, 1-D, bias, 1x1 fast path.
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -237,7 +240,8 @@ TEST(KernelsConv, MatchesDirectConvolution) {
       {{0, 3, 5, 5}, {2, 3, 3, 3}, {}, true},
   };
   // Both paths: the emulator's own (unprepared) and oneDNN's (prepared at
-  // load), which takes every case but depthwise and the empty batch.
+  // load), which takes every case but the empty batch and depthwise ones
+  // (those with one channel in and out per group only on agreed NHWC).
   for (bool prepare : {false, true}) {
     uint32_t seed = 1000;
     for (const ConvCase& c : cases) {
@@ -249,13 +253,28 @@ TEST(KernelsConv, MatchesDirectConvolution) {
       RunResult r = RunKernel("Conv", ConvAttrs(c.p), in, 1, prepare);
       ASSERT_EQ(r.error, "") << S(c.x).ToString() << " " << S(c.w).ToString();
       const bool depthwise = c.w[1] == 1 && c.p.group > 1;
-      EXPECT_EQ(r.prepared, prepare && !depthwise && c.x[0] != 0)
-          << S(c.x).ToString() << " " << S(c.w).ToString();
+      // One channel in and out per group: prepared on oneDNN's NHWC kernel
+      // where the CPU has it (AVX-512), run there only when agreed (below).
+      const bool dw_nhwc = depthwise && c.w[0] == c.x[1] && c.x[0] != 0;
+      if (!dw_nhwc) {
+        EXPECT_EQ(r.prepared, prepare && !depthwise && c.x[0] != 0)
+            << S(c.x).ToString() << " " << S(c.w).ToString();
+      }
       Shape want;
       std::vector<float> ref =
           NaiveConv(x, w, c.bias ? &b : nullptr, c.p, &want);
       ASSERT_EQ(r.outputs[0].shape, want) << S(c.x).ToString();
       ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
+      if (dw_nhwc && r.prepared) {
+        // Every window form again on oneDNN, x and y agreed NHWC.
+        AgreedLayouts agreed;
+        agreed.inputs = {TensorLayout::kNhwc};
+        agreed.outputs = {TensorLayout::kNhwc};
+        in[0] = ToNhwc(x);
+        RunResult n = RunKernel("Conv", ConvAttrs(c.p), in, 1, true, &agreed);
+        ASSERT_TRUE(n.agreed) << S(c.x).ToString();
+        ExpectNear(FromNhwc(n.outputs[0]), ref, 1e-4f);
+      }
     }
   }
 }
@@ -611,6 +630,157 @@ TEST(KernelsConv, FirstLayerConvOutputsPlainAndNhwc) {
   }
 }
 
+// Expects got == want where want is a number, NaN where it is NaN.
+void ExpectNearOrNan(const std::vector<float>& got,
+                     const std::vector<float>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (std::isnan(want[i])) {
+      ASSERT_TRUE(std::isnan(got[i])) << what << " at " << i;
+    } else {
+      ASSERT_NEAR(got[i], want[i], 1e-4f * std::max(1.0f, std::abs(want[i])))
+          << what << " at " << i;
+    }
+  }
+}
+
+// FusedConv with activation Clip (atc's Conv -> Clip, MobileNet's ReLU6) is
+// ONNX's Clip of the Conv: max then min, so a NaN stays NaN, a NaN bound
+// clamps nothing, min > max gives max; on the own path and on oneDNN's
+// (where the emulator clamps after the primitive), with a residual.
+TEST(KernelsConv, FusedConvClipIsOnnxClip) {
+  const float kInf = std::numeric_limits<float>::infinity();
+  const float kNan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<std::vector<float>> bounds = {
+      {0.0f, 6.0f}, {-kInf, 0.25f}, {kNan, 0.5f}, {0.5f, -0.5f}, {-kInf, kInf}};
+  ConvParams same;
+  same.pt = same.pl = same.pb = same.pr = 1;
+  const ConvCase c = {{1, 16, 6, 5}, {16, 16, 3, 3}, same, true};
+  uint32_t seed = 9000;
+  for (bool prepare : {false, true}) {
+    for (bool residual : {false, true}) {
+      for (const std::vector<float>& bound : bounds) {
+        std::vector<float> xv = RandomFloats(1 * 16 * 6 * 5, seed++);
+        xv[37] = kNan;  // NaN through the Conv, then through Clip
+        HostTensor x = HostTensor::F32(S(c.x), xv);
+        HostTensor w = RandF32(S(c.w), seed++);
+        HostTensor b = RandF32(S({c.w[0]}), seed++);
+        Shape want;
+        std::vector<float> ref = NaiveConv(x, w, &b, c.p, &want);
+        HostTensor z = RandF32(want, seed++);
+        std::vector<HostTensor> in = {x, w, b};
+        if (residual) {
+          in.push_back(z);
+          for (size_t i = 0; i < ref.size(); ++i) ref[i] += z.f32()[i];
+        }
+        for (float& v : ref) v = std::min(std::max(v, bound[0]), bound[1]);
+        Attrs a = ConvAttrs(c.p);
+        a.Str("activation", "Clip").Floats("activation_params", bound);
+        RunResult r = RunKernel("FusedConv", a, in, 1, prepare);
+        ASSERT_EQ(r.error, "");
+        EXPECT_EQ(r.prepared, prepare);
+        ExpectNearOrNan(r.outputs[0].f32(), ref,
+                        "prepare " + std::to_string(prepare) + " bounds " +
+                            std::to_string(bound[0]) + ", " +
+                            std::to_string(bound[1]));
+      }
+    }
+  }
+  HostTensor x = RandF32(S({1, 2, 4, 4}), 1);
+  HostTensor w = RandF32(S({3, 2, 1, 1}), 2);
+  EXPECT_NE(RunKernel("FusedConv", Attrs().Str("activation", "Clip"), {x, w})
+                .error.find("activation_params"),
+            std::string::npos);
+  EXPECT_NE(
+      RunKernel(
+          "FusedConv",
+          Attrs().Str("activation", "Clip").Floats("activation_params", {0.0f}),
+          {x, w})
+          .error.find("activation_params"),
+      std::string::npos);
+  EXPECT_NE(RunKernel("FusedConv",
+                      Attrs()
+                          .Str("activation", "Relu")
+                          .Floats("activation_params", {0.0f, 6.0f}),
+                      {x, w})
+                .error.find("activation_params"),
+            std::string::npos);
+}
+
+// Depthwise Convs (one channel in and out per group) prepared on oneDNN's
+// NHWC kernel: against the naive loops with x and y agreed NHWC, either one,
+// or neither (the run then takes the emulator's own NCHW path), with Clip
+// and a residual; channel counts off the 16-lane block, MobileNetV2's TF
+// padding (0, 0, 1, 1) at stride 2, odd planes.
+TEST(KernelsConv, DepthwiseOnNhwcMatchesDirectConvolution) {
+  ConvParams tf2;
+  tf2.group = 24;
+  tf2.sh = tf2.sw = 2;
+  tf2.pb = tf2.pr = 1;
+  ConvParams same;
+  same.group = 16;
+  same.pt = same.pl = same.pb = same.pr = 1;
+  ConvParams odd;
+  odd.group = 5;
+  odd.pt = 1;
+  odd.pl = 2;
+  odd.pb = 0;
+  odd.pr = 1;
+  odd.sw = 2;
+  const ConvCase cases[] = {
+      {{1, 24, 9, 8}, {24, 1, 3, 3}, tf2, true},
+      {{2, 16, 5, 7}, {16, 1, 3, 3}, same, true},
+      {{1, 5, 6, 7}, {5, 1, 3, 3}, odd, false},
+      // Wide enough for the own strips: unagreed, the run falls back to them.
+      {{1, 16, 6, 37}, {16, 1, 3, 3}, same, true},
+  };
+  uint32_t seed = 9500;
+  for (const ConvCase& c : cases) {
+    // Which of x, y and the residual z are agreed NHWC (each on its own: a
+    // residual agreed NHWC alone must not send the run to the NCHW path).
+    for (int sides = 0; sides < 8; ++sides) {
+      const bool nhwc_x = sides & 1, nhwc_y = sides & 2, nhwc_z = sides & 4;
+      for (bool residual : {false, true}) {
+        if (nhwc_z && !residual) continue;
+        HostTensor x = RandF32(S(c.x), seed++);
+        HostTensor w = RandF32(S(c.w), seed++);
+        HostTensor b = RandF32(S({c.w[0]}), seed++);
+        Shape want;
+        std::vector<float> ref =
+            NaiveConv(x, w, c.bias ? &b : nullptr, c.p, &want);
+        HostTensor z = RandF32(want, seed++);
+        std::vector<HostTensor> in = {nhwc_x ? ToNhwc(x) : x, w};
+        in.push_back(c.bias ? b : HostTensor::Absent());
+        AgreedLayouts agreed;
+        agreed.inputs = {nhwc_x ? TensorLayout::kNhwc : TensorLayout::kPlain};
+        if (nhwc_y) agreed.outputs = {TensorLayout::kNhwc};
+        if (residual) {
+          in.push_back(nhwc_z ? ToNhwc(z) : z);
+          agreed.inputs.resize(4, TensorLayout::kPlain);
+          if (nhwc_z) agreed.inputs[3] = TensorLayout::kNhwc;
+          for (size_t i = 0; i < ref.size(); ++i) ref[i] += z.f32()[i];
+        }
+        for (float& v : ref) v = std::min(std::max(v, 0.0f), 0.5f);
+        Attrs a = ConvAttrs(c.p);
+        a.Str("activation", "Clip").Floats("activation_params", {0.0f, 0.5f});
+        const std::string what =
+            S(c.x).ToString() + " nhwc x " + std::to_string(nhwc_x) + " y " +
+            std::to_string(nhwc_y) + " z " + std::to_string(nhwc_z) +
+            " residual " + std::to_string(residual);
+        RunResult r = RunKernel("FusedConv", a, in, 1, true, &agreed);
+        ASSERT_EQ(r.error, "") << what;
+        // oneDNN's NHWC depthwise is an AVX-512 kernel: elsewhere the op is
+        // not prepared, nothing is agreed and the own path runs.
+        if (!r.prepared) continue;
+        ASSERT_TRUE(r.agreed) << what;
+        ASSERT_EQ(r.outputs[0].shape, want);
+        ExpectNearOrNan(nhwc_y ? FromNhwc(r.outputs[0]) : r.outputs[0].f32(),
+                        ref, what);
+      }
+    }
+  }
+}
+
 // FusedConv's weight scale S (input 4, atc's BatchNorm scale for weights in
 // a weight file) is Conv(X, W * S, B): on both paths (oneDNN scales its copy
 // of the weights at prepare), depthwise and grouped too, with a residual.
@@ -646,7 +816,9 @@ TEST(KernelsConv, FusedConvWeightScaleIsConvWithScaledWeights) {
                                     scale};
       RunResult r = RunKernel("FusedConv", ConvAttrs(c.p), in, 1, prepare);
       ASSERT_EQ(r.error, "") << S(c.x).ToString();
-      EXPECT_EQ(r.prepared, prepare && c.p.group != c.x[1]);
+      // (Depthwise: prepared where oneDNN has its NHWC kernel, run on the
+      // own path unless agreed, conv_onednn.h.)
+      if (c.p.group != c.x[1]) EXPECT_EQ(r.prepared, prepare);
       ASSERT_EQ(r.outputs[0].shape, want);
       ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
     }

@@ -116,6 +116,12 @@ class Attrs {
     a.ints = std::move(v);
     return *this;
   }
+  Attrs& Floats(const std::string& name, std::vector<float> v) {
+    Attribute& a = attrs_.map()[name];
+    a.kind = Attribute::Kind::kFloats;
+    a.floats = std::move(v);
+    return *this;
+  }
   const Attributes& get() const { return attrs_; }
 
  private:
