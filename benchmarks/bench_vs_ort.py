@@ -18,6 +18,10 @@ Further models, measured only when named in --models (issue 14's survey of other
 docs/benchmarks.md "Other models vs ONNX Runtime"): vit, convnext, mobilenetv2, llama, t5enc,
 distilbert, whisperenc, wav2vec2 (small configs, images [1, 3, 64, 64], 64 tokens, Whisper
 input_features [1, 80, 64], Wav2Vec2 4000 samples; see their factories below).
+Full-size default configs, also only when named: resnet50, mobilenetv2_224, efficientnet_b0
+(transformers' default ResNet-50, MobileNetV2 and EfficientNet-B0 classifiers at [1, 3, 224, 224]),
+bert_base4 and gpt2_small4 (BERT-base's and GPT-2 small's widths with 4 of their 12 layers, 128
+tokens).
 `--models zoo` (or `zoo:<name>`, e.g. `zoo:efficientnet`) adds the test suite's model zoo
 (tests/python/model_zoo.py: ~45 transformers families in their default configuration, tiny
 configs, weights rescaled, inputs as users pass them, e.g. token ids with a padded attention
@@ -209,6 +213,40 @@ def _mobilenet_v2() -> torch.nn.Module:
     return _Logits(_rescale_convs(_rescale(MobileNetV2ForImageClassification(config), 4.0)))
 
 
+def _resnet50() -> torch.nn.Module:
+    from transformers import ResNetConfig, ResNetForImageClassification
+
+    return _Logits(_rescale_convs(_rescale(ResNetForImageClassification(ResNetConfig()), 4.0)))
+
+
+def _mobilenet_v2_224() -> torch.nn.Module:
+    from transformers import MobileNetV2Config, MobileNetV2ForImageClassification
+
+    model = MobileNetV2ForImageClassification(MobileNetV2Config())
+    return _Logits(_rescale_convs(_rescale(model, 4.0)))
+
+
+def _efficientnet_b0() -> torch.nn.Module:
+    from transformers import EfficientNetConfig, EfficientNetForImageClassification
+
+    model = EfficientNetForImageClassification(EfficientNetConfig())
+    return _Logits(_rescale_convs(_rescale(model, 4.0)))
+
+
+def _bert_base4() -> torch.nn.Module:
+    from transformers import BertConfig, BertModel
+
+    config = BertConfig(num_hidden_layers=4)  # BERT-base's widths, 4 of its 12 layers
+    return _Hidden(_rescale(BertModel(config, add_pooling_layer=False), 4.0))
+
+
+def _gpt2_small4() -> torch.nn.Module:
+    from transformers import GPT2Config, GPT2Model
+
+    config = GPT2Config(n_layer=4, use_cache=False)  # GPT-2 small's widths, 4 of its 12 layers
+    return _Hidden(_rescale(GPT2Model(config), 4.0))
+
+
 def _llama() -> torch.nn.Module:
     from transformers import LlamaConfig, LlamaModel
 
@@ -299,6 +337,8 @@ MODELS = (
 )
 _IMAGE = lambda g: (torch.randn(1, 3, 64, 64, generator=g),)  # noqa: E731
 _TOKENS = lambda g: (torch.randint(0, 1000, (1, 64), generator=g),)  # noqa: E731
+_IMAGE224 = lambda g: (torch.randn(1, 3, 224, 224, generator=g),)  # noqa: E731
+_TOKENS128 = lambda g: (torch.randint(0, 30000, (1, 128), generator=g),)  # noqa: E731
 EXTRA_MODELS = (
     Spec("vit", _vit, _IMAGE, "survey"),
     Spec("convnext", _convnext, _IMAGE, "survey"),
@@ -310,6 +350,13 @@ EXTRA_MODELS = (
         "whisperenc", _whisper_encoder, lambda g: (torch.randn(1, 80, 64, generator=g),), "survey"
     ),
     Spec("wav2vec2", _wav2vec2, lambda g: (torch.randn(1, 4000, generator=g),), "survey"),
+    # Full-size defaults (transformers' default configs, 224x224 images, 128 tokens; the text
+    # models with 4 of their 12 layers to keep a run short)
+    Spec("resnet50", _resnet50, _IMAGE224, "full"),
+    Spec("mobilenetv2_224", _mobilenet_v2_224, _IMAGE224, "full"),
+    Spec("efficientnet_b0", _efficientnet_b0, _IMAGE224, "full"),
+    Spec("bert_base4", _bert_base4, _TOKENS128, "full"),
+    Spec("gpt2_small4", _gpt2_small4, _TOKENS128, "full"),
 )
 
 
