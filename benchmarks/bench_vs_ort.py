@@ -229,8 +229,13 @@ def _mobilenet_v2_224() -> torch.nn.Module:
 def _efficientnet_b0() -> torch.nn.Module:
     from transformers import EfficientNetConfig, EfficientNetForImageClassification
 
+    # The zoo's LeCun-normal weights: He-rescaled Convs vanish through EfficientNet's
+    # squeeze-and-excitation gates (logits ~1e-41); these keep them ~0.3.
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "python"))
+    import model_zoo
+
     model = EfficientNetForImageClassification(EfficientNetConfig())
-    return _Logits(_rescale_convs(_rescale(model, 4.0)))
+    return _Logits(model_zoo.rescale_weights(model))
 
 
 def _bert_base4() -> torch.nn.Module:
