@@ -15,10 +15,12 @@
 // register. The two transposes cost a pass over the input and the output,
 // far less than the taps.
 //
-// Own code rather than oneDNN's depthwise (which is channels-last inside):
-// that one needs reorders on both sides for the NCHW tensors the emulator
-// keeps between ops and prepared primitives per shape; here nothing is
-// prepared and nothing allocated (one stack buffer).
+// Where oneDNN has its depthwise kernel (brdgmm, AVX-512), PrepareConv puts
+// a float32 depthwise Conv with constant weights there, which is faster
+// still (conv.cc, docs/emulator-kernels.md); this path serves the rest:
+// float16 (widened), weights computed at run time, and CPUs where oneDNN
+// has no such kernel. Nothing is prepared and nothing allocated (one stack
+// buffer).
 #include "depthwise_channels_last.h"
 
 #include <algorithm>
