@@ -72,6 +72,19 @@ Attrs ConvAttrs(const ConvParams& p) {
   return a;
 }
 
+// The Conv op on x, w (and b when `bias`) gives shape `want` and values
+// `ref` (the direct convolution's).
+void ExpectConvOpMatches(const ConvParams& p, const HostTensor& x,
+                         const HostTensor& w, const HostTensor& b, bool bias,
+                         const Shape& want, const std::vector<float>& ref) {
+  std::vector<HostTensor> in = {x, w};
+  if (bias) in.push_back(b);
+  RunResult r = RunKernel("Conv", ConvAttrs(p), in);
+  ASSERT_EQ(r.error, "");
+  ASSERT_EQ(r.outputs[0].shape, want);
+  ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
+}
+
 struct ConvCase {
   std::vector<int64_t> x, w;
   ConvParams p;
@@ -345,12 +358,7 @@ TEST(KernelsConv, DepthwiseFlatMatchesDirectConvolution) {
                              f.bias ? b.f32().data() : nullptr, s, y.data());
       ExpectNear(y, ref, 1e-4f);
     }
-    std::vector<HostTensor> in = {x, w};
-    if (f.bias) in.push_back(b);
-    RunResult r = RunKernel("Conv", ConvAttrs(p), in);
-    ASSERT_EQ(r.error, "");
-    ASSERT_EQ(r.outputs[0].shape, want);
-    ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
+    ExpectConvOpMatches(p, x, w, b, f.bias, want, ref);
   }
   // Not the flat path's: a plane past its buffer, 9x9 (stride 2 and
   // dilation are the caller's to keep out); a wrong ow is refused.
@@ -426,12 +434,7 @@ TEST(KernelsConv, DepthwiseRandomGeometriesMatchDirectConvolution) {
     Shape want;
     const std::vector<float> ref =
         NaiveConv(x, wt, bias ? &b : nullptr, p, &want);
-    std::vector<HostTensor> in = {x, wt};
-    if (bias) in.push_back(b);
-    RunResult r = RunKernel("Conv", ConvAttrs(p), in);
-    ASSERT_EQ(r.error, "");
-    ASSERT_EQ(r.outputs[0].shape, want);
-    ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
+    ExpectConvOpMatches(p, x, wt, b, bias, want, ref);
     ++ran;
   }
   EXPECT_GT(ran, 200);
@@ -487,12 +490,7 @@ TEST(KernelsConv, DepthwiseChannelsLastMatchesDirectConvolution) {
                                      y.data());
       ExpectNear(y, ref, 1e-4f);
     }
-    std::vector<HostTensor> in = {x, w};
-    if (f.bias) in.push_back(b);
-    RunResult r = RunKernel("Conv", ConvAttrs(p), in);
-    ASSERT_EQ(r.error, "");
-    ASSERT_EQ(r.outputs[0].shape, want);
-    ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
+    ExpectConvOpMatches(p, x, w, b, f.bias, want, ref);
   }
   // Not taken: an output 17 wide, 7 channels, an output extent that does
   // not follow from the rest.
