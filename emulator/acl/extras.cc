@@ -3,6 +3,8 @@
 // The emulator-only exports of acl_emu_extras.def: a version string that tells
 // the backend it is talking to the emulator, live-object stats, and fault
 // injection. They work before aclInit and after aclFinalize.
+#include <cstring>
+
 #include "acl_api.h"
 #include "acl_emu_extras.h"
 #include "api_call.h"
@@ -59,6 +61,14 @@ ACL_EMU_EXPORT int aclEmuGetCallCount(const char* function, uint64_t* count) {
   }
   *count = call.state().faults.Calls(function) +
            ascend_emu::acl::ApiSite::Calls(function);
+  // The fast ways count in their threads' cache slots and the lane.
+  if (std::strcmp(function, "aclrtMemcpy") == 0) {
+    *count += ascend_emu::acl::g_lane.fast_copies.load() +
+              ascend_emu::acl::LiveSlotCounts().copies;
+  } else if (std::strcmp(function, "aclmdlExecute") == 0) {
+    *count += ascend_emu::acl::g_lane.fast_executes.load() +
+              ascend_emu::acl::LiveSlotCounts().executes;
+  }
   return ACL_SUCCESS;
 }
 

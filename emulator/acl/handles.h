@@ -120,6 +120,19 @@ struct CheckedIo {
 };
 
 struct ModelRec {
+  // Set while an execute runs the model: CANN runs one model id on one
+  // stream at a time, so a second thread running it meanwhile is refused.
+  // First, so that aclmdlExecute's fast way takes it at the record's
+  // address. A word, not a bool: taking it is then one bit test-and-set
+  // (lock bts) instead of an exchange and a test.
+  std::atomic<uint32_t> running{0};
+  // Takes the model for a run (seq_cst: before the fast way reads the
+  // gate); false if a run holds it already.
+  bool Hold() {
+    return (running.fetch_or(1, std::memory_order_seq_cst) & 1) == 0;
+  }
+  void Release() { running.store(0, std::memory_order_release); }
+  bool Held() const { return running.load(std::memory_order_seq_cst) != 0; }
   uint32_t id = 0;
   ContextRec* context = nullptr;
   int32_t device = 0;
@@ -143,10 +156,7 @@ struct ModelRec {
   // reports), -1 before any.
   int64_t current_gear = -1;
 
-  // Set while an execute runs the model: CANN runs one model id on one
-  // stream at a time, so a second thread running it meanwhile is refused.
-  // The fields below belong to that one running execute.
-  std::atomic<bool> running{false};
+  // The fields below belong to the one running execute (`running`).
   // Two pairs: a caller alternating two pairs of datasets (device state
   // double-buffered) keeps both checked. A pair checked in the current
   // epoch is never rewritten until the epoch moves (threads' cached runs,

@@ -58,6 +58,7 @@ ACL_EMU_EXPORT aclError aclInit(const char* configPath) {
   ascend_emu::acl::g_lane.bytes[ascend_emu::acl::SharedLane::kHostToDevice] = 0;
   ascend_emu::acl::g_lane.bytes[ascend_emu::acl::SharedLane::kDeviceToHost] = 0;
   ascend_emu::acl::g_lane.executes = 0;
+  ascend_emu::acl::ResetFastWayCounts();
   state.weight_bytes_base = ascend_emu::OmWeightBytesCopied();
   state.weight_file_bytes_read = 0;
   state.initialized = true;

@@ -135,6 +135,7 @@ inline void CountedCopy(void* dst, const void* src, size_t count,
 inline void RememberCopy(ThreadState& thread, void* dst, const void* src,
                          size_t count, int kind, uint32_t traffic) {
   ThreadState::CopyHit& hit = thread.CopySlotFor(dst);
+  ThreadState::FlushCopyCount(hit);  // the copies it made before
   hit.dst = dst;
   hit.src = src;
   hit.count = count;
@@ -391,19 +392,21 @@ ACL_EMU_EXPORT aclError aclrtFreeHost(void* hostPtr) {
 ACL_EMU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src,
                                     size_t count, aclrtMemcpyKind kind) {
   const int k = ascend_emu::acl::EnumValue(kind);
-  // The fast way (EnterFastLane, api_call.h): the same copy as one that
+  // The fast way (FastLaneOpen, api_call.h): the same copy as one that
   // passed every check in this epoch and context. dst and src are then not
   // NULL (they passed the checks). The counters before the copy, so that
-  // nothing but the lane lives across the memmove call.
-  ThreadState& thread = ascend_emu::acl::ThisThreadOrNone();
+  // nothing lives across the memmove call, which is then the last thing
+  // done.
+  const ThreadState& thread = ascend_emu::acl::ThisThreadOrNone();
   const ThreadState::CopyHit* hit = thread.FindCopy(dst);
-  if (hit != nullptr && hit->src == src && hit->count == count &&
-      hit->kind == k && count <= destMax &&
-      ascend_emu::acl::EnterFastLane(thread)) {
-    ascend_emu::acl::k_memcpy_site.Count();
-    g_lane.bytes[hit->traffic].fetch_add(count, std::memory_order_relaxed);
-    std::memmove(dst, src, count);
-    ascend_emu::acl::LeaveFastLane();
+  if (count <= destMax && hit != nullptr && hit->src == src &&
+      hit->count == count && hit->kind == k &&
+      ascend_emu::acl::FastLaneOpen(thread)) {
+    // The call and its bytes, in one count (CopyHit::hits).
+    __atomic_fetch_add(&hit->hits, 1, __ATOMIC_RELAXED);
+    // The slot's src and count (equal to the arguments): GCC then keeps
+    // no argument in a register of its own across the checks.
+    std::memmove(dst, hit->src, hit->count);
     return ACL_SUCCESS;
   }
   return MemcpyGeneral(ascend_emu::acl::k_memcpy_site, dst, destMax, src, count,

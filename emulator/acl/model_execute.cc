@@ -196,6 +196,7 @@ aclError PrepareIo(State& state, uint64_t epoch, const ContextRec* context,
 // thread is looked up again here, so that the fast way keeps nothing but
 // the state and the model across the run.
 [[gnu::noinline, gnu::cold]] aclError FastRunFailed(const ModelRec& record) {
+  g_lane.executes.fetch_sub(1, std::memory_order_relaxed);  // not a run
   ascend_emu::acl::ThisThread().api_name = "aclmdlExecute";
   return RunFailed(record);
 }
@@ -225,7 +226,7 @@ aclError PrepareIo(State& state, uint64_t epoch, const ContextRec* context,
 class RunningModel {
  public:
   explicit RunningModel(ModelRec& record) : record_(record) {}
-  ~RunningModel() { record_.running.store(false, std::memory_order_release); }
+  ~RunningModel() { record_.Release(); }
   RunningModel(const RunningModel&) = delete;
   RunningModel& operator=(const RunningModel&) = delete;
 
@@ -259,11 +260,15 @@ void RememberRun(ThreadState& thread, uint32_t model_id,
                  ModelRec& record, const CheckedIo& io) {
   if (io.epoch != thread.epoch || record.subscription != nullptr) return;
   ThreadState::ExecHit& hit = thread.execs[ThreadState::ExecSlot(model_id)];
+  g_lane.fast_executes.fetch_add(
+      __atomic_exchange_n(&hit.hits, 0, __ATOMIC_RELAXED),
+      std::memory_order_relaxed);  // the runs it made before
   hit.model_id = model_id;
   hit.input = input;
   hit.output = output;
   hit.record = &record;
-  hit.io = &io;
+  hit.inputs = io.inputs.data();
+  hit.outputs = io.outputs.data();
 }
 
 aclError Execute(ApiCall& call, uint32_t model_id, const aclmdlDataset* input,
@@ -285,7 +290,7 @@ aclError Execute(ApiCall& call, uint32_t model_id, const aclmdlDataset* input,
       return rc;
     }
   }
-  if (record->running.exchange(true, std::memory_order_acquire)) {
+  if (!record->Hold()) {
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "model %u is running on another thread: CANN runs one model "
                 "id on one stream at a time (threads sharing a model lock "
@@ -327,31 +332,30 @@ extern "C" {
 ACL_EMU_EXPORT aclError aclmdlExecute(uint32_t modelId,
                                       const aclmdlDataset* input,
                                       aclmdlDataset* output) {
-  // The fast way (EnterFastLane, api_call.h): the same run as one that
-  // passed every check in this epoch and context (RememberRun).
-  ThreadState& thread = ascend_emu::acl::ThisThreadOrNone();
-  const ThreadState::ExecHit& hit =
-      thread.execs[ThreadState::ExecSlot(modelId)];
-  if (hit.model_id == modelId && hit.input == input && hit.output == output &&
-      ascend_emu::acl::EnterFastLane(thread)) {
+  // The fast way (FastLaneOpen, api_call.h): the same run as one that
+  // passed every check in this epoch and context (RememberRun). The model
+  // is taken before the gate is read, so that an exclusive call either
+  // waits for the run or is seen (api_call.cc, AnyModelHeld).
+  const ThreadState& thread = ascend_emu::acl::ThisThreadOrNone();
+  const ThreadState::ExecHit& hit = thread.FindExec(modelId);
+  if (hit.model_id == modelId && hit.input == input && hit.output == output) {
     ModelRec& record = *hit.record;
-    // The checked I/O stays as it is while the epoch does (PrepareIo).
-    if (!record.running.exchange(true, std::memory_order_acquire)) {
-      ascend_emu::acl::k_execute_site.Count();
-      // Run's work for a static model no one profiles, inline: the engine's
-      // plain run entry (gear 0, no timings).
-      aclError rc = ACL_SUCCESS;
-      if (record.model->Run(hit.io->inputs.data(), hit.io->outputs.data(),
-                            record.work, &record.run_error)) {
-        g_lane.executes.fetch_add(1, std::memory_order_relaxed);
-      } else {
-        rc = FastRunFailed(record);  // reads run_error: still holding it
+    if (record.Hold()) {
+      if (ascend_emu::acl::FastLaneOpen(thread)) {
+        // The call, and a run unless FastRunFailed takes it off.
+        __atomic_fetch_add(&hit.hits, 1, __ATOMIC_RELAXED);
+        // Run's work for a static model no one profiles, inline: the
+        // engine's plain run entry (gear 0, no timings).
+        aclError rc = ACL_SUCCESS;
+        if (!record.model->Run(hit.inputs, hit.outputs, record.work,
+                               &record.run_error)) {
+          rc = FastRunFailed(record);  // reads run_error: still holding it
+        }
+        record.Release();
+        return rc;
       }
-      record.running.store(false, std::memory_order_release);
-      ascend_emu::acl::LeaveFastLane();
-      return rc;
+      record.Release();
     }
-    ascend_emu::acl::LeaveFastLane();
   }
   return ExecuteGeneral(ascend_emu::acl::k_execute_site, modelId, input,
                         output);

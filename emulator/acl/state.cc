@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
+#include <mutex>
 
 #include "ascend_emu/om_format.h"
 #include "errors.h"
@@ -22,8 +23,23 @@ struct ThreadStateOwner {
 };
 thread_local ThreadStateOwner t_thread_owner;
 
+// Every live ThreadState (ThreadState::prev/next), for the counts its cache
+// slots hold. Never destroyed: threads may end during static destruction.
+std::mutex& ThreadsMutex() {
+  static auto* mutex = new std::mutex();
+  return *mutex;
+}
+ThreadState* g_threads = nullptr;
+
 ThreadStateOwner::~ThreadStateOwner() {
   t_this_thread = &kNoThread;
+  if (state != nullptr) {
+    std::lock_guard<std::mutex> lock(ThreadsMutex());
+    state->FlushCounts();
+    if (state->prev != nullptr) state->prev->next = state->next;
+    if (state->next != nullptr) state->next->prev = state->prev;
+    if (g_threads == state) g_threads = state->next;
+  }
   delete state;
   state = nullptr;
 }
@@ -95,22 +111,77 @@ ModelRec kBusyModel;
 namespace {
 // kBusyModel is always running, so an empty ExecHit never runs it.
 const bool k_busy_model_running =
-    (kBusyModel.running.store(true, std::memory_order_relaxed), true);
+    (kBusyModel.running.store(1, std::memory_order_relaxed), true);
 }  // namespace
 
 ThreadState kNoThread;
 __thread ThreadState* t_this_thread = &kNoThread;
 
 void ThreadState::ForgetRuns() {
+  FlushCounts();
   for (CopyHit& copy : copies) copy = CopyHit{};
   for (ExecHit& exec : execs) exec = ExecHit{};
 }
 
+void ThreadState::FlushCopyCount(const CopyHit& hit) {
+  const uint64_t hits = __atomic_exchange_n(&hit.hits, 0, __ATOMIC_RELAXED);
+  if (hits == 0) return;
+  g_lane.fast_copies.fetch_add(hits, std::memory_order_relaxed);
+  g_lane.bytes[hit.traffic].fetch_add(hits * hit.count,
+                                      std::memory_order_relaxed);
+}
+
+void ThreadState::FlushCounts() {
+  for (const CopyHit& copy : copies) FlushCopyCount(copy);
+  for (const ExecHit& exec : execs) {
+    const uint64_t hits = __atomic_exchange_n(&exec.hits, 0, __ATOMIC_RELAXED);
+    g_lane.fast_executes.fetch_add(hits, std::memory_order_relaxed);
+  }
+}
+
 ThreadState& ThisThreadFirst() {
   auto* state = new ThreadState();
+  {
+    std::lock_guard<std::mutex> lock(ThreadsMutex());
+    state->next = g_threads;
+    if (g_threads != nullptr) g_threads->prev = state;
+    g_threads = state;
+  }
   t_thread_owner.state = state;
   t_this_thread = state;
   return *state;
+}
+
+FastWayCounts LiveSlotCounts() {
+  FastWayCounts counts;
+  std::lock_guard<std::mutex> lock(ThreadsMutex());
+  for (const ThreadState* thread = g_threads; thread != nullptr;
+       thread = thread->next) {
+    for (const ThreadState::CopyHit& copy : thread->copies) {
+      const uint64_t hits = __atomic_load_n(&copy.hits, __ATOMIC_RELAXED);
+      counts.copies += hits;
+      counts.bytes[copy.traffic] += hits * copy.count;
+    }
+    for (const ThreadState::ExecHit& exec : thread->execs) {
+      counts.executes += __atomic_load_n(&exec.hits, __ATOMIC_RELAXED);
+    }
+  }
+  return counts;
+}
+
+void ResetFastWayCounts() {
+  g_lane.fast_copies.store(0, std::memory_order_relaxed);
+  g_lane.fast_executes.store(0, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(ThreadsMutex());
+  for (ThreadState* thread = g_threads; thread != nullptr;
+       thread = thread->next) {
+    for (ThreadState::CopyHit& copy : thread->copies) {
+      __atomic_store_n(&copy.hits, 0, __ATOMIC_RELAXED);
+    }
+    for (ThreadState::ExecHit& exec : thread->execs) {
+      __atomic_store_n(&exec.hits, 0, __ATOMIC_RELAXED);
+    }
+  }
 }
 
 DevicePointer ClassifyPointerCached(const State& state, ThreadState& thread,
@@ -324,9 +395,12 @@ void FillStats(const State& state, aclEmuStats* stats) {
   stats->live_data_buffers = state.buffers.size();
   stats->live_streams = state.streams.size();
   stats->live_contexts = state.contexts.size();
-  stats->bytes_host_to_device = g_lane.bytes[SharedLane::kHostToDevice];
-  stats->bytes_device_to_host = g_lane.bytes[SharedLane::kDeviceToHost];
-  stats->executes = g_lane.executes;
+  const FastWayCounts live = LiveSlotCounts();
+  stats->bytes_host_to_device = g_lane.bytes[SharedLane::kHostToDevice] +
+                                live.bytes[SharedLane::kHostToDevice];
+  stats->bytes_device_to_host = g_lane.bytes[SharedLane::kDeviceToHost] +
+                                live.bytes[SharedLane::kDeviceToHost];
+  stats->executes = g_lane.executes + g_lane.fast_executes + live.executes;
   stats->weight_bytes_loaded =
       ascend_emu::OmWeightBytesCopied() - state.weight_bytes_base;
   stats->weight_file_bytes_read = state.weight_file_bytes_read;

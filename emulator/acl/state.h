@@ -22,6 +22,7 @@
 #include "acl_emu_extras.h"
 #include "config.h"
 #include "emulator_ids.h"
+#include "export.h"
 #include "fault.h"
 #include "handles.h"
 #include "profiling.h"
@@ -84,15 +85,17 @@ struct State {
 
 // What every per-inference call touches, at a fixed address in the library
 // (constant-initialized, never destroyed), so that the fast ways reach it
-// without loading the State pointer and keep no register for it across
-// their work: the shared calls' half of ApiCall's handshake and the
-// traffic counters.
+// without loading the State pointer: the gate, the shared calls' half of
+// ApiCall's handshake and the traffic counters.
 struct SharedLane {
-  // Bytes copied, by Traffic (first: the fast copy indexes it from the
-  // lane's address). Copies of other kinds (host to host, device to
-  // device) count nowhere: their cached copies add to kUncounted.
+  // Bytes copied, by Traffic. Copies of other kinds (host to host, device
+  // to device) count nowhere: their cached copies add to kUncounted.
   enum Traffic : uint32_t { kHostToDevice, kDeviceToHost, kUncounted };
   std::atomic<uint64_t> bytes[3] = {};
+  // Calls the fast ways made, from the cache slots dropped so far (the live
+  // slots hold the rest: FastWayCounts).
+  std::atomic<uint64_t> fast_copies{0};
+  std::atomic<uint64_t> fast_executes{0};
   // Shared calls running (ApiCall, api_call.h).
   std::atomic<uint32_t> readers{0};
   // The shared calls' one-compare gate: the current epoch while a shared
@@ -102,9 +105,24 @@ struct SharedLane {
   // end); a thread whose ThreadState::epoch equals it has caches that are
   // current and nothing else to check.
   std::atomic<uint64_t> gate{State::kGateClosed};
+  // Runs that succeeded, but for the fast way's (fast_executes and the live
+  // slots), whose failures it takes off: it may wrap below zero, the sum
+  // does not.
   std::atomic<uint64_t> executes{0};
 };
-extern SharedLane g_lane;
+extern ACL_EMU_INTERNAL SharedLane g_lane;
+
+// What the live cache slots of every thread have counted (the lane holds
+// what the slots dropped so far have). For the stats calls, which are
+// exclusive: no general way, where slots are dropped, runs meanwhile.
+struct FastWayCounts {
+  uint64_t copies = 0;
+  uint64_t executes = 0;
+  uint64_t bytes[3] = {};
+};
+FastWayCounts LiveSlotCounts();
+// Zeroes the fast ways' counts, the lane's and the slots' (aclInit).
+void ResetFastWayCounts();
 
 // Never destroyed: exported calls may run during static destruction. Made at
 // the first call (GetStateFirst); then one load, inline: every call but the

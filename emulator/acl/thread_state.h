@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "acl_api.h"
+#include "export.h"
 
 namespace ascend_emu::acl {
 
@@ -26,8 +27,8 @@ struct ModelRec;
 
 // Marks of empty cache slots (state.cc): see ThreadState::CopyHit and
 // ThreadState::ExecHit.
-extern const char kEmptyCopy;
-extern ModelRec kBusyModel;
+extern ACL_EMU_INTERNAL const char kEmptyCopy;
+extern ACL_EMU_INTERNAL ModelRec kBusyModel;
 
 // A span of addresses classified against the device and pinned host
 // allocations: inside device allocation `alloc`, inside a pinned host
@@ -48,7 +49,7 @@ struct ThreadState {
   // context) cannot change without moving the epoch or the thread's current
   // context, and both drop these caches. Two ways (a slot and its
   // neighbour), so the few buffers of one model do not evict each other.
-  struct alignas(32) CopyHit {
+  struct alignas(64) CopyHit {
     void* dst = nullptr;
     // An empty slot's src is &kEmptyCopy, which no caller passes (it is the
     // address of a private object), so an empty slot never matches, even a
@@ -57,21 +58,42 @@ struct ThreadState {
     size_t count = 0;
     int32_t kind = 0;
     uint32_t traffic = 0;  // the g_lane.bytes counter it adds to (state.h)
+    // The copies the fast way made from this slot: each is a call of
+    // aclrtMemcpy and `count` bytes of `traffic`, counted into the lane
+    // when the slot is dropped (ThreadState::FlushCounts) or read by the
+    // stats calls (LiveSlotCounts), so that the fast way counts with one
+    // increment.
+    // Written by this thread only (relaxed atomic increments: a stats call
+    // on another thread may read it).
+    mutable uint64_t hits = 0;
   };
   static constexpr size_t kCopyBits = 5;
   CopyHit copies[size_t{1} << kCopyBits];
+  // Fibonacci hashing of the address's low 32 bits (where the buffers of
+  // one process differ), a 32-bit multiply by an immediate: the top
+  // kCopyBits bits of the product pick the slot. The byte offset of the
+  // slot in `copies`, so that the fast way indexes the slots with no
+  // further arithmetic.
+  static size_t CopyOffset(const void* dst) {
+    static_assert(sizeof(CopyHit) == 64, "CopyOffset's shift");
+    const uint32_t low =
+        static_cast<uint32_t>(reinterpret_cast<uintptr_t>(dst));
+    return size_t{(low * 0x9E3779B1u) >> (32 - kCopyBits)} * sizeof(CopyHit);
+  }
   static size_t CopySlot(const void* dst) {
-    return static_cast<size_t>(
-        (reinterpret_cast<uintptr_t>(dst) * 0x9E3779B97F4A7C15ull) >>
-        (64 - kCopyBits));
+    return CopyOffset(dst) / sizeof(CopyHit);
+  }
+  const CopyHit* CopyAt(size_t offset) const {
+    return reinterpret_cast<const CopyHit*>(
+        reinterpret_cast<const char*>(copies) + offset);
   }
 
-  // The slot holding dst's copy, or nullptr.
+  // The slot holding dst's copy (its own, else its neighbour), or nullptr.
   const CopyHit* FindCopy(const void* dst) const {
-    const size_t slot = CopySlot(dst);
-    const CopyHit* hit = &copies[slot];
-    if (hit->dst == dst) return hit;
-    hit = &copies[slot ^ 1];
+    const size_t offset = CopyOffset(dst);
+    const CopyHit* hit = CopyAt(offset);
+    if (__builtin_expect(hit->dst == dst, 1)) return hit;
+    hit = CopyAt(offset ^ sizeof(CopyHit));
     return hit->dst == dst ? hit : nullptr;
   }
   // The slot a copy to dst is kept in: its own, else a free one of the two.
@@ -89,7 +111,7 @@ struct ThreadState {
   // output datasets) that passed every check in this epoch and the thread's
   // current context, with the model's record and its checked I/O, by model
   // id (a program of several delegated parts alternates a few models).
-  struct ExecHit {
+  struct alignas(64) ExecHit {
     uint32_t model_id = 0;
     const aclmdlDataset* input = nullptr;
     const aclmdlDataset* output = nullptr;
@@ -97,13 +119,24 @@ struct ThreadState {
     // state.cc), so a call matching it (model 0 with NULL datasets) goes
     // the general way like every other miss.
     ModelRec* record = &kBusyModel;
-    // The checked I/O in the record (ModelRec::checked), kept as it is
-    // while the epoch does.
-    const CheckedIo* io = nullptr;
+    // The checked buffer addresses (ModelRec::checked), which stay as they
+    // are while the epoch does.
+    const void* const* inputs = nullptr;
+    void* const* outputs = nullptr;
+    // The runs the fast way started from this slot (calls of aclmdlExecute;
+    // its failures are taken off SharedLane::executes), as CopyHit::hits.
+    mutable uint64_t hits = 0;
   };
   static constexpr size_t kExecs = 4;
   ExecHit execs[kExecs];
   static size_t ExecSlot(uint32_t model_id) { return model_id % kExecs; }
+  const ExecHit& FindExec(uint32_t model_id) const {
+    // By byte offset, as FindCopy: no arithmetic beyond the mask and shift.
+    static_assert(sizeof(ExecHit) == 64, "FindExec's shift");
+    const size_t offset = size_t{model_id % kExecs} * sizeof(ExecHit);
+    return *reinterpret_cast<const ExecHit*>(
+        reinterpret_cast<const char*>(execs) + offset);
+  }
 
   const char* api_name = "";
   // The current context: the record and its serial, so a context that was
@@ -182,7 +215,15 @@ struct ThreadState {
 
   // Drops the caches of whole calls (copies, executes), which were checked
   // against the current context: when it changes, or the epoch moves.
+  // Their counts go to the lane first.
   void ForgetRuns();
+  // Adds the slots' counts to the lane's counters and zeroes them.
+  void FlushCounts();
+  static void FlushCopyCount(const CopyHit& hit);
+
+  // Every live ThreadState, for the counters its slots hold (state.cc).
+  ThreadState* prev = nullptr;
+  ThreadState* next = nullptr;
 };
 
 // This thread's state. The per-inference calls reach it on every call, so
@@ -200,8 +241,13 @@ struct ThreadState {
 // A thread whose first call has not come yet points at kNoThread, a state
 // whose epoch (0) never equals the gate: the fast ways read the pointer
 // without a test and find their way closed.
-extern ThreadState kNoThread;
-extern __thread ThreadState* t_this_thread;
+extern ACL_EMU_INTERNAL ThreadState kNoThread;
+#if defined(ACL_EMU_TLS_INITIAL_EXEC)
+#define ACL_EMU_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#else
+#define ACL_EMU_TLS_MODEL
+#endif
+extern ACL_EMU_INTERNAL ACL_EMU_TLS_MODEL __thread ThreadState* t_this_thread;
 // The first call of a thread: makes its ThreadState.
 ThreadState& ThisThreadFirst();
 // This thread's state; kNoThread before its first call made it (for the

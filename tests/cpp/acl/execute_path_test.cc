@@ -285,6 +285,87 @@ TEST_F(ExecutePathTest, RepeatedCallsAreCountedFaultedAndChecked) {
   EXPECT_THAT(LastError(), HasSubstr("is larger than destMax"));
 }
 
+// The fast ways count in their thread's cache slots (one increment per
+// call): the counts reach aclEmuGetCallCount and aclEmuGetStats while the
+// slots live, when a slot is taken over by another copy (of another size),
+// and after the thread that made them has ended with its slots full (its
+// last calls fast ones: no exclusive call of its own dropped them).
+TEST_F(ExecutePathTest, FastWayCountsSurviveSlotReuseAndTheThreadsEnd) {
+  aclrtContext context = nullptr;
+  ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
+  ModelIo io;
+  const aclEmuStats before = Stats();
+  uint64_t copies_before = 0;
+  uint64_t runs_before = 0;
+  ASSERT_EQ(aclEmuGetCallCount("aclrtMemcpy", &copies_before), ACL_SUCCESS);
+  ASSERT_EQ(aclEmuGetCallCount("aclmdlExecute", &runs_before), ACL_SUCCESS);
+  constexpr int kRuns = 20;
+  constexpr size_t kHalf = kTensorBytes / 2;
+  std::atomic<int> stage{0};
+  std::thread worker([&] {
+    ASSERT_EQ(aclrtSetCurrentContext(context), ACL_SUCCESS);
+    for (int i = 0; i < kRuns; ++i) {
+      io.CopyInputs();  // two copies of kTensorBytes
+      ASSERT_EQ(aclmdlExecute(id_, io.input(), io.output()), ACL_SUCCESS);
+    }
+    // The same destination, half the bytes: the slot is taken over.
+    for (int i = 0; i < 2; ++i) {
+      ASSERT_EQ(aclrtMemcpy(io.x(), kTensorBytes, kX.data(), kHalf,
+                            ACL_MEMCPY_HOST_TO_DEVICE),
+                ACL_SUCCESS);
+    }
+    stage = 1;
+    while (stage.load() != 2) std::this_thread::yield();
+  });
+  while (stage.load() != 1) std::this_thread::yield();
+  const auto expect_counts = [&](const char* when) {
+    SCOPED_TRACE(when);
+    uint64_t copies = 0;
+    uint64_t runs = 0;
+    ASSERT_EQ(aclEmuGetCallCount("aclrtMemcpy", &copies), ACL_SUCCESS);
+    ASSERT_EQ(aclEmuGetCallCount("aclmdlExecute", &runs), ACL_SUCCESS);
+    EXPECT_EQ(copies - copies_before, 2u * kRuns + 2);
+    EXPECT_EQ(runs - runs_before, uint64_t{kRuns});
+    const aclEmuStats now = Stats();
+    EXPECT_EQ(now.bytes_host_to_device - before.bytes_host_to_device,
+              2u * kRuns * kTensorBytes + 2 * kHalf);
+    EXPECT_EQ(now.executes - before.executes, uint64_t{kRuns});
+  };
+  expect_counts("while the worker's slots live");
+  stage = 2;
+  worker.join();
+  expect_counts("after the worker ended");
+}
+
+// A run on the fast way holds its model, and an exclusive call waits for
+// it: unloading a model another thread keeps running ends that thread's
+// runs with an error, never in the middle of one (under ASan and TSan a run
+// in freed model memory would be reported).
+TEST_F(ExecutePathTest, UnloadWaitsForAFastRunInFlight) {
+  aclrtContext context = nullptr;
+  ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
+  uint32_t id = 0;
+  ASSERT_EQ(aclmdlLoadFromMem(image_.data(), image_.size(), &id), ACL_SUCCESS);
+  std::atomic<int> runs{0};
+  std::thread runner([&] {
+    ASSERT_EQ(aclrtSetCurrentContext(context), ACL_SUCCESS);
+    ModelIo io;
+    io.CopyInputs();
+    for (;;) {
+      const aclError rc = aclmdlExecute(id, io.input(), io.output());
+      if (rc != ACL_SUCCESS) {
+        EXPECT_EQ(rc, ACL_ERROR_GE_EXEC_MODEL_ID_INVALID) << LastError();
+        break;
+      }
+      ++runs;
+    }
+    EXPECT_EQ(io.Output(), ExpectedAddMulRelu(kX, kY));
+  });
+  while (runs.load() < 50) std::this_thread::yield();
+  EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS) << LastError();
+  runner.join();
+}
+
 // Each thread its own model and buffers, all on one context: executes and
 // copies are shared calls and overlap; a thread allocating and freeing
 // meanwhile (exclusive calls) is serialised against them. Run under TSan.
