@@ -50,29 +50,13 @@ ApiCall::ApiCall(const char* name)
   EnterExclusive();
 }
 
-namespace {
-
-// A run on aclmdlExecute's fast way holds its model (ModelRec::running)
-// without being a reader: the exclusive call, which may unload the model or
-// free what it runs on, waits for it too. Read after closing the gate (both
-// seq_cst), as the run takes the flag before reading the gate.
-bool AnyModelHeld(const State& state) {
-  for (const auto& [id, record] : state.models) {
-    if (record->Held()) return true;
-  }
-  return false;
-}
-
-}  // namespace
-
 void ApiCall::EnterExclusive() {
   state_.mutex.lock();
   g_lane.gate.store(State::kGateClosed, std::memory_order_seq_cst);
   state_.writer.store(true, std::memory_order_seq_cst);
   // Shared calls already running finish first (a model run may take a
   // while); new ones see `writer` and queue on the mutex.
-  for (int spins = 0; g_lane.readers.load(std::memory_order_seq_cst) != 0 ||
-                      AnyModelHeld(state_);
+  for (int spins = 0; g_lane.readers.load(std::memory_order_seq_cst) != 0;
        ++spins) {
     if (spins < 64) {
       std::this_thread::yield();

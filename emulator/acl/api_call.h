@@ -7,9 +7,8 @@
 // Two ways in (docs/emulator.md, "Threads"):
 //  - exclusive (ApiCall(__func__), every call that creates, changes or
 //    destroys something): takes the registry mutex, waits until no shared
-//    call is running and no model is held by a run (ModelRec::running), and
-//    moves the registry epoch (State::epoch) at its start and its end, which
-//    drops every cached validation;
+//    call is running, and moves the registry epoch (State::epoch) at its
+//    start and its end, which drops every cached validation;
 //  - shared (ApiCall(site, ApiCall::kShared), the per-inference calls:
 //    execute, memcpy, synchronize, set/get current context): one atomic
 //    increment of State::readers, no lock, no allocation; shared calls run in
@@ -17,8 +16,8 @@
 //    makes an API call wait only while the process state is locked), a
 //    shared call waits only while an exclusive call is changing the registry
 //    (it then goes the exclusive way), or while faults are armed. A call
-//    its thread has already checked takes the fast way instead
-//    (FastLaneOpen, below): one atomic load, no count at all.
+//    its thread has already checked takes the fast way instead (below): a
+//    copy with one atomic load and no count at all.
 #pragma once
 
 #include <atomic>
@@ -159,21 +158,31 @@ inline ApiCall::~ApiCall() {
 // open when the gate equals the thread's epoch (initialized, no exclusive
 // call running, no fault armed, not verbose, the thread's caches current);
 // a thread before its first call (kNoThread, epoch 0) never finds it open.
+// A call on the fast way counts itself in its cache slot (CopyHit::hits,
+// ExecHit::hits: both are fault-injectable functions, whose calls
+// aclEmuGetCallCount reports).
 //
-// Entering is one atomic load, as CANN's own API entry is (its runtime's
-// GlobalStateManager::WaitIfLocked reads the process state and goes on):
-// the fast way does not announce itself to the exclusive calls, since it
-// reads nothing of the registry, only its thread's caches, the caller's
-// memory and, for a run, the model it holds (ModelRec::running, taken
-// before the gate is read: the exclusive calls wait for held models, the
-// same Dekker handshake as State::readers). So an exclusive call does not
-// wait for a copy in flight: freeing memory that another thread is copying
-// is the caller's race, on CANN as here. Not entered (false): the call
-// builds its ApiCall, which checks everything. A call on the fast way counts
-// itself with ApiSite::Count (both are fault-injectable functions, whose
-// calls aclEmuGetCallCount reports).
+// A copy enters with one atomic load, as CANN's own API entry does (its
+// runtime's GlobalStateManager::WaitIfLocked reads the process state and
+// goes on): it reads nothing of the registry, only its thread's caches and
+// the caller's memory, so it does not announce itself, and an exclusive
+// call does not wait for a copy in flight: freeing memory that another
+// thread is copying is the caller's race, on CANN as here.
 inline bool FastLaneOpen(const ThreadState& thread) {
-  return g_lane.gate.load(std::memory_order_seq_cst) == thread.epoch;
+  return g_lane.gate.load(std::memory_order_acquire) == thread.epoch;
+}
+
+// A run reads its model's record, which an exclusive call (an unload) may
+// free: it enters as a reader, ApiCall's half of the handshake (same
+// orders), so an exclusive call waits for the run to end.
+inline bool EnterFastLane(const ThreadState& thread) {
+  g_lane.readers.fetch_add(1, std::memory_order_seq_cst);
+  if (g_lane.gate.load(std::memory_order_seq_cst) == thread.epoch) return true;
+  g_lane.readers.fetch_sub(1, std::memory_order_release);
+  return false;
+}
+inline void LeaveFastLane() {
+  g_lane.readers.fetch_sub(1, std::memory_order_release);
 }
 
 }  // namespace ascend_emu::acl

@@ -126,13 +126,11 @@ struct ModelRec {
   // address. A word, not a bool: taking it is then one bit test-and-set
   // (lock bts) instead of an exchange and a test.
   std::atomic<uint32_t> running{0};
-  // Takes the model for a run (seq_cst: before the fast way reads the
-  // gate); false if a run holds it already.
+  // Takes the model for a run; false if a run holds it already.
   bool Hold() {
-    return (running.fetch_or(1, std::memory_order_seq_cst) & 1) == 0;
+    return (running.fetch_or(1, std::memory_order_acquire) & 1) == 0;
   }
   void Release() { running.store(0, std::memory_order_release); }
-  bool Held() const { return running.load(std::memory_order_seq_cst) != 0; }
   uint32_t id = 0;
   ContextRec* context = nullptr;
   int32_t device = 0;

@@ -332,30 +332,28 @@ extern "C" {
 ACL_EMU_EXPORT aclError aclmdlExecute(uint32_t modelId,
                                       const aclmdlDataset* input,
                                       aclmdlDataset* output) {
-  // The fast way (FastLaneOpen, api_call.h): the same run as one that
-  // passed every check in this epoch and context (RememberRun). The model
-  // is taken before the gate is read, so that an exclusive call either
-  // waits for the run or is seen (api_call.cc, AnyModelHeld).
+  // The fast way (EnterFastLane, api_call.h): the same run as one that
+  // passed every check in this epoch and context (RememberRun).
   const ThreadState& thread = ascend_emu::acl::ThisThreadOrNone();
   const ThreadState::ExecHit& hit = thread.FindExec(modelId);
-  if (hit.model_id == modelId && hit.input == input && hit.output == output) {
+  if (hit.model_id == modelId && hit.input == input && hit.output == output &&
+      ascend_emu::acl::EnterFastLane(thread)) {
     ModelRec& record = *hit.record;
     if (record.Hold()) {
-      if (ascend_emu::acl::FastLaneOpen(thread)) {
-        // The call, and a run unless FastRunFailed takes it off.
-        __atomic_fetch_add(&hit.hits, 1, __ATOMIC_RELAXED);
-        // Run's work for a static model no one profiles, inline: the
-        // engine's plain run entry (gear 0, no timings).
-        aclError rc = ACL_SUCCESS;
-        if (!record.model->Run(hit.inputs, hit.outputs, record.work,
-                               &record.run_error)) {
-          rc = FastRunFailed(record);  // reads run_error: still holding it
-        }
-        record.Release();
-        return rc;
+      // The call, and a run unless FastRunFailed takes it off.
+      __atomic_fetch_add(&hit.hits, 1, __ATOMIC_RELAXED);
+      // Run's work for a static model no one profiles, inline: the
+      // engine's plain run entry (gear 0, no timings).
+      aclError rc = ACL_SUCCESS;
+      if (!record.model->Run(hit.inputs, hit.outputs, record.work,
+                             &record.run_error)) {
+        rc = FastRunFailed(record);  // reads run_error: still holding it
       }
       record.Release();
+      ascend_emu::acl::LeaveFastLane();
+      return rc;
     }
+    ascend_emu::acl::LeaveFastLane();
   }
   return ExecuteGeneral(ascend_emu::acl::k_execute_site, modelId, input,
                         output);

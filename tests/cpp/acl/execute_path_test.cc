@@ -337,10 +337,11 @@ TEST_F(ExecutePathTest, FastWayCountsSurviveSlotReuseAndTheThreadsEnd) {
   expect_counts("after the worker ended");
 }
 
-// A run on the fast way holds its model, and an exclusive call waits for
-// it: unloading a model another thread keeps running ends that thread's
-// runs with an error, never in the middle of one (under ASan and TSan a run
-// in freed model memory would be reported).
+// A run on the fast way is a reader, and an exclusive call waits for it:
+// unloading a model another thread keeps running ends that thread's runs
+// with an error, never in the middle of one nor with the model's record
+// freed under it (ASan and TSan report either; TSan caught a fast way that
+// took the model before entering as a reader).
 TEST_F(ExecutePathTest, UnloadWaitsForAFastRunInFlight) {
   aclrtContext context = nullptr;
   ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
