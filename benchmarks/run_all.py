@@ -2,7 +2,8 @@
 # Copyright (c) 2026 the executorch-ascend authors.
 """Every benchmark issue 14's performance claims rest on, in one run, and the summary table.
 
-    python benchmarks/run_all.py [--build build/dev] [--out out/bench] [--quick]
+    python benchmarks/run_all.py [--build build/bench] [--native-build build/bench-native]
+                                 [--out out/bench] [--quick]
 
 One after the other on the same machine, each writing its figures with --json into --out:
 
@@ -18,13 +19,21 @@ One after the other on the same machine, each writing its figures with --json in
   aot       benchmarks/bench_aot.py: lowering time and peak RSS against the number of layers
 
 Then it prints one table: each figure the issue names, its target and whether this run meets
-it, and writes everything to <out>/summary.json. Its native parts come from one CMake build,
---build (default build/bench), which it configures and builds if needed: Release, benchmarks and
-the in-tree emulator on, and the emulator's kernels compiled for x86-64-v3 (AVX2/FMA), because
-valgrind (3.19, Debian 12) cannot decode AVX-512 and a native build on an AVX-512 host dies
-under callgrind with SIGILL; oneDNN still picks AVX-512 at run time for GEMM and Conv. The
-Python code is this checkout's (PYTHONPATH), whatever is pip-installed. --quick runs smaller
-sizes (for trying the script, not for the docs). Run on purpose only, never from tests.
+it, and writes everything to <out>/summary.json. Its native parts come from two CMake builds,
+which it configures and builds if needed (Release, benchmarks and the in-tree emulator on):
+
+  --native-build (default build/bench-native): the emulator's kernels compiled for this CPU
+            (-march=native, what a CMake build of the emulator does by default), for every
+            benchmark but the per-call one: the kernels' FLOP/s, the model latencies, load, AOT;
+  --build (default build/bench): the kernels compiled for x86-64-v3 (AVX2/FMA), for the per-call
+            benchmark only, because valgrind (3.19, Debian 12) cannot decode AVX-512 and a native
+            build on an AVX-512 host dies under callgrind with SIGILL.
+
+oneDNN picks its instruction set at run time in both. Until 2026-12-04 every figure came from the
+x86-64-v3 build, which set oneDNN's AVX-512 dense Conv against the emulator's own depthwise code
+compiled for AVX2 (docs/benchmarks.md, "Issue 14 in one run"). The Python code is this
+checkout's (PYTHONPATH), whatever is pip-installed. --quick runs smaller sizes (for trying the
+script, not for the docs). Run on purpose only, never from tests.
 """
 
 from __future__ import annotations
@@ -61,14 +70,15 @@ def _run(name: str, cmd: list[str], env: dict[str, str], out: Path, reuse: bool 
         raise SystemExit(f"{name} failed; see {out / (name + '.log')}")
 
 
-def _build(build: Path, env: dict[str, str]) -> None:
-    """Configures (first time) and builds the targets the benchmarks run."""
+def _build(build: Path, env: dict[str, str], arch: str) -> None:
+    """Configures (first time, the emulator's kernels for `arch`) and builds the targets the
+    benchmarks run."""
     if not (build / "CMakeCache.txt").exists():
         configure = [
             "cmake", "-S", str(REPO), "-B", str(build), "-G", "Ninja",
             "-DCMAKE_BUILD_TYPE=Release", "-DEXECUTORCH_ASCEND_BUILD_TESTS=ON",
             "-DEXECUTORCH_ASCEND_BUILD_BENCHMARKS=ON",
-            "-DEXECUTORCH_ASCEND_EMULATOR_ARCH=x86-64-v3",
+            f"-DEXECUTORCH_ASCEND_EMULATOR_ARCH={arch}",
         ]  # fmt: skip
         subprocess.run(configure, env=env, check=True, stdout=subprocess.DEVNULL)
     targets = ["executorch_backend_ascend", "ascendcl", "atc", "ascend_percall_bench",
@@ -151,7 +161,18 @@ def _criteria(layers: int) -> list[Criterion]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", type=Path, default=REPO / "build" / "bench")
+    parser.add_argument(
+        "--build",
+        type=Path,
+        default=REPO / "build" / "bench",
+        help="the x86-64-v3 build, for the per-call benchmark (callgrind)",
+    )
+    parser.add_argument(
+        "--native-build",
+        type=Path,
+        default=REPO / "build" / "bench-native",
+        help="the -march=native build, for the other benchmarks",
+    )
     parser.add_argument("--out", type=Path, default=REPO / "out" / "bench")
     parser.add_argument("--quick", action="store_true", help="small sizes, to try the script")
     parser.add_argument("--aot-layers", default=None, help="bench_aot.py --layers (1,8,32)")
@@ -162,26 +183,32 @@ def main() -> int:
         "--reuse", action="store_true", help="skip a benchmark whose JSON is already in --out"
     )
     args = parser.parse_args()
-    build, out = args.build.resolve(), args.out.resolve()
+    build, native, out = args.build.resolve(), args.native_build.resolve(), args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
-    # The build's native parts and this checkout's Python code (the backend's and the
+    # A build's native parts and this checkout's Python code (the backend's and the
     # emulator's), whatever is pip-installed.
     pythonpath = os.pathsep.join([str(REPO / "src"), str(REPO / "emulator" / "python")])
-    env = dict(os.environ, EXECUTORCH_ASCEND_DEV_BUILD=str(build), PYTHONPATH=pythonpath)
-    env.update(dev_build.environment(build))
+
+    def environment(tree: Path) -> dict[str, str]:
+        env = dict(os.environ, EXECUTORCH_ASCEND_DEV_BUILD=str(tree), PYTHONPATH=pythonpath)
+        env.update(dev_build.environment(tree))
+        return env
+
+    v3_env, env = environment(build), environment(native)
     py = sys.executable
     load_layers, aot_layers = ("4", "1,4") if args.quick else ("16", "1,8,32")
     aot_layers = args.aot_layers or aot_layers
     biggest = int(aot_layers.split(",")[-1])
-    _build(build, env)
-    kernel_bench = build / "benchmarks" / "kernels" / "ascend_emu_kernel_bench"
+    _build(build, v3_env, "x86-64-v3")
+    _build(native, env, "native")
+    kernel_bench = native / "benchmarks" / "kernels" / "ascend_emu_kernel_bench"
     load_before = os.getloadavg()[0]
 
     _run(
         "percall",
         [py, str(BENCH / "bench_percall.py"), "--build", str(build), "--callgrind",
          "--models-dir", str(out / "percall_models"), "--json", str(out / "percall.json")],
-        env, out, args.reuse,
+        v3_env, out, args.reuse,
     )  # fmt: skip
     _run(
         "kernels",
@@ -200,7 +227,7 @@ def main() -> int:
     )  # fmt: skip
     _run(
         "load",
-        [py, str(BENCH / "bench_load.py"), "--layers", load_layers, "--dev-build", str(build),
+        [py, str(BENCH / "bench_load.py"), "--layers", load_layers, "--dev-build", str(native),
          "--json", str(out / "load.json")],
         env, out, args.reuse,
     )  # fmt: skip
