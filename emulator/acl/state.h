@@ -93,7 +93,7 @@ struct SharedLane {
   enum Traffic : uint32_t { kHostToDevice, kDeviceToHost, kUncounted };
   std::atomic<uint64_t> bytes[3] = {};
   // Calls the fast ways made, from the cache slots dropped so far (the live
-  // slots hold the rest: FastWayCounts).
+  // slots hold the rest: LiveSlotCounts).
   std::atomic<uint64_t> fast_copies{0};
   std::atomic<uint64_t> fast_executes{0};
   // Shared calls running (ApiCall, api_call.h).
