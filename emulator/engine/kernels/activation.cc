@@ -71,6 +71,16 @@ std::string InferSigmoid(InferContext& ctx) {
   return InferUnary("Sigmoid", ctx, Accepts::kFloats);
 }
 void RunSigmoid(const RunContext& ctx) { MapFloatBlocks(ctx, &SigmoidBlock); }
+// Swish, x * Sigmoid(x) (SiLU): not an ONNX op, what atc makes of Sigmoid
+// and the Mul by it (docs/atc.md "Conv fusions"); CANN's Swish with its
+// default scale 1, which is the only one: an attribute is refused.
+std::string InferSwish(InferContext& ctx) {
+  if (!ctx.attrs.map().empty()) {
+    return "Swish: takes no attributes (scale is 1)";
+  }
+  return InferUnary("Swish", ctx, Accepts::kFloats);
+}
+void RunSwish(const RunContext& ctx) { MapFloatBlocks(ctx, &SwishBlock); }
 // Tanh (GPT-2's GELU) on vectorised blocks (vector_math.h).
 std::string InferTanh(InferContext& ctx) {
   return InferUnary("Tanh", ctx, Accepts::kFloats);

@@ -135,6 +135,20 @@ void SigmoidBlock(const float* x, float* y, int64_t n) {
   }
 }
 
+void SwishBlock(const float* x, float* y, int64_t n) {
+  // Chunks of the Sigmoid on the stack, so x is read from memory once and y
+  // written once (unfused: Sigmoid's output written, then read again by the
+  // Mul beside x). x and y may alias: each element of x is read before its
+  // y is written.
+  constexpr int64_t kChunk = 256;
+  alignas(64) float sigmoid[kChunk];
+  for (int64_t i = 0; i < n; i += kChunk) {
+    const int64_t len = n - i < kChunk ? n - i : kChunk;
+    SigmoidBlock(x + i, sigmoid, len);
+    Out(y + i, len) = In(x + i, len) * In(sigmoid, len);
+  }
+}
+
 float ExpShiftSumBlock(const float* x, float shift, float* y, int64_t n) {
   FixedBlock(
       x, y, n, [shift](const ConstArray& a) { return (a - shift).exp(); },

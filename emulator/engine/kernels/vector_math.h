@@ -22,6 +22,10 @@ void TanhBlock(const float* x, float* y, int64_t n);
 void ExpBlock(const float* x, float* y, int64_t n);
 // 1 / (1 + exp(-x)) in its stable form (Llama's SiLU, Sigmoid).
 void SigmoidBlock(const float* x, float* y, int64_t n);
+// x * Sigmoid(x) (SiLU; atc's Swish, Sigmoid and Mul fused): the Sigmoid
+// block's values, multiplied by x element by element, so float32 results are
+// those of the two ops apart.
+void SwishBlock(const float* x, float* y, int64_t n);
 // y = exp(x - shift); returns the sum of y (Softmax's row).
 float ExpShiftSumBlock(const float* x, float shift, float* y, int64_t n);
 // The largest of x[0..n), NaN if any is NaN (n >= 1; Softmax's row).

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
@@ -35,6 +37,7 @@ std::vector<UnaryCase> FloatCases() {
       {"Sqrt", [](float v) { return std::sqrt(v); }, true},
       {"Reciprocal", [](float v) { return 1.0f / v; }, true},
       {"Sigmoid", RefSigmoid, false},
+      {"Swish", [](float v) { return v * RefSigmoid(v); }, false},
       {"Tanh", [](float v) { return std::tanh(v); }, false},
       {"Erf", [](float v) { return std::erf(v); }, false},
       {"Sin", [](float v) { return std::sin(v); }, false},
@@ -167,6 +170,39 @@ TEST(KernelsUnary, VectorisedErfTanhExpSigmoidOverLongInputsAndSpecialValues) {
     want[7] = 0.0f;
     ExpectHalfNear(hv, want, 1.0f, 1e-7f);
   }
+}
+
+// Swish (atc's fusion of Sigmoid and the Mul by it, docs/atc.md) is exactly
+// x times the Sigmoid kernel's own values, bit for bit, over several chunks
+// and a tail, with infinities (-inf * 0 is NaN, as unfused), NaN, signed
+// zeros and the Sigmoid's subnormal tail; and it takes no attributes.
+TEST(KernelsUnary, SwishIsXTimesTheSigmoidKernelBitForBit) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const int64_t n = 3 * 256 + 5;
+  std::vector<float> x = Inputs(n, false, 42);
+  for (int64_t i = 0; i < n; ++i) x[i] *= 1.0f + static_cast<float>(i % 40);
+  const float specials[] = {inf,     -inf,   std::nanf(""), 0.0f,  -0.0f,
+                            -100.0f, -87.5f, -30.0f,        88.5f, 1e-30f};
+  for (size_t k = 0; k < std::size(specials); ++k) x[250 + k] = specials[k];
+  RunResult sig = RunKernel("Sigmoid", Attrs(), {HostTensor::F32(S({n}), x)});
+  RunResult swish = RunKernel("Swish", Attrs(), {HostTensor::F32(S({n}), x)});
+  ASSERT_EQ(sig.error, "");
+  ASSERT_EQ(swish.error, "");
+  const std::vector<float> s = sig.outputs[0].f32();
+  const std::vector<float> y = swish.outputs[0].f32();
+  for (int64_t i = 0; i < n; ++i) {
+    const float want = x[i] * s[i];
+    if (std::isnan(want)) {
+      EXPECT_TRUE(std::isnan(y[i])) << "at " << i << ", x " << x[i];
+    } else {
+      EXPECT_EQ(std::memcmp(&y[i], &want, sizeof(float)), 0)
+          << "at " << i << ", x " << x[i] << ": " << y[i] << " vs " << want;
+    }
+  }
+  Attrs scale;
+  scale.Float("scale", 2.0f);
+  EXPECT_INFER_FAILS(InferKernel("Swish", scale, {RandF32(S({2}), 1)}),
+                     "takes no attributes");
 }
 
 // Found by the random differential test (scripts/random_graphs.py): Eigen's
