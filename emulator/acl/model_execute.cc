@@ -260,9 +260,7 @@ void RememberRun(ThreadState& thread, uint32_t model_id,
                  ModelRec& record, const CheckedIo& io) {
   if (io.epoch != thread.epoch || record.subscription != nullptr) return;
   ThreadState::ExecHit& hit = thread.execs[ThreadState::ExecSlot(model_id)];
-  g_lane.fast_executes.fetch_add(
-      __atomic_exchange_n(&hit.hits, 0, __ATOMIC_RELAXED),
-      std::memory_order_relaxed);  // the runs it made before
+  ThreadState::FlushExecCount(hit);  // the runs it made before
   hit.model_id = model_id;
   hit.input = input;
   hit.output = output;

@@ -131,12 +131,15 @@ void ThreadState::FlushCopyCount(const CopyHit& hit) {
                                       std::memory_order_relaxed);
 }
 
+void ThreadState::FlushExecCount(const ExecHit& hit) {
+  const uint64_t hits = __atomic_exchange_n(&hit.hits, 0, __ATOMIC_RELAXED);
+  if (hits != 0)
+    g_lane.fast_executes.fetch_add(hits, std::memory_order_relaxed);
+}
+
 void ThreadState::FlushCounts() {
   for (const CopyHit& copy : copies) FlushCopyCount(copy);
-  for (const ExecHit& exec : execs) {
-    const uint64_t hits = __atomic_exchange_n(&exec.hits, 0, __ATOMIC_RELAXED);
-    g_lane.fast_executes.fetch_add(hits, std::memory_order_relaxed);
-  }
+  for (const ExecHit& exec : execs) FlushExecCount(exec);
 }
 
 ThreadState& ThisThreadFirst() {

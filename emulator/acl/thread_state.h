@@ -133,7 +133,7 @@ struct ThreadState {
   const ExecHit& FindExec(uint32_t model_id) const {
     // By byte offset, as FindCopy: no arithmetic beyond the mask and shift.
     static_assert(sizeof(ExecHit) == 64, "FindExec's shift");
-    const size_t offset = size_t{model_id % kExecs} * sizeof(ExecHit);
+    const size_t offset = ExecSlot(model_id) * sizeof(ExecHit);
     return *reinterpret_cast<const ExecHit*>(
         reinterpret_cast<const char*>(execs) + offset);
   }
@@ -220,6 +220,7 @@ struct ThreadState {
   // Adds the slots' counts to the lane's counters and zeroes them.
   void FlushCounts();
   static void FlushCopyCount(const CopyHit& hit);
+  static void FlushExecCount(const ExecHit& hit);
 
   // Every live ThreadState, for the counters its slots hold (state.cc).
   ThreadState* prev = nullptr;
