@@ -66,9 +66,10 @@ class OnednnConv final : public PreparedOp {
   memory bias;                        // copied once (empty md when absent)
   bool has_bias = false;
   bool residual = false;
-  bool depthwise = false;   // OnednnConvShape::depthwise
-  bool own_strips = false;  // OnednnConvShape::depthwise_own_strips
-  bool clip = false;        // OnednnConvShape::clip, over y_count floats
+  bool first_layer = false;  // OnednnConvIsFirstLayer
+  bool depthwise = false;    // OnednnConvShape::depthwise
+  bool own_strips = false;   // OnednnConvShape::depthwise_own_strips
+  bool clip = false;         // OnednnConvShape::clip, over y_count floats
   float clip_lo = 0.0f, clip_hi = 0.0f;
   int64_t y_count = 0;
   size_t scratch_bytes = 0;  // OnednnConvScratchBytes of the shape
@@ -251,6 +252,7 @@ std::unique_ptr<PreparedOp> PrepareOnednnConv(const OnednnConvShape& s,
   }
   stream.wait();
   p->residual = s.residual;
+  p->first_layer = nhwc_bytes;
   p->depthwise = s.depthwise;
   p->own_strips = s.depthwise_own_strips;
   p->clip = s.clip;
@@ -361,6 +363,10 @@ void Execute(const dnnl::primitive& prim, const dnnl::stream& stream,
 
 size_t OnednnConvPreparedScratchBytes(const PreparedOp& prepared) {
   return static_cast<const OnednnConv&>(prepared).scratch_bytes;
+}
+
+bool OnednnConvIsFirstLayer(const PreparedOp& prepared) {
+  return static_cast<const OnednnConv&>(prepared).first_layer;
 }
 
 bool RunOnednnConv(const PreparedOp& prepared, const float* x, const float* z,

@@ -76,5 +76,12 @@ bool RunOnednnConv(const PreparedOp& prepared, const float* x, const float* z,
 // prepare, so that a run need not resolve the Conv's attributes again).
 size_t OnednnConvPreparedScratchBytes(const PreparedOp& prepared);
 
+// Whether `prepared` took the first-layer path: oneDNN's direct kernel reads
+// the plain NCHW input and writes one block of exactly the output channels,
+// NHWC as it is. Its block is oneDNN's vector width (OnednnFloatLanes: 16 on
+// AVX-512, 8 on AVX2), so which stems take it depends on the CPU; the tests
+// read this to assert both outcomes wherever they run.
+bool OnednnConvIsFirstLayer(const PreparedOp& prepared);
+
 }  // namespace kernels
 }  // namespace ascend_emu

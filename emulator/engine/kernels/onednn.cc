@@ -97,6 +97,53 @@ void Sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
   }
 }
 
+namespace {
+
+bool Has(dnnl_cpu_isa_t isa, dnnl_cpu_isa_t feature) {
+  return (static_cast<unsigned>(isa) & static_cast<unsigned>(feature)) ==
+         static_cast<unsigned>(feature);
+}
+
+}  // namespace
+
+// dnnl_cpu_isa_t values are bit sets: each ISA holds the bits of those it
+// extends (dnnl_types.h), so "has AVX-512" is a subset test.
+int OnednnFloatLanes() {
+  const dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
+  if (Has(isa, dnnl_cpu_isa_avx512_core) || Has(isa, dnnl_cpu_isa_avx512_mic))
+    return 16;
+  if (Has(isa, dnnl_cpu_isa_avx)) return 8;
+  if (Has(isa, dnnl_cpu_isa_sse41)) return 4;
+  return 0;
+}
+
+const char* OnednnIsaName() {
+  switch (dnnl_get_effective_cpu_isa()) {
+    case dnnl_cpu_isa_sse41:
+      return "sse41";
+    case dnnl_cpu_isa_avx:
+      return "avx";
+    case dnnl_cpu_isa_avx2:
+      return "avx2";
+    case dnnl_cpu_isa_avx2_vnni:
+      return "avx2_vnni";
+    case dnnl_cpu_isa_avx512_mic:
+      return "avx512_mic";
+    case dnnl_cpu_isa_avx512_mic_4ops:
+      return "avx512_mic_4ops";
+    case dnnl_cpu_isa_avx512_core:
+      return "avx512_core";
+    case dnnl_cpu_isa_avx512_core_vnni:
+      return "avx512_core_vnni";
+    case dnnl_cpu_isa_avx512_core_bf16:
+      return "avx512_core_bf16";
+    case dnnl_cpu_isa_avx512_core_amx:
+      return "avx512_core_amx";
+    default:
+      return "other";
+  }
+}
+
 }  // namespace kernels
 
 void SetKernelThreads(int threads) {

@@ -60,5 +60,17 @@ void Sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
            float alpha, const float* a, int64_t lda, const float* b,
            int64_t ldb, float beta, float* c, int64_t ldc);
 
+// The float32 lanes of the widest vectors oneDNN's JIT kernels use on this
+// CPU: 16 with AVX-512, 8 with AVX/AVX2, 4 with SSE4.1, 0 below. It follows
+// oneDNN's effective ISA, which its own switch ONEDNN_MAX_CPU_ISA caps (the
+// CI's AVX2 run), not the flags the emulator was built with. oneDNN's direct
+// convolutions block output channels by 16 on AVX-512 and by 8 below
+// (conv_onednn.cc's first layers depend on it).
+int OnednnFloatLanes();
+
+// oneDNN's effective ISA by name ("avx512_core_bf16", "avx2", ...), for the
+// benchmarks' reports (docs/benchmarks.md says which ISA a figure ran on).
+const char* OnednnIsaName();
+
 }  // namespace kernels
 }  // namespace ascend_emu

@@ -13,9 +13,11 @@
 #include <thread>
 #include <vector>
 
+#include "conv_onednn.h"
 #include "depthwise_channels_last.h"
 #include "depthwise_flat.h"
 #include "kernels_test_util.h"
+#include "onednn.h"
 
 namespace ascend_emu {
 namespace testing {
@@ -572,13 +574,22 @@ TEST(KernelsConv, FusedConvIsConvPlusResidualThenRelu) {
             std::string::npos);
 }
 
-// First layers (fewer than 16 input channels): conv_onednn.cc may take
-// oneDNN's direct kernel on the plain NCHW input, whose blocked output is
-// NHWC as it is with 16 (AVX-512) or 8 (AVX2) output channels. Against the
-// naive loops with the output plain and agreed NHWC (and the residual NHWC
-// too), with and without residual and Relu; 32 output channels keep the
-// first pick (brgconv, input reordered).
-TEST(KernelsConv, FirstLayerConvOutputsPlainAndNhwc) {
+// First layers (fewer than 16 input channels): conv_onednn.cc takes oneDNN's
+// direct kernel on the plain NCHW input when its blocked output is NHWC as it
+// is, one block of exactly the output channels: 16 on AVX-512, 8 on AVX2
+// (OnednnFloatLanes). Stems of 8 and of 16 output channels, so that wherever
+// the test runs one block size takes the path and the other does not (CI runs
+// it uncapped and with oneDNN capped to AVX2), and 32, which none takes. Each
+// with and without residual and Relu, against the naive loops: the output
+// agreed NHWC where the prepared op offers it (the path must), plain
+// otherwise.
+TEST(KernelsConv, FirstLayerConvTakesItsPathPerBlockSize) {
+  const int lanes = kernels::OnednnFloatLanes();
+  if (lanes < 8) {
+    GTEST_SKIP() << "oneDNN runs below AVX here (" << kernels::OnednnIsaName()
+                 << "): under the build's baseline, x86-64-v3";
+  }
+  const int64_t block = lanes;  // 16 on AVX-512, 8 on AVX and AVX2
   ConvParams stem;
   stem.sh = stem.sw = 2;
   stem.pt = stem.pl = stem.pb = stem.pr = 3;
@@ -586,46 +597,91 @@ TEST(KernelsConv, FirstLayerConvOutputsPlainAndNhwc) {
   same.pt = same.pl = same.pb = same.pr = 1;
   const ConvCase cases[] = {
       {{1, 3, 20, 18}, {16, 3, 7, 7}, stem, true},
+      {{1, 3, 20, 18}, {8, 3, 7, 7}, stem, true},
       {{2, 3, 9, 11}, {8, 3, 3, 3}, same, true},
+      {{2, 3, 9, 11}, {16, 3, 3, 3}, same, false},
       {{1, 1, 12, 12}, {16, 1, 3, 3}, same, false},
+      {{1, 1, 12, 12}, {8, 1, 3, 3}, same, true},
       {{1, 3, 10, 10}, {32, 3, 3, 3}, same, true},
   };
+  int taken = 0, not_taken = 0;
   uint32_t seed = 7000;
   for (const ConvCase& c : cases) {
     for (bool residual : {false, true}) {
+      HostTensor x = RandF32(S(c.x), seed++);
+      HostTensor w = RandF32(S(c.w), seed++);
+      HostTensor b = RandF32(S({c.w[0]}), seed++);
+      Shape want;
+      std::vector<float> ref =
+          NaiveConv(x, w, c.bias ? &b : nullptr, c.p, &want);
+      HostTensor z = RandF32(want, seed++);
+      if (residual) {
+        for (size_t i = 0; i < ref.size(); ++i) ref[i] += z.f32()[i];
+      }
+      for (float& v : ref) v = std::max(v, 0.0f);
+      const std::string what = S(c.x).ToString() + " " + S(c.w).ToString() +
+                               " residual " + std::to_string(residual) +
+                               " oneDNN " + kernels::OnednnIsaName();
+
+      // The path, asked of the prepared primitive itself.
+      kernels::OnednnConvShape shape;
+      shape.n = c.x[0];
+      shape.c = c.x[1];
+      shape.m = c.w[0];
+      shape.relu = true;
+      shape.residual = residual;
+      const int64_t pads[2][2] = {{c.p.pt, c.p.pb}, {c.p.pl, c.p.pr}};
+      for (int a = 0; a < 2; ++a) {
+        shape.w.in[a] = c.x[2 + a];
+        shape.w.kernel[a] = c.w[2 + a];
+        shape.w.stride[a] = a == 0 ? c.p.sh : c.p.sw;
+        shape.w.pad_begin[a] = pads[a][0];
+        shape.w.pad_end[a] = pads[a][1];
+        shape.w.out[a] = want.dims[2 + a];
+      }
+      const std::vector<float> wv = w.f32(), bv = b.f32();
+      std::unique_ptr<PreparedOp> prepared = kernels::PrepareOnednnConv(
+          shape, wv.data(), c.bias ? bv.data() : nullptr);
+      ASSERT_NE(prepared, nullptr) << what;
+      const bool first_layer = kernels::OnednnConvIsFirstLayer(*prepared);
+      EXPECT_EQ(first_layer, c.w[0] == block) << what;
+      (first_layer ? taken : not_taken) += 1;
+
+      // The numbers through the op, output plain and asked NHWC.
       for (bool nhwc_y : {false, true}) {
-        HostTensor x = RandF32(S(c.x), seed++);
-        HostTensor w = RandF32(S(c.w), seed++);
-        HostTensor b = RandF32(S({c.w[0]}), seed++);
-        Shape want;
-        std::vector<float> ref =
-            NaiveConv(x, w, c.bias ? &b : nullptr, c.p, &want);
-        HostTensor z = RandF32(want, seed++);
-        std::vector<HostTensor> in = {x, w};
-        in.push_back(c.bias ? b : HostTensor::Absent());
-        AgreedLayouts agreed;
-        if (nhwc_y) agreed.outputs = {TensorLayout::kNhwc};
-        if (residual) {
-          in.push_back(nhwc_y ? ToNhwc(z) : z);
-          if (nhwc_y) agreed.inputs = {{}, {}, {}, TensorLayout::kNhwc};
-          for (size_t i = 0; i < ref.size(); ++i) ref[i] += z.f32()[i];
-        }
-        for (float& v : ref) v = std::max(v, 0.0f);
         Attrs a = ConvAttrs(c.p);
         a.Str("activation", "Relu");
-        const std::string what = S(c.x).ToString() + " " + S(c.w).ToString() +
-                                 " residual " + std::to_string(residual) +
-                                 " nhwc " + std::to_string(nhwc_y);
-        RunResult r = RunKernel("FusedConv", a, in, 1, true, &agreed);
+        const auto run = [&](bool nhwc) {
+          std::vector<HostTensor> in = {x, w};
+          in.push_back(c.bias ? b : HostTensor::Absent());
+          if (residual) in.push_back(nhwc ? ToNhwc(z) : z);
+          AgreedLayouts agreed;
+          if (nhwc) agreed.outputs = {TensorLayout::kNhwc};
+          if (nhwc && residual) {
+            agreed.inputs = {{}, {}, {}, TensorLayout::kNhwc};
+          }
+          return RunKernel("FusedConv", a, in, 1, true, &agreed);
+        };
+        RunResult r = run(nhwc_y);
         ASSERT_EQ(r.error, "") << what;
         ASSERT_TRUE(r.prepared) << what;
+        // The path writes NHWC, so it must offer it; others may (brgconv
+        // on AVX-512 does) or not (AVX2's blocked direct kernel).
+        if (nhwc_y && first_layer) {
+          ASSERT_TRUE(r.agreed) << what;
+        }
+        const bool nhwc = nhwc_y && r.agreed;
+        if (nhwc_y && !r.agreed) r = run(false);
         ASSERT_TRUE(r.agreed) << what;
-        ASSERT_EQ(r.outputs[0].shape, want);
-        ExpectNear(nhwc_y ? FromNhwc(r.outputs[0]) : r.outputs[0].f32(), ref,
+        ASSERT_EQ(r.outputs[0].shape, want) << what;
+        ExpectNear(nhwc ? FromNhwc(r.outputs[0]) : r.outputs[0].f32(), ref,
                    1e-4f);
       }
     }
   }
+  // Both outcomes, whichever the block size.
+  EXPECT_GT(taken, 0);
+  EXPECT_GT(not_taken, 0);
 }
 
 // Expects got == want where want is a number, NaN where it is NaN.
@@ -767,13 +823,23 @@ TEST(KernelsConv, DepthwiseOnNhwcMatchesDirectConvolution) {
             " residual " + std::to_string(residual);
         RunResult r = RunKernel("FusedConv", a, in, 1, true, &agreed);
         ASSERT_EQ(r.error, "") << what;
-        // oneDNN's NHWC depthwise is an AVX-512 kernel: elsewhere the op is
-        // not prepared, nothing is agreed and the own path runs.
-        if (!r.prepared) continue;
-        ASSERT_TRUE(r.agreed) << what;
+        if (r.prepared) {
+          ASSERT_TRUE(r.agreed) << what;
+          ASSERT_EQ(r.outputs[0].shape, want);
+          ExpectNearOrNan(nhwc_y ? FromNhwc(r.outputs[0]) : r.outputs[0].f32(),
+                          ref, what);
+          continue;
+        }
+        // oneDNN's NHWC depthwise (brdgmm) is an AVX-512 kernel: elsewhere
+        // (AVX2) the op is not prepared, nothing is agreed and the own NCHW
+        // path runs, on plain tensors.
+        EXPECT_LT(kernels::OnednnFloatLanes(), 16) << what;
+        in[0] = x;
+        if (residual) in[3] = z;
+        r = RunKernel("FusedConv", a, in, 1, true);
+        ASSERT_EQ(r.error, "") << what;
         ASSERT_EQ(r.outputs[0].shape, want);
-        ExpectNearOrNan(nhwc_y ? FromNhwc(r.outputs[0]) : r.outputs[0].f32(),
-                        ref, what);
+        ExpectNearOrNan(r.outputs[0].f32(), ref, what);
       }
     }
   }
@@ -816,7 +882,9 @@ TEST(KernelsConv, FusedConvWeightScaleIsConvWithScaledWeights) {
       ASSERT_EQ(r.error, "") << S(c.x).ToString();
       // (Depthwise: prepared where oneDNN has its NHWC kernel, run on the
       // own path unless agreed, conv_onednn.h.)
-      if (c.p.group != c.x[1]) EXPECT_EQ(r.prepared, prepare);
+      if (c.p.group != c.x[1]) {
+        EXPECT_EQ(r.prepared, prepare);
+      }
       ASSERT_EQ(r.outputs[0].shape, want);
       ExpectNear(r.outputs[0].f32(), ref, 1e-4f);
     }
