@@ -133,10 +133,17 @@ std::string CheckMessage(const std::string& component, FeatureSet required,
 
 FeatureSet DetectCapped() {
   FeatureSet present = Detect();
-  const char* cap = std::getenv("EXECUTORCH_ASCEND_EMULATOR_MAX_CPU_ISA");
+  const char* cap = std::getenv("EXECUTORCH_ASCEND_EMU_MAX_CPU_ISA");
+  if (cap == nullptr || cap[0] == '\0') return present;
   FeatureSet level = 0;
-  if (cap != nullptr && LevelFeatures(cap, &level)) present &= level;
-  return present;
+  if (!LevelFeatures(cap, &level)) {
+    std::fprintf(stderr,
+                 "warning: EXECUTORCH_ASCEND_EMU_MAX_CPU_ISA='%s' ignored: "
+                 "not x86-64, x86-64-v2, x86-64-v3 or x86-64-v4\n",
+                 cap);
+    return present;
+  }
+  return present & level;
 }
 
 namespace {

@@ -52,9 +52,10 @@ std::string Missing(FeatureSet required, FeatureSet present);
 std::string CheckMessage(const std::string& component, FeatureSet required,
                          const char* arch, FeatureSet present);
 
-// Detect(), capped by EXECUTORCH_ASCEND_EMULATOR_MAX_CPU_ISA when that names
+// Detect(), capped by EXECUTORCH_ASCEND_EMU_MAX_CPU_ISA when that names
 // a level (so a test, or a user, can see what a smaller CPU would get, as
-// oneDNN's ONEDNN_MAX_CPU_ISA does for its kernels).
+// oneDNN's ONEDNN_MAX_CPU_ISA does for its kernels); another value is
+// ignored with a warning on stderr (read at load, where nothing can fail).
 FeatureSet DetectCapped();
 
 }  // namespace cpu

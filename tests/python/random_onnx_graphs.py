@@ -220,8 +220,8 @@ def _conv_chain(g: _Graph) -> str:
     rng = g.rng
     n = int(_pick(rng, [1, 1, 2]))
     cin = _channels(rng) if rng.random() < 0.7 else 3
-    # A stem: few input channels into one or two 16-channel blocks (oneDNN's first-layer
-    # kernel reads the NCHW input as it is and writes NHWC on AVX-512).
+    # A stem: few input channels into one or more channel blocks (oneDNN's first-layer kernel
+    # reads the NCHW input as it is and writes NHWC: 16 channels on AVX-512, 8 on AVX2).
     stem = rng.random() < 0.2
     if stem:
         cin = int(_pick(rng, [1, 2, 3, 4, 15]))
@@ -232,7 +232,7 @@ def _conv_chain(g: _Graph) -> str:
         x, cin, h, w, about = _pad(g, x, cin, h, w)
         notes.append(about)
     block_input = (x, cin, h, w)
-    y, c, h, w, about = _conv(g, x, cin, h, w, cout=int(_pick(rng, [16, 32])) if stem else None)
+    y, c, h, w, about = _conv(g, x, cin, h, w, cout=int(_pick(rng, [8, 16, 32])) if stem else None)
     notes.append(about)
     for _ in range(int(rng.integers(1, 4))):
         if rng.random() < 0.15:  # the Conv's own output read elsewhere: no fusion may hide it

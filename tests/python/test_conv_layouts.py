@@ -45,10 +45,10 @@ class _Block(torch.nn.Module):
 
 
 class _ResNetLike(torch.nn.Module):
-    """stem 20: the stem Conv reads a reordered input. stem 16: on AVX-512 it reads the NCHW input
-    as it is (oneDNN's first-layer kernel, whose 16-channel blocked output is NHWC); with
-    ceil_mode the MaxPool's last windows are partial. Both end in GlobalAveragePool reading the
-    last Conv's NHWC output."""
+    """stem 20: the stem Conv reads a reordered input. stem 16 on AVX-512, stem 8 on AVX2: it reads
+    the NCHW input as it is (oneDNN's first-layer kernel, whose one block of output channels is
+    NHWC as it is; the other stem takes the blocked path); with ceil_mode the MaxPool's last
+    windows are partial. All end in GlobalAveragePool reading the last Conv's NHWC output."""
 
     def __init__(self, stem: int = 20, ceil_mode: bool = False) -> None:
         super().__init__()
@@ -89,9 +89,10 @@ class _MixedReaders(torch.nn.Module):
     [
         lambda: (_ResNetLike(), (torch.randn(1, 3, 45, 37),)),
         lambda: (_ResNetLike(stem=16, ceil_mode=True), (torch.randn(2, 3, 42, 35),)),
+        lambda: (_ResNetLike(stem=8, ceil_mode=True), (torch.randn(2, 3, 42, 35),)),
         lambda: (_MixedReaders(), (torch.randn(2, 3, 11, 9),)),
     ],
-    ids=["resnet_like", "resnet_like_stem16", "mixed_readers"],
+    ids=["resnet_like", "resnet_like_stem16", "resnet_like_stem8", "mixed_readers"],
 )
 def test_conv_chains_match_eager(native, make, tmp_path: Path) -> None:
     torch.manual_seed(0)

@@ -63,7 +63,7 @@ TEST(CpuCheck, ThisMachineRunsWhatThisBuildUses) {
 }
 
 TEST(CpuCheck, TheCapTakesAwayWhatALevelLacks) {
-  ASSERT_EQ(setenv("EXECUTORCH_ASCEND_EMULATOR_MAX_CPU_ISA", "x86-64-v2", 1),
+  ASSERT_EQ(setenv("EXECUTORCH_ASCEND_EMU_MAX_CPU_ISA", "x86-64-v2", 1),
             0);
   const FeatureSet capped = DetectCapped();
   FeatureSet v2 = 0;
@@ -71,9 +71,9 @@ TEST(CpuCheck, TheCapTakesAwayWhatALevelLacks) {
   EXPECT_EQ(capped & ~v2, 0u);
   EXPECT_EQ(capped, Detect() & v2);
   // A name that is no level caps nothing.
-  ASSERT_EQ(setenv("EXECUTORCH_ASCEND_EMULATOR_MAX_CPU_ISA", "avx2", 1), 0);
+  ASSERT_EQ(setenv("EXECUTORCH_ASCEND_EMU_MAX_CPU_ISA", "avx2", 1), 0);
   EXPECT_EQ(DetectCapped(), Detect());
-  unsetenv("EXECUTORCH_ASCEND_EMULATOR_MAX_CPU_ISA");
+  unsetenv("EXECUTORCH_ASCEND_EMU_MAX_CPU_ISA");
   EXPECT_EQ(DetectCapped(), Detect());
 }
 
