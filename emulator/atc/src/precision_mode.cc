@@ -68,6 +68,7 @@ const std::set<std::string>& BlackList() {
       "Div",
       "Erf",
       "Softmax",
+      "LogSoftmax",
       "ReduceSum",
       "ReduceMean",
       "CumSum",

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// Softmax (opset 13+: one axis, default -1, max-subtracted for stability),
-// float32 (float16 via half_via_float.h).
+// Softmax and LogSoftmax (opset 13+: one axis, default -1, max-subtracted
+// for stability), float32 (float16 and bfloat16 via half_via_float.h).
+// LogSoftmax is x - m - log(sum(exp(x - m))), m the max along the axis: what
+// PyTorch's log_softmax computes, and one op for CANN (registered for opsets
+// 8-18), where the same through ReduceMax/Exp/ReduceSum/Log took six.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -15,8 +18,9 @@
 namespace ascend_emu {
 namespace kernels {
 
-std::string InferSoftmaxFloat(InferContext& ctx) {
-  const char* op = "Softmax";
+namespace {
+
+std::string InferSoftmaxLike(const char* op, InferContext& ctx) {
   std::string err = CheckInputs(op, ctx, 1, 1);
   if (err.empty()) {
     err = CheckAttributes(op, ctx.attrs, {{"axis", Attribute::Kind::kInt}});
@@ -44,7 +48,8 @@ std::string InferSoftmaxFloat(InferContext& ctx) {
   return "";
 }
 
-void RunSoftmaxFloat(const RunContext& ctx) {
+// Softmax, or LogSoftmax when `log`.
+void RunSoftmaxLike(const RunContext& ctx, bool log) {
   const TensorRef& x = ctx.inputs[0];
   const Shape& s = x.shape;
   int32_t axis = 0;
@@ -64,8 +69,16 @@ void RunSoftmaxFloat(const RunContext& ctx) {
       // Vectorised (std::max_element walked the row one compare at a
       // time); a NaN anywhere makes the row NaN either way.
       const float m = MaxBlock(in, len);
-      const float inv = 1.0f / ExpShiftSumBlock(in, m, out, len);
-      for (int64_t k = 0; k < len; ++k) out[k] *= inv;
+      const float sum = ExpShiftSumBlock(in, m, out, len);
+      if (log) {
+        // (x - m) - log(sum), in PyTorch's order: x - (m + log(sum)) would
+        // round the shift at m's scale (1e-4 at 1000).
+        const float log_sum = std::log(sum);
+        for (int64_t k = 0; k < len; ++k) out[k] = (in[k] - m) - log_sum;
+      } else {
+        const float inv = 1.0f / sum;
+        for (int64_t k = 0; k < len; ++k) out[k] *= inv;
+      }
     }
     return;
   }
@@ -88,6 +101,17 @@ void RunSoftmaxFloat(const RunContext& ctx) {
         sums[j] += orow[j];
       }
     }
+    if (log) {
+      for (int64_t j = 0; j < inner; ++j) sums[j] = std::log(sums[j]);
+      for (int64_t k = 0; k < len; ++k) {
+        const float* row = in + k * inner;
+        float* orow = out + k * inner;
+        for (int64_t j = 0; j < inner; ++j) {
+          orow[j] = (row[j] - maxs[j]) - sums[j];
+        }
+      }
+      continue;
+    }
     for (int64_t j = 0; j < inner; ++j) sums[j] = 1.0f / sums[j];
     for (int64_t k = 0; k < len; ++k) {
       float* orow = out + k * inner;
@@ -96,8 +120,21 @@ void RunSoftmaxFloat(const RunContext& ctx) {
   }
 }
 
-// float16: widened into float scratch, float kernel, rounded on store.
+}  // namespace
+
+std::string InferSoftmaxFloat(InferContext& ctx) {
+  return InferSoftmaxLike("Softmax", ctx);
+}
+void RunSoftmaxFloat(const RunContext& ctx) { RunSoftmaxLike(ctx, false); }
+std::string InferLogSoftmaxFloat(InferContext& ctx) {
+  return InferSoftmaxLike("LogSoftmax", ctx);
+}
+void RunLogSoftmaxFloat(const RunContext& ctx) { RunSoftmaxLike(ctx, true); }
+
+// float16, bfloat16: widened into float scratch, float kernel, rounded on
+// store.
 ASCEND_EMU_HALF_VIA_FLOAT(Softmax)
+ASCEND_EMU_HALF_VIA_FLOAT(LogSoftmax)
 
 }  // namespace kernels
 }  // namespace ascend_emu

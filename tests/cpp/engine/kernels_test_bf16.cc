@@ -120,6 +120,7 @@ TEST(KernelsBf16, FloatKernelsMatchOracleRoundedOnce) {
        gemm,
        {B16Exact(S({4, 64}), 3), B16Exact(S({6, 64}), 4), B16Exact(S({6}), 5)}},
       {"Softmax", axis, {B16Exact(S({4, 33}), 6)}},
+      {"LogSoftmax", axis, {B16Exact(S({4, 33}), 7)}},
       {"Add", Attrs(), {B16Exact(S({3, 4}), 7), B16Exact(S({4}), 8)}},
       {"Sigmoid", Attrs(), {B16Exact(S({2, 9}), 9)}},
       {"LayerNormalization",

@@ -109,6 +109,8 @@ std::vector<Case> Cases() {
   axis.Int("axis", 1);
   c.push_back({"Softmax", axis, {HalfExact(S({2, 7, 3}), 14)}});
   c.push_back({"Softmax", Attrs(), {HalfExact(S({4, 33}), 15)}});
+  c.push_back({"LogSoftmax", axis, {HalfExact(S({2, 7, 3}), 16)}});
+  c.push_back({"LogSoftmax", Attrs(), {HalfExact(S({4, 33}), 17)}});
   return c;
 }
 

@@ -89,6 +89,7 @@ std::vector<Case> Cases() {
   c.push_back({"Flatten", axis, {x4}});
   c.push_back({"Concat", axis, {x4, x4}});
   c.push_back({"Softmax", axis, {x4}});
+  c.push_back({"LogSoftmax", axis, {x4}});
   c.push_back({"Identity", Attrs(), {x4}});
   Attrs reduce;
   reduce.Ints("axes", {2, 3}).Int("keepdims", 0).Int("noop_with_empty_axes", 0);

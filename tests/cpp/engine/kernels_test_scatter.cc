@@ -5,6 +5,7 @@
 // (which must be skipped, never written outside the output), fp16 and int64
 // data, and Infer's refusals.
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -179,6 +180,149 @@ TEST(KernelsScatter, InferRefusals) {
            HostTensor::Of<uint8_t>(DType::kBool, S({1}), {1})},
           "unsupported dtype");
   EXPECT_EQ(InferKernel("ScatterND", Attrs(), {data, ind, upd}).error, "");
+}
+
+// ScatterElements in plain loops: out = data, then each update applied at its
+// own coordinates with the axis one from indices (negatives wrapped, out of
+// range skipped), in order.
+std::vector<double> NaiveScatterElements(const std::vector<double>& data,
+                                         const Shape& ds,
+                                         const std::vector<int64_t>& idx,
+                                         const std::vector<double>& upd,
+                                         const Shape& is, int32_t axis,
+                                         const std::string& reduction) {
+  std::vector<double> out = data;
+  const std::vector<int64_t> st = Strides(ds);
+  for (int64_t e = 0; e < is.numel(); ++e) {
+    std::vector<int64_t> c = Unravel(e, is);
+    int64_t i = idx[e];
+    if (i < 0) i += ds.dims[axis];
+    if (i < 0 || i >= ds.dims[axis]) continue;
+    c[axis] = i;
+    int64_t at = 0;
+    for (int32_t d = 0; d < ds.rank; ++d) at += c[d] * st[d];
+    if (reduction == "add") {
+      out[at] += upd[e];
+    } else if (reduction == "mul") {
+      out[at] *= upd[e];
+    } else {
+      out[at] = upd[e];
+    }
+  }
+  return out;
+}
+
+// Every axis of a 3-D data, indices smaller than data off the axis, with
+// duplicates, negatives and out-of-range entries; none, add, mul; int64 and
+// int32 indices.
+TEST(KernelsScatter, ScatterElementsEveryAxisAndReduction) {
+  const Shape ds = S({3, 4, 5});
+  const Shape is = S({2, 3, 4});
+  std::mt19937 gen(17);
+  for (int32_t axis = 0; axis < 3; ++axis) {
+    for (const std::string reduction : {"none", "add", "mul"}) {
+      for (bool i32 : {false, true}) {
+        std::vector<double> data(ds.numel()), upd(is.numel());
+        std::vector<float> dataf(data.size()), updf(upd.size());
+        std::uniform_int_distribution<int> small(-4, 4);
+        for (size_t i = 0; i < data.size(); ++i)
+          data[i] = dataf[i] = small(gen);
+        for (size_t i = 0; i < upd.size(); ++i) upd[i] = updf[i] = small(gen);
+        // Mostly in range (with negatives), some just outside either end.
+        const int64_t dim = ds.dims[axis];
+        std::uniform_int_distribution<int64_t> pick(-dim - 1, dim);
+        std::vector<int64_t> idx(is.numel());
+        std::vector<int32_t> idx32(idx.size());
+        for (size_t i = 0; i < idx.size(); ++i) idx32[i] = idx[i] = pick(gen);
+        Attrs a;
+        a.Int("axis", axis - 3 * (axis == 2)).Str("reduction", reduction);
+        const HostTensor ind =
+            i32 ? HostTensor::Of<int32_t>(DType::kInt32, is, idx32)
+                : HostTensor::I64(is, idx);
+        RunResult r = RunKernel(
+            "ScatterElements", a,
+            {HostTensor::F32(ds, dataf), ind, HostTensor::F32(is, updf)});
+        ASSERT_EQ(r.error, "");
+        ASSERT_EQ(r.outputs[0].shape, ds);
+        const std::vector<double> want =
+            NaiveScatterElements(data, ds, idx, upd, is, axis, reduction);
+        const std::vector<float> got = r.outputs[0].f32();
+        for (size_t i = 0; i < got.size(); ++i) {
+          ASSERT_EQ(got[i], static_cast<float>(want[i]))
+              << "axis " << axis << " " << reduction << " i32 " << i32 << " at "
+              << i;
+        }
+      }
+    }
+  }
+}
+
+// index_put(accumulate=True) as the lowering emits it: every duplicate adds;
+// float16 rounds once per add as CANN's fp16 kernel would; int64 data.
+TEST(KernelsScatter, ScatterElementsAddsDuplicatesInEveryDtype) {
+  Attrs add;
+  add.Str("reduction", "add");
+  const HostTensor ind = HostTensor::I64(S({4, 2}), {1, 0, 1, 2, 1, 0, 0, 2});
+  RunResult r =
+      RunKernel("ScatterElements", add,
+                {HostTensor::F32(S({3, 2}), {0, 0, 0, 0, 0, 0}), ind,
+                 HostTensor::F32(S({4, 2}), {1, 2, 3, 4, 5, 6, 7, 8})});
+  ASSERT_EQ(r.error, "");
+  // Rows 1, 0, 2 of data: column 0 gets 1 + 3 + 5 at row 1 and 7 at row 0,
+  // column 1 gets 2 + 6 at row 0 and 4 + 8 at row 2.
+  EXPECT_EQ(r.outputs[0].f32(), (std::vector<float>{7, 8, 9, 0, 0, 12}));
+  r = RunKernel("ScatterElements", add,
+                {F16(S({3, 2}), {0.5f, 0, 0, 0, 0, 0}), ind,
+                 F16(S({4, 2}), {1, 2, 3, 4, 5, 6, 7, 8})});
+  ASSERT_EQ(r.error, "");
+  ASSERT_EQ(r.outputs[0].dtype, DType::kFloat16);
+  EXPECT_EQ(HalfValues(r.outputs[0]),
+            (std::vector<float>{7.5f, 8, 9, 0, 0, 12}));
+  r = RunKernel(
+      "ScatterElements", add,
+      {HostTensor::Of<int64_t>(DType::kInt64, S({3, 2}), {0, 0, 0, 0, 0, 0}),
+       ind,
+       HostTensor::Of<int64_t>(DType::kInt64, S({4, 2}),
+                               {1, 2, 3, 4, 5, 6, 7, 8})});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.outputs[0].values<int64_t>(),
+            (std::vector<int64_t>{7, 8, 9, 0, 0, 12}));
+}
+
+TEST(KernelsScatter, ScatterElementsRefusals) {
+  const HostTensor data = HostTensor::F32(S({3, 2}), {0, 0, 0, 0, 0, 0});
+  const HostTensor ind = HostTensor::I64(S({2, 2}), {0, 1, 1, 0});
+  const HostTensor upd = HostTensor::F32(S({2, 2}), {1, 2, 3, 4});
+  auto refused = [&](const Attrs& a, const std::vector<HostTensor>& in,
+                     const std::string& why) {
+    const RunResult r = InferKernel("ScatterElements", a, in);
+    EXPECT_NE(r.error.find(why), std::string::npos)
+        << "got '" << r.error << "', want '" << why << "'";
+  };
+  Attrs max;
+  max.Str("reduction", "max");
+  refused(max, {data, ind, upd}, "reduction \"max\" is not supported");
+  Attrs axis;
+  axis.Int("axis", 2);
+  refused(axis, {data, ind, upd}, "axis 2 is out of range for [3, 2]");
+  refused(Attrs(),
+          {data, ind, HostTensor::F32(S({2, 1}), std::vector<float>(2))},
+          "must have the shape of indices");
+  refused(Attrs(),
+          {data, HostTensor::I64(S({2, 3}), {0, 0, 0, 0, 0, 0}),
+           HostTensor::F32(S({2, 3}), std::vector<float>(6))},
+          "no dim larger than data");
+  refused(Attrs(), {data, HostTensor::F32(S({2, 2}), {0, 0, 0, 0}), upd},
+          "indices must be int32 or int64");
+  EXPECT_EQ(InferKernel("ScatterElements", Attrs(), {data, ind, upd}).error,
+            "");
+  // Taller than data along the axis is allowed (ONNX bounds only the others).
+  EXPECT_EQ(
+      InferKernel("ScatterElements", Attrs(),
+                  {data, HostTensor::I64(S({4, 2}), std::vector<int64_t>(8)),
+                   HostTensor::F32(S({4, 2}), std::vector<float>(8))})
+          .error,
+      "");
 }
 
 }  // namespace

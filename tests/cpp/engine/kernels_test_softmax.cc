@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// Softmax over every axis, numerical stability and refusals.
+// Softmax and LogSoftmax over every axis, numerical stability, masked rows
+// and refusals.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -30,6 +31,29 @@ std::vector<float> NaiveSoftmax(const HostTensor& x, int32_t axis) {
     for (int64_t k = 0; k < s.dims[axis]; ++k) {
       y[f + k * st[axis]] =
           static_cast<float>(std::exp(fx[f + k * st[axis]] - m) / sum);
+    }
+  }
+  return y;
+}
+
+// log_softmax in double: x - m - log(sum(exp(x - m))).
+std::vector<float> NaiveLogSoftmax(const HostTensor& x, int32_t axis) {
+  const Shape& s = x.shape;
+  std::vector<float> fx = x.f32(), y(fx.size());
+  const std::vector<int64_t> st = Strides(s);
+  for (int64_t f = 0; f < s.numel(); ++f) {
+    std::vector<int64_t> idx = Unravel(f, s);
+    if (idx[axis] != 0) continue;
+    double m = -INFINITY, sum = 0;
+    for (int64_t k = 0; k < s.dims[axis]; ++k) {
+      m = std::max<double>(m, fx[f + k * st[axis]]);
+    }
+    for (int64_t k = 0; k < s.dims[axis]; ++k) {
+      sum += std::exp(fx[f + k * st[axis]] - m);
+    }
+    for (int64_t k = 0; k < s.dims[axis]; ++k) {
+      y[f + k * st[axis]] =
+          static_cast<float>(fx[f + k * st[axis]] - m - std::log(sum));
     }
   }
   return y;
@@ -111,6 +135,85 @@ TEST(KernelsSoftmax, MaskedRowsMatchTheDoubleReference) {
           << "at " << i;
     }
   }
+}
+
+// Both paths (innermost axis, and outer axes with per-position sums), the
+// default axis, and inputs scaled x50 so that the shift matters.
+TEST(KernelsSoftmax, LogSoftmaxEveryAxis) {
+  const std::vector<std::vector<int64_t>> shapes = {
+      {7}, {3, 5}, {2, 3, 4}, {2, 1, 3, 5}, {1, 4}};
+  uint32_t seed = 170;
+  for (const auto& dims : shapes) {
+    const int32_t rank = static_cast<int32_t>(dims.size());
+    for (float scale : {1.0f, 50.0f}) {
+      for (int64_t axis = -rank; axis < rank; ++axis) {
+        std::vector<float> v = RandF32(S(dims), seed++).f32();
+        for (float& e : v) e *= scale;
+        HostTensor x = HostTensor::F32(S(dims), v);
+        Attrs a;
+        a.Int("axis", axis);
+        RunResult r = RunKernel("LogSoftmax", a, {x});
+        ASSERT_EQ(r.error, "");
+        ASSERT_EQ(r.outputs[0].shape, S(dims));
+        const int32_t ax = static_cast<int32_t>(axis < 0 ? axis + rank : axis);
+        const std::vector<float> want = NaiveLogSoftmax(x, ax);
+        const std::vector<float> got = r.outputs[0].f32();
+        for (size_t i = 0; i < got.size(); ++i) {
+          EXPECT_NEAR(got[i], want[i],
+                      2e-6f * std::max(1.0f, std::abs(want[i])))
+              << S(dims).ToString() << " axis " << axis << " at " << i;
+        }
+      }
+    }
+  }
+  HostTensor x = RandF32(S({2, 3, 4}), 199);
+  RunResult r = RunKernel("LogSoftmax", Attrs(), {x});  // default axis -1
+  ASSERT_EQ(r.error, "");
+  ExpectNear(r.outputs[0].f32(), NaiveLogSoftmax(x, 2), 2e-6f);
+}
+
+// Large values stay finite (no exp overflow); -inf entries give -inf, as
+// PyTorch's log_softmax does (a masked score); a NaN makes its row NaN; on
+// the outer-axis path too.
+TEST(KernelsSoftmax, LogSoftmaxIsStableAndKeepsInfAndNan) {
+  const float inf = std::numeric_limits<float>::infinity();
+  HostTensor x = HostTensor::F32(
+      S({3, 3}),
+      {1000.0f, 1001.0f, 1002.0f, 0.0f, -inf, 1.0f, 2.0f, std::nanf(""), 0.0f});
+  for (int64_t axis : {1, 0}) {
+    Attrs a;
+    a.Int("axis", axis);
+    RunResult r = RunKernel("LogSoftmax", a, {x});
+    ASSERT_EQ(r.error, "");
+    const std::vector<float> y = r.outputs[0].f32();
+    const std::vector<float> want = NaiveLogSoftmax(x, axis);
+    for (size_t i = 0; i < y.size(); ++i) {
+      if (std::isnan(want[i])) {
+        EXPECT_TRUE(std::isnan(y[i])) << "axis " << axis << " at " << i;
+      } else if (std::isinf(want[i])) {
+        EXPECT_EQ(y[i], want[i]) << "axis " << axis << " at " << i;
+      } else {
+        EXPECT_NEAR(y[i], want[i], 1e-5f * std::max(1.0f, std::abs(want[i])))
+            << "axis " << axis << " at " << i;
+      }
+    }
+  }
+  RunResult r = RunKernel("LogSoftmax", Attrs(), {x});
+  ASSERT_EQ(r.error, "");
+  const std::vector<float> y = r.outputs[0].f32();
+  EXPECT_NEAR(y[0], -2.40760596f, 1e-6f);
+  EXPECT_NEAR(y[2], -0.40760596f, 1e-6f);
+  EXPECT_EQ(y[4], -inf);
+}
+
+TEST(KernelsSoftmax, LogSoftmaxRejections) {
+  Attrs a;
+  a.Int("axis", 2);
+  EXPECT_INFER_FAILS(InferKernel("LogSoftmax", a, {RandF32(S({2, 3}), 1)}),
+                     "LogSoftmax: axis 2 is out of range for [2, 3]");
+  EXPECT_INFER_FAILS(
+      InferKernel("LogSoftmax", Attrs(), {HostTensor::I64(S({2}), {1, 2})}),
+      "float32 only");
 }
 
 TEST(KernelsSoftmax, SoftmaxRejections) {

@@ -131,16 +131,17 @@ def layer_norm(ctx: LoweringContext, node: Node) -> None:
     r = rank(x)
     axis = r - len(normalized_shape)  # type: ignore[arg-type]
     dtype = tensor_val(x).dtype
-    # ONNX LayerNormalization requires Scale; a missing weight is ones.
-    scale = (
-        ctx.value(weight)
-        if weight is not None
-        else ctx.builder.add_initializer(
-            to_numpy(torch.ones(list(normalized_shape), dtype=dtype)),  # type: ignore[arg-type]
-            "ln_scale",
-        )
-    )
-    inputs = [ctx.value(x), scale] + ([ctx.value(bias)] if bias is not None else [])
+    shape = list(normalized_shape)  # type: ignore[arg-type]
+
+    def filled(operand: object, fill: float, name: str) -> str:
+        if operand is not None:
+            return ctx.value(operand)
+        return ctx.builder.add_initializer(to_numpy(torch.full(shape, fill, dtype=dtype)), name)
+
+    # ONNX requires Scale (a missing weight is ones). The bias is always given, zeros when
+    # missing, in x's dtype: CANN's plugin makes a float32 beta for a 2-input node, which its
+    # LayerNorm refuses beside a float16/bfloat16 gamma (docs/using-real-cann.md).
+    inputs = [ctx.value(x), filled(weight, 1.0, "ln_scale"), filled(bias, 0.0, "ln_bias")]
     ctx.builder.add_node(
         "LayerNormalization",
         inputs,

@@ -1,16 +1,22 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
-"""Scatters -> ScatterND: index_put (x[indices] = v), index_copy and slice_scatter.
+"""Scatters -> ScatterND (ScatterElements to accumulate): index_put (x[indices] = v, or += with
+accumulate), index_copy and slice_scatter.
 
 index_put(x, indices, v) writes v (broadcast to the shape x[indices] has, see _indexing.py)
 through ScatterND: the indexed dims are Transposed to the front of x (and the grid dims to the
 front of v), the index tensors broadcast and stack into ScatterND's [*B, k] indices (one
 initializer when constant, else Expand + Unsqueeze + Concat), and the result is Transposed back.
-accumulate is reduction "add". Duplicate indices without accumulate: the last write wins in the
-emulator (PyTorch leaves the winner unspecified). index_copy(x, dim, index, source) is index_put
-with [None] * dim + [index]; to_edge would decompose it into exactly that, it is kept whole so it
-lowers as itself. slice_scatter (what `y[:, a:b] = x` on a copy traces to) is ScatterND on the
-slice's constant positions, its dim Transposed to the front and back.
+Duplicate indices without accumulate: the last write wins in the emulator (PyTorch leaves the
+winner unspecified). accumulate goes through ScatterElements(reduction="add") instead, on x with
+its indexed dims flattened into one: CANN registers ScatterND twice at opset 17 and one of the two
+plugins ignores `reduction`, so ScatterND "add" could silently overwrite on a real host, while
+ScatterElements is registered once and its plugin reads `reduction` (docs/using-real-cann.md).
+
+index_copy(x, dim, index, source) is index_put with [None] * dim + [index]; to_edge would
+decompose it into exactly that, it is kept whole so it lowers as itself. slice_scatter (what
+`y[:, a:b] = x` on a copy traces to) is ScatterND on the slice's constant positions, its dim
+Transposed to the front and back.
 """
 
 from __future__ import annotations
@@ -97,14 +103,56 @@ def _emit_scatter(
     moved = perm != list(range(r))
     if moved:
         xv = ctx.tmp("Transpose", [xv], perm=perm)
-    idx = _scatter_indices(ctx, plan, wrap)
-    reduction = "add" if accumulate else "none"
+    if accumulate:
+        # ScatterElements on x flattened; reshaped back to [*indexed, *rest].
+        op, inputs, attrs = "Reshape", _accumulate(ctx, plan, xv, v, wrap), {}
+    else:
+        op, inputs, attrs = "ScatterND", [xv, _scatter_indices(ctx, plan, wrap), v], {}
+        attrs["reduction"] = "none"
     if not moved:
-        ctx.emit("ScatterND", [xv, idx, v], node, reduction=reduction)
+        ctx.emit(op, inputs, node, **attrs)
         return
-    scattered = ctx.tmp("ScatterND", [xv, idx, v], reduction=reduction)
+    scattered = ctx.tmp(op, inputs, **attrs)
     inverse = [perm.index(d) for d in range(r)]
     ctx.emit("Transpose", [scattered], node, perm=inverse)
+
+
+def _accumulate(ctx: LoweringContext, plan: Indexing, xv: str, v: str, wrap: bool) -> list[str]:
+    """x[indices] += v by ScatterElements(reduction="add") on axis 0 of x [*indexed, *rest]
+    reshaped to [D, *rest] (D the indexed dims' product): each grid position's row index is its
+    index tuple's linear offset, repeated across the rest dims; v [*grid, *rest] becomes
+    [G, *rest]. Returns the inputs of the Reshape back to [*indexed, *rest]."""
+    indexed = [plan.dims[d] for d in plan.positions]
+    rest = [plan.dims[d] for d in plan.rest]
+    strides = [math.prod(indexed[j + 1 :]) for j in range(len(indexed))]
+    rows = math.prod(plan.grid)
+    parts = [index_value(ctx, i, s, wrap) for i, s in zip(plan.tensors, indexed, strict=True)]
+    column = [rows, *([1] * len(rest))]
+    if all(isinstance(p, torch.Tensor) for p in parts):
+        offsets = sum(  # type: ignore[call-overload]
+            p.expand(plan.grid) * st  # type: ignore[union-attr]
+            for p, st in zip(parts, strides, strict=True)
+        )
+        offset = as_value(ctx, offsets.reshape(column))
+    else:
+        terms = []
+        for part, index, st in zip(parts, plan.tensors, strides, strict=True):
+            t = as_value(ctx, part)
+            if shape(index) != list(plan.grid):
+                t = ctx.tmp("Expand", [t, ctx.int64s(list(plan.grid))])
+            if st != 1:
+                t = ctx.tmp("Mul", [t, ctx.scalar(st, torch.int64)])
+            terms.append(t)
+        total = terms[0]
+        for t in terms[1:]:
+            total = ctx.tmp("Add", [total, t])
+        offset = ctx.tmp("Reshape", [total, ctx.int64s(column)])
+    if rest:
+        offset = ctx.tmp("Expand", [offset, ctx.int64s([rows, *rest])])
+    flat = ctx.tmp("Reshape", [xv, ctx.int64s([math.prod(indexed), *rest])])
+    updates = ctx.tmp("Reshape", [v, ctx.int64s([rows, *rest])])
+    added = ctx.tmp("ScatterElements", [flat, offset, updates], axis=0, reduction="add")
+    return [added, ctx.int64s([*indexed, *rest])]
 
 
 class _IndexPut(ConstantIndices):
@@ -168,6 +216,9 @@ def _positions_input(index_shape: tuple[int, ...], size: int, negative: bool = T
     aten.index_put.default,
     onnx=[
         "ScatterND",
+        "ScatterElements",
+        "Reshape",
+        "Mul",
         "Expand",
         "Unsqueeze",
         "Concat",
