@@ -22,13 +22,14 @@ from executorch.exir.backend.backend_details import BackendDetails, PreprocessRe
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 from torch.export import ExportedProgram
 
+from . import atc_options as atc_table
 from . import blob
 from .compile_spec import AscendCompileSpec
 from .debug_map import debug_handle_map
 from .lowering import LoweredGraph
 from .lowering.gears import lower_partition
 from .program_copy import copy_sharing_tensors
-from .soc_dtypes import check_program
+from .soc_dtypes import check_float32_ops, check_program
 from .source import store_source
 from .states import store_states
 from .toolchain import WeightFile, compile_onnx
@@ -72,6 +73,13 @@ class AscendBackend(BackendDetails):
             edge_program, spec, spec.external_weight_threshold, check=False
         )
         assert isinstance(lowered, LoweredGraph)
+        # float32 ops the chip has no float32 kernel for, under a mode that keeps float32.
+        check_float32_ops(
+            [(n.op_type, lowered.sources.get(n.name, "")) for n in lowered.model.graph.node],
+            {n.name: n for n in edge_program.graph.nodes},
+            spec.soc_version,
+            _effective_precision_mode(spec),
+        )
         names, dims = [v.name for v in lowered.inputs], [v.dims for v in lowered.inputs]
         compiled = compile_onnx(
             lowered, spec, names, dims, gear_options=gear_options, keep_model=spec.keep_onnx
@@ -111,6 +119,15 @@ class AscendBackend(BackendDetails):
             debug_handle_map=debug_handle_map(edge_program, lowered.sources, compiled.op_names),
             data_store_output=store.get_named_data_store_output(),
         )
+
+
+def _effective_precision_mode(spec: AscendCompileSpec) -> str:
+    """The mode atc compiles with: precision_mode_v2 replaces precision_mode when given
+    ("origin" is must_keep_origin_dtype; the other v2 modes all lower some ops)."""
+    v2 = dict(spec.atc_options).get(atc_table.PRECISION_MODE_V2)
+    if v2 is None:
+        return str(spec.precision_mode)
+    return "must_keep_origin_dtype" if v2 == "origin" else f"precision_mode_v2={v2}"
 
 
 def _warn_if_tags_are_lost(

@@ -10,10 +10,13 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cli_inputs import CliError, InputSpec, LoadedModel, load_model, parse_input, parse_shape
 from .cli_progress import Progress
+
+if TYPE_CHECKING:
+    from .compile_spec import AscendCompileSpec
 
 STAGES = 5
 
@@ -46,8 +49,9 @@ def add_spec_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--soc", default="Ascend910B1", help="atc --soc_version (Ascend910B1)")
     parser.add_argument(
         "--precision",
-        default="must_keep_origin_dtype",
-        help="atc --precision_mode (must_keep_origin_dtype)",
+        default=None,
+        help="atc --precision_mode (the chip's default: must_keep_origin_dtype, or "
+        "allow_fp32_to_fp16 on Ascend310P/310B)",
     )
     parser.add_argument(
         "--emulator", action="store_true", help="compile with the CANN emulator's atc"
@@ -139,6 +143,25 @@ def _size(path: Path) -> str:
     return ""
 
 
+def precision_note(spec: AscendCompileSpec) -> str:
+    """The precision mode atc compiles with on the spec's chip, and what it does to the numbers."""
+    from .cann_op_facts import KEEP_DTYPE, family, no_float32_ops
+
+    mode = dict(spec.atc_options).get("precision_mode_v2")
+    if mode is not None:
+        return f"precision_mode_v2={mode} (atc's option)"
+    lacking = ", ".join(sorted(no_float32_ops(spec.soc_version)))
+    if spec.precision_mode == KEEP_DTYPE:
+        return f"{KEEP_DTYPE}: every op computes in the model's dtypes (fp32 parity with eager)"
+    if spec.precision_mode == "allow_fp32_to_fp16" and lacking:
+        return (
+            f"allow_fp32_to_fp16 ({family(spec.soc_version)} has no float32 for {lacking}): "
+            "those ops compute in float16, the rest in float32; expect ~1e-3 of the output's "
+            "scale against eager fp32"
+        )
+    return f"{spec.precision_mode}: some ops compute in 16 bits (docs/atc.md, Precision modes)"
+
+
 def run_export(args: argparse.Namespace) -> int:
     import torch
 
@@ -183,6 +206,7 @@ def run_export(args: argparse.Namespace) -> int:
 
     print(f"summary ({progress.total_s:.1f} s):")
     print(f"  {summary}")
+    print(f"  precision: {precision_note(spec)}")
     if summary.cpu_ops:
         top = Counter(summary.cpu_ops).most_common(8)
         print("  on the CPU: " + ", ".join(f"{op} x{n}" for op, n in top))

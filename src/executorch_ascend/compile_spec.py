@@ -15,15 +15,18 @@ from typing import Any, Literal, cast
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 
 from . import atc_options as atc_table
+from .cann_op_facts import default_precision_mode
 from .soc_versions import soc_version_error
 
 Toolchain = Literal["auto", "cann", "emulator"]
 TOOLCHAINS: tuple[str, ...] = ("auto", "cann", "emulator")
 
-# atc's --precision_mode values (CANN ATC guide). The backend's default, must_keep_origin_dtype,
-# keeps fp32 graphs fp32: an exported program gives eager PyTorch's fp32 numbers on the chip as on
-# the emulator. CANN's own default is force_fp16, which the emulator's atc emulates too
-# (docs/atc.md "Precision modes").
+# atc's --precision_mode values (CANN ATC guide). The backend's default depends on the chip
+# (cann_op_facts.default_precision_mode): must_keep_origin_dtype, which keeps fp32 graphs fp32 (an
+# exported program gives eager PyTorch's fp32 numbers on the chip as on the emulator), where every
+# op has float32; allow_fp32_to_fp16 on the inference chips (Ascend310P, Ascend310B), whose cube
+# units have no float32: Conv/MatMul/Gemm run in float16 there. CANN's own default is force_fp16,
+# which the emulator's atc emulates too (docs/atc.md "Precision modes").
 PRECISION_MODES: tuple[str, ...] = (
     "force_fp32",
     "force_fp16",
@@ -39,6 +42,7 @@ PRECISION_MODES: tuple[str, ...] = (
 # atc --external_weight (CANN ATC guide): 0 every constant inside the .om, 1 one file per constant
 # in weight/ beside the .om, 2 all of them in one combined file there.
 EXTERNAL_WEIGHT_MODES: tuple[int, ...] = (0, 1, 2)
+# The default where every op has float32 (the chip's own default: default_precision_mode).
 DEFAULT_PRECISION_MODE = "must_keep_origin_dtype"
 # How long atc may run on one partition before the lowering fails (seconds).
 DEFAULT_ATC_TIMEOUT_S = 600
@@ -66,8 +70,11 @@ class AscendCompileSpec:
     """How AscendBackend compiles a partition.
 
     soc_version:    atc --soc_version, the chip the .om runs on (an .om runs only on its family).
-    precision_mode: atc --precision_mode; default must_keep_origin_dtype (fp32 parity with eager;
-                    CANN's own default is force_fp16, emulated by the emulator too).
+    precision_mode: atc --precision_mode; None (the default): the chip's, must_keep_origin_dtype
+                    (fp32 parity with eager) where every op has float32, allow_fp32_to_fp16 on
+                    Ascend310P/Ascend310B, whose cube units have none (Conv, MatMul and Gemm
+                    then run in float16: expect ~1e-3 of the output's scale). CANN's own default
+                    is force_fp16, emulated by the emulator too. docs/using-real-cann.md.
     device_id:      default device the runtime uses for this program.
     toolchain:      "cann" requires CANN's atc, "emulator" uses the bundled emulator's atc,
                     "auto" uses CANN's when found, else the emulator's (with a warning).
@@ -113,7 +120,7 @@ class AscendCompileSpec:
     """
 
     soc_version: str = "Ascend910B1"
-    precision_mode: str = DEFAULT_PRECISION_MODE
+    precision_mode: str | None = None
     device_id: int = 0
     toolchain: Toolchain = "auto"
     atc_path: str | None = None
@@ -144,6 +151,19 @@ class AscendCompileSpec:
         object.__setattr__(self, "atc_options", options)
         if isinstance(self.dump_dir, os.PathLike):
             object.__setattr__(self, "dump_dir", os.fspath(self.dump_dir))
+        v2 = dict(self.atc_options).get(atc_table.PRECISION_MODE_V2)
+        if v2 is not None and self.precision_mode not in (
+            None,
+            default_precision_mode(self.soc_version),
+        ):
+            raise CompileSpecError(
+                f"precision_mode={self.precision_mode!r} and the atc option "
+                f"precision_mode_v2={v2!r} are both set, and atc takes one of them: leave "
+                "precision_mode unset (precision_mode_v2 then replaces it)"
+            )
+        if self.precision_mode is None:
+            # The chip's default (an unknown SoC name is refused by validate() below).
+            object.__setattr__(self, "precision_mode", default_precision_mode(self.soc_version))
         self.validate()
 
     @property
@@ -200,13 +220,6 @@ class AscendCompileSpec:
         self._validate_atc_extras()
 
     def _validate_atc_extras(self) -> None:
-        v2 = dict(self.atc_options).get(atc_table.PRECISION_MODE_V2)
-        if v2 is not None and self.precision_mode != DEFAULT_PRECISION_MODE:
-            raise CompileSpecError(
-                f"precision_mode={self.precision_mode!r} and the atc option "
-                f"precision_mode_v2={v2!r} are both set, and atc takes one of them: leave "
-                "precision_mode at its default (precision_mode_v2 then replaces it)"
-            )
         if self.dump_dir is not None and (
             not isinstance(self.dump_dir, str) or not self.dump_dir or "\0" in self.dump_dir
         ):

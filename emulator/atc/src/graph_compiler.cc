@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ascend_emu/kernel.h"
+#include "cann_op_facts.h"
 #include "memory_planner.h"
 #include "onnx_loader.h"
 #include "onnx_tensor.h"
@@ -308,6 +309,12 @@ class GraphCompiler {
     op.op_type = node.op_type();
     op.name = node.name().empty() ? "#" + std::to_string(index) : node.name();
     std::string err = ConvertAttributes(node, &op.attrs);
+    if (!err.empty()) return label + ": " + err;
+
+    // What CANN cannot compute on the chip (cann_op_facts.h): a float32 op
+    // without a float32 kernel there under must_keep_origin_dtype, a
+    // bfloat16 op without bfloat16.
+    err = CheckOpDtypeOnSoc(node);
     if (!err.empty()) return label + ": " + err;
 
     // The precision mode: which inputs this op reads rounded (through Cast
@@ -850,7 +857,41 @@ class GraphCompiler {
       if (it != values_.end() && it->second.rounded_to != DType::kFloat32)
         reduced_input = true;
     }
-    return DecidePrecision(precision_, node.op_type(), reduced_input);
+    return DecidePrecision(precision_, node.op_type(), reduced_input,
+                           OpHasFloat32(node.op_type(), options_.soc_version));
+  }
+
+  // The dtype of the node's first input (its data); false if unknown.
+  bool FirstInputDType(const onnx::NodeProto& node, DType* dtype) const {
+    if (node.input_size() == 0) return false;
+    auto it = values_.find(node.input(0));
+    if (it == values_.end()) return false;
+    *dtype = it->second.dtype;
+    return true;
+  }
+
+  // "" or why CANN cannot compile the node on --soc_version, in the words of
+  // its op facts (cann_op_facts.h).
+  std::string CheckOpDtypeOnSoc(const onnx::NodeProto& node) const {
+    const std::string& op = node.op_type();
+    DType dtype = DType::kFloat32;
+    if (!FirstInputDType(node, &dtype)) return "";
+    if (dtype == DType::kBFloat16 && !OpHasBfloat16(op)) {
+      return "CANN's " + op + " has no bfloat16 kernel (" + OpFactSource(op) +
+             "): cast it to float16 or float32";
+    }
+    if (dtype == DType::kFloat32 &&
+        precision_ == PrecisionMode::kMustKeepOriginDtype &&
+        !OpHasFloat32(op, options_.soc_version)) {
+      return "float32 " + op +
+             " is not supported on --soc_version=" + options_.soc_version +
+             " under --precision_mode=must_keep_origin_dtype (" +
+             OpFactSource(op) +
+             "); use --precision_mode=allow_fp32_to_fp16 (the op runs in "
+             "float16, the rest stays float32), force_fp16 or "
+             "allow_mix_precision";
+    }
+    return "";
   }
 
   // Appends Cast(to=low) and Cast(to=float32) steps reading float32 value

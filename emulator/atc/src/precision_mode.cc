@@ -19,6 +19,7 @@
 
 #include "ascend_emu/kernel.h"
 #include "atc_options.h"
+#include "cann_op_facts.h"
 #include "soc_dtypes.h"
 
 namespace ascend_emu {
@@ -151,7 +152,7 @@ bool IsRoundedInput(const std::string& op_type, int index) {
 }
 
 OpPrecision DecidePrecision(PrecisionMode mode, const std::string& op_type,
-                            bool reduced_input) {
+                            bool reduced_input, bool has_float32) {
   OpPrecision p;
   const DType low = ReducedDType(mode);
   const bool cube = IsCubeOp(op_type);
@@ -186,6 +187,11 @@ OpPrecision DecidePrecision(PrecisionMode mode, const std::string& op_type,
         p.round_outputs = true;
       }
       break;
+  }
+  if (!has_float32 && mode != PrecisionMode::kMustKeepOriginDtype &&
+      p.dtype == DType::kFloat32) {
+    p.dtype = DType::kFloat16;
+    p.round_outputs = true;
   }
   // Shape's output is int64 and reads no values.
   if (op_type == "Shape") p = OpPrecision();

@@ -64,9 +64,13 @@ struct OpPrecision {
 
 // The decision for an op of type `op_type` under `mode`; `reduced_input`:
 // one of its float inputs already holds reduced-precision values (the gray
-// list of the mixed modes follows its producer).
+// list of the mixed modes follows its producer). `has_float32` false: the
+// chip has no float32 kernel of the op (cann_op_facts.h, OpHasFloat32), so
+// any mode but must_keep_origin_dtype (which atc refuses then) runs it in
+// float16, as atc picks the dtype the op has; a cube op under force_fp32 /
+// cube_fp16in_fp32out keeps its float32 output.
 OpPrecision DecidePrecision(PrecisionMode mode, const std::string& op_type,
-                            bool reduced_input);
+                            bool reduced_input, bool has_float32 = true);
 
 // Whether input `index` of `op_type` is data the op computes on (rounded
 // under a reduced mode) rather than a parameter kept as given (Resize's roi

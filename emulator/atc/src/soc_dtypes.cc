@@ -7,13 +7,6 @@
 namespace ascend_emu {
 namespace atc {
 
-bool SocHasBf16(const std::string& soc_version) {
-  // Only the family CANN documents without bf16 for sure; Ascend310B's
-  // operator tables are not consistent about it, so it is not refused here.
-  static const std::string kNoBf16 = "Ascend310P";
-  return soc_version.compare(0, kNoBf16.size(), kNoBf16) != 0;
-}
-
 std::string CheckSocDtypes(const Program& program,
                            const std::string& soc_version) {
   if (SocHasBf16(soc_version)) return "";

@@ -250,5 +250,93 @@ TEST_F(AtcTest, PrecisionModeNamesAndRefusals) {
       << r.err;
 }
 
+// The inference chips (Ascend310P, Ascend310B) have no float32 cube units
+// (src/executorch_ascend/cann_op_facts.json): an fp32 MatMul there under
+// must_keep_origin_dtype is refused, naming the op, the chip and the modes
+// that work; Ascend910B1 keeps it float32. Under allow_fp32_to_fp16 (the
+// backend's default for those chips) it runs on float16 operands.
+TEST_F(PrecisionTest, InferenceChipsRefuseFloat32CubeOpsUnderMustKeep) {
+  for (const char* soc : {"Ascend310P3", "Ascend310B1"}) {
+    MatMulExp(kW).Save(Path("keep.onnx"));
+    const AtcResult r = testing::RunAtcArgs(
+        {"--framework=5", "--model=" + Path("keep.onnx"),
+         "--output=" + Path("keep"), std::string("--soc_version=") + soc,
+         "--precision_mode=must_keep_origin_dtype"});
+    EXPECT_NE(r.code, 0) << soc;
+    EXPECT_NE(r.err.find(std::string("float32 MatMul is not supported on "
+                                     "--soc_version=") +
+                         soc),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("allow_fp32_to_fp16"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("mat_mul_v3_def.cpp"), std::string::npos)
+        << "the message names its source: " << r.err;
+    const std::vector<float> y =
+        Run("--precision_mode=allow_fp32_to_fp16", soc, kX, kW);
+    EXPECT_LT(MaxRelDiff(y, Reference(kX, kW, H, H, Same)), 1e-5) << soc;
+  }
+  const std::vector<float> y =
+      Run("--precision_mode=must_keep_origin_dtype", "Ascend910B1", kX, kW);
+  EXPECT_LT(MaxRelDiff(y, Reference(kX, kW, Same, Same, Same)), 1e-5);
+}
+
+// A vector op without float32 on the chip (AveragePool on Ascend310P3):
+// allow_fp32_to_fp16 keeps vector ops float32 except that one, which reads
+// and writes float16 values; on Ascend910B1 it stays float32.
+TEST_F(AtcTest, OpsWithoutFloat32RunInFloat16OnTheirChip) {
+  OnnxBuilder b;
+  b.Input("x", {1, 1, 4, 4}).Output("y", {1, 1, 2, 2});
+  onnx::NodeProto& pool = b.Node("AveragePool", {"x"}, {"y"});
+  OnnxBuilder::AttrInts(pool, "kernel_shape", {2, 2});
+  OnnxBuilder::AttrInts(pool, "strides", {2, 2});
+  b.Save(Path("pool.onnx"));
+  const std::vector<float> x = Values(16, 0.9f);
+  auto run = [&](const std::string& soc, const std::string& mode) {
+    const AtcResult r =
+        testing::RunAtcArgs({"--framework=5", "--model=" + Path("pool.onnx"),
+                             "--output=" + Path("pool"), "--soc_version=" + soc,
+                             "--precision_mode=" + mode});
+    EXPECT_EQ(r.code, 0) << soc << " " << mode << ": " << r.err;
+    const std::vector<uint8_t> om = testing::ReadBytes(Path("pool.om"));
+    std::string error;
+    std::unique_ptr<Model> model = Model::Load(om.data(), om.size(), &error);
+    EXPECT_NE(model, nullptr) << error;
+    return model == nullptr ? std::vector<float>()
+                            : testing::RunFloat(*model, {x})[0];
+  };
+  const std::vector<float> fp16 = run("Ascend310P3", "allow_fp32_to_fp16");
+  const std::vector<float> fp32 = run("Ascend910B1", "allow_fp32_to_fp16");
+  ASSERT_EQ(fp16.size(), 4u);
+  ASSERT_EQ(fp32.size(), 4u);
+  for (int i = 0; i < 4; ++i) {
+    const int r0 = (i / 2) * 8 + (i % 2) * 2;
+    const float h = (H(x[r0]) + H(x[r0 + 1]) + H(x[r0 + 4]) + H(x[r0 + 5])) / 4;
+    const float f = (x[r0] + x[r0 + 1] + x[r0 + 4] + x[r0 + 5]) / 4;
+    EXPECT_EQ(fp16[i], H(h)) << i;
+    EXPECT_NEAR(fp32[i], f, 1e-6f) << i;
+  }
+  EXPECT_NE(fp16, fp32);
+}
+
+// bfloat16 into an op CANN defines without it (Resize) is refused on every
+// chip, with the source of the fact. (GlobalAveragePool, the other, ONNX's
+// own opset-17 schema refuses already, in atc's shape inference.)
+TEST_F(AtcTest, OpsWithoutBfloat16RefuseIt) {
+  OnnxBuilder b;
+  b.Input("x", {1, 2, 3, 3}, onnx::TensorProto::BFLOAT16)
+      .Output("y", {1, 2, 6, 6}, onnx::TensorProto::BFLOAT16);
+  b.InitF32("scales", {4}, {1.0f, 1.0f, 2.0f, 2.0f});
+  b.Node("Resize", {"x", "", "scales"}, {"y"});
+  b.Save(Path("resize.onnx"));
+  const AtcResult r = testing::RunAtcArgs(
+      {"--framework=5", "--model=" + Path("resize.onnx"),
+       "--output=" + Path("resize"), "--soc_version=Ascend910B1",
+       "--precision_mode=must_keep_origin_dtype"});
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("CANN's Resize has no bfloat16 kernel (ops-cv"),
+            std::string::npos)
+      << r.err;
+}
+
 }  // namespace
 }  // namespace ascend_emu

@@ -129,6 +129,17 @@ bool MovementFuzzInputs(F& f, const std::string& op,
     for (int i = 0; i < 4; ++i) {
       in->push_back(RandF32(S({f.Coin(95) ? c : f.Int(0, 4)}), seed()));
     }
+  } else if (op == "ScatterElements") {
+    // indices and updates mostly no larger than data off the (random) axis,
+    // index values partly out of range.
+    Shape s = x.shape;
+    for (int32_t i = 0; i < s.rank; ++i) {
+      if (f.Coin(30)) s.dims[i] = f.Int(0, 5);
+    }
+    std::vector<int64_t> v(static_cast<size_t>(s.numel()));
+    for (int64_t& k : v) k = f.Int(-7, 7);
+    *in = {x, HostTensor::I64(s, v),
+           RandF32(f.Coin(90) ? s : shape(0, 3, 3), seed())};
   } else if (op == "ScatterND") {
     // indices [batch..., k] with k mostly in [1, rank]; index values partly
     // out of range; updates mostly of the shape ONNX requires.

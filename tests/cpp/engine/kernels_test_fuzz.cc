@@ -156,7 +156,10 @@ class Fuzzer {
       return " coordinate_transformation_mode mode nearest_mode ";
     }
     if (op == "ReduceMean") return " axes keepdims noop_with_empty_axes ";
-    if (op == "Softmax" || op == "Flatten" || op == "Concat") return " axis ";
+    if (op == "Softmax" || op == "LogSoftmax" || op == "Flatten" ||
+        op == "Concat" || op == "ScatterElements") {
+      return " axis ";
+    }
     if (op == "Transpose") return " perm ";
     if (op == "Reshape") return " allowzero ";
     return " ";

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+#include "cann_op_facts.h"
+
+#include <cstring>
+#include <iterator>
+
+#include "ascend_emu/soc_versions.h"
+#include "cann_op_facts_data.h"
+
+namespace ascend_emu {
+namespace atc {
+namespace {
+
+const CannOpFact* Find(const std::string& op_type) {
+  for (const CannOpFact& f : kCannOpFacts) {
+    if (op_type == f.op_type) return &f;
+  }
+  return nullptr;
+}
+
+// Whether ",<family>," is in the comma-delimited list `families`.
+bool Lists(const char* families, const std::string& family) {
+  if (family.empty()) return false;
+  return std::strstr(families, ("," + family + ",").c_str()) != nullptr;
+}
+
+// An unknown name (refused elsewhere) counts as its own family.
+std::string FamilyOf(const std::string& soc_version) {
+  const std::string family = SocFamily(soc_version);
+  return family.empty() ? soc_version : family;
+}
+
+}  // namespace
+
+bool SocHasBf16(const std::string& soc_version) {
+  return !Lists(kFamiliesWithoutBf16, FamilyOf(soc_version));
+}
+
+bool OpHasFloat32(const std::string& op_type, const std::string& soc_version) {
+  const CannOpFact* f = Find(op_type);
+  return f == nullptr || !Lists(f->no_float32, FamilyOf(soc_version));
+}
+
+bool OpHasBfloat16(const std::string& op_type) {
+  const CannOpFact* f = Find(op_type);
+  return f == nullptr || !f->no_bfloat16;
+}
+
+std::string OpFactSource(const std::string& op_type) {
+  const CannOpFact* f = Find(op_type);
+  return f == nullptr ? "" : f->source;
+}
+
+}  // namespace atc
+}  // namespace ascend_emu

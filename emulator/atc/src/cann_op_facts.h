@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// What CANN can compute per chip family, for the ONNX ops the lowering
+// emits: the chip families without bfloat16, the ops without a float32
+// kernel on a family (the inference chips' cube units take float16/int8),
+// the ops without bfloat16. The facts are src/executorch_ascend/
+// cann_op_facts.json, the file the Python partitioner and preprocess read;
+// emulator/atc/CMakeLists.txt turns it into a table at build time, so atc
+// refuses what the lowering would not hand it. An op or family the file does
+// not name is not restricted.
+#pragma once
+
+#include <string>
+
+namespace ascend_emu {
+namespace atc {
+
+struct CannOpFact {
+  const char* op_type;
+  const char* no_float32;  // ",Ascend310P,Ascend310B," (families)
+  bool no_bfloat16;
+  const char* source;  // where the fact was read
+};
+
+// false for a SoC of a family CANN documents without bfloat16 (Ascend310P).
+bool SocHasBf16(const std::string& soc_version);
+
+// false when CANN has no float32 kernel of `op_type` on `soc_version`'s
+// family (Conv, MatMul, Gemm, ... on Ascend310P and Ascend310B).
+bool OpHasFloat32(const std::string& op_type, const std::string& soc_version);
+
+// false when CANN defines `op_type` without bfloat16 (GlobalAveragePool,
+// Resize).
+bool OpHasBfloat16(const std::string& op_type);
+
+// Where the fact about `op_type` comes from ("" when there is none).
+std::string OpFactSource(const std::string& op_type);
+
+}  // namespace atc
+}  // namespace ascend_emu

@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
+"""Per-chip precision (docs/using-real-cann.md, "First run on a real host"): the inference chips
+(Ascend310P, Ascend310B) have no float32 cube units, so their default precision mode is
+allow_fp32_to_fp16 and an fp32 model runs there with Conv/MatMul/Gemm (and AveragePool, ArgMax)
+in float16, emulated as CANN computes it; an explicit must_keep_origin_dtype is a clear error
+naming the ops. Ops CANN defines without bfloat16 stay on the CPU with the reason instead of
+breaking the lowering. Facts: src/executorch_ascend/cann_op_facts.json."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+from ascend_helpers import assert_close, eager
+from executorch.exir import to_edge_transform_and_lower
+from parity import max_abs_error
+
+from executorch_ascend import AscendCompileSpec, AscendPartitioner, cann_op_facts
+from executorch_ascend.export import delegation_summary, lower, save
+from executorch_ascend.run import run_with_runner, run_with_runtime
+
+
+class _ConvPoolLinear(torch.nn.Module):
+    """The issue's model: an fp32 Conv, an AvgPool and a Linear."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.pool = torch.nn.AvgPool2d(2)
+        self.fc = torch.nn.Linear(8 * 4 * 4, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(self.pool(torch.relu(self.conv(x))).flatten(1))
+
+
+def _model_and_inputs() -> tuple[torch.nn.Module, tuple[torch.Tensor]]:
+    torch.manual_seed(0)
+    model = _ConvPoolLinear().eval()
+    with torch.no_grad():  # default init rescaled so the logits are O(1), far from zero
+        for p in model.parameters():
+            p.mul_(3)
+    return model, (torch.randn(1, 3, 8, 8, generator=torch.Generator().manual_seed(1)),)
+
+
+@pytest.mark.parametrize(
+    ("soc", "mode"),
+    [
+        ("Ascend310P3", "allow_fp32_to_fp16"),
+        ("Ascend310P1", "allow_fp32_to_fp16"),
+        ("Ascend310B1", "allow_fp32_to_fp16"),
+        ("Ascend910B1", "must_keep_origin_dtype"),
+        ("Ascend910_9391", "must_keep_origin_dtype"),
+    ],
+)
+def test_each_chip_gets_a_mode_its_atc_accepts(soc: str, mode: str) -> None:
+    spec = AscendCompileSpec(soc_version=soc)
+    assert spec.precision_mode == mode
+    assert cann_op_facts.default_precision_mode(soc) == mode
+    # The resolved mode travels with the program and comes back the same.
+    again = AscendCompileSpec.from_compile_specs(spec.to_compile_specs())
+    assert again.precision_mode == mode
+    # precision_mode_v2 still replaces the default (atc takes one of the two).
+    v2 = AscendCompileSpec(soc_version=soc, atc_options={"precision_mode_v2": "fp16"})
+    assert AscendCompileSpec.from_compile_specs(v2.to_compile_specs()) == v2
+
+
+@pytest.mark.emulator
+def test_inference_chip_default_runs_in_fp16_within_its_tolerance(
+    native, tmp_path: Path, monkeypatch
+) -> None:
+    model, inputs = _model_and_inputs()
+    spec = AscendCompileSpec(
+        soc_version="Ascend310P3", toolchain="emulator", dump_dir=str(tmp_path / "dumps")
+    )
+    lowering = lower(model, inputs, spec)
+    assert lowering.summary.partitions == 1 and not lowering.summary.cpu_ops, lowering.summary
+    (folder,) = sorted((tmp_path / "dumps").iterdir())
+    command = (folder / "atc_command.txt").read_text()
+    assert "--soc_version=Ascend310P3" in command
+    assert "--precision_mode=allow_fp32_to_fp16" in command
+    assert "must_keep_origin_dtype" not in command
+    pte, _ = save(lowering.program, tmp_path / "model.pte")
+    expected = eager(model, inputs)
+    with monkeypatch.context() as m:
+        # The emulator as the chip: it loads only an .om compiled for it.
+        m.setenv("EXECUTORCH_ASCEND_EMU_SOC_NAME", "Ascend310P3")
+        outputs = run_with_runner(pte, inputs, expected, tmp_path / "run")
+    # float16 cube ops: within 1e-2 of the output's scale, and not float32's numbers.
+    assert_close(outputs, expected, "Ascend310P3 default (allow_fp32_to_fp16)", rel=1e-2)
+    assert max_abs_error(outputs, expected) > 1e-6
+
+
+@pytest.mark.emulator
+def test_must_keep_origin_dtype_on_an_inference_chip_names_the_ops(native) -> None:
+    model, inputs = _model_and_inputs()
+    spec = AscendCompileSpec(
+        soc_version="Ascend310P3", toolchain="emulator", precision_mode="must_keep_origin_dtype"
+    )
+    with pytest.raises(Exception) as info:
+        lower(model, inputs, spec)
+    text = str(info.value)
+    for part in ("Ascend310P3", "Conv", "AveragePool", "Gemm", "allow_fp32_to_fp16", "force_fp16"):
+        assert part in text, text
+    # The same model on a chip with float32 cube units keeps float32.
+    keep = AscendCompileSpec(soc_version="Ascend910B1", toolchain="emulator")
+    assert lower(model, inputs, keep).summary.partitions == 1
+
+
+class _PooledHead(torch.nn.Module):
+    """A bf16 Conv, a pooled head (GlobalAveragePool) and a Linear that stays delegated."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(4, 6, 3, padding=1)
+        self.fc = torch.nn.Linear(6, 5)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        pooled = torch.nn.functional.adaptive_avg_pool2d(torch.relu(self.conv(x)), 1)
+        return self.fc(pooled.flatten(1))
+
+
+@pytest.mark.emulator
+def test_bfloat16_ops_cann_lacks_stay_on_the_cpu_with_a_reason(native, tmp_path: Path) -> None:
+    torch.manual_seed(0)
+    model = _PooledHead().eval().to(torch.bfloat16)
+    inputs = (torch.randn(1, 4, 6, 6).to(torch.bfloat16),)
+    partitioner = AscendPartitioner(AscendCompileSpec(toolchain="emulator"))
+    edge = to_edge_transform_and_lower(
+        torch.export.export(model, inputs), partitioner=[partitioner]
+    )
+    reasons = set(partitioner.reasons.values())
+    # CANN's GlobalAveragePool has no bf16; ONNX opset 17's Conv schema has none either.
+    assert any("bfloat16 GlobalAveragePool: CANN defines it without" in r for r in reasons), reasons
+    assert any(r.startswith("bfloat16 Conv") and "ONNX opset 17" in r for r in reasons), reasons
+    assert delegation_summary(edge).partitions >= 1  # the Linear, and the ReLU, still delegated
+    pte, _ = save(edge.to_executorch(), tmp_path / "model.pte")
+    assert_close(run_with_runtime(pte, inputs), eager(model, inputs), "bf16 head", rel=3e-2)
