@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
-"""What CANN can compute per chip family, for the ONNX ops the lowering emits.
+"""What CANN's ONNX parser registers and what CANN can compute per chip family, for the ONNX ops
+the lowering emits.
 
 The facts are data, `cann_op_facts.json` beside this file, read from CANN's public sources (the
-commits it names): which chip families have no bfloat16 at all, which ops have no float32 on a
-family (the inference chips' cube units take float16/int8) and which ops have no bfloat16. The
+commits it names): the opsets each ai.onnx op is registered for, which chip families have no
+bfloat16 at all, which ops have no float32 on a family (the inference chips' cube units take
+float16/int8) and which ops have no bfloat16. The
 emulator's atc reads the same file (a header generated at build time), so the partitioner,
 preprocess and atc refuse the same things. An op or a family the file does not name is not
 restricted.
@@ -14,8 +16,12 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from .soc_versions import SOC_VERSIONS
+
+if TYPE_CHECKING:
+    import onnx
 
 _DATA = json.loads(resources.files(__package__).joinpath("cann_op_facts.json").read_text("utf-8"))
 
@@ -64,3 +70,59 @@ def source_of(op_type: str) -> str:
 
 def default_precision_mode(soc_version: str) -> str:
     return FP32_TO_FP16 if no_float32_ops(soc_version) else KEEP_DTYPE
+
+
+_REGISTRATIONS: dict[str, frozenset[int]] = {}
+
+
+def _opsets(text: str) -> frozenset[int]:
+    """'8, 12-18' -> {8, 12, ..., 18}."""
+    found: set[int] = set()
+    for part in text.split(","):
+        lo, _, hi = part.strip().partition("-")
+        found.update(range(int(lo), int(hi or lo) + 1))
+    return frozenset(found)
+
+
+def registered(op_type: str, opset: int) -> bool:
+    """Whether CANN's ONNX parser takes an ai.onnx `op_type` node in a model of `opset`
+    (Constant is built into the parser)."""
+    if op_type == "Constant":
+        return True
+    if not _REGISTRATIONS:
+        _REGISTRATIONS.update({op: _opsets(t) for op, t in _DATA["registrations"].items()})
+    return opset in _REGISTRATIONS.get(op_type, frozenset())
+
+
+def check_onnx(model: onnx.ModelProto, soc_version: str, precision_mode: str) -> list[str]:
+    """What in `model` CANN's atc would refuse for `soc_version` under `precision_mode`, by the
+    facts of this file: ops its parser does not register at the model's opset, bfloat16 on a
+    chip or into an op without it, float32 into an op the chip has no float32 kernel for under
+    must_keep_origin_dtype. Empty: nothing. (The emulator's atc applies the same facts.)"""
+    import onnx  # here: compile_spec imports this module, and the light CLI paths with it
+
+    bf16, fp32 = onnx.TensorProto.BFLOAT16, onnx.TensorProto.FLOAT
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
+    inferred = onnx.shape_inference.infer_shapes(model)
+    types = {
+        v.name: v.type.tensor_type.elem_type
+        for v in (*inferred.graph.input, *inferred.graph.value_info, *inferred.graph.output)
+    }
+    types.update({i.name: i.data_type for i in model.graph.initializer})
+    no_fp32 = no_float32_ops(soc_version) if precision_mode == KEEP_DTYPE else frozenset()
+    found: list[str] = []
+    for node in model.graph.node:
+        where = f"{node.op_type} ({node.name})"
+        if node.domain not in ("", "ai.onnx"):
+            found.append(f"{where}: domain {node.domain!r} is not ai.onnx")
+            continue
+        if not registered(node.op_type, opset):
+            found.append(f"{where}: not registered by CANN's ONNX parser for opset {opset}")
+        dtype = types.get(node.input[0]) if node.input and node.input[0] else None
+        if dtype == bf16 and not soc_has_bf16(soc_version):
+            found.append(f"{where}: bfloat16 on {soc_version}")
+        if dtype == bf16 and node.op_type in no_bfloat16_ops():
+            found.append(f"{where}: bfloat16, which CANN's {node.op_type} does not take")
+        if dtype == fp32 and node.op_type in no_fp32:
+            found.append(f"{where}: float32 under {precision_mode} on {soc_version}")
+    return found

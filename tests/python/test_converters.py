@@ -25,6 +25,7 @@ from ascend_helpers import (
 from torch.export import ExportedProgram
 
 from executorch_ascend import AscendCompileSpec
+from executorch_ascend.cann_op_facts import check_onnx, default_precision_mode
 from executorch_ascend.explain import explain
 from executorch_ascend.export import lower
 from executorch_ascend.lowering import IR_VERSION, OPSET, Sample, all_converters, to_onnx
@@ -94,6 +95,11 @@ def test_onnxruntime_matches_eager(conv, sample) -> None:
     assert not undeclared, f"{sample.id} emits ONNX ops no converter declares: {undeclared}"
     assert [v.name for v in graph.inputs] == [f"input_{i}" for i in range(len(inputs))]
     onnx.checker.check_model(graph.model, full_check=True)
+    # What CANN's atc takes on each target chip, under that chip's default precision mode
+    # (cann_op_facts.json: parser registrations, per-chip dtypes).
+    for soc in ("Ascend910B1", "Ascend310P3", "Ascend310B1"):
+        refused = check_onnx(graph.model, soc, default_precision_mode(soc))
+        assert not refused, f"{sample.id} on {soc}: {refused}"
 
     assert_close(run_onnxruntime(graph, inputs), eager(module, inputs), f"onnxruntime {sample.id}")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import onnx
 import pytest
 import torch
 from ascend_helpers import assert_close, eager
@@ -137,3 +138,33 @@ def test_bfloat16_ops_cann_lacks_stay_on_the_cpu_with_a_reason(native, tmp_path:
     assert delegation_summary(edge).partitions >= 1  # the Linear, and the ReLU, still delegated
     pte, _ = save(edge.to_executorch(), tmp_path / "model.pte")
     assert_close(run_with_runtime(pte, inputs), eager(model, inputs), "bf16 head", rel=3e-2)
+
+
+def _one_node_model(op: str, dtype: int, attrs: dict | None = None) -> onnx.ModelProto:
+    x = onnx.helper.make_tensor_value_info("x", dtype, [2, 4])
+    w = onnx.helper.make_tensor("w", dtype, [4, 4], [0] * 16)
+    inputs = ["x", "w"] if op == "MatMul" else ["x"]
+    y = onnx.helper.make_tensor_value_info("y", dtype, None)
+    node = onnx.helper.make_node(op, inputs, ["y"], name="n", **(attrs or {}))
+    graph = onnx.helper.make_graph([node], "g", [x], [y], initializer=[w] if op == "MatMul" else [])
+    return onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 17)])
+
+
+def test_the_graph_check_finds_what_cann_refuses() -> None:
+    fp32, bf16 = onnx.TensorProto.FLOAT, onnx.TensorProto.BFLOAT16
+    matmul = _one_node_model("MatMul", fp32)
+    refused = cann_op_facts.check_onnx(matmul, "Ascend310P3", "must_keep_origin_dtype")
+    assert refused == ["MatMul (n): float32 under must_keep_origin_dtype on Ascend310P3"]
+    assert not cann_op_facts.check_onnx(matmul, "Ascend310P3", "allow_fp32_to_fp16")
+    assert not cann_op_facts.check_onnx(matmul, "Ascend910B1", "must_keep_origin_dtype")
+    relu16 = _one_node_model("Relu", bf16)
+    assert cann_op_facts.check_onnx(relu16, "Ascend310P3", "allow_fp32_to_fp16") == [
+        "Relu (n): bfloat16 on Ascend310P3"
+    ]
+    assert not cann_op_facts.check_onnx(relu16, "Ascend910B1", "must_keep_origin_dtype")
+    gelu = _one_node_model("Softsign", fp32)  # registered by CANN at 8-18
+    assert not cann_op_facts.check_onnx(gelu, "Ascend910B1", "must_keep_origin_dtype")
+    assert cann_op_facts.registered("AffineGrid", 16) and not cann_op_facts.registered(
+        "AffineGrid", 17
+    )
+    assert not cann_op_facts.registered("Gelu", 20) and cann_op_facts.registered("Constant", 17)

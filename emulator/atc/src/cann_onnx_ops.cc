@@ -1,29 +1,27 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
 // CANN's ONNX parser looks nodes up by "<domain>::<model opset>::<op type>"
-// exactly, so an op must be registered for the model's very opset; this
-// table is that registration list for the standard ai.onnx ops.
+// exactly, so an op must be registered for the model's very opset; the table
+// (the "registrations" of src/executorch_ascend/cann_op_facts.json, made a
+// header by emulator/atc/CMakeLists.txt) is that list for the standard
+// ai.onnx ops, the same one the Python side checks lowered graphs against.
 #include "cann_onnx_ops.h"
 
 #include <algorithm>
 #include <cstring>
 #include <iterator>
 
+#include "cann_onnx_ops_data.h"
+
 namespace ascend_emu {
 namespace atc {
-namespace {
 
-// Sorted by op type (the generator sorts).
-const CannOnnxOp kOps[] = {
-#include "cann_onnx_ops.inc"
-};
-
-}  // namespace
-
+// The table is sorted by op type (CMake's JSON reader keeps an object's
+// members in key order; cann_onnx_ops_test checks it).
 const CannOnnxOp* FindCannOnnxOp(const std::string& op_type) {
-  const CannOnnxOp* end = std::end(kOps);
+  const CannOnnxOp* end = std::end(kCannOnnxOps);
   const CannOnnxOp* it =
-      std::lower_bound(std::begin(kOps), end, op_type,
+      std::lower_bound(std::begin(kCannOnnxOps), end, op_type,
                        [](const CannOnnxOp& e, const std::string& v) {
                          return std::strcmp(e.op_type, v.c_str()) < 0;
                        });
@@ -37,7 +35,9 @@ bool CannRegisters(const std::string& op_type, int64_t opset) {
          (op->mask & (uint32_t{1} << opset)) != 0;
 }
 
-size_t CannOnnxOpCount() { return std::size(kOps); }
+size_t CannOnnxOpCount() { return std::size(kCannOnnxOps); }
+
+const CannOnnxOp& CannOnnxOpAt(size_t i) { return kCannOnnxOps[i]; }
 
 }  // namespace atc
 }  // namespace ascend_emu

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// Which ai.onnx op types CANN's ONNX parser registers, per opset
-// (generated from the reference list, see tools/gen_cann_onnx_ops.py).
+// Which ai.onnx op types CANN's ONNX parser registers, per opset (the
+// "registrations" of src/executorch_ascend/cann_op_facts.json).
 #pragma once
 
 #include <cstdint>
@@ -23,8 +23,9 @@ const CannOnnxOp* FindCannOnnxOp(const std::string& op_type);
 // Constant is built into the parser, so it is accepted for every opset.
 bool CannRegisters(const std::string& op_type, int64_t opset);
 
-// Number of entries (for tests).
+// Number of entries, and entry `i` (for tests).
 size_t CannOnnxOpCount();
+const CannOnnxOp& CannOnnxOpAt(size_t i);
 
 }  // namespace atc
 }  // namespace ascend_emu

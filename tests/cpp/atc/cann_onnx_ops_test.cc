@@ -5,11 +5,25 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace ascend_emu {
 namespace atc {
 namespace {
 
 TEST(CannOnnxOps, HasEveryStandardOp) { EXPECT_EQ(CannOnnxOpCount(), 161u); }
+
+// The lookup is a binary search: the table generated from
+// cann_op_facts.json must be sorted, so every entry is found.
+TEST(CannOnnxOps, EveryEntryIsFound) {
+  for (size_t i = 0; i < CannOnnxOpCount(); ++i) {
+    const CannOnnxOp& op = CannOnnxOpAt(i);
+    EXPECT_EQ(FindCannOnnxOp(op.op_type), &op) << op.op_type;
+    if (i > 0) {
+      EXPECT_LT(std::string(CannOnnxOpAt(i - 1).op_type), op.op_type);
+    }
+  }
+}
 
 TEST(CannOnnxOps, RangesFromTheReference) {
   // "8-18"
