@@ -39,8 +39,9 @@ sanitize_pid=$!
 
 echo "[test] Python tests (pytest): the model zoo and LLM tests, and the rest, side by side"
 zoo_log="$(mktemp -t ascend-zoo.XXXXXX.log)"
-slow=(tests/python/test_model_zoo.py tests/python/test_llm_generation.py tests/python/test_llm_example.py
-      tests/python/test_cli_export.py tests/python/test_examples.py tests/python/test_cpp_example.py)
+slow=(tests/python/test_model_zoo.py tests/python/test_zoo_on_chip.py tests/python/test_llm_generation.py
+      tests/python/test_llm_example.py tests/python/test_cli_export.py tests/python/test_examples.py
+      tests/python/test_cpp_example.py)
 python -m pytest "${slow[@]}" -q -p no:cacheprovider "$@" >"$zoo_log" 2>&1 &
 zoo_pid=$!
 rest_status=0
