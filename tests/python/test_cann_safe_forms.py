@@ -13,9 +13,10 @@ import onnx
 import pytest
 import torch
 from ascend_helpers import assert_close, eager
+from executorch.exir import to_edge_transform_and_lower
 from onnx import numpy_helper
 
-from executorch_ascend import AscendCompileSpec
+from executorch_ascend import AscendCompileSpec, AscendPartitioner
 from executorch_ascend.export import lower, save
 from executorch_ascend.run import run_with_runtime
 
@@ -165,3 +166,36 @@ def test_layer_norm_without_bias_gets_one_of_its_dtype(
     assert_close(
         outputs, eager(model, (x,)), "layer_norm", rel=1e-4 if dtype == torch.float32 else 1e-2
     )
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+def test_max_pool3d_is_two_2d_max_pools(native, dtype: torch.dtype, tmp_path: Path) -> None:
+    torch.manual_seed(0)
+    pool = torch.nn.Sequential(
+        torch.nn.MaxPool3d((3, 3, 2), (2, 2, 1), padding=(1, 1, 0), ceil_mode=True)
+    )
+    model = pool.eval().to(dtype)
+    x = torch.randn(2, 3, 7, 6, 9).to(dtype)
+    graph, outputs = _lower_and_dump(model, (x,), tmp_path)
+    pools = _ops(graph, "MaxPool")
+    # CANN's 3-D MaxPool plugin passes 3-element attributes its shape inference refuses.
+    assert [len(_attr(n, "kernel_shape")) for n in pools] == [2, 2]
+    assert [_attr(n, "kernel_shape") for n in pools] == [[3, 2], [3, 1]]
+    # Max is exact in any dtype: the decomposition gives eager's numbers bit for bit.
+    assert torch.equal(outputs[0], eager(model, (x,))[0])
+
+
+@pytest.mark.parametrize(
+    ("pool", "shape", "why"),
+    [
+        (torch.nn.MaxPool2d(16), (1, 2, 32, 32), "a 2-D MaxPool window of 256 elements"),
+        (torch.nn.MaxPool3d(2, dilation=2), (1, 2, 6, 6, 6), "2-D MaxPool has no dilation"),
+    ],
+    ids=["window_256", "pool3d_dilation"],
+)
+def test_max_pools_past_cann_limits_stay_on_the_cpu(pool, shape, why: str) -> None:
+    partitioner = AscendPartitioner(AscendCompileSpec(toolchain="emulator"))
+    x = torch.randn(*shape)
+    to_edge_transform_and_lower(torch.export.export(pool.eval(), (x,)), partitioner=[partitioner])
+    assert any(why in r for r in partitioner.reasons.values()), partitioner.reasons

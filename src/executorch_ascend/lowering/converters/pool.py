@@ -13,6 +13,8 @@ them would fail in atc or fall back to AI CPU, so it stays on ExecuTorch's CPU k
 
 from __future__ import annotations
 
+import math
+
 import torch
 from torch.fx import Node
 
@@ -47,11 +49,26 @@ def _max_pool_reason(node: Node, n: int) -> str | None:
     d = ints(arg(node, 4, "dilation", 1), n)
     if n == 2 and d != [1, 1]:
         return "CANN's MaxPool has no dilation for 2-D input"
+    if n == 3 and d != [1, 1, 1]:
+        # Lowered as 2-D MaxPools (below), which have no dilation on CANN.
+        return "CANN's 3-D MaxPool cannot be used and its 2-D MaxPool has no dilation"
     k, s, p = pool_window(node)
+    if math.prod(k[-2:]) > 255:
+        # CANN runs such a window on an AI CPU path (PadV2 with -65504, VALID padding): ceil_mode
+        # is dropped and float32 values below -65504 come out wrong.
+        return f"a 2-D MaxPool window of {math.prod(k[-2:])} elements (CANN: at most 255)"
     ceil = bool(arg(node, 5, "ceil_mode", False))
-    return cann_window_limits(k, s, d, p, input_width(node)) or pool_shape_matches(
+    reason = cann_window_limits(k, s, d, p, input_width(node)) or pool_shape_matches(
         node, k, s, p, d, ceil
     )
+    if reason is None and n == 3:
+        out = shape(node)
+        if out[3] * out[4] > 4096:
+            return (
+                f"pooled planes of {out[3]}x{out[4]} (the depth pass is a 2-D MaxPool of "
+                "width H*W, CANN: at most 4096)"
+            )
+    return reason
 
 
 def _max_pool_supported(node: Node) -> str | None:
@@ -61,8 +78,9 @@ def _max_pool_supported(node: Node) -> str | None:
 
 
 def _max_pool3d_supported(node: Node) -> str | None:
-    """5-D NCDHW, indices unused; CANN: kernel 1..255, stride 1..63, dilation 1..255,
-    pad 0..255, W <= 4096; ONNX output size equal to PyTorch's (ceil_mode)."""
+    """5-D NCDHW, indices unused, no dilation; as two 2-D MaxPools: CANN: kernel 1..255,
+    kH*kW <= 255, stride 1..63, pad 0..255, W <= 4096, pooled H*W <= 4096; ONNX output size equal
+    to PyTorch's (ceil_mode)."""
     return _max_pool_reason(node, 3)
 
 
@@ -109,7 +127,7 @@ def max_pool2d(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.max_pool3d_with_indices.default,
     dtypes=FLOATS,
-    onnx=["MaxPool"],
+    onnx=["MaxPool", "Reshape"],
     supports=_max_pool3d_supported,
     samples=[
         module_sample("maxpool3d_2", lambda: torch.nn.MaxPool3d(2), (1, 2, 4, 6, 6)),
@@ -125,14 +143,40 @@ def max_pool2d(ctx: LoweringContext, node: Node) -> None:
             (1, 3, 1, 7, 5),
         ),
         module_sample(
-            "maxpool3d_dilation",
-            lambda: torch.nn.MaxPool3d(2, 1, padding=1, dilation=(2, 1, 2)),
-            (1, 2, 5, 4, 6),
+            "maxpool3d_aniso_ceil_pad",
+            lambda: torch.nn.MaxPool3d((3, 3, 2), (2, 2, 1), padding=(1, 1, 0), ceil_mode=True),
+            (2, 3, 7, 6, 9),
         ),
     ],
 )
 def max_pool3d(ctx: LoweringContext, node: Node) -> None:
-    _emit_max_pool(ctx, node)
+    """Two 2-D MaxPools, exact because max is separable: the (kH, kW) window over each depth
+    slice ([N, C*D, H, W]), then the (kD, 1) window down the depth ([N, C, D, H'*W']). CANN's own
+    3-D MaxPool cannot be used: its ONNX plugin passes 3-element ksize/strides where the op's
+    shape inference wants 5 (docs/using-real-cann.md)."""
+    k, s, p = pool_window(node)
+    ceil = int(bool(arg(node, 5, "ceil_mode", False)))
+    n, c, depth, h, w = shape(node.args[0])
+    _, _, depth_out, h_out, w_out = shape(node)
+    planes = ctx.tmp("Reshape", [ctx.value(node.args[0]), ctx.int64s([n, c * depth, h, w])])
+    pooled = ctx.tmp(
+        "MaxPool",
+        [planes],
+        kernel_shape=k[1:],
+        strides=s[1:],
+        pads=onnx_pads(p[1:]),
+        ceil_mode=ceil,
+    )
+    columns = ctx.tmp("Reshape", [pooled, ctx.int64s([n, c, depth, h_out * w_out])])
+    deep = ctx.tmp(
+        "MaxPool",
+        [columns],
+        kernel_shape=[k[0], 1],
+        strides=[s[0], 1],
+        pads=onnx_pads([p[0], 0]),
+        ceil_mode=ceil,
+    )
+    emit_first_output(ctx, node, "Reshape", [deep, ctx.int64s([n, c, depth_out, h_out, w_out])])
 
 
 # avg_pool{2,3}d(self, kernel_size, stride=[], padding=0, ceil_mode=False,
