@@ -11,14 +11,18 @@ On Ascend310P3 and Ascend310B1 the default is allow_fp32_to_fp16: Conv, MatMul a
 AveragePool, ArgMax/ArgMin) compute in float16, the rest in float32, as CANN does on chips without
 float32 cube units. Prints one row per model: partitions, the max abs error against eager fp32
 relative to the output's scale, and whether that is within the mode's tolerance (1e-2, as for the
-zoo's fp16 runs); exits 1 if any model is not. The emulator reads its chip
+zoo's fp16 runs); exits 1 if any model is not. Each partition's ONNX (the file atc got) is also
+checked against CANN's facts (cann_op_facts.check_onnx) for Ascend910B1, Ascend310P3 and
+Ascend310B1 under each chip's default mode; a finding fails the run too. The emulator reads its chip
 (EXECUTORCH_ASCEND_EMU_SOC_NAME) once per process, so this script sets it before anything loads."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -26,6 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "tests" / "python"), str(REPO / "examples")]
 
 TOLERANCE = 1e-2  # of the output's scale (max |eager|, at least 1)
+CHECKED_CHIPS = ("Ascend910B1", "Ascend310P3", "Ascend310B1")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,17 +40,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     os.environ["EXECUTORCH_ASCEND_EMU_SOC_NAME"] = args.soc
 
+    import onnx
     import torch
     from ascend_helpers import eager
     from model_zoo import ZOO
 
     import executorch_ascend
     from executorch_ascend import AscendCompileSpec
+    from executorch_ascend.cann_op_facts import check_onnx, default_precision_mode
     from executorch_ascend.export import lower_program
     from executorch_ascend.run import run_with_runtime
 
     executorch_ascend.use_emulator()
-    spec = AscendCompileSpec(soc_version=args.soc, toolchain="emulator")
+    dumps = Path(tempfile.mkdtemp(prefix="zoo-on-chip-"))
+    spec = AscendCompileSpec(soc_version=args.soc, toolchain="emulator", dump_dir=str(dumps))
     wanted = {m for m in args.models.split(",") if m}
     models = [m for m in ZOO if not wanted or m.name in wanted]
     if wanted - {m.name for m in models}:
@@ -67,6 +75,17 @@ def main(argv: list[str] | None = None) -> int:
             for o, e in zip(outputs, expected, strict=True)
         )
         ok = error / scale <= TOLERANCE
+        parts = sorted(dumps.glob("*/part.onnx"))
+        if len(parts) != lowering.summary.partitions:
+            print(f"  {model.name}: {len(parts)} dumped graph(s) for {lowering.summary.partitions}")
+            ok = False
+        for part in parts:
+            graph = onnx.load(str(part), load_external_data=False)
+            for soc in CHECKED_CHIPS:
+                for finding in check_onnx(graph, soc, default_precision_mode(soc)):
+                    print(f"  {model.name} on {soc}: {finding}")
+                    ok = False
+            part.unlink()
         if not ok:
             failed.append(model.name)
         print(
@@ -74,8 +93,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{'yes' if ok else 'NO'} |  ({time.perf_counter() - start:.1f} s)",
             flush=True,
         )
+    shutil.rmtree(dumps, ignore_errors=True)
     if failed:
-        print(f"beyond {TOLERANCE:g} of the output's scale: {', '.join(failed)}")
+        print(f"beyond {TOLERANCE:g} of the output's scale, or refused by CANN's facts: {failed}")
         return 1
     return 0
 

@@ -2,8 +2,9 @@
 # Copyright (c) 2026 the executorch-ascend authors.
 """The whole model zoo compiled for Ascend310P3 with its default precision mode
 (allow_fp32_to_fp16: no float32 cube units) and run on the emulator as that chip, within the
-mode's tolerance (1e-2 of each output's scale) of eager fp32: scripts/zoo_on_chip.py, in its own
-process because the emulator reads its chip once per process (docs/model-zoo.md)."""
+mode's tolerance (1e-2 of each output's scale) of eager fp32, and every partition's ONNX clean
+against CANN's facts for Ascend910B1, Ascend310P3 and Ascend310B1: scripts/zoo_on_chip.py, in its
+own process because the emulator reads its chip once per process (docs/model-zoo.md)."""
 
 from __future__ import annotations
 
