@@ -64,6 +64,12 @@ def no_bfloat16_ops() -> frozenset[str]:
     return frozenset(op for op, f in _OPS.items() if f.get("no_bfloat16", False))
 
 
+def constant_inputs(op_type: str) -> tuple[int, ...]:
+    """The inputs of `op_type` CANN's parser needs as constants (Expand's shape, Resize's scales
+    and sizes)."""
+    return tuple(_OPS.get(op_type, {}).get("constant_inputs", ()))
+
+
 def source_of(op_type: str) -> str:
     return str(_OPS.get(op_type, {}).get("source", ""))
 
@@ -98,7 +104,8 @@ def check_onnx(model: onnx.ModelProto, soc_version: str, precision_mode: str) ->
     """What in `model` CANN's atc would refuse for `soc_version` under `precision_mode`, by the
     facts of this file: ops its parser does not register at the model's opset, bfloat16 on a
     chip or into an op without it, float32 into an op the chip has no float32 kernel for under
-    must_keep_origin_dtype. Empty: nothing. (The emulator's atc applies the same facts.)"""
+    must_keep_origin_dtype, a computed input where CANN needs a constant. Empty: nothing. (The
+    emulator's atc applies the same dtype facts.)"""
     import onnx  # here: compile_spec imports this module, and the light CLI paths with it
 
     bf16, fp32 = onnx.TensorProto.BFLOAT16, onnx.TensorProto.FLOAT
@@ -110,6 +117,9 @@ def check_onnx(model: onnx.ModelProto, soc_version: str, precision_mode: str) ->
     }
     types.update({i.name: i.data_type for i in model.graph.initializer})
     no_fp32 = no_float32_ops(soc_version) if precision_mode == KEEP_DTYPE else frozenset()
+    constants = {i.name for i in model.graph.initializer} | {
+        o for n in model.graph.node if n.op_type == "Constant" for o in n.output
+    }
     found: list[str] = []
     for node in model.graph.node:
         where = f"{node.op_type} ({node.name})"
@@ -125,4 +135,7 @@ def check_onnx(model: onnx.ModelProto, soc_version: str, precision_mode: str) ->
             found.append(f"{where}: bfloat16, which CANN's {node.op_type} does not take")
         if dtype == fp32 and node.op_type in no_fp32:
             found.append(f"{where}: float32 under {precision_mode} on {soc_version}")
+        for i in constant_inputs(node.op_type):
+            if i < len(node.input) and node.input[i] and node.input[i] not in constants:
+                found.append(f"{where}: input {i} is computed, where CANN needs a constant")
     return found

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import onnx
 import pytest
 import torch
 from ascend_helpers import ascend_lowered_modules, assert_close, eager
@@ -21,6 +22,7 @@ from test_gears import ConvNet, LlamaLogits, Mlp, TwoInputs, _eval
 from torch.export import Dim, export
 
 from executorch_ascend import AscendCompileSpec
+from executorch_ascend.cann_op_facts import check_onnx, default_precision_mode
 from executorch_ascend.export import lower_program, save
 from executorch_ascend.run import run_with_runtime
 
@@ -30,6 +32,19 @@ pytestmark = pytest.mark.emulator
 def _spec(**gears: object) -> AscendCompileSpec:
     # The default external_weight=1: gear programs share the weight files.
     return AscendCompileSpec(toolchain="emulator", **gears)  # type: ignore[arg-type]
+
+
+def _assert_cann_takes(dumps: Path) -> None:
+    """Each dumped gear graph is clean against CANN's facts for three chips: registrations,
+    dtypes, and the shape operands CANN needs constant (Expand's shape, Resize's sizes), which
+    gear merging must keep constant per gear (cann_op_facts.check_onnx)."""
+    parts = sorted(dumps.glob("*/part.onnx"))
+    assert parts, f"nothing dumped to {dumps}"
+    for part in parts:
+        graph = onnx.load(str(part), load_external_data=False)
+        for soc in ("Ascend910B1", "Ascend310P3", "Ascend310B1"):
+            refused = check_onnx(graph, soc, default_precision_mode(soc))
+            assert not refused, f"{part} on {soc}: {refused}"
 
 
 def _inputs(seed: int, *shapes: tuple[int, ...]) -> list[torch.Tensor]:
@@ -70,9 +85,10 @@ def test_dims_gears_run_at_every_gear(native, tmp_path: Path) -> None:
     exported = export(
         module, (torch.randn(2, 4, 8), torch.ones(2, 4)), dynamic_shapes=({0: b, 1: s},) * 2
     )
-    spec = _spec(dynamic_dims=((1, 4), (2, 8), (4, 16)))
+    spec = _spec(dynamic_dims=((1, 4), (2, 8), (4, 16)), dump_dir=str(tmp_path / "dumps"))
     lowering = lower_program(exported, spec)
     assert lowering.summary.partitions == 1, str(lowering.summary)
+    _assert_cann_takes(tmp_path / "dumps")
     pte, _ = save(lowering.program, tmp_path / "dims.pte")
     for batch, seq in ((1, 4), (2, 8), (4, 16)):
         x, m = _inputs(seq, (batch, seq, 8), (batch, seq))
@@ -85,9 +101,10 @@ def test_llama_sequence_gears_run_at_every_gear(native, tmp_path: Path) -> None:
     exported = export(
         module, (ids,), dynamic_shapes=({1: Dim("seq", min=1, max=16)},), strict=False
     )
-    spec = _spec(dynamic_dims=((4,), (8,), (16,)))
+    spec = _spec(dynamic_dims=((4,), (8,), (16,)), dump_dir=str(tmp_path / "dumps"))
     lowering = lower_program(exported, spec)
     assert lowering.summary.partitions == 1, str(lowering.summary)
+    _assert_cann_takes(tmp_path / "dumps")
     pte, _ = save(lowering.program, tmp_path / "llama.pte")
     for n in (4, 8, 16):
         x = torch.randint(0, 128, (1, n), generator=torch.Generator().manual_seed(n))

@@ -168,3 +168,27 @@ def test_the_graph_check_finds_what_cann_refuses() -> None:
         "AffineGrid", 17
     )
     assert not cann_op_facts.registered("Gelu", 20) and cann_op_facts.registered("Constant", 17)
+
+
+def test_the_graph_check_wants_constant_shape_operands() -> None:
+    fp32 = onnx.TensorProto.FLOAT
+    x = onnx.helper.make_tensor_value_info("x", fp32, [2, 1])
+    y = onnx.helper.make_tensor_value_info("y", fp32, None)
+    target = onnx.helper.make_tensor("target", onnx.TensorProto.INT64, [2], [2, 3])
+
+    def model(nodes: list, inits: list) -> onnx.ModelProto:
+        graph = onnx.helper.make_graph(nodes, "g", [x], [y], initializer=inits)
+        return onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 17)])
+
+    constant = model([onnx.helper.make_node("Expand", ["x", "target"], ["y"], name="e")], [target])
+    assert not cann_op_facts.check_onnx(constant, "Ascend910B1", "must_keep_origin_dtype")
+    computed = model(
+        [
+            onnx.helper.make_node("Shape", ["x"], ["s"], name="s"),
+            onnx.helper.make_node("Expand", ["x", "s"], ["y"], name="e"),
+        ],
+        [],
+    )
+    assert cann_op_facts.check_onnx(computed, "Ascend910B1", "must_keep_origin_dtype") == [
+        "Expand (e): input 1 is computed, where CANN needs a constant"
+    ]
