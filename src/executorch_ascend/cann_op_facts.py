@@ -70,6 +70,19 @@ def constant_inputs(op_type: str) -> tuple[int, ...]:
     return tuple(_OPS.get(op_type, {}).get("constant_inputs", ()))
 
 
+def attribute_values(op_type: str) -> dict[str, list]:
+    """The values CANN's plugin handles as ONNX means them, per attribute of `op_type` whose other
+    values it refuses or ignores (ArgMax select_last_index 0: 1 is refused; Resize nearest_mode
+    round_prefer_ceil and ScatterND reduction none: others are ignored, by one of ScatterND's two
+    plugins)."""
+    attrs = _OPS.get(op_type, {}).get("attributes", {})
+    return {name: list(fact["handled"]) for name, fact in attrs.items()}
+
+
+#: CANN's window limits for Conv, ConvTranspose, MaxPool and AveragePool (inclusive ranges).
+WINDOW_LIMITS: dict = dict(_DATA["window_limits"])
+
+
 def source_of(op_type: str) -> str:
     return str(_OPS.get(op_type, {}).get("source", ""))
 
@@ -104,8 +117,8 @@ def check_onnx(model: onnx.ModelProto, soc_version: str, precision_mode: str) ->
     """What in `model` CANN's atc would refuse for `soc_version` under `precision_mode`, by the
     facts of this file: ops its parser does not register at the model's opset, bfloat16 on a
     chip or into an op without it, float32 into an op the chip has no float32 kernel for under
-    must_keep_origin_dtype, a computed input where CANN needs a constant. Empty: nothing. (The
-    emulator's atc applies the same dtype facts.)"""
+    must_keep_origin_dtype, a computed input where CANN needs a constant, an attribute value its
+    plugin does not handle. Empty: nothing. (The emulator's atc applies the same dtype facts.)"""
     import onnx  # here: compile_spec imports this module, and the light CLI paths with it
 
     bf16, fp32 = onnx.TensorProto.BFLOAT16, onnx.TensorProto.FLOAT
@@ -135,6 +148,12 @@ def check_onnx(model: onnx.ModelProto, soc_version: str, precision_mode: str) ->
             found.append(f"{where}: bfloat16, which CANN's {node.op_type} does not take")
         if dtype == fp32 and node.op_type in no_fp32:
             found.append(f"{where}: float32 under {precision_mode} on {soc_version}")
+        for attr in node.attribute:
+            allowed = attribute_values(node.op_type).get(attr.name)
+            value = onnx.helper.get_attribute_value(attr)
+            value = value.decode() if isinstance(value, bytes) else value
+            if allowed is not None and value not in allowed:
+                found.append(f"{where}: {attr.name}={value!r}, where CANN handles {allowed}")
         for i in constant_inputs(node.op_type):
             if i < len(node.input) and node.input[i] and node.input[i] not in constants:
                 found.append(f"{where}: input {i} is computed, where CANN needs a constant")

@@ -192,3 +192,16 @@ def test_the_graph_check_wants_constant_shape_operands() -> None:
     assert cann_op_facts.check_onnx(computed, "Ascend910B1", "must_keep_origin_dtype") == [
         "Expand (e): input 1 is computed, where CANN needs a constant"
     ]
+
+
+def test_the_graph_check_knows_the_attributes_cann_plugins_handle() -> None:
+    fp32 = onnx.TensorProto.FLOAT
+    argmax = _one_node_model("ArgMax", fp32, {"axis": 1, "select_last_index": 1})
+    assert cann_op_facts.check_onnx(argmax, "Ascend910B1", "must_keep_origin_dtype") == [
+        "ArgMax (n): select_last_index=1, where CANN handles [0]"
+    ]
+    first = _one_node_model("ArgMax", fp32, {"axis": 1, "select_last_index": 0})
+    assert not cann_op_facts.check_onnx(first, "Ascend910B1", "must_keep_origin_dtype")
+    # ScatterND's reduction is read by one of its two plugins only.
+    assert cann_op_facts.attribute_values("ScatterND") == {"reduction": ["none"]}
+    assert cann_op_facts.WINDOW_LIMITS["max_pool_2d_window_elements"] == 255

@@ -47,6 +47,22 @@ bool OpHasBfloat16(const std::string& op_type) {
   return f == nullptr || !f->no_bfloat16;
 }
 
+std::string CheckAttributeFacts(const std::string& op_type,
+                                const std::string& attribute,
+                                const std::string& value, bool* refused) {
+  for (const CannAttrFact& f : kCannAttrFacts) {
+    if (op_type != f.op_type || attribute != f.attribute) continue;
+    if (Lists(f.handled, value)) return "";
+    *refused = f.refused;
+    std::string handled(f.handled + 1);
+    if (!handled.empty()) handled.pop_back();
+    return "has " + attribute + "=" + value + ", which CANN's " + op_type +
+           " parser " + (f.refused ? "refuses" : "ignores") + " (it handles " +
+           handled + "; " + OpFactSource(op_type) + ")";
+  }
+  return "";
+}
+
 std::string OpFactSource(const std::string& op_type) {
   const CannOpFact* f = Find(op_type);
   return f == nullptr ? "" : f->source;

@@ -22,6 +22,24 @@ struct CannOpFact {
   const char* source;  // where the fact was read
 };
 
+// An attribute whose values CANN's plugin handles as ONNX means them are
+// `handled` (",0," or ",round_prefer_ceil,"); another value is refused by the
+// plugin (`refused`) or ignored (ScatterND's reduction by one of its two
+// plugins, Resize's nearest_mode).
+struct CannAttrFact {
+  const char* op_type;
+  const char* attribute;
+  const char* handled;
+  bool refused;
+};
+
+// "" or what CANN does with `node`'s attribute values: *refused true when its
+// plugin refuses one, false when it would ignore it (atc then warns and
+// compiles the ONNX meaning).
+std::string CheckAttributeFacts(const std::string& op_type,
+                                const std::string& attribute,
+                                const std::string& value, bool* refused);
+
 // false for a SoC of a family CANN documents without bfloat16 (Ascend310P).
 bool SocHasBf16(const std::string& soc_version);
 

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
 // The parser facts are keyed by op type; each check mirrors a refusal that a
-// CANN parser plugin makes in code (cann-onnx-ops.md, "(code)" notes). Facts
-// known only from documentation are not enforced: they describe kernels of
-// real chips, not the parser.
+// CANN parser plugin makes in code (cann-onnx-ops.md, "(code)" notes), those
+// on attribute values read from src/executorch_ascend/cann_op_facts.json.
+// Facts known only from documentation are not enforced here: they describe
+// kernels of real chips, not the parser (the per-chip dtypes are, in
+// graph_compiler.cc).
 #include "parser_facts.h"
 
 #include <string>
+
+#include "cann_op_facts.h"
 
 namespace ascend_emu {
 namespace atc {
@@ -45,6 +49,23 @@ bool HasOutput(const onnx::NodeProto& node, int index) {
 
 std::string CheckParserFacts(const onnx::NodeProto& node) {
   const std::string& op = node.op_type();
+  // Attribute values a plugin refuses, from cann_op_facts.json (ArgMax's
+  // select_last_index=1). Values a plugin ignores (ScatterND's reduction,
+  // Resize's nearest_mode) compile with their ONNX meaning here; the Python
+  // side's check keeps the lowering from emitting them.
+  for (const auto& a : node.attribute()) {
+    std::string value;
+    if (a.type() == onnx::AttributeProto::INT) {
+      value = std::to_string(a.i());
+    } else if (a.type() == onnx::AttributeProto::STRING) {
+      value = a.s();
+    } else {
+      continue;
+    }
+    bool refused = false;
+    const std::string fact = CheckAttributeFacts(op, a.name(), value, &refused);
+    if (refused) return fact;
+  }
   if (op == "Concat" && FindAttr(node, "axis") == nullptr) {
     return "needs the 'axis' attribute (CANN's Concat parser requires it)";
   }
@@ -59,10 +80,6 @@ std::string CheckParserFacts(const onnx::NodeProto& node) {
     if (IntAttr(node, "storage_order", 0) != 0) {
       return "has storage_order != 0, which CANN's MaxPool parser refuses";
     }
-  }
-  if ((op == "ArgMax" || op == "ArgMin") &&
-      IntAttr(node, "select_last_index", 0) != 0) {
-    return "has select_last_index=1, which CANN's parser refuses";
   }
   if (op == "Cast" && FindAttr(node, "to") == nullptr) {
     return "needs the 'to' attribute";

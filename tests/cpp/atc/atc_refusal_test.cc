@@ -122,6 +122,25 @@ TEST_F(AtcTest, RefusesWhatCannsParserRefuses) {
       }
     }
   }
+  {
+    // From cann_op_facts.json's attribute facts: ArgMax's plugin refuses
+    // select_last_index=1 (0 compiles).
+    for (const int64_t last : {1, 0}) {
+      OnnxBuilder b;
+      b.Input("x", {3, 4}).OutputNoShape("y", 2, onnx::TensorProto::INT64);
+      onnx::NodeProto& n = b.Node("ArgMax", {"x"}, {"y"}, "am");
+      OnnxBuilder::AttrInt(n, "axis", 1);
+      OnnxBuilder::AttrInt(n, "select_last_index", last);
+      const AtcResult r = Compile(b, "argmax_" + std::to_string(last));
+      if (last == 1) {
+        ExpectRefused(r,
+                      "node 'am' op 'ArgMax' has select_last_index=1, which "
+                      "CANN's ArgMax parser refuses (it handles 0;");
+      } else {
+        EXPECT_EQ(r.code, 0) << r.err;
+      }
+    }
+  }
 }
 
 TEST_F(AtcTest, RefusesNonDefaultDomains) {

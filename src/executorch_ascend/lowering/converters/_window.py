@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from torch.fx import Node
 
+from ...cann_op_facts import WINDOW_LIMITS
 from ._args import arg, ints, rank, shape
 
 
@@ -21,22 +22,27 @@ def onnx_pads(padding: Sequence[int]) -> list[int]:
 def cann_window_limits(
     k: Sequence[int], s: Sequence[int], d: Sequence[int], p: Sequence[int], width: int
 ) -> str | None:
-    """CANN's Conv/pool window limits; `width` is the last input dim (1-D runs as H = 1)."""
-    if not all(1 <= v <= 255 for v in k):
-        return f"kernel {list(k)} outside CANN's [1, 255]"
-    if not all(1 <= v <= 63 for v in s):
-        return f"stride {list(s)} outside CANN's [1, 63]"
-    if not all(1 <= v <= 255 for v in d):
-        return f"dilation {list(d)} outside CANN's [1, 255]"
-    if not all(0 <= v <= 255 for v in p):
-        return f"padding {list(p)} outside CANN's [0, 255]"
-    if not 1 <= width <= 4096:
-        return f"input width {width} outside CANN's [1, 4096]"
+    """CANN's Conv/pool window limits (cann_op_facts.json, window_limits); `width` is the last
+    input dim (1-D runs as H = 1)."""
+    for key, what, values in (
+        ("kernel", "kernel", k),
+        ("stride", "stride", s),
+        ("dilation", "dilation", d),
+        ("pad", "padding", p),
+    ):
+        lo, hi = WINDOW_LIMITS[key]
+        if not all(lo <= v <= hi for v in values):
+            return f"{what} {list(values)} outside CANN's [{lo}, {hi}]"
+    lo, hi = WINDOW_LIMITS["input_width"]
+    if not lo <= width <= hi:
+        return f"input width {width} outside CANN's [{lo}, {hi}]"
     return None
 
 
-# CANN's AveragePool runs kernels with more elements on AI CPU.
-_AVG_KERNEL_ELEMENTS = 256
+# CANN's AveragePool runs kernels with more elements on AI CPU; its 2-D MaxPool too, losing
+# ceil_mode on the way.
+_AVG_KERNEL_ELEMENTS: int = WINDOW_LIMITS["average_pool_window_elements"]
+MAX_POOL_2D_WINDOW_ELEMENTS: int = WINDOW_LIMITS["max_pool_2d_window_elements"]
 
 
 def _onnx_pool_out(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:

@@ -25,6 +25,8 @@ from ._args import arg, ints, shape
 from ._dtypes import FLOATS
 from ._tuple_outputs import emit_first_output, only_first_output_used
 from ._window import (
+    MAX_POOL_2D_WINDOW_ELEMENTS,
+    WINDOW_LIMITS,
     avg_kernel_limit,
     cann_window_limits,
     check_pool_rank,
@@ -53,17 +55,20 @@ def _max_pool_reason(node: Node, n: int) -> str | None:
         # Lowered as 2-D MaxPools (below), which have no dilation on CANN.
         return "CANN's 3-D MaxPool cannot be used and its 2-D MaxPool has no dilation"
     k, s, p = pool_window(node)
-    if math.prod(k[-2:]) > 255:
+    if math.prod(k[-2:]) > MAX_POOL_2D_WINDOW_ELEMENTS:
         # CANN runs such a window on an AI CPU path (PadV2 with -65504, VALID padding): ceil_mode
         # is dropped and float32 values below -65504 come out wrong.
-        return f"a 2-D MaxPool window of {math.prod(k[-2:])} elements (CANN: at most 255)"
+        return (
+            f"a 2-D MaxPool window of {math.prod(k[-2:])} elements "
+            f"(CANN: at most {MAX_POOL_2D_WINDOW_ELEMENTS})"
+        )
     ceil = bool(arg(node, 5, "ceil_mode", False))
     reason = cann_window_limits(k, s, d, p, input_width(node)) or pool_shape_matches(
         node, k, s, p, d, ceil
     )
     if reason is None and n == 3:
         out = shape(node)
-        if out[3] * out[4] > 4096:
+        if out[3] * out[4] > WINDOW_LIMITS["input_width"][1]:
             return (
                 f"pooled planes of {out[3]}x{out[4]} (the depth pass is a 2-D MaxPool of "
                 "width H*W, CANN: at most 4096)"
