@@ -63,6 +63,12 @@ std::string CheckAttributeFacts(const std::string& op_type,
   return "";
 }
 
+bool NeedsConstantInput(const std::string& op_type, int index) {
+  const CannOpFact* f = Find(op_type);
+  return f != nullptr && index >= 0 && index < 32 &&
+         (f->constant_inputs >> index & 1u) != 0;
+}
+
 std::string OpFactSource(const std::string& op_type) {
   const CannOpFact* f = Find(op_type);
   return f == nullptr ? "" : f->source;

@@ -19,7 +19,8 @@ struct CannOpFact {
   const char* op_type;
   const char* no_float32;  // ",Ascend310P,Ascend310B," (families)
   bool no_bfloat16;
-  const char* source;  // where the fact was read
+  unsigned constant_inputs;  // bit i: input i must be a constant
+  const char* source;        // where the fact was read
 };
 
 // An attribute whose values CANN's plugin handles as ONNX means them are
@@ -50,6 +51,11 @@ bool OpHasFloat32(const std::string& op_type, const std::string& soc_version);
 // false when CANN defines `op_type` without bfloat16 (GlobalAveragePool,
 // Resize).
 bool OpHasBfloat16(const std::string& op_type);
+
+// true when CANN's parser needs input `index` of `op_type` to be a constant
+// (an initializer or a Constant node): Expand's shape, Resize's scales and
+// sizes.
+bool NeedsConstantInput(const std::string& op_type, int index);
 
 // Where the fact about `op_type` comes from ("" when there is none).
 std::string OpFactSource(const std::string& op_type);

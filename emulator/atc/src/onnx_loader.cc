@@ -18,6 +18,7 @@
 #include <string>
 
 #include "cann_onnx_ops.h"
+#include "cann_op_facts.h"
 #include "conv_pool_guard.h"
 #include "onnx/checker.h"
 #include "onnx/shape_inference/implementation.h"
@@ -85,6 +86,15 @@ std::string CheckOpset(const onnx::ModelProto& model, int64_t* opset) {
 }
 
 std::string CheckRegistrations(const onnx::GraphProto& graph, int64_t opset) {
+  // The values CANN's parser sees as constants: initializers and Constant
+  // nodes' outputs.
+  std::set<std::string> constants;
+  for (const auto& init : graph.initializer()) constants.insert(init.name());
+  for (const auto& node : graph.node()) {
+    if (node.op_type() == "Constant") {
+      constants.insert(node.output().begin(), node.output().end());
+    }
+  }
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto& node = graph.node(i);
     if (!IsOnnxDomain(node.domain())) {
@@ -103,6 +113,16 @@ std::string CheckRegistrations(const onnx::GraphProto& graph, int64_t opset) {
     }
     const std::string refusal = CheckParserFacts(node);
     if (!refusal.empty()) return NodeLabel(node, i) + " " + refusal;
+    for (int k = 0; k < node.input_size(); ++k) {
+      const std::string& in = node.input(k);
+      if (in.empty() || constants.count(in) != 0 ||
+          !NeedsConstantInput(node.op_type(), k)) {
+        continue;
+      }
+      return NodeLabel(node, i) + " input " + std::to_string(k) + " ('" + in +
+             "') is computed, where CANN's ONNX parser needs a constant (" +
+             OpFactSource(node.op_type()) + ")";
+    }
   }
   return "";
 }

@@ -123,6 +123,29 @@ TEST_F(AtcTest, RefusesWhatCannsParserRefuses) {
     }
   }
   {
+    // From cann_op_facts.json's constant operands: Expand's shape must be a
+    // constant (an initializer, here; a Shape output is refused).
+    for (const bool computed : {true, false}) {
+      OnnxBuilder b;
+      b.Input("x", {2, 1}).OutputNoShape("y");
+      b.InitI64("target", {2}, {2, 3});
+      if (computed) {
+        b.Node("Shape", {"x"}, {"s"}, "sh");
+        b.Node("Expand", {"x", "s"}, {"y"}, "ex");
+      } else {
+        b.Node("Expand", {"x", "target"}, {"y"}, "ex");
+      }
+      const AtcResult r = Compile(b, computed ? "expand_computed" : "expand");
+      if (computed) {
+        ExpectRefused(r,
+                      "node 'ex' op 'Expand' input 1 ('s') is computed, where "
+                      "CANN's ONNX parser needs a constant");
+      } else {
+        EXPECT_EQ(r.code, 0) << r.err;
+      }
+    }
+  }
+  {
     // From cann_op_facts.json's attribute facts: ArgMax's plugin refuses
     // select_last_index=1 (0 compiles).
     for (const int64_t last : {1, 0}) {
