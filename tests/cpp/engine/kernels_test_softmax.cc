@@ -14,7 +14,10 @@ namespace ascend_emu {
 namespace testing {
 namespace {
 
-std::vector<float> NaiveSoftmax(const HostTensor& x, int32_t axis) {
+// softmax (or, with `log`, log_softmax: x - m - log(sum)) in double, m the
+// max along the axis.
+std::vector<float> NaiveSoftmaxLike(const HostTensor& x, int32_t axis,
+                                    bool log) {
   const Shape& s = x.shape;
   std::vector<float> fx = x.f32(), y(fx.size());
   const std::vector<int64_t> st = Strides(s);
@@ -29,34 +32,20 @@ std::vector<float> NaiveSoftmax(const HostTensor& x, int32_t axis) {
       sum += std::exp(fx[f + k * st[axis]] - m);
     }
     for (int64_t k = 0; k < s.dims[axis]; ++k) {
+      const double v = fx[f + k * st[axis]] - m;
       y[f + k * st[axis]] =
-          static_cast<float>(std::exp(fx[f + k * st[axis]] - m) / sum);
+          static_cast<float>(log ? v - std::log(sum) : std::exp(v) / sum);
     }
   }
   return y;
 }
 
-// log_softmax in double: x - m - log(sum(exp(x - m))).
+std::vector<float> NaiveSoftmax(const HostTensor& x, int32_t axis) {
+  return NaiveSoftmaxLike(x, axis, false);
+}
+
 std::vector<float> NaiveLogSoftmax(const HostTensor& x, int32_t axis) {
-  const Shape& s = x.shape;
-  std::vector<float> fx = x.f32(), y(fx.size());
-  const std::vector<int64_t> st = Strides(s);
-  for (int64_t f = 0; f < s.numel(); ++f) {
-    std::vector<int64_t> idx = Unravel(f, s);
-    if (idx[axis] != 0) continue;
-    double m = -INFINITY, sum = 0;
-    for (int64_t k = 0; k < s.dims[axis]; ++k) {
-      m = std::max<double>(m, fx[f + k * st[axis]]);
-    }
-    for (int64_t k = 0; k < s.dims[axis]; ++k) {
-      sum += std::exp(fx[f + k * st[axis]] - m);
-    }
-    for (int64_t k = 0; k < s.dims[axis]; ++k) {
-      y[f + k * st[axis]] =
-          static_cast<float>(fx[f + k * st[axis]] - m - std::log(sum));
-    }
-  }
-  return y;
+  return NaiveSoftmaxLike(x, axis, true);
 }
 
 TEST(KernelsSoftmax, SoftmaxEveryAxis) {
