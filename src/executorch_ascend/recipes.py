@@ -15,8 +15,9 @@ public and takes out-of-tree providers as they are:
     session.save_to_pte("model.pte")
 
 Keyword arguments of get_recipe are AscendCompileSpec fields (soc_version, external_tag, ...).
-There is one recipe, FP32: the graph as exported, compiled with precision_mode
-must_keep_origin_dtype (fp16/bf16 models keep their dtype too). There is no quantized recipe (what a
+There is one recipe, FP32: the graph as exported, compiled with the chip's default precision mode
+(must_keep_origin_dtype, fp16/bf16 models keep their dtype too; allow_fp32_to_fp16 on
+Ascend310P/310B, which have no float32 cube units). There is no quantized recipe (what a
 PT2E-quantized graph gets today: docs/atc.md, "Quantized models").
 """
 
