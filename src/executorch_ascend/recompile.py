@@ -4,7 +4,8 @@
 
 Every Ascend delegate of a program exported with AscendCompileSpec(keep_onnx=True) carries its
 ONNX source (source.py). `recompile` runs atc on it once per SoC asked for, with the delegate's
-own compile specs (precision mode, external weights, gears, further atc options), and adds each
+own compile specs (precision mode, external weights, gears, further atc options; a program that
+had its chip's default precision mode takes each new chip's default), and adds each
 .om, with its weight files, to the delegate's blob as one more target; the runtime loads the
 target whose soc_version matches the device's aclrtGetSocName() (runtime/om_target.cpp). A
 target for a SoC the blob already has is replaced; `replace=True` drops every other target too.
@@ -22,6 +23,7 @@ from executorch.exir import schema
 
 from . import blob
 from .backend import AscendBackend, om_key
+from .cann_op_facts import default_precision_mode
 from .compile_spec import AscendCompileSpec
 from .saved_program import SavedProgram, SavedProgramError
 from .source import PartitionSource, SourceError, SourceFiles
@@ -40,6 +42,7 @@ _ASCEND_PREFIXES = (
     "ascend/source/",
 )
 SOC_COMPILE_SPEC = "soc_version"
+PRECISION_COMPILE_SPEC = "precision_mode"
 
 
 class RecompileError(ValueError):
@@ -122,8 +125,17 @@ def _recompile_delegate(
     files = SourceFiles(source, program.read)
     om_tag = program.tag_of(old.om_key) if old.om_key in program.entries else spec.external_tag
     compiled, targets = [], []
+    # A program exported with its chip's default precision mode gets each new chip's default (an
+    # fp32 program for Ascend910B1 compiled again for Ascend310P3 takes allow_fp32_to_fp16 there,
+    # the only way CANN compiles its Conv/MatMul); a mode chosen otherwise is kept.
+    chip_default = spec.precision_mode == default_precision_mode(spec.soc_version)
     for soc in soc_versions:
-        soc_spec = dataclasses.replace(spec, soc_version=soc, dump_dir=dump_dir)
+        soc_spec = dataclasses.replace(
+            spec,
+            soc_version=soc,
+            dump_dir=dump_dir,
+            precision_mode=None if chip_default else spec.precision_mode,
+        )
         try:
             om = compile_onnx(
                 files,
@@ -151,16 +163,19 @@ def _recompile_delegate(
         program.set_processed(delegate, blob.encode(new))
     except blob.BlobError as e:
         raise RecompileError(f"{where}: {e}") from e
-    _set_soc_compile_spec(delegate, new.targets[0].soc_version)
+    _set_soc_compile_spec(delegate, new.targets[0].soc_version, chip_default)
     return DelegateReport(method, index, old.soc_versions, new.soc_versions, tuple(compiled))
 
 
-def _set_soc_compile_spec(delegate: schema.BackendDelegate, soc: str) -> None:
+def _set_soc_compile_spec(delegate: schema.BackendDelegate, soc: str, chip_default: bool) -> None:
     """The compile spec soc_version names the blob's first target (ahead-of-time information:
-    the runtime reads the SoC of each target from the blob)."""
+    the runtime reads the SoC of each target from the blob); a precision mode that was the chip's
+    default becomes that SoC's default, so that a later recompile still sees it as the default."""
     for cs in delegate.compile_specs:
         if cs.key == SOC_COMPILE_SPEC:
             cs.value = soc.encode("utf-8")
+        elif cs.key == PRECISION_COMPILE_SPEC and chip_default:
+            cs.value = default_precision_mode(soc).encode("utf-8")
 
 
 def referenced_keys(program: SavedProgram) -> set[str]:
