@@ -6,10 +6,10 @@ the lowering emits.
 The facts are data, `cann_op_facts.json` beside this file, read from CANN's public sources (the
 commits it names): the opsets each ai.onnx op is registered for, which chip families have no
 bfloat16 at all, which ops have no float32 on a family (the inference chips' cube units take
-float16/int8) and which ops have no bfloat16. The
-emulator's atc reads the same file (a header generated at build time), so the partitioner,
-preprocess and atc refuse the same things. An op or a family the file does not name is not
-restricted.
+float16/int8), which ops have no bfloat16, the operands CANN needs constant, the attribute values
+its plugins handle, and the Conv/pool window limits. The emulator's atc reads the same file (a
+header generated at build time), so the partitioner, preprocess and atc refuse the same things.
+An op or a family the file does not name is not restricted.
 """
 
 from __future__ import annotations
@@ -91,9 +91,6 @@ def default_precision_mode(soc_version: str) -> str:
     return FP32_TO_FP16 if no_float32_ops(soc_version) else KEEP_DTYPE
 
 
-_REGISTRATIONS: dict[str, frozenset[int]] = {}
-
-
 def _opsets(text: str) -> frozenset[int]:
     """'8, 12-18' -> {8, 12, ..., 18}."""
     found: set[int] = set()
@@ -103,14 +100,13 @@ def _opsets(text: str) -> frozenset[int]:
     return frozenset(found)
 
 
+_REGISTRATIONS = {op: _opsets(t) for op, t in _DATA["registrations"].items()}
+
+
 def registered(op_type: str, opset: int) -> bool:
     """Whether CANN's ONNX parser takes an ai.onnx `op_type` node in a model of `opset`
     (Constant is built into the parser)."""
-    if op_type == "Constant":
-        return True
-    if not _REGISTRATIONS:
-        _REGISTRATIONS.update({op: _opsets(t) for op, t in _DATA["registrations"].items()})
-    return opset in _REGISTRATIONS.get(op_type, frozenset())
+    return op_type == "Constant" or opset in _REGISTRATIONS.get(op_type, frozenset())
 
 
 def check_onnx(model: onnx.ModelProto, soc_version: str, precision_mode: str) -> list[str]:
@@ -118,7 +114,8 @@ def check_onnx(model: onnx.ModelProto, soc_version: str, precision_mode: str) ->
     facts of this file: ops its parser does not register at the model's opset, bfloat16 on a
     chip or into an op without it, float32 into an op the chip has no float32 kernel for under
     must_keep_origin_dtype, a computed input where CANN needs a constant, an attribute value its
-    plugin does not handle. Empty: nothing. (The emulator's atc applies the same dtype facts.)"""
+    plugin does not handle. Empty: nothing. (The emulator's atc refuses the same, but for the
+    ignored attribute values and the window limits.)"""
     import onnx  # here: compile_spec imports this module, and the light CLI paths with it
 
     bf16, fp32 = onnx.TensorProto.BFLOAT16, onnx.TensorProto.FLOAT
@@ -130,6 +127,7 @@ def check_onnx(model: onnx.ModelProto, soc_version: str, precision_mode: str) ->
     }
     types.update({i.name: i.data_type for i in model.graph.initializer})
     no_fp32 = no_float32_ops(soc_version) if precision_mode == KEEP_DTYPE else frozenset()
+    no_bf16 = no_bfloat16_ops()
     constants = {i.name for i in model.graph.initializer} | {
         o for n in model.graph.node if n.op_type == "Constant" for o in n.output
     }
@@ -144,7 +142,7 @@ def check_onnx(model: onnx.ModelProto, soc_version: str, precision_mode: str) ->
         dtype = types.get(node.input[0]) if node.input and node.input[0] else None
         if dtype == bf16 and not soc_has_bf16(soc_version):
             found.append(f"{where}: bfloat16 on {soc_version}")
-        if dtype == bf16 and node.op_type in no_bfloat16_ops():
+        if dtype == bf16 and node.op_type in no_bf16:
             found.append(f"{where}: bfloat16, which CANN's {node.op_type} does not take")
         if dtype == fp32 and node.op_type in no_fp32:
             found.append(f"{where}: float32 under {precision_mode} on {soc_version}")

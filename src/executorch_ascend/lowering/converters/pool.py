@@ -68,10 +68,11 @@ def _max_pool_reason(node: Node, n: int) -> str | None:
     )
     if reason is None and n == 3:
         out = shape(node)
-        if out[3] * out[4] > WINDOW_LIMITS["input_width"][1]:
+        widest = WINDOW_LIMITS["input_width"][1]
+        if out[3] * out[4] > widest:
             return (
                 f"pooled planes of {out[3]}x{out[4]} (the depth pass is a 2-D MaxPool of "
-                "width H*W, CANN: at most 4096)"
+                f"width H*W, CANN: at most {widest})"
             )
     return reason
 
