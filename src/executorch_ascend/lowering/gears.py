@@ -47,6 +47,7 @@ from torch.export.graph_signature import InputKind
 from torch.fx import Graph, GraphModule, Node
 
 from ..compile_spec import AscendCompileSpec, gears_text
+from .cann_schemas import full_check
 from .context import LoweringError
 from .external_data import GraphConstant, align, external_tensor, little_endian
 from .onnx_graph import IR_VERSION, OPSET, PRODUCER
@@ -499,7 +500,7 @@ def lower_partition(
     )
     if check and not lowered.has_external_data:
         try:
-            onnx.checker.check_model(lowered.model, full_check=True)
+            onnx.checker.check_model(lowered.model, full_check=full_check(lowered.model))
         except onnx.checker.ValidationError as e:
             raise LoweringError(f"merged gear ONNX failed onnx.checker: {e}") from e
     return lowered, atc_gear_options(plan, dims)

@@ -29,6 +29,7 @@ from torch.fx import Node
 
 from ..dtypes import onnx_elem_type
 from . import external_data
+from .cann_schemas import full_check
 from .constants import ConstantResolver
 from .context import LoweringContext, LoweringError
 from .external_data import GraphConstant
@@ -245,7 +246,7 @@ def to_onnx(
     )
     if check and not graph.has_external_data:
         try:
-            onnx.checker.check_model(model, full_check=True)
+            onnx.checker.check_model(model, full_check=full_check(model))
         except onnx.checker.ValidationError as e:
             raise LoweringError(f"emitted ONNX failed onnx.checker: {e}") from e
     return graph

@@ -40,6 +40,8 @@ class Sample:
     log/sqrt, bool masks, int64 indices): it builds one input from its shape and a generator.
     A float16-capable converter's first sample also runs in float16; `half` asks the same of a
     later sample that takes another path through the converter (1-D or transposed conv, ...).
+    `rel` is the tolerance relative to the output scale where the op's result is rounded on the
+    device by design (CANN's int8 ops write fp16); 1e-4 is float32's.
     """
 
     make_module: Callable[[], torch.nn.Module]
@@ -47,6 +49,7 @@ class Sample:
     id: str
     make_input: InputFn | None = None
     half: bool = False
+    rel: float = 1e-4
 
     def inputs(self, seed: int = 0) -> tuple[torch.Tensor, ...]:
         gen = torch.Generator().manual_seed(seed)

@@ -39,8 +39,9 @@ def module_sample(
     *shapes: Sequence[int],
     inputs: InputFn | None = None,
     half: bool = False,
+    rel: float = 1e-4,
 ) -> Sample:
-    return Sample(make, _shapes(shapes), id, inputs, half)
+    return Sample(make, _shapes(shapes), id, inputs, half, rel)
 
 
 def positive(shape: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:

@@ -16,6 +16,7 @@ from . import (  # noqa: F401
     normalization,
     pad,
     pool,
+    quantized,
     reduction,
     resize,
     scatter,

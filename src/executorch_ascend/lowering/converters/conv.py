@@ -20,7 +20,9 @@ from ..registry import converter
 from ..samples import module_sample
 from ._args import ints, rank, shape, tensor_val
 from ._dtypes import FLOATS
+from ._quant import takes_int8
 from ._window import cann_window_limits, input_width, onnx_pads, spatial_rank
+from .quantized import Int8Layers, between_sixteenths, emit_int8_convolution
 
 aten = torch.ops.aten
 
@@ -141,12 +143,13 @@ def _conv_supported(node: Node) -> str | None:
             lambda: torch.nn.ConvTranspose1d(3, 3, 2, dilation=3, groups=3, bias=False),
             (1, 3, 1),
         ),
+        # convert_pt2e's int8 conv: Conv on int8 values, AscendDequant to fp16 (quantized.py).
+        module_sample(
+            "conv_int8", Int8Layers, (2, 3, 5, 5), (2, 6), inputs=between_sixteenths, rel=2e-3
+        ),
     ],
 )
 def convolution(ctx: LoweringContext, node: Node) -> None:
-    x, w = ctx.value(node.args[0]), ctx.value(node.args[1])
-    bias = node.args[2]
-    inputs = [x, w] + ([ctx.value(bias)] if bias is not None else [])
     k, s, p, d = _window(node)
     attrs: dict[str, object] = {
         "kernel_shape": k,  # CANN's ConvTranspose requires it; harmless for Conv
@@ -155,6 +158,12 @@ def convolution(ctx: LoweringContext, node: Node) -> None:
         "dilations": d,
         "group": int(node.args[8]),  # type: ignore[arg-type]
     }
+    if takes_int8(node):
+        emit_int8_convolution(ctx, node, attrs)
+        return
+    x, w = ctx.value(node.args[0]), ctx.value(node.args[1])
+    bias = node.args[2]
+    inputs = [x, w] + ([ctx.value(bias)] if bias is not None else [])
     if node.args[6]:
         # PyTorch's (C_in, C_out / groups, k...) weight is ONNX ConvTranspose's layout already.
         ctx.emit("ConvTranspose", inputs, node, output_padding=ints(node.args[7], len(k)), **attrs)

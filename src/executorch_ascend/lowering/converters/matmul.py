@@ -17,6 +17,14 @@ from ..registry import converter
 from ..samples import fn_sample, module_sample
 from ._args import arg, rank
 from ._dtypes import FLOATS
+from ._quant import takes_int8
+from ._weight_only import (
+    emit_weight_only_linear,
+    is_weight_only,
+    warn_float_weight,
+    weight_only_refusal,
+)
+from .quantized import emit_int8_linear
 
 aten = torch.ops.aten
 
@@ -51,6 +59,15 @@ def _linear_supported(node: Node) -> str | None:
     ],
 )
 def linear(ctx: LoweringContext, node: Node) -> None:
+    if takes_int8(node):
+        emit_int8_linear(ctx, node)
+        return
+    if is_weight_only(node.args[1]):
+        refusal = weight_only_refusal(node)
+        if refusal is None:
+            emit_weight_only_linear(ctx, node)
+            return
+        warn_float_weight(node, refusal)
     x, w = ctx.value(node.args[0]), node.args[1]
     bias = arg(node, 2, "bias")
     if rank(node.args[0]) == 2:
