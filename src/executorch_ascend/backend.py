@@ -24,6 +24,7 @@ from torch.export import ExportedProgram
 
 from . import atc_options as atc_table
 from . import blob
+from .cann_op_facts import check_quant_ops, int8_values
 from .compile_spec import AscendCompileSpec
 from .debug_map import debug_handle_map
 from .lowering import LoweredGraph
@@ -73,13 +74,26 @@ class AscendBackend(BackendDetails):
             edge_program, spec, spec.external_weight_threshold, check=False
         )
         assert isinstance(lowered, LoweredGraph)
-        # float32 ops the chip has no float32 kernel for, under a mode that keeps float32.
+        # float32 ops the chip has no float32 kernel for, under a mode that keeps float32 (an
+        # int8 Conv/Gemm computes from a float FX node, but not in float32).
+        int8 = int8_values(lowered.model)
         check_float32_ops(
-            [(n.op_type, lowered.sources.get(n.name, "")) for n in lowered.model.graph.node],
+            [
+                (n.op_type, lowered.sources.get(n.name, ""))
+                for n in lowered.model.graph.node
+                if not (n.input and n.input[0] in int8)
+            ],
             {n.name: n for n in edge_program.graph.nodes},
             spec.soc_version,
             _effective_precision_mode(spec),
         )
+        refused = check_quant_ops(lowered.model, spec.soc_version)
+        if refused:
+            raise ValueError(
+                "AscendBackend: CANN does not run this quantized graph as lowered: "
+                + "; ".join(refused[:3])
+                + " (docs/quantization.md, 'What runs where')"
+            )
         names, dims = [v.name for v in lowered.inputs], [v.dims for v in lowered.inputs]
         compiled = compile_onnx(
             lowered, spec, names, dims, gear_options=gear_options, keep_model=spec.keep_onnx

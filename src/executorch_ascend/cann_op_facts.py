@@ -83,6 +83,45 @@ def attribute_values(op_type: str) -> dict[str, list]:
 WINDOW_LIMITS: dict = dict(_DATA["window_limits"])
 
 
+def _families(op_type: str, key: str) -> tuple[str, ...]:
+    return tuple(_OPS.get(op_type, {}).get(key, ()))
+
+
+def int8_values(model: onnx.ModelProto) -> frozenset[str]:
+    """The int8 values of a lowered graph: AscendQuant's outputs and int8 initializers."""
+    import onnx
+
+    int8 = {i.name for i in model.graph.initializer if i.data_type == onnx.TensorProto.INT8}
+    int8.update(o for n in model.graph.node if n.op_type == "AscendQuant" for o in n.output)
+    return frozenset(int8)
+
+
+def check_quant_ops(model: onnx.ModelProto, soc_version: str) -> list[str]:
+    """What in a quantized graph CANN does not run on `soc_version`'s family, by the facts of this
+    file: an op the family lacks ("unsupported"), an int8 cube op where the family has none
+    ("no_int8"), int4 weights where it takes int8 only ("no_int4_weight"), and AMCT's uint64
+    deq_scale where the family's AscendDequant reads an fp16 one ("deq_scale_float16")."""
+    import onnx
+
+    fam = family(soc_version)
+    int8 = int8_values(model)
+    int32 = {i.name for i in model.graph.initializer if i.data_type == onnx.TensorProto.INT32}
+    found: list[str] = []
+    for node in model.graph.node:
+        op = node.op_type
+        where = f"{op} ({node.name}) on {soc_version} ({fam})"
+        if fam in _families(op, "unsupported"):
+            found.append(f"{where}: {source_of(op)}")
+        if fam in _families(op, "no_int8") and node.input and node.input[0] in int8:
+            found.append(f"{where}: no int8 {op}; {source_of(op)}")
+        weight = node.input[1] if len(node.input) > 1 else ""
+        if fam in _families(op, "no_int4_weight") and weight in int32:
+            found.append(f"{where}: int8 weights only, not int4; {source_of(op)}")
+        if fam in _families(op, "deq_scale_float16"):
+            found.append(f"{where}: its deq_scale is float16, not AMCT's uint64; {source_of(op)}")
+    return found
+
+
 def source_of(op_type: str) -> str:
     return str(_OPS.get(op_type, {}).get("source", ""))
 
@@ -155,4 +194,4 @@ def check_onnx(model: onnx.ModelProto, soc_version: str, precision_mode: str) ->
         for i in constant_inputs(node.op_type):
             if i < len(node.input) and node.input[i] and node.input[i] not in constants:
                 found.append(f"{where}: input {i} is computed, where CANN needs a constant")
-    return found
+    return found + check_quant_ops(model, soc_version)

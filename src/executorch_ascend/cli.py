@@ -79,6 +79,7 @@ def _run_runner(runner_args: list[str]) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from .cli_export import add_atc_arguments, add_model_arguments, add_spec_arguments
+    from .cli_quantize import add_quantize_arguments
 
     parser = argparse.ArgumentParser(
         prog="executorch-ascend",
@@ -114,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_spec_arguments(export)
     add_atc_arguments(export)
+    add_quantize_arguments(export)
     export.set_defaults(fn=_cmd_export)
 
     explain = sub.add_parser(

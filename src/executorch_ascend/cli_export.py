@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cli_inputs import CliError, InputSpec, LoadedModel, load_model, parse_input, parse_shape
 from .cli_progress import Progress
+from .cli_quantize import check_quantize_arguments, quantize
 
 if TYPE_CHECKING:
     from .compile_spec import AscendCompileSpec
@@ -178,7 +179,8 @@ def run_export(args: argparse.Namespace) -> int:
     except ToolchainError as e:
         raise CliError(f"{e} (or pass --emulator)") from None
 
-    progress = Progress(STAGES)
+    check_quantize_arguments(args)
+    progress = Progress(STAGES + (1 if args.quantize else 0))
     with progress.stage(f"build {args.model}"):
         loaded = model_from_args(args)
         named = [*((f"arg{i}", a) for i, a in enumerate(loaded.args)), *loaded.kwargs.items()]
@@ -186,11 +188,17 @@ def run_export(args: argparse.Namespace) -> int:
             f"{name}{list(t.shape)} {str(t.dtype).replace('torch.', '')}" for name, t in named
         )
         progress.note(f"{type(loaded.model).__name__}; inputs: {shown}")
-    with progress.stage("torch.export"):
-        try:
-            exported = torch.export.export(loaded.model, loaded.args, kwargs=loaded.kwargs)
-        except Exception as e:
-            raise CliError(f"torch.export failed: {type(e).__name__}: {_first_line(e)}") from None
+    if args.quantize:
+        with progress.stage(f"quantize ({args.quantize})"), failure("quantizing", args.traceback):
+            exported = quantize(args, loaded, progress.note)
+    else:
+        with progress.stage("torch.export"):
+            try:
+                exported = torch.export.export(loaded.model, loaded.args, kwargs=loaded.kwargs)
+            except Exception as e:
+                raise CliError(
+                    f"torch.export failed: {type(e).__name__}: {_first_line(e)}"
+                ) from None
     from executorch.exir import to_edge_transform_and_lower
 
     from .partitioner import AscendPartitioner

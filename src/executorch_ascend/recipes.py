@@ -14,22 +14,33 @@ public and takes out-of-tree providers as they are:
     session = export(model, [example_inputs], recipe)
     session.save_to_pte("model.pte")
 
-Keyword arguments of get_recipe are AscendCompileSpec fields (soc_version, external_tag, ...).
-There is one recipe, FP32: the graph as exported, compiled with the chip's default precision mode
-(must_keep_origin_dtype, fp16/bf16 models keep their dtype too; allow_fp32_to_fp16 on
-Ascend310P/310B, which have no float32 cube units). There is no quantized recipe (what a
-PT2E-quantized graph gets today: docs/atc.md, "Quantized models").
+Keyword arguments of get_recipe are AscendCompileSpec fields (soc_version, external_tag, ...),
+and for the quantized recipes the options below. Every recipe compiles with the chip's default
+precision mode (must_keep_origin_dtype, fp16/bf16 models keep their dtype too;
+allow_fp32_to_fp16 on Ascend310P/310B, which have no float32 cube units):
+
+  FP32                 the graph as exported;
+  INT8_STATIC          AscendQuantizer (PT2E) calibrated on `calibration_inputs_fn()` (default:
+                       the example inputs): int8 Conv/Gemm between AscendQuant and AscendDequant;
+  INT8_WEIGHT_ONLY     torchao's int8 weight-only per channel: WeightQuantBatchMatmulV2, W8A16;
+  INT4_WEIGHT_ONLY     torchao's int4 weight-only per group (`group_size`, 32 by default; 64 and
+                       128 too): WeightQuantBatchMatmulV2, W4A16.
+
+docs/quantization.md says what each runs as on each chip.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import torch
 from executorch.export import (
+    AOQuantizationConfig,
     BackendRecipeProvider,
     ExportRecipe,
     LoweringRecipe,
+    QuantizationRecipe,
     RecipeType,
     recipe_registry,
 )
@@ -44,6 +55,9 @@ class AscendRecipeType(RecipeType):
     """Ascend's recipes (values are prefixed with the backend name, as XNNPACK's are)."""
 
     FP32 = "ascend_fp32"
+    INT8_STATIC = "ascend_int8_static"
+    INT8_WEIGHT_ONLY = "ascend_int8_weight_only"
+    INT4_WEIGHT_ONLY = "ascend_int4_weight_only"
 
     @classmethod
     def get_backend_name(cls) -> str:
@@ -60,14 +74,55 @@ class AscendRecipeProvider(BackendRecipeProvider):
 
     def create_recipe(self, recipe_type: RecipeType, **kwargs: Any) -> ExportRecipe | None:
         """The ExportRecipe for `recipe_type`; kwargs are AscendCompileSpec fields (a wrong one
-        raises TypeError, a wrong value CompileSpecError)."""
+        raises TypeError, a wrong value CompileSpecError), and `calibration_inputs_fn`
+        (INT8_STATIC) or `group_size` (INT4_WEIGHT_ONLY)."""
         if recipe_type not in self.get_supported_recipes():
             return None
+        calibration = kwargs.pop("calibration_inputs_fn", None)
+        group_size = kwargs.pop("group_size", 32)
+        if calibration is not None and recipe_type != AscendRecipeType.INT8_STATIC:
+            raise TypeError(f"{recipe_type.value} takes no calibration_inputs_fn")
         spec = AscendCompileSpec(**kwargs)
         return ExportRecipe(
             name=str(recipe_type.value),
+            quantization_recipe=_quantization(recipe_type, calibration, group_size),
             lowering_recipe=LoweringRecipe(partitioners=[AscendPartitioner(spec)]),
         )
+
+
+def _quantization(
+    recipe_type: RecipeType, calibration: Callable[[], Any] | None, group_size: int
+) -> QuantizationRecipe | None:
+    if recipe_type == AscendRecipeType.INT8_STATIC:
+        from .quantizer import AscendQuantizer
+
+        return QuantizationRecipe(quantizers=[AscendQuantizer()], calibration_inputs_fn=calibration)
+    if recipe_type not in (AscendRecipeType.INT8_WEIGHT_ONLY, AscendRecipeType.INT4_WEIGHT_ONLY):
+        return None
+    from torchao.quantization import IntxWeightOnlyConfig
+    from torchao.quantization.granularity import PerAxis, PerGroup
+
+    if recipe_type == AscendRecipeType.INT8_WEIGHT_ONLY:
+        config = IntxWeightOnlyConfig(weight_dtype=torch.int8, granularity=PerAxis(0))
+    else:
+        if group_size not in WEIGHT_GROUP_SIZES:
+            raise ValueError(
+                f"group_size {group_size}: CANN's WeightQuantBatchMatmulV2 takes multiples of 32; "
+                f"the recipe offers {WEIGHT_GROUP_SIZES}"
+            )
+        config = IntxWeightOnlyConfig(weight_dtype=torch.int4, granularity=PerGroup(group_size))
+    return QuantizationRecipe(
+        quantizers=None, ao_quantization_configs=[AOQuantizationConfig(config, _linear_only)]
+    )
+
+
+#: The int4 group sizes the recipe offers (msModelSlim's W4A16 choices below 256).
+WEIGHT_GROUP_SIZES = (32, 64, 128)
+
+
+def _linear_only(module: torch.nn.Module, fqn: str) -> bool:
+    """Weight-only quantization applies to Linear layers (WeightQuantBatchMatmulV2)."""
+    return isinstance(module, torch.nn.Linear)
 
 
 recipe_registry.register_backend_recipe_provider(AscendRecipeProvider())

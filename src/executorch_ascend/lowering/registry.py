@@ -141,11 +141,22 @@ def _static(t: torch.Tensor) -> bool:
     return all(isinstance(d, int) for d in t.shape)
 
 
-# Ops that appear only when the model is exported in training mode: the reason says the fix.
-_TRAINING_ONLY = {
+# Ops without a converter whose reason says the fix: those that appear only when the model is
+# exported in training mode, and dynamic (per-token) activation quantization.
+_DYNAMIC_QUANT = (
+    "dynamic per-token activation quantization (8da4w / 8da8w): CANN's QuantBatchMatmul, which "
+    "would run it, is registered by CANN's ONNX parser for opsets 8-16 only and the lowering "
+    "emits 17; quantize weight-only, or static int8 with AscendQuantizer (docs/quantization.md)"
+)
+_HINTS = {
     "native_dropout": "dropout in training mode: call model.eval() before torch.export",
     "_native_batch_norm_legit_functional": "batch norm in training mode: call model.eval() "
     "before torch.export",
+    "choose_qparams_affine": _DYNAMIC_QUANT,
+    "quantize_affine": _DYNAMIC_QUANT,
+    "choose_qparams_per_token_asymmetric": _DYNAMIC_QUANT,
+    "quantize_per_token": _DYNAMIC_QUANT,
+    "dequantize_per_token": _DYNAMIC_QUANT,
 }
 
 
@@ -154,7 +165,7 @@ def why_unsupported(node: Node) -> str | None:
     conv = lookup(node)
     if conv is None:
         name = op_name(node)  # "aten.native_dropout.default"
-        hint = _TRAINING_ONLY.get(name.split(".")[1] if name.count(".") == 2 else name)
+        hint = _HINTS.get(name.split(".")[1] if name.count(".") == 2 else name)
         return f"no Ascend converter for {name}" + (f" ({hint})" if hint else "")
     outs = _tensor_vals(node.meta.get("val"))
     if not outs:
