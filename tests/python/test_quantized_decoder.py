@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
+"""Weight-only quantized decoders (torchao's IntxWeightOnlyConfig, what optimum-executorch's
+--qlinear 8w / 4w produce) through transformers' static-cache export: every linear becomes CANN's
+WeightQuantBatchMatmulV2 (W8A16 / W4A16), one Ascend partition with the KV cache on the device,
+32 greedy tokens equal to the torchao-quantized eager model's, and the linears' weight bytes a
+quarter (int8) or an eighth (int4, plus its per-group scales) of float32's, in the .ptd and
+uploaded to the device."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import torch
+from executorch_ascend_emulator.stats import read_stats
+from model_zoo import static_cache_decoder
+
+from executorch_ascend import AscendCompileSpec
+from executorch_ascend.export import lower_program, save
+
+pytestmark = pytest.mark.emulator
+
+PROMPT = (1, 17, 42, 73)
+NEW_TOKENS = 32
+MAX_CACHE_LEN = 40
+# Wide enough for groups of 128 below K (CANN: a group size is a multiple of 32 below K).
+SHAPE = dict(hidden_size=256, intermediate_size=512, num_attention_heads=4, head_dim=64)
+CASES = {
+    "int8": (torch.int8, None),
+    "int4_g32": (torch.int4, 32),
+    "int4_g128": (torch.int4, 128),
+}
+
+
+def _quantize(model: torch.nn.Module, dtype: torch.dtype, group: int | None) -> None:
+    from torchao.quantization import IntxWeightOnlyConfig, quantize_
+    from torchao.quantization.granularity import PerAxis, PerGroup
+
+    config = IntxWeightOnlyConfig(
+        weight_dtype=dtype, granularity=PerGroup(group) if group else PerAxis(0)
+    )
+    quantize_(model, config, filter_fn=lambda m, _: isinstance(m, torch.nn.Linear))
+
+
+def _linear_float_bytes(model: torch.nn.Module) -> int:
+    return sum(m.weight.numel() * 4 for m in model.modules() if isinstance(m, torch.nn.Linear))
+
+
+def _weight_bytes_loaded() -> int:
+    return int(read_stats(os.environ["EXECUTORCH_ASCEND_ACL_LIB"])["weight_bytes_loaded"])
+
+
+def _decoder(dtype: torch.dtype) -> torch.nn.Module:
+    return static_cache_decoder("LlamaConfig", max_cache_len=MAX_CACHE_LEN, **SHAPE).to(dtype)
+
+
+@pytest.mark.parametrize(
+    ("case", "dtype"),
+    [("int8", torch.float32), ("int4_g32", torch.float32), ("int4_g128", torch.float16)],
+)
+def test_weight_only_decoder_generates_eager_tokens(
+    native, tmp_path: Path, case: str, dtype: torch.dtype
+) -> None:
+    from executorch.runtime import Runtime
+    from transformers.integrations.executorch import (
+        TorchExportableModuleWithStaticCache,
+        convert_and_export_with_cache,
+    )
+
+    weight_dtype, group = CASES[case]
+    model = _decoder(dtype)
+    float_bytes = _linear_float_bytes(model)
+    embedding_bytes = model.get_input_embeddings().weight.numel() * dtype.itemsize
+    _quantize(model, weight_dtype, group)
+
+    spec = AscendCompileSpec(toolchain="emulator", external_tag="weights")
+    lowering = lower_program(convert_and_export_with_cache(model), spec)
+    summary = lowering.summary
+    assert summary.partitions == 1 and summary.delegated_nodes == summary.total_nodes, summary
+    pte, ptds = save(lowering.program, tmp_path / f"{case}.pte")
+    (ptd,) = ptds
+
+    # The .ptd holds the linears' int8 / packed int4 weights (with their scales) and the float
+    # embedding; the quantized linears take 1/4 (int8) or about 1/8 (int4) of float32's bytes.
+    ratio = 0.25 if weight_dtype == torch.int8 else 0.125
+    scales = float_bytes / 4 / (group or 256) * 2  # one fp16 scale per group (per row: int8)
+    linear_bytes = ptd.stat().st_size - embedding_bytes
+    assert linear_bytes <= ratio * float_bytes + scales + 64 * 1024, (linear_bytes, float_bytes)
+
+    before = _weight_bytes_loaded()
+    program = Runtime.get().load_program(pte, data_path=ptd)
+    method = program.load_method("forward")
+    uploaded = _weight_bytes_loaded() - before
+    assert uploaded <= ptd.stat().st_size, (uploaded, ptd.stat().st_size)
+    assert uploaded - embedding_bytes <= ratio * float_bytes + scales + 64 * 1024
+
+    reference = TorchExportableModuleWithStaticCache(
+        model, batch_size=1, max_cache_len=MAX_CACHE_LEN
+    )
+    tokens: list[int] = []
+    expected: list[int] = []
+    token = PROMPT[0]
+    for position in range(len(PROMPT) + NEW_TOKENS - 1):
+        ids, pos = torch.tensor([[token]]), torch.tensor([position])
+        with torch.no_grad():
+            want = reference(input_ids=ids, cache_position=pos)
+        (got,) = [o for o in method.execute([ids, pos]) if isinstance(o, torch.Tensor)]
+        assert got.dtype == want.dtype
+        if position + 1 < len(PROMPT):
+            token = PROMPT[position + 1]
+            continue
+        tokens.append(int(got[0, -1].float().argmax()))
+        expected.append(int(want[0, -1].float().argmax()))
+        token = expected[-1]
+    assert tokens == expected, case
+    assert len(set(expected)) > 3, expected
+
+
+@pytest.mark.parametrize(("soc", "case"), [("Ascend310P3", "int4_g32"), ("Ascend310B1", "int8")])
+def test_weight_only_refused_where_cann_lacks_it(native, soc: str, case: str) -> None:
+    """Ascend310P takes int8 weights only and Ascend310B has no WeightQuantBatchMatmulV2
+    (cann_op_facts.json): the lowering says so instead of handing atc what it refuses."""
+    from transformers.integrations.executorch import convert_and_export_with_cache
+
+    weight_dtype, group = CASES[case]
+    model = _decoder(torch.float16)
+    _quantize(model, weight_dtype, group)
+    with pytest.raises(Exception, match="WeightQuantBatchMatmulV2"):
+        lower_program(
+            convert_and_export_with_cache(model),
+            AscendCompileSpec(toolchain="emulator", soc_version=soc),
+        )
