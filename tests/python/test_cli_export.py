@@ -56,6 +56,37 @@ def test_export_a_cnn_and_run_it(native, tmp_path: Path) -> None:
 
 
 @pytest.mark.emulator
+def test_export_quantized_int8_with_calibration(native, tmp_path: Path) -> None:
+    """--quantize int8 --calibration a folder of .npy samples: a progress line per calibration
+    batch, the int8 program delegated to Ascend and close to the float model."""
+    import numpy as np
+    from example_models import small_cnn
+
+    calibration = tmp_path / "calibration"
+    calibration.mkdir()
+    gen = torch.Generator().manual_seed(3)
+    for i in range(4):
+        np.save(calibration / f"{i:02}.npy", torch.randn(2, 3, 16, 16, generator=gen).numpy())
+    pte = tmp_path / "cnn_int8.pte"
+    done = _export(
+        EXAMPLES, "example_models:small_cnn", "--input", "x:2,3,16,16:float32",
+        "-o", str(pte), "--quantize", "int8", "--calibration", str(calibration),
+    )  # fmt: skip
+    assert "[2/6] quantize (int8)" in done.stdout, done.stdout
+    for i in range(1, 5):
+        assert f"calibration batch {i}/4" in done.stdout, done.stdout
+    assert "1 Ascend partition(s)" in done.stdout
+
+    image = torch.randn(2, 3, 16, 16, generator=gen)
+    torch.manual_seed(0)
+    with torch.no_grad():
+        expected = small_cnn()(image)
+    (actual,) = run_with_runtime(pte, [image])
+    cosine = torch.nn.functional.cosine_similarity(actual.flatten(), expected.flatten(), dim=0)
+    assert cosine > 0.98, float(cosine)
+
+
+@pytest.mark.emulator
 def test_export_an_integer_input_encoder_and_run_it(native, tmp_path: Path) -> None:
     pytest.importorskip("transformers")
     sys.path.insert(0, str(EXAMPLES / "encoder"))
@@ -154,6 +185,26 @@ ERRORS = {
     ),
     "no inputs": (["cli_user_models:make_net"], "without example inputs"),
 }
+QUANTIZE_ERRORS = {
+    "int8 without calibration": (["--quantize", "int8"], "--quantize int8 needs --calibration"),
+    "calibration without int8": (
+        ["--quantize", "int4-weight", "--calibration", "x.npy"],
+        "--calibration is for --quantize int8",
+    ),
+    "missing calibration": (
+        ["--quantize", "int8", "--calibration", "nowhere.npy"],
+        "--calibration nowhere.npy: no such file or folder",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(QUANTIZE_ERRORS))
+def test_quantize_mistakes_are_one_line(user_folder: Path, capsys, case) -> None:
+    args, message = QUANTIZE_ERRORS[case]
+    command = ["export", "cli_user_models:make_net", "--input", "pixel_values:1,3:float32"]
+    assert main([*command, *args, "-o", "m.pte", "--emulator"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1, err
 
 
 @pytest.mark.parametrize("command", ["export", "explain"])

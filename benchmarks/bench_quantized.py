@@ -1,0 +1,186 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
+"""Quantized against float32 on the emulator: time per call, program and device weight bytes,
+and agreement with the float32 model (docs/benchmarks.md, "Quantized models").
+
+    python benchmarks/bench_quantized.py [--models resnet mobilenet_v2 bert llama]
+                                         [--inputs 100] [--rounds 20] [--tokens 32]
+
+CNN / encoder rows: the float32 model and the AscendQuantizer int8 model (calibrated on 16
+inputs), each lowered for Ascend310P3 with its default precision mode (allow_fp32_to_fp16) and
+run through executorch.runtime; median ms per call over --rounds calls; agreement with the
+float32 model on --inputs other inputs: top-1 (classifiers) and cosine (mean, min).
+
+Decoder rows: transformers' Llama (hidden 256, 2 layers, static cache), float32 and torchao
+weight-only int8 / int4 (groups of 32 and 128), lowered for Ascend910B1; median ms per decoded
+token; the weight bytes of the .ptd and uploaded to the emulated device (aclEmuGetStats).
+
+The emulator runs CPU kernels: the times say how the emulator's int8 kernels compare with its
+float ones, nothing about NPU speed. Run on purpose only (never from the tests).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "examples" / "quantization"))
+sys.path.insert(0, str(REPO / "tests" / "python"))
+
+from quant_models import MODELS, quantize_pt2e  # noqa: E402
+
+from executorch_ascend import AscendCompileSpec, cann  # noqa: E402
+from executorch_ascend.export import lower_program, save  # noqa: E402
+
+CNN_SOC = "Ascend310P3"
+DECODER_SOC = "Ascend910B1"
+
+
+def _stats() -> dict[str, int]:
+    from executorch_ascend_emulator.stats import read_stats
+
+    return read_stats(os.environ["EXECUTORCH_ASCEND_ACL_LIB"])
+
+
+def _load(pte: Path, ptd: Path | None = None):
+    from executorch.runtime import Runtime
+
+    before = _stats()["weight_bytes_loaded"]
+    program = Runtime.get().load_program(pte, data_path=ptd)
+    method = program.load_method("forward")
+    return method, _stats()["weight_bytes_loaded"] - before
+
+
+def _median_ms(fn, rounds: int) -> float:
+    fn()
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(samples)
+
+
+def bench_model(name: str, inputs: int, rounds: int, work: Path) -> list[list[str]]:
+    build, make_inputs = MODELS[name]
+    model = build()
+    quantized = quantize_pt2e(model, make_inputs(16, 1))
+    (example,) = make_inputs(1, 2)
+    rows = []
+    test = make_inputs(inputs, 7)
+    with torch.no_grad():
+        reference = [model(*x) for x in test]
+    for label, program in (("fp32", model), ("int8 static", quantized)):
+        lowering = lower_program(
+            torch.export.export(program, example),
+            AscendCompileSpec(toolchain="emulator", soc_version=CNN_SOC),
+        )
+        pte, _ = save(lowering.program, work / f"{name}_{label.split()[0]}.pte")
+        method, uploaded = _load(pte)
+        ms = _median_ms(lambda m=method: m.execute(list(example)), rounds)
+        outs = [method.execute(list(x))[0] for x in test]
+        cos = [
+            float(torch.nn.functional.cosine_similarity(o.flatten(), r.flatten(), dim=0))
+            for o, r in zip(outs, reference, strict=True)
+        ]
+        top1 = (
+            f"{sum(int(o.argmax() == r.argmax()) for o, r in zip(outs, reference, strict=True))}"
+            f"/{len(test)}"
+            if reference[0].dim() == 2
+            else "n/a"
+        )
+        rows.append(
+            [
+                name,
+                label,
+                f"{ms:.2f}",
+                f"{pte.stat().st_size / 1024:.0f}",
+                f"{uploaded / 1024:.0f}",
+                top1,
+                f"{statistics.mean(cos):.4f} / {min(cos):.4f}",
+            ]
+        )
+    return rows
+
+
+def bench_decoder(tokens: int, work: Path) -> list[list[str]]:
+    from model_zoo import static_cache_decoder
+    from test_quantized_decoder import MAX_CACHE_LEN, SHAPE, _quantize
+    from transformers.integrations.executorch import convert_and_export_with_cache
+
+    rows = []
+    for label, dtype, group in (
+        ("fp32", None, None),
+        ("int8 weight-only", torch.int8, None),
+        ("int4 weight-only g32", torch.int4, 32),
+        ("int4 weight-only g128", torch.int4, 128),
+    ):
+        model = static_cache_decoder("LlamaConfig", max_cache_len=MAX_CACHE_LEN, **SHAPE)
+        if dtype is not None:
+            _quantize(model, dtype, group)
+        spec = AscendCompileSpec(toolchain="emulator", soc_version=DECODER_SOC, external_tag="w")
+        lowering = lower_program(convert_and_export_with_cache(model), spec)
+        pte, (ptd,) = save(lowering.program, work / f"llama_{len(rows)}.pte")
+        method, uploaded = _load(pte, ptd)
+        samples = []
+        for position in range(tokens):
+            ids, pos = torch.tensor([[1 + position]]), torch.tensor([position])
+            start = time.perf_counter()
+            method.execute([ids, pos])
+            samples.append((time.perf_counter() - start) * 1e3)
+        rows.append(
+            [
+                "llama (h256)",
+                label,
+                f"{statistics.median(samples[1:]):.2f}",
+                f"{ptd.stat().st_size / 1024:.0f}",
+                f"{uploaded / 1024:.0f}",
+                "n/a",
+                "n/a",
+            ]
+        )
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", nargs="*", default=[*MODELS, "llama"])
+    parser.add_argument("--inputs", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--tokens", type=int, default=32)
+    args = parser.parse_args()
+    cann.use_emulator()
+    torch.set_num_threads(1)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.models:
+            if name == "llama":
+                rows += bench_decoder(args.tokens, Path(tmp))
+            else:
+                rows += bench_model(name, args.inputs, args.rounds, Path(tmp))
+    head = [
+        "model",
+        "program",
+        "ms / call (token)",
+        "stored KiB (.pte / .ptd)",
+        "uploaded weight KiB",
+        f"top-1 vs fp32 ({args.inputs})",
+        "cosine vs fp32 (mean / min)",
+    ]
+    print("| " + " | ".join(head) + " |")
+    print("|" + " --- |" * len(head))
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
