@@ -77,6 +77,33 @@ bool QuantFuzzInputs(F& f, const std::string& op, std::vector<HostTensor>* in) {
     }
     return true;
   }
+  if ((op == "Conv" || op == "MatMul" || op == "Gemm") && f.Coin(25)) {
+    // The int8 forms (conv_int8.h, matmul_int8.h), now and then a float
+    // operand among them.
+    Shape x = QuantFuzzShape(f, op == "Conv" ? 4 : 3);
+    if (op == "Conv" && f.Coin(80)) x.rank = 4;
+    for (int32_t i = 0; i < x.rank; ++i) x.dims[i] = f.Int(i < 2 ? 0 : 1, 6);
+    in->push_back(QuantFuzzTensor<int8_t>(f, DType::kInt8, x, -128, 127));
+    Shape w = x;
+    if (op == "Conv") {
+      w.dims[0] = f.Int(0, 4);
+      w.dims[1] = f.Coin(70) && x.rank > 1 ? x.dims[1] : f.Int(0, 4);
+      for (int32_t i = 2; i < w.rank; ++i) w.dims[i] = f.Int(1, 3);
+    } else {
+      w.rank = 2;
+      w.dims[0] = f.Coin(80) && x.rank > 0 ? x.dims[x.rank - 1] : f.Int(0, 4);
+      w.dims[1] = f.Int(0, 5);
+    }
+    in->push_back(f.Coin(90)
+                      ? QuantFuzzTensor<int8_t>(f, DType::kInt8, w, -128, 127)
+                      : RandF32(w, 4));
+    if (op != "MatMul" && f.Coin()) {
+      const int64_t m = op == "Conv" ? w.dims[0] : w.dims[1];
+      in->push_back(QuantFuzzTensor<int32_t>(
+          f, DType::kInt32, S({f.Coin(85) ? m : 2}), -1000, 1000));
+    }
+    return true;
+  }
   return false;
 }
 
@@ -92,6 +119,9 @@ void QuantFuzzAttrs(F& f, const std::string& op, A* a) {
     const char* modes[] = {"Round", "Floor", "Ceil", "Trunc", "Hybrid"};
     if (f.Coin(40)) a->Str("round_mode", modes[f.Int(0, 4)]);
     if (f.Coin(10)) a->Str("dst_type", f.Coin() ? "INT8" : "INT4");
+  }
+  if ((op == "Conv" || op == "MatMul" || op == "Gemm") && f.Coin(20)) {
+    a->Int("offset_x", f.Int(-130, 130));
   }
   if (op == "AscendDequant") {
     if (f.Coin(30)) a->Int("sqrt_mode", f.Int(0, 1));
