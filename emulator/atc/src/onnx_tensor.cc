@@ -50,6 +50,9 @@ bool DTypeFromOnnx(int32_t elem_type, DType* dtype) {
     case onnx::TensorProto::INT64:
       *dtype = DType::kInt64;
       return true;
+    case onnx::TensorProto::UINT64:  // AscendDequant's deq_scale
+      *dtype = DType::kUInt64;
+      return true;
     case onnx::TensorProto::BOOL:
       *dtype = DType::kBool;
       return true;
@@ -125,6 +128,9 @@ std::string DecodeTensor(const onnx::TensorProto& t, DType* dtype, Shape* shape,
       break;
     case DType::kInt64:
       PackAs<int64_t>(t.int64_data(), bytes);
+      break;
+    case DType::kUInt64:  // ONNX keeps UINT64 values in uint64_data
+      PackAs<uint64_t>(t.uint64_data(), bytes);
       break;
     case DType::kInt32:
       PackAs<int32_t>(t.int32_data(), bytes);

@@ -30,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "conv_geometry.h"
+#include "conv_int8.h"
 #include "conv_onednn.h"
 #include "depthwise_channels_last.h"
 #include "depthwise_flat.h"
@@ -42,33 +44,12 @@
 
 namespace ascend_emu {
 namespace kernels {
-namespace {
-
-constexpr const char* kOp = "Conv";
-constexpr const char* kFusedOp = "FusedConv";
-
-struct ConvGeometry {
-  int64_t n = 0, c = 0, m = 0, group = 1;
-  Window2D w;
-  int64_t cg() const { return c / group; }
-  int64_t mg() const { return m / group; }
-  int64_t col_rows() const { return cg() * w.kernel[0] * w.kernel[1]; }
-  int64_t out_plane() const { return w.out[0] * w.out[1]; }
-  int64_t in_plane() const { return w.in[0] * w.in[1]; }
-  // One input channel per group and a real window: the direct path.
-  bool depthwise() const { return cg() == 1 && !direct(); }
-  bool direct() const {
-    return w.kernel[0] == 1 && w.kernel[1] == 1 && w.stride[0] == 1 &&
-           w.stride[1] == 1 && w.pad_begin[0] == 0 && w.pad_begin[1] == 0 &&
-           w.pad_end[0] == 0 && w.pad_end[1] == 0;
-  }
-};
 
 // Validates everything and fills `g`; shared by Infer and Run so Run
 // recomputes the same geometry from the same (already validated) inputs.
-std::string GetGeometry(const char* op, const Attributes& attrs,
-                        const TensorRef* inputs, size_t num_inputs,
-                        ConvGeometry* g) {
+std::string GetConvGeometry(const char* op, const Attributes& attrs,
+                            const TensorRef* inputs, size_t num_inputs,
+                            ConvGeometry* g) {
   const Shape& x = inputs[0].shape;
   const Shape& wt = inputs[1].shape;
   if (x.rank != 3 && x.rank != 4) {
@@ -125,6 +106,11 @@ std::string GetGeometry(const char* op, const Attributes& attrs,
   return ResolveWindow(op, attrs, spatial, &x.dims[2], &wt.dims[2], opts,
                        &g->w);
 }
+
+namespace {
+
+constexpr const char* kOp = "Conv";
+constexpr const char* kFusedOp = "FusedConv";
 
 // Fills col [cg*kH*kW, oH*oW] (row-major) from the channels of one group of
 // one image; taps that fall in the padding are 0.
@@ -722,7 +708,8 @@ std::string InferConvCommon(InferContext& ctx, bool fused) {
     }
   }
   ConvGeometry g;
-  err = GetGeometry(op, ctx.attrs, ctx.inputs.data(), ctx.inputs.size(), &g);
+  err =
+      GetConvGeometry(op, ctx.attrs, ctx.inputs.data(), ctx.inputs.size(), &g);
   if (!err.empty()) return err;
   Shape out;
   out.rank = ctx.inputs[0].shape.rank;
@@ -824,7 +811,7 @@ void RunConvAny(const RunContext& ctx) {
     return;
   }
   ConvGeometry g;
-  GetGeometry(kOp, ctx.attrs, ctx.inputs, ctx.num_inputs, &g);
+  GetConvGeometry(kOp, ctx.attrs, ctx.inputs, ctx.num_inputs, &g);
   const float* bias = ctx.num_inputs >= 3 && ctx.inputs[2].present()
                           ? ctx.inputs[2].as<const float>()
                           : nullptr;
@@ -872,6 +859,7 @@ void RunFusedConv(const RunContext& ctx) { RunConvAny(ctx); }
 // time keep the emulator's own path.
 std::unique_ptr<PreparedOp> PrepareConv(const PrepareContext& ctx) {
   const std::vector<TensorRef>& in = ctx.inputs;
+  if (ConvIsInt8(in.data(), in.size())) return PrepareConvInt8(ctx);
   for (const TensorRef& t : in) {
     if (t.present() && t.dtype != DType::kFloat32) return nullptr;
   }
@@ -879,7 +867,7 @@ std::unique_ptr<PreparedOp> PrepareConv(const PrepareContext& ctx) {
   const bool has_bias = in.size() >= 3 && in[2].present();
   if (has_bias && in[2].data == nullptr) return nullptr;
   ConvGeometry g;
-  if (!GetGeometry(kOp, ctx.attrs, in.data(), in.size(), &g).empty())
+  if (!GetConvGeometry(kOp, ctx.attrs, in.data(), in.size(), &g).empty())
     return nullptr;
   if (g.n == 0 || g.out_plane() == 0 || g.in_plane() == 0) return nullptr;
   const OnednnConvShape shape =
@@ -908,8 +896,17 @@ std::unique_ptr<PreparedOp> PrepareConv(const PrepareContext& ctx) {
   return PrepareOnednnConv(shape, scaled.data(), bias);
 }
 
-// float16: widened into float scratch, float kernel, rounded on store.
-ASCEND_EMU_HALF_VIA_FLOAT(Conv)
+// int8 (conv_int8.h): CANN's int8 Conv2D. float16: widened into float
+// scratch, float kernel, rounded on store.
+std::string InferConv(InferContext& ctx) {
+  if (ConvIsInt8(ctx.inputs.data(), ctx.inputs.size()))
+    return InferConvInt8(ctx);
+  return InferViaFloat("Conv", &InferConvFloat, ctx);
+}
+void RunConv(const RunContext& ctx) {
+  if (ctx.inputs[0].dtype == DType::kInt8) return RunConvInt8(ctx);
+  RunViaFloat(&RunConvFloat, ctx);
+}
 
 }  // namespace kernels
 }  // namespace ascend_emu

@@ -9,6 +9,7 @@
 
 #include "half_via_float.h"
 #include "kernel_util.h"
+#include "matmul_int8.h"
 #include "onednn.h"
 #include "ops.h"
 
@@ -218,9 +219,24 @@ void RunGemmFloat(const RunContext& ctx) {
         has_c ? beta : 0.0f, py, n);
 }
 
-// float16: widened into float scratch, float kernel, rounded on store.
-ASCEND_EMU_HALF_VIA_FLOAT(MatMul)
-ASCEND_EMU_HALF_VIA_FLOAT(Gemm)
+// int8 (matmul_int8.h): CANN's quantized MatMul/Gemm, int32 out. float16:
+// widened into float scratch, float kernel, rounded on store.
+std::string InferMatMul(InferContext& ctx) {
+  if (MatMulIsInt8(ctx.inputs)) return InferMatMulInt8(ctx);
+  return InferViaFloat("MatMul", &InferMatMulFloat, ctx);
+}
+void RunMatMul(const RunContext& ctx) {
+  if (ctx.inputs[0].dtype == DType::kInt8) return RunMatMulInt8(ctx);
+  RunViaFloat(&RunMatMulFloat, ctx);
+}
+std::string InferGemm(InferContext& ctx) {
+  if (MatMulIsInt8(ctx.inputs)) return InferGemmInt8(ctx);
+  return InferViaFloat("Gemm", &InferGemmFloat, ctx);
+}
+void RunGemm(const RunContext& ctx) {
+  if (ctx.inputs[0].dtype == DType::kInt8) return RunGemmInt8(ctx);
+  RunViaFloat(&RunGemmFloat, ctx);
+}
 
 }  // namespace kernels
 }  // namespace ascend_emu

@@ -117,6 +117,27 @@ int OnednnFloatLanes() {
   return 0;
 }
 
+bool OnednnHasExactInt8() {
+  const dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
+  return Has(isa, dnnl_cpu_isa_avx512_core_vnni) ||
+         Has(isa, dnnl_cpu_isa_avx2_vnni);
+}
+
+void GemmS8S8S32(bool trans_b, int64_t m, int64_t n, int64_t k, const int8_t* a,
+                 int64_t lda, int8_t a_offset, const int8_t* b, int64_t ldb,
+                 int32_t* c, int64_t ldc, const int32_t* row_offset) {
+  OmpThreads threads;
+  const int32_t zero = 0;
+  const dnnl_status_t st = dnnl_gemm_s8s8s32(
+      'N', trans_b ? 'T' : 'N', row_offset != nullptr ? 'R' : 'F', m, n, k,
+      1.0f, a, lda, a_offset, b, ldb, 0, 0.0f, c, ldc,
+      row_offset != nullptr ? row_offset : &zero);
+  if (st != dnnl_success) {
+    throw std::runtime_error("oneDNN gemm_s8s8s32 failed with status " +
+                             std::to_string(static_cast<int>(st)));
+  }
+}
+
 const char* OnednnIsaName() {
   switch (dnnl_get_effective_cpu_isa()) {
     case dnnl_cpu_isa_sse41:

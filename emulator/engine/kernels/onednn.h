@@ -68,6 +68,20 @@ void Sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
 // (conv_onednn.cc's first layers depend on it).
 int OnednnFloatLanes();
 
+// Whether oneDNN's int8 kernels compute exactly here: with VNNI (vpdpbusd)
+// the u8 x s8 products are summed in int32; without it oneDNN's AVX2/AVX-512
+// kernels go through vpmaddubsw, whose int16 pair sums saturate (oneDNN's
+// "int8 computation aspects"), so the int8 kernels keep their own loops.
+// Follows the effective ISA (ONEDNN_MAX_CPU_ISA caps it).
+bool OnednnHasExactInt8();
+
+// Row-major int8 GEMM, c [m, n] = (a - a_offset) * op(b) (+ row_offset[j]
+// per column j when not null), int32 sums: oneDNN's gemm_s8s8s32. Only when
+// OnednnHasExactInt8(). Throws std::runtime_error if oneDNN fails.
+void GemmS8S8S32(bool trans_b, int64_t m, int64_t n, int64_t k, const int8_t* a,
+                 int64_t lda, int8_t a_offset, const int8_t* b, int64_t ldb,
+                 int32_t* c, int64_t ldc, const int32_t* row_offset);
+
 // oneDNN's effective ISA by name ("avx512_core_bf16", "avx2", ...), for the
 // benchmarks' reports (docs/benchmarks.md says which ISA a figure ran on).
 const char* OnednnIsaName();

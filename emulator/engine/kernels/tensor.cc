@@ -21,6 +21,7 @@ size_t DTypeSize(DType dtype) {
     case DType::kBool:
       return 1;
     case DType::kInt64:
+    case DType::kUInt64:
       return 8;
   }
   return 0;
@@ -42,6 +43,8 @@ const char* DTypeName(DType dtype) {
       return "uint8";
     case DType::kInt64:
       return "int64";
+    case DType::kUInt64:
+      return "uint64";
     case DType::kBool:
       return "bool";
   }

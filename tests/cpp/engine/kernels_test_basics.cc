@@ -18,6 +18,9 @@ TEST(KernelsBasics, DTypeSizesAndNames) {
   EXPECT_EQ(DTypeSize(DType::kBool), 1u);
   EXPECT_EQ(DTypeSize(DType::kInt8), 1u);
   EXPECT_EQ(DTypeSize(DType::kUInt8), 1u);
+  EXPECT_EQ(DTypeSize(DType::kUInt64), 8u);
+  EXPECT_STREQ(DTypeName(DType::kUInt64), "uint64");
+  EXPECT_TRUE(IsValidDType(ACL_UINT64));
   EXPECT_EQ(DTypeSize(static_cast<DType>(77)), 0u);
   EXPECT_STREQ(DTypeName(DType::kFloat32), "float32");
   EXPECT_STREQ(DTypeName(DType::kInt64), "int64");

@@ -11,6 +11,7 @@
 
 #include "kernels_fuzz_math.h"
 #include "kernels_fuzz_movement.h"
+#include "kernels_fuzz_quant.h"
 #include "kernels_test_util.h"
 
 namespace ascend_emu {
@@ -121,6 +122,7 @@ class Fuzzer {
       a.Str(n, modes[Int(0, 4)]);
     });
     MathFuzzAttrs(*this, op, &a);
+    QuantFuzzAttrs(*this, op, &a);
     if (Coin(3)) a.Int("bogus", 1);
     return a;
   }
@@ -172,6 +174,7 @@ std::vector<HostTensor> RandomInputs(Fuzzer& f, const std::string& op) {
   std::vector<HostTensor> in;
   if (MovementFuzzInputs(f, op, &in)) return in;
   if (MathFuzzInputs(f, op, &in)) return in;
+  if (QuantFuzzInputs(f, op, &in)) return in;
   if (op == "Conv" || op == "FusedConv" || op == "MaxPool" ||
       op == "AveragePool" || op == "GlobalAveragePool") {
     Shape s;

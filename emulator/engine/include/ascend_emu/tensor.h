@@ -23,6 +23,9 @@ enum class DType : int32_t {
   kInt32 = ACL_INT32,
   kUInt8 = ACL_UINT8,
   kInt64 = ACL_INT64,
+  // AscendDequant's deq_scale (the fp32 bits of a scale in bits 31:0, AMCT's
+  // layout); no kernel computes with it otherwise.
+  kUInt64 = ACL_UINT64,
   kBool = ACL_BOOL,
 };
 

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// conv_int8.h: CANN's int8 Conv2D, the reference loop and oneDNN's int8
+// convolution prepared at load (as conv_onednn.cc does for float32: the
+// primitive, the weights reordered once, the reorders of the NCHW
+// activations; a run sets data handles and executes through the C API with
+// its arguments on the stack).
+#include "conv_int8.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <string>
+#include <vector>
+
+#include "conv_geometry.h"
+#include "conv_onednn.h"
+#include "kernel_util.h"
+#include "numeric.h"
+#include "onednn.h"
+
+namespace ascend_emu {
+namespace kernels {
+namespace {
+
+constexpr const char* kOp = "Conv";
+
+using dnnl::memory;
+using Tag = dnnl::memory::format_tag;
+
+const dnnl::engine& CpuEngine() {
+  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+int32_t OffsetX(const Attributes& attrs) {
+  return static_cast<int32_t>(AttrInt(attrs, "offset_x", 0));
+}
+
+OnednnConvShape ShapeOf(const ConvGeometry& g) {
+  OnednnConvShape s;
+  s.n = g.n;
+  s.c = g.c;
+  s.m = g.m;
+  s.group = g.group;
+  s.w = g.w;
+  return s;
+}
+
+class OnednnConvInt8 final : public PreparedOp {
+ public:
+  mutable std::mutex run_lock;  // guards the memories' handles, as float's
+  dnnl::convolution_forward conv;
+  dnnl::reorder src_in, dst_out;
+  memory::desc src_plain, dst_plain, src_md, dst_md, scratchpad_md;
+  memory weights, bias, zero_point;
+  bool has_bias = false, has_zero_point = false;
+  bool reorder_src = false, reorder_dst = false;
+  size_t scratch_bytes = 0;
+  mutable dnnl::stream stream;
+  mutable memory x_plain, y_plain, src, dst, pad;
+};
+
+thread_local std::vector<unsigned char> tls_pad;
+
+void SetHandle(memory& m, const void* data) {
+  if (m.get_data_handle() != data) m.set_data_handle(const_cast<void*>(data));
+}
+
+void Execute(const dnnl::primitive& prim, const dnnl::stream& stream,
+             const dnnl_exec_arg_t* args, int nargs) {
+  dnnl::error::wrap_c_api(
+      dnnl_primitive_execute(prim.get(), stream.get(), nargs, args),
+      "could not execute a primitive");
+}
+
+// oneDNN's run; false when the prepared op cannot serve this call (scratch
+// too small, or another thread holds it): the caller runs the reference.
+bool RunOnednn(const OnednnConvInt8& p, const int8_t* x, int32_t* y,
+               void* scratch) {
+  std::unique_lock<std::mutex> lock(p.run_lock, std::try_to_lock);
+  if (!lock.owns_lock()) return false;
+  OmpThreads threads;
+  auto* base = static_cast<unsigned char*>(scratch);
+  const size_t src_room =
+      p.reorder_src ? (p.src_md.get_size() + 63) / 64 * 64 : 0;
+  SetHandle(p.x_plain, x);
+  SetHandle(p.y_plain, y);
+  memory& src = p.reorder_src ? p.src : p.x_plain;
+  memory& dst = p.reorder_dst ? p.dst : p.y_plain;
+  if (p.reorder_src) {
+    SetHandle(p.src, base);
+    const dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, p.x_plain.get()},
+                                    {DNNL_ARG_TO, p.src.get()}};
+    Execute(p.src_in, p.stream, args, 2);
+  }
+  if (p.reorder_dst) SetHandle(p.dst, base + src_room);
+  dnnl_exec_arg_t args[6] = {{DNNL_ARG_SRC, src.get()},
+                             {DNNL_ARG_WEIGHTS, p.weights.get()},
+                             {DNNL_ARG_DST, dst.get()}};
+  int nargs = 3;
+  if (p.has_bias) args[nargs++] = {DNNL_ARG_BIAS, p.bias.get()};
+  if (p.has_zero_point) {
+    args[nargs++] = {DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC,
+                     p.zero_point.get()};
+  }
+  const size_t pad_bytes = p.scratchpad_md.get_size();
+  if (pad_bytes != 0) {
+    if (tls_pad.size() < pad_bytes + 64) tls_pad.resize(pad_bytes + 64);
+    auto addr = reinterpret_cast<uintptr_t>(tls_pad.data());
+    SetHandle(p.pad, reinterpret_cast<void*>((addr + 63) & ~uintptr_t{63}));
+    args[nargs++] = {DNNL_ARG_SCRATCHPAD, p.pad.get()};
+  }
+  Execute(p.conv, p.stream, args, nargs);
+  if (p.reorder_dst) {
+    const dnnl_exec_arg_t out[] = {{DNNL_ARG_FROM, p.dst.get()},
+                                   {DNNL_ARG_TO, p.y_plain.get()}};
+    Execute(p.dst_out, p.stream, out, 2);
+  }
+  p.stream.wait();
+  return true;
+}
+
+}  // namespace
+
+bool ConvIsInt8(const TensorRef* inputs, size_t num_inputs) {
+  for (size_t i = 0; i < num_inputs && i < 2; ++i) {
+    if (inputs[i].present() && inputs[i].dtype == DType::kInt8) return true;
+  }
+  return false;
+}
+
+std::string InferConvInt8(InferContext& ctx) {
+  using K = Attribute::Kind;
+  std::string err = CheckInputs(kOp, ctx, 2, 3);
+  if (err.empty()) {
+    err = CheckAttributes(kOp, ctx.attrs,
+                          {{"auto_pad", K::kString},
+                           {"dilations", K::kInts},
+                           {"group", K::kInt},
+                           {"kernel_shape", K::kInts},
+                           {"pads", K::kInts},
+                           {"strides", K::kInts},
+                           {"offset_x", K::kInt}});
+  }
+  if (err.empty()) err = PrepareOutputs(kOp, ctx, 1);
+  if (!err.empty()) return err;
+  const TensorRef& x = ctx.inputs[0];
+  const TensorRef& w = ctx.inputs[1];
+  const TensorRef* b = OptionalInput(ctx.inputs.data(), ctx.inputs.size(), 2);
+  if (x.dtype != DType::kInt8 || w.dtype != DType::kInt8 ||
+      (b != nullptr && b->dtype != DType::kInt32)) {
+    return Fail(kOp,
+                std::string("int8 Conv needs int8 x and weight and an "
+                            "int32 bias (CANN's Conv2D), got x ") +
+                    DTypeName(x.dtype) + ", weight " + DTypeName(w.dtype) +
+                    (b != nullptr ? std::string(", bias ") + DTypeName(b->dtype)
+                                  : std::string()));
+  }
+  const int64_t offset_x = AttrInt(ctx.attrs, "offset_x", 0);
+  if (offset_x < -128 || offset_x > 127) {
+    return Fail(
+        kOp, "offset_x " + std::to_string(offset_x) + " outside [-128, 127]");
+  }
+  ConvGeometry g;
+  err =
+      GetConvGeometry(kOp, ctx.attrs, ctx.inputs.data(), ctx.inputs.size(), &g);
+  if (!err.empty()) return err;
+  Shape out;
+  out.rank = x.shape.rank;
+  out.dims[0] = g.n;
+  out.dims[1] = g.m;
+  if (g.w.spatial_rank == 2) {
+    out.dims[2] = g.w.out[0];
+    out.dims[3] = g.w.out[1];
+  } else {
+    out.dims[2] = g.w.out[1];
+  }
+  err = SetOutput(kOp, ctx, 0, DType::kInt32, out);
+  if (!err.empty()) return err;
+  // oneDNN's activations in its own layouts (the float32 bound is larger
+  // than int8's: 4-byte elements, channels padded to 16).
+  const int64_t bytes = OnednnConvScratchBytes(ShapeOf(g));
+  if (bytes < 0 || bytes > kMaxTensorBytes) {
+    return Fail(kOp, "activations would be too large");
+  }
+  ctx.scratch_bytes = static_cast<size_t>(bytes);
+  return "";
+}
+
+void RunConvInt8Reference(const RunContext& ctx) {
+  ConvGeometry g;
+  GetConvGeometry(kOp, ctx.attrs, ctx.inputs, ctx.num_inputs, &g);
+  const int8_t* x = ctx.inputs[0].as<const int8_t>();
+  const int8_t* w = ctx.inputs[1].as<const int8_t>();
+  const int32_t* bias = ctx.num_inputs >= 3 && ctx.inputs[2].present()
+                            ? ctx.inputs[2].as<const int32_t>()
+                            : nullptr;
+  int32_t* y = ctx.outputs[0].as<int32_t>();
+  const int32_t ox = OffsetX(ctx.attrs);
+  const Window2D& win = g.w;
+  const int64_t kh = win.kernel[0], kw = win.kernel[1];
+  for (int64_t n = 0; n < g.n; ++n) {
+    for (int64_t m = 0; m < g.m; ++m) {
+      const int64_t grp = m / g.mg();
+      const int8_t* wm = w + m * g.cg() * kh * kw;
+      int32_t* ym = y + (n * g.m + m) * g.out_plane();
+      for (int64_t oh = 0; oh < win.out[0]; ++oh) {
+        for (int64_t ow = 0; ow < win.out[1]; ++ow) {
+          // int32 accumulation, wrapping (unsigned: no overflow UB).
+          uint32_t acc = bias != nullptr ? static_cast<uint32_t>(bias[m]) : 0;
+          for (int64_t c = 0; c < g.cg(); ++c) {
+            const int8_t* xc = x + (n * g.c + grp * g.cg() + c) * g.in_plane();
+            for (int64_t i = 0; i < kh; ++i) {
+              const int64_t ih =
+                  oh * win.stride[0] - win.pad_begin[0] + i * win.dilation[0];
+              if (ih < 0 || ih >= win.in[0]) continue;  // offset_x - offset_x
+              for (int64_t j = 0; j < kw; ++j) {
+                const int64_t iw =
+                    ow * win.stride[1] - win.pad_begin[1] + j * win.dilation[1];
+                if (iw < 0 || iw >= win.in[1]) continue;
+                const int32_t xv = xc[ih * win.in[1] + iw] - ox;
+                acc += static_cast<uint32_t>(xv * wm[(c * kh + i) * kw + j]);
+              }
+            }
+          }
+          ym[oh * win.out[1] + ow] = static_cast<int32_t>(acc);
+        }
+      }
+    }
+  }
+}
+
+void RunConvInt8(const RunContext& ctx) {
+  // A prepared op's layouts fit the scratch Infer reserved (checked at
+  // prepare against the same bound).
+  if (ctx.prepared != nullptr &&
+      RunOnednn(static_cast<const OnednnConvInt8&>(*ctx.prepared),
+                ctx.inputs[0].as<const int8_t>(), ctx.outputs[0].as<int32_t>(),
+                ctx.scratch)) {
+    return;
+  }
+  RunConvInt8Reference(ctx);
+}
+
+std::unique_ptr<PreparedOp> PrepareConvInt8(const PrepareContext& ctx) {
+  const std::vector<TensorRef>& in = ctx.inputs;
+  if (!OnednnHasExactInt8()) return nullptr;
+  if (in[1].data == nullptr) return nullptr;
+  const bool has_bias = in.size() >= 3 && in[2].present();
+  if (has_bias && in[2].data == nullptr) return nullptr;
+  ConvGeometry g;
+  if (!GetConvGeometry(kOp, ctx.attrs, in.data(), in.size(), &g).empty())
+    return nullptr;
+  if (g.w.spatial_rank != 2 || g.n == 0 || g.out_plane() == 0 ||
+      g.in_plane() == 0)
+    return nullptr;
+  const int32_t ox = OffsetX(ctx.attrs);
+  OmpThreads threads;
+  const dnnl::engine& engine = CpuEngine();
+  const Window2D& w = g.w;
+  auto p = std::make_unique<OnednnConvInt8>();
+  using dt = memory::data_type;
+  const memory::dims src = {g.n, g.c, w.in[0], w.in[1]};
+  const memory::dims dst = {g.n, g.m, w.out[0], w.out[1]};
+  const memory::dims wdims =
+      g.group == 1
+          ? memory::dims{g.m, g.c, w.kernel[0], w.kernel[1]}
+          : memory::dims{g.group, g.mg(), g.cg(), w.kernel[0], w.kernel[1]};
+  const Tag wtag = g.group == 1 ? Tag::oihw : Tag::goihw;
+  p->src_plain = memory::desc(src, dt::s8, Tag::nchw);
+  p->dst_plain = memory::desc(dst, dt::s32, Tag::nchw);
+  const memory::desc b_md({g.m}, dt::s32, Tag::x);
+  const memory::dims strides = {w.stride[0], w.stride[1]};
+  const memory::dims dilations = {w.dilation[0] - 1, w.dilation[1] - 1};
+  const memory::dims pad_l = {w.pad_begin[0], w.pad_begin[1]};
+  memory::dims pad_r(2);
+  for (int a = 0; a < 2; ++a) {
+    const int64_t reach =
+        (w.out[a] - 1) * w.stride[a] + (w.kernel[a] - 1) * w.dilation[a] + 1;
+    pad_r[a] = reach - w.in[a] - w.pad_begin[a];
+  }
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  // oneDNN subtracts the source zero point from every source value and
+  // counts a padded position as the zero point (contributing 0), CANN's
+  // offset_x filling the padding.
+  if (ox != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+  try {
+    const dnnl::convolution_forward::desc desc(
+        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+        memory::desc(src, dt::s8, Tag::any),
+        memory::desc(wdims, dt::s8, Tag::any), has_bias ? b_md : memory::desc(),
+        memory::desc(dst, dt::s32, Tag::any), strides, dilations, pad_l, pad_r);
+    dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
+    if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0) return nullptr;
+    p->conv = dnnl::convolution_forward(pd);
+    p->src_md = pd.src_desc();
+    p->dst_md = pd.dst_desc();
+    p->scratchpad_md = pd.scratchpad_desc();
+    dnnl::stream stream(engine);
+    memory user_w(memory::desc(wdims, dt::s8, wtag), engine,
+                  const_cast<void*>(in[1].data));
+    p->weights = memory(pd.weights_desc(), engine);
+    dnnl::reorder(user_w, p->weights).execute(stream, user_w, p->weights);
+    if (has_bias) {
+      p->bias = memory(b_md, engine);
+      std::memcpy(p->bias.get_data_handle(), in[2].data,
+                  static_cast<size_t>(g.m) * sizeof(int32_t));
+      p->has_bias = true;
+    }
+    if (ox != 0) {
+      p->zero_point = memory(memory::desc({1}, dt::s32, Tag::x), engine);
+      std::memcpy(p->zero_point.get_data_handle(), &ox, sizeof ox);
+      p->has_zero_point = true;
+    }
+    stream.wait();
+    p->reorder_src = p->src_md != p->src_plain;
+    p->reorder_dst = p->dst_md != p->dst_plain;
+    const size_t src_room =
+        p->reorder_src ? (p->src_md.get_size() + 63) / 64 * 64 : 0;
+    const size_t dst_bytes = p->reorder_dst ? p->dst_md.get_size() : 0;
+    p->scratch_bytes = src_room + dst_bytes;
+    if (p->scratch_bytes >
+        static_cast<size_t>(OnednnConvScratchBytes(ShapeOf(g))))
+      return nullptr;
+    if (p->reorder_src) {
+      p->src_in = dnnl::reorder(dnnl::reorder::primitive_desc(
+          engine, p->src_plain, engine, p->src_md));
+    }
+    if (p->reorder_dst) {
+      p->dst_out = dnnl::reorder(dnnl::reorder::primitive_desc(
+          engine, p->dst_md, engine, p->dst_plain));
+    }
+    p->stream = dnnl::stream(engine);
+    p->x_plain = memory(p->src_plain, engine, nullptr);
+    p->y_plain = memory(p->dst_plain, engine, nullptr);
+    if (p->reorder_src) p->src = memory(p->src_md, engine, nullptr);
+    if (p->reorder_dst) p->dst = memory(p->dst_md, engine, nullptr);
+    if (p->scratchpad_md.get_size() != 0)
+      p->pad = memory(p->scratchpad_md, engine, nullptr);
+  } catch (const dnnl::error&) {
+    return nullptr;  // no int8 primitive for this shape: the reference runs
+  }
+  return p;
+}
+
+}  // namespace kernels
+}  // namespace ascend_emu

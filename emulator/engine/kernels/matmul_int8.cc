@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// matmul_int8.h: int8 MatMul and Gemm, int32 out.
+#include "matmul_int8.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernel_util.h"
+#include "onednn.h"
+
+namespace ascend_emu {
+namespace kernels {
+namespace {
+
+using K = Attribute::Kind;
+
+// y [m, n] = (a [m, k] - ox) * op(b) + bias, int32 wrapping sums.
+void Reference(const int8_t* a, const int8_t* b, bool trans_b,
+               const int32_t* bias, int32_t ox, int64_t m, int64_t n, int64_t k,
+               int32_t* y) {
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      uint32_t acc = bias != nullptr ? static_cast<uint32_t>(bias[j]) : 0;
+      for (int64_t t = 0; t < k; ++t) {
+        const int32_t bv = trans_b ? b[j * k + t] : b[t * n + j];
+        acc += static_cast<uint32_t>((a[i * k + t] - ox) * bv);
+      }
+      y[i * n + j] = static_cast<int32_t>(acc);
+    }
+  }
+}
+
+void Product(const int8_t* a, const int8_t* b, bool trans_b,
+             const int32_t* bias, int32_t ox, int64_t m, int64_t n, int64_t k,
+             int32_t* y, bool reference) {
+  if (m == 0 || n == 0) return;
+  if (reference || k == 0 || !OnednnHasExactInt8()) {
+    Reference(a, b, trans_b, bias, ox, m, n, k, y);
+    return;
+  }
+  GemmS8S8S32(trans_b, m, n, k, a, k, static_cast<int8_t>(ox), b,
+              trans_b ? k : n, y, n, bias);
+}
+
+std::string CheckOffsetX(const char* op, const Attributes& attrs) {
+  const int64_t ox = AttrInt(attrs, "offset_x", 0);
+  if (ox < -128 || ox > 127) {
+    return Fail(op, "offset_x " + std::to_string(ox) + " outside [-128, 127]");
+  }
+  return "";
+}
+
+std::string DTypes(const char* op, const std::vector<TensorRef>& in) {
+  std::string got;
+  bool ok = true;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (!in[i].present()) continue;
+    const DType want = i < 2 ? DType::kInt8 : DType::kInt32;
+    ok = ok && in[i].dtype == want;
+    got += (got.empty() ? "" : ", ") + std::string(DTypeName(in[i].dtype));
+  }
+  if (ok) return "";
+  return Fail(op, std::string("int8 ") + op +
+                      " needs int8 inputs (and an int32 bias), got " + got +
+                      ": int8 and float operands do not mix");
+}
+
+}  // namespace
+
+bool MatMulIsInt8(const std::vector<TensorRef>& inputs) {
+  for (size_t i = 0; i < inputs.size() && i < 2; ++i) {
+    if (inputs[i].present() && inputs[i].dtype == DType::kInt8) return true;
+  }
+  return false;
+}
+
+std::string InferMatMulInt8(InferContext& ctx) {
+  const char* op = "MatMul";
+  std::string err = CheckInputs(op, ctx, 2, 2);
+  if (err.empty())
+    err = CheckAttributes(op, ctx.attrs, {{"offset_x", K::kInt}});
+  if (err.empty()) err = CheckOffsetX(op, ctx.attrs);
+  if (err.empty()) err = PrepareOutputs(op, ctx, 1);
+  if (err.empty()) err = DTypes(op, ctx.inputs);
+  if (!err.empty()) return err;
+  const Shape& a = ctx.inputs[0].shape;
+  const Shape& b = ctx.inputs[1].shape;
+  if (a.rank < 2 || b.rank != 2) {
+    return Fail(op, "int8 MatMul needs x of rank >= 2 and a 2-D weight, got " +
+                        a.ToString() + " and " + b.ToString());
+  }
+  if (a.dims[a.rank - 1] != b.dims[0]) {
+    return Fail(op, "shapes " + a.ToString() + " and " + b.ToString() +
+                        " are not compatible");
+  }
+  Shape out = a;
+  out.dims[out.rank - 1] = b.dims[1];
+  return SetOutput(op, ctx, 0, DType::kInt32, out);
+}
+
+namespace {
+void MatMulInt8(const RunContext& ctx, bool reference) {
+  const Shape& a = ctx.inputs[0].shape;
+  const int64_t k = a.dims[a.rank - 1];
+  const int64_t n = ctx.inputs[1].shape.dims[1];
+  const int64_t m =
+      k == 0 ? ctx.outputs[0].shape.numel() / (n == 0 ? 1 : n) : a.numel() / k;
+  Product(ctx.inputs[0].as<const int8_t>(), ctx.inputs[1].as<const int8_t>(),
+          false, nullptr,
+          static_cast<int32_t>(AttrInt(ctx.attrs, "offset_x", 0)), m, n, k,
+          ctx.outputs[0].as<int32_t>(), reference);
+}
+
+void GemmInt8(const RunContext& ctx, bool reference) {
+  const bool trans_b = AttrInt(ctx.attrs, "transB", 0) != 0;
+  const Shape& a = ctx.inputs[0].shape;
+  const int64_t m = a.dims[0], k = a.dims[1];
+  const int64_t n = ctx.outputs[0].shape.dims[1];
+  const int32_t* bias = ctx.num_inputs >= 3 && ctx.inputs[2].present()
+                            ? ctx.inputs[2].as<const int32_t>()
+                            : nullptr;
+  Product(ctx.inputs[0].as<const int8_t>(), ctx.inputs[1].as<const int8_t>(),
+          trans_b, bias,
+          static_cast<int32_t>(AttrInt(ctx.attrs, "offset_x", 0)), m, n, k,
+          ctx.outputs[0].as<int32_t>(), reference);
+}
+}  // namespace
+
+void RunMatMulInt8(const RunContext& ctx) { MatMulInt8(ctx, false); }
+void RunMatMulInt8Reference(const RunContext& ctx) { MatMulInt8(ctx, true); }
+
+std::string InferGemmInt8(InferContext& ctx) {
+  const char* op = "Gemm";
+  std::string err = CheckInputs(op, ctx, 2, 3);
+  if (err.empty()) {
+    err = CheckAttributes(op, ctx.attrs,
+                          {{"alpha", K::kFloat},
+                           {"beta", K::kFloat},
+                           {"transA", K::kInt},
+                           {"transB", K::kInt},
+                           {"offset_x", K::kInt}});
+  }
+  if (err.empty()) err = CheckOffsetX(op, ctx.attrs);
+  if (err.empty()) err = PrepareOutputs(op, ctx, 1);
+  if (err.empty()) err = DTypes(op, ctx.inputs);
+  if (!err.empty()) return err;
+  const int64_t trans_b = AttrInt(ctx.attrs, "transB", 0);
+  if (AttrInt(ctx.attrs, "transA", 0) != 0 || (trans_b != 0 && trans_b != 1)) {
+    return Fail(op, "int8 Gemm needs transA = 0 and transB 0 or 1");
+  }
+  if (AttrFloat(ctx.attrs, "alpha", 1.0f) != 1.0f ||
+      AttrFloat(ctx.attrs, "beta", 1.0f) != 1.0f) {
+    return Fail(op, "int8 Gemm needs alpha = beta = 1 (an int32 product)");
+  }
+  const Shape& a = ctx.inputs[0].shape;
+  const Shape& b = ctx.inputs[1].shape;
+  if (a.rank != 2 || b.rank != 2) {
+    return Fail(op, "A and B must be 2-D, got " + a.ToString() + " and " +
+                        b.ToString());
+  }
+  const int64_t k = a.dims[1];
+  const int64_t kb = trans_b ? b.dims[1] : b.dims[0];
+  const int64_t n = trans_b ? b.dims[0] : b.dims[1];
+  if (k != kb) {
+    return Fail(op, "inner dimensions differ: A " + a.ToString() + ", B " +
+                        b.ToString() + " (transB=" + std::to_string(trans_b) +
+                        ")");
+  }
+  if (ctx.inputs.size() == 3 && ctx.inputs[2].present()) {
+    const Shape& c = ctx.inputs[2].shape;
+    if (c.rank != 1 || c.dims[0] != n) {
+      return Fail(op, "int8 Gemm's C " + c.ToString() + " must be [" +
+                          std::to_string(n) + "] (an int32 bias)");
+    }
+  }
+  return SetOutput(op, ctx, 0, DType::kInt32, MakeShape({a.dims[0], n}));
+}
+
+void RunGemmInt8(const RunContext& ctx) { GemmInt8(ctx, false); }
+void RunGemmInt8Reference(const RunContext& ctx) { GemmInt8(ctx, true); }
+
+}  // namespace kernels
+}  // namespace ascend_emu

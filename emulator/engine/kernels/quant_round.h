@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// Rounding float values to the 16-bit float grids (float16, bfloat16) while
+// staying in float, branch-free, so that a loop over them vectorises: the
+// quantization kernels (quant.cc, weight_quant_matmul.cc) compute CANN's
+// float16 arithmetic as float operations each rounded to float16 (for + and
+// * of two float16 values the float result rounded again is the correctly
+// rounded float16 result: 24 >= 2 * 11 + 2 bits). Both round to nearest,
+// ties to even, exactly like Eigen::half / Eigen::bfloat16's conversions
+// (kernels_test_quant.cc checks every float16 tie and boundary).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+namespace ascend_emu {
+namespace kernels {
+
+inline uint32_t FloatBits(float v) {
+  uint32_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+inline float BitsFloat(uint32_t b) {
+  float v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+
+// v rounded to the nearest float16 value (as a float): +-inf from 65520 up
+// (65504 is the largest float16), float16 subnormals below 2^-14 (multiples
+// of 2^-24), NaN kept. Adding 1.5 * 2^(e + 13) to |v| (e its float16
+// exponent, at least -14) leaves float's ulp equal to float16's ulp at v, so
+// float's own round-to-nearest-even does the rounding; subtracting it back
+// is exact.
+inline float RoundToHalf(float v) {
+  const uint32_t b = FloatBits(v);
+  const uint32_t sign = b & 0x80000000u;
+  const uint32_t a = b & 0x7FFFFFFFu;
+  uint32_t e = a & 0x7F800000u;
+  e = e < (113u << 23) ? (113u << 23) : e;  // 2^-14: float16's subnormals
+  e = e > (142u << 23) ? (142u << 23) : e;  // 2^15 (larger: inf below)
+  const float magic = BitsFloat((e + (13u << 23)) | 0x400000u);
+  const float r = (BitsFloat(a) + magic) - magic;
+  uint32_t out = FloatBits(r) | sign;
+  out = a >= 0x477FF000u ? (sign | 0x7F800000u) : out;  // >= 65520: inf
+  out = a > 0x7F800000u ? b : out;                      // NaN stays
+  return BitsFloat(out);
+}
+
+// v rounded to the nearest bfloat16 value (as a float), NaN kept.
+inline float RoundToBf16(float v) {
+  const uint32_t b = FloatBits(v);
+  const uint32_t r = (b + 0x7FFFu + ((b >> 16) & 1u)) & 0xFFFF0000u;
+  return BitsFloat((b & 0x7FFFFFFFu) > 0x7F800000u ? b : r);
+}
+
+// m * 2^exp (m >= 0, exact) rounded once to the nearest float16, as a float:
+// AscendDequant's int32 x times an fp32 scale needs up to 55 bits, more than
+// a double holds, so the product is kept as an integer.
+inline float RoundScaledToHalf(uint64_t m, int exp) {
+  if (m == 0) return 0.0f;
+  const int bits = 64 - __builtin_clzll(m);
+  int e = bits - 1 + exp;  // floor(log2(value))
+  if (e < -14) e = -14;
+  if (e > 15) return __builtin_inff();  // >= 2^16
+  const int ulp = e - 10;
+  const int shift = ulp - exp;  // value / 2^ulp = m / 2^shift
+  uint64_t q;
+  if (shift <= 0) {
+    q = m << -shift;  // exact: q < 2^11 here
+  } else if (shift >= 64) {
+    q = 0;  // below half an ulp (m < 2^64 <= 2^(shift - 1) * 2)
+    if (shift == 64 && m > (uint64_t{1} << 63)) q = 1;
+  } else {
+    q = m >> shift;
+    const uint64_t rem = m & ((uint64_t{1} << shift) - 1);
+    const uint64_t half = uint64_t{1} << (shift - 1);
+    if (rem > half || (rem == half && (q & 1) != 0)) ++q;
+  }
+  const float r = __builtin_ldexpf(static_cast<float>(q), ulp);
+  return r > 65504.0f ? __builtin_inff() : r;
+}
+
+}  // namespace kernels
+}  // namespace ascend_emu

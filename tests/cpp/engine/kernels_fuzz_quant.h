@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// Random inputs for CANN's quantization kernels (quant.cc) in
+// kernels_test_fuzz.cc: int8, int32 and uint64 operands of near-valid
+// shapes, with the odd wrong dtype.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels_test_util.h"
+
+namespace ascend_emu {
+namespace testing {
+
+template <typename F>
+Shape QuantFuzzShape(F& f, int max_rank) {
+  Shape s;
+  s.rank = static_cast<int32_t>(f.Int(0, max_rank));
+  for (int32_t i = 0; i < s.rank; ++i) s.dims[i] = f.Coin(5) ? 0 : f.Int(1, 5);
+  return s;
+}
+
+template <typename T, typename F>
+HostTensor QuantFuzzTensor(F& f, DType dtype, const Shape& s, int64_t lo,
+                           int64_t hi) {
+  std::vector<T> v(static_cast<size_t>(s.numel()));
+  for (T& x : v) x = static_cast<T>(f.Int(lo, hi));
+  return HostTensor::Of(dtype, s, v);
+}
+
+// True (and *in filled) for the quantization ops.
+template <typename F>
+bool QuantFuzzInputs(F& f, const std::string& op, std::vector<HostTensor>* in) {
+  if (op == "AscendQuant") {
+    const Shape s = QuantFuzzShape(f, 4);
+    if (f.Coin(70)) {
+      in->push_back(RandF32(s, static_cast<uint32_t>(f.Int(0, 1 << 30))));
+    } else {
+      std::vector<Eigen::half> v(static_cast<size_t>(s.numel()));
+      for (auto& x : v) x = Eigen::half(static_cast<float>(f.Int(-300, 300)));
+      in->push_back(HostTensor::Of(DType::kFloat16, s, v));
+    }
+    return true;
+  }
+  if (op == "AscendAntiQuant") {
+    const Shape s = QuantFuzzShape(f, 4);
+    in->push_back(f.Coin(85)
+                      ? QuantFuzzTensor<int8_t>(f, DType::kInt8, s, -128, 127)
+                      : RandF32(s, 3));
+    return true;
+  }
+  if (op == "AscendDequant") {
+    const Shape s = QuantFuzzShape(f, 4);
+    in->push_back(f.Coin(90) ? QuantFuzzTensor<int32_t>(f, DType::kInt32, s,
+                                                        -100000, 100000)
+                             : RandF32(s, 3));
+    Shape d;
+    d.rank = 1;
+    d.dims[0] = f.Coin(40) || s.rank < 2 ? 1
+                : f.Coin(80)             ? s.dims[1]
+                                         : f.Int(0, 5);
+    if (f.Coin(70)) {
+      std::vector<uint64_t> v(static_cast<size_t>(d.numel()));
+      for (auto& x : v) {
+        x = (static_cast<uint64_t>(f.Int(0, 1 << 20)) << 40) |
+            Eigen::numext::bit_cast<uint32_t>(
+                static_cast<float>(f.Int(-100, 100)) / 1000);
+      }
+      in->push_back(HostTensor::Of(DType::kUInt64, d, v));
+    } else {
+      std::vector<Eigen::half> v(static_cast<size_t>(d.numel()));
+      for (auto& x : v) x = Eigen::half(static_cast<float>(f.Int(-9, 9)) / 8);
+      in->push_back(HostTensor::Of(DType::kFloat16, d, v));
+    }
+    return true;
+  }
+  if ((op == "Conv" || op == "MatMul" || op == "Gemm") && f.Coin(25)) {
+    // The int8 forms (conv_int8.h, matmul_int8.h), now and then a float
+    // operand among them.
+    Shape x = QuantFuzzShape(f, op == "Conv" ? 4 : 3);
+    if (op == "Conv" && f.Coin(80)) x.rank = 4;
+    for (int32_t i = 0; i < x.rank; ++i) x.dims[i] = f.Int(i < 2 ? 0 : 1, 6);
+    in->push_back(QuantFuzzTensor<int8_t>(f, DType::kInt8, x, -128, 127));
+    Shape w = x;
+    if (op == "Conv") {
+      w.dims[0] = f.Int(0, 4);
+      w.dims[1] = f.Coin(70) && x.rank > 1 ? x.dims[1] : f.Int(0, 4);
+      for (int32_t i = 2; i < w.rank; ++i) w.dims[i] = f.Int(1, 3);
+    } else {
+      w.rank = 2;
+      w.dims[0] = f.Coin(80) && x.rank > 0 ? x.dims[x.rank - 1] : f.Int(0, 4);
+      w.dims[1] = f.Int(0, 5);
+    }
+    in->push_back(f.Coin(90)
+                      ? QuantFuzzTensor<int8_t>(f, DType::kInt8, w, -128, 127)
+                      : RandF32(w, 4));
+    if (op != "MatMul" && f.Coin()) {
+      const int64_t m = op == "Conv" ? w.dims[0] : w.dims[1];
+      in->push_back(QuantFuzzTensor<int32_t>(
+          f, DType::kInt32, S({f.Coin(85) ? m : 2}), -1000, 1000));
+    }
+    return true;
+  }
+  return false;
+}
+
+// Random attributes of the quantization ops.
+template <typename F, typename A>
+void QuantFuzzAttrs(F& f, const std::string& op, A* a) {
+  if (op == "AscendQuant" || op == "AscendAntiQuant") {
+    if (f.Coin(70)) a->Float("scale", static_cast<float>(f.Int(-50, 50)) / 7);
+    if (f.Coin(50)) a->Float("offset", static_cast<float>(f.Int(-20, 20)));
+    if (f.Coin(30)) a->Int("sqrt_mode", f.Int(0, 2));
+  }
+  if (op == "AscendQuant") {
+    const char* modes[] = {"Round", "Floor", "Ceil", "Trunc", "Hybrid"};
+    if (f.Coin(40)) a->Str("round_mode", modes[f.Int(0, 4)]);
+    if (f.Coin(10)) a->Str("dst_type", f.Coin() ? "INT8" : "INT4");
+  }
+  if ((op == "Conv" || op == "MatMul" || op == "Gemm") && f.Coin(20)) {
+    a->Int("offset_x", f.Int(-130, 130));
+  }
+  if (op == "AscendDequant") {
+    if (f.Coin(30)) a->Int("sqrt_mode", f.Int(0, 1));
+    if (f.Coin(30)) a->Int("relu_flag", f.Int(0, 2));
+    if (f.Coin(30)) a->Int("dtype", f.Int(0, 2));
+  }
+}
+
+}  // namespace testing
+}  // namespace ascend_emu
