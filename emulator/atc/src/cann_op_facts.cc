@@ -69,6 +69,28 @@ bool NeedsConstantInput(const std::string& op_type, int index) {
          (f->constant_inputs >> index & 1u) != 0;
 }
 
+std::string OpUnavailableOnSoc(const std::string& op_type,
+                               const std::string& soc_version, bool int8,
+                               bool int4_weight) {
+  const CannOpFact* f = Find(op_type);
+  if (f == nullptr) return "";
+  const std::string family = FamilyOf(soc_version);
+  const std::string chip = soc_version + " (family " + family + ")";
+  if (Lists(f->unsupported, family)) {
+    return "CANN has no " + op_type + " on " + chip + " (" +
+           f->unsupported_source + ")";
+  }
+  if (int8 && Lists(f->no_int8, family)) {
+    return "CANN has no int8 " + op_type + " on " + chip + " (" +
+           f->no_int8_source + ")";
+  }
+  if (int4_weight && Lists(f->no_int4_weight, family)) {
+    return "CANN has no int4 (int32-packed) weights for " + op_type + " on " +
+           chip + " (" + f->no_int4_weight_source + ")";
+  }
+  return "";
+}
+
 std::string OpFactSource(const std::string& op_type) {
   const CannOpFact* f = Find(op_type);
   return f == nullptr ? "" : f->source;

@@ -21,6 +21,14 @@ struct CannOpFact {
   bool no_bfloat16;
   unsigned constant_inputs;  // bit i: input i must be a constant
   const char* source;        // where the fact was read
+  // Families where CANN has no such op, no int8 form (int8 x and weight,
+  // int32 out), no int4 (int32-packed) weight; each with its own source.
+  const char* unsupported;
+  const char* unsupported_source;
+  const char* no_int8;
+  const char* no_int8_source;
+  const char* no_int4_weight;
+  const char* no_int4_weight_source;
 };
 
 // An attribute whose values CANN's plugin handles as ONNX means them are
@@ -56,6 +64,14 @@ bool OpHasBfloat16(const std::string& op_type);
 // (an initializer or a Constant node): Expand's shape, Resize's scales and
 // sizes.
 bool NeedsConstantInput(const std::string& op_type, int index);
+
+// What CANN cannot run of `op_type` on `soc_version`'s family: the op at all,
+// its int8 form (`int8`: int8 inputs), or int4 weights (`int4_weight`):
+// "" when it can, else the reason with its source, e.g. "CANN has no int8
+// Conv on Ascend950 (<source>)".
+std::string OpUnavailableOnSoc(const std::string& op_type,
+                               const std::string& soc_version, bool int8,
+                               bool int4_weight);
 
 // Where the fact about `op_type` comes from ("" when there is none).
 std::string OpFactSource(const std::string& op_type);

@@ -6,6 +6,7 @@
 #include "graph_compiler.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -315,6 +316,8 @@ class GraphCompiler {
     // without a float32 kernel there under must_keep_origin_dtype, a
     // bfloat16 op without bfloat16.
     err = CheckOpDtypeOnSoc(node);
+    if (err.empty()) err = CheckOpOnSoc(node);
+    if (err.empty()) err = SetOffsetX(node, &op.attrs);
     if (!err.empty()) return label + ": " + err;
 
     // The precision mode: which inputs this op reads rounded (through Cast
@@ -868,6 +871,64 @@ class GraphCompiler {
     if (it == values_.end()) return false;
     *dtype = it->second.dtype;
     return true;
+  }
+
+  // The dtype of input `k` of the node; false if absent or unknown.
+  bool InputDType(const onnx::NodeProto& node, int k, DType* dtype) const {
+    if (k >= node.input_size() || node.input(k).empty()) return false;
+    auto it = values_.find(node.input(k));
+    if (it == values_.end()) return false;
+    *dtype = it->second.dtype;
+    return true;
+  }
+
+  static bool IsInt8MatrixOp(const std::string& op) {
+    return op == "Conv" || op == "MatMul" || op == "Gemm";
+  }
+
+  // "" or what CANN does not have on --soc_version (cann_op_facts.json's
+  // unsupported, no_int8, no_int4_weight): the op, its int8 form (an int8
+  // Conv, MatMul or Gemm), int4 weights packed in int32.
+  std::string CheckOpOnSoc(const onnx::NodeProto& node) const {
+    const std::string& op = node.op_type();
+    DType x = DType::kFloat32, w = DType::kFloat32;
+    const bool int8 =
+        IsInt8MatrixOp(op) && InputDType(node, 0, &x) && x == DType::kInt8;
+    const bool int4 = op == "NPUWeightQuantBatchMatmulV2" &&
+                      InputDType(node, 1, &w) && w == DType::kInt32;
+    return OpUnavailableOnSoc(op, options_.soc_version, int8, int4);
+  }
+
+  // An int8 Conv, MatMul or Gemm gets CANN's offset_x (the activation's
+  // quantization offset, which also fills Conv's padding): CANN's ONNX
+  // plugins do not read one; GE sets it from the AscendQuant that produces
+  // the int8 input. So here: round(offset) of that AscendQuant, else 0. An
+  // internal attribute of the .om; a node's own offset_x is replaced.
+  std::string SetOffsetX(const onnx::NodeProto& node, Attributes* attrs) const {
+    DType x = DType::kFloat32;
+    if (!IsInt8MatrixOp(node.op_type()) || !InputDType(node, 0, &x) ||
+        x != DType::kInt8) {
+      return "";
+    }
+    int64_t offset_x = 0;
+    const Value& v = values_.at(node.input(0));
+    if (v.kind == Value::Kind::kOpOutput &&
+        ops_[v.index].op_type == "AscendQuant") {
+      const PendingOp& quant = ops_[v.index];
+      const float offset = quant.attrs.GetFloat("offset", 0.0f);
+      const float rounded = std::nearbyint(offset);
+      if (!(rounded >= -128.0f && rounded <= 127.0f)) {
+        return "its int8 input comes from AscendQuant '" + quant.name +
+               "' with offset " + std::to_string(offset) +
+               ", outside CANN's offset_x range [-128, 127]";
+      }
+      offset_x = static_cast<int64_t>(rounded);
+    }
+    Attribute a;
+    a.kind = Attribute::Kind::kInt;
+    a.i = offset_x;
+    attrs->map()["offset_x"] = a;
+    return "";
   }
 
   // "" or why CANN cannot compile the node on --soc_version, in the words of

@@ -16,6 +16,8 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cann_onnx_ops.h"
 #include "cann_op_facts.h"
@@ -83,6 +85,57 @@ std::string CheckOpset(const onnx::ModelProto& model, int64_t* opset) {
            std::to_string(kMaxOnnxOpset);
   }
   return "";
+}
+
+constexpr const char* kHiddenDomain = "executorch_ascend.emulator.hidden";
+
+struct HiddenNodes {
+  std::vector<std::pair<onnx::NodeProto*, std::string>> nodes;  // old domain
+  bool import_added = false;
+};
+
+// CANN's vendor ops (no ONNX schema at `opset`) and the Conv, MatMul and
+// Gemm nodes with an int8 operand (an int8 initializer, graph input or
+// AscendQuant output) move to kHiddenDomain until Restore.
+HiddenNodes HideFromLibonnx(onnx::ModelProto* model, int64_t opset) {
+  onnx::GraphProto* graph = model->mutable_graph();
+  std::set<std::string> int8;
+  for (const auto& init : graph->initializer()) {
+    if (init.data_type() == onnx::TensorProto::INT8) int8.insert(init.name());
+  }
+  for (const auto& in : graph->input()) {
+    if (in.type().has_tensor_type() &&
+        in.type().tensor_type().elem_type() == onnx::TensorProto::INT8)
+      int8.insert(in.name());
+  }
+  HiddenNodes hidden;
+  for (onnx::NodeProto& node : *graph->mutable_node()) {
+    if (!IsOnnxDomain(node.domain())) continue;
+    const std::string& op = node.op_type();
+    bool hide =
+        op != "Constant" && onnx::OpSchemaRegistry::Schema(
+                                op, static_cast<int>(opset), "") == nullptr;
+    if (op == "AscendQuant")
+      int8.insert(node.output().begin(), node.output().end());
+    if (op == "Conv" || op == "MatMul" || op == "Gemm") {
+      for (const std::string& in : node.input()) hide = hide || int8.count(in);
+    }
+    if (!hide) continue;
+    hidden.nodes.emplace_back(&node, node.domain());
+    node.set_domain(kHiddenDomain);
+  }
+  if (!hidden.nodes.empty()) {
+    auto* imp = model->add_opset_import();
+    imp->set_domain(kHiddenDomain);
+    imp->set_version(1);
+    hidden.import_added = true;
+  }
+  return hidden;
+}
+
+void Restore(const HiddenNodes& hidden, onnx::ModelProto* model) {
+  for (const auto& [node, domain] : hidden.nodes) node->set_domain(domain);
+  if (hidden.import_added) model->mutable_opset_import()->RemoveLast();
 }
 
 std::string CheckRegistrations(const onnx::GraphProto& graph, int64_t opset) {
@@ -230,20 +283,33 @@ std::string LoadOnnxModel(const AtcOptions& options, onnx::ModelProto* model,
   if (err.empty()) err = GuardConvPoolNodes(model->mutable_graph());
   if (!err.empty()) return err;
 
+  // libonnx knows neither CANN's vendor ops (AscendQuant, ...: no ONNX
+  // schema, so its checker refuses them in the default domain) nor CANN's
+  // int8 Conv, MatMul and Gemm (int8 operands, int32 out, which ONNX's
+  // schemas have no type for). CANN's parser checks neither against ONNX's
+  // schemas; here they move to a domain of their own while libonnx checks
+  // and infers the rest, and the kernels' Infer takes them.
+  const HiddenNodes hidden = HideFromLibonnx(model, *opset);
+  std::string libonnx_error;
   try {
     onnx::checker::check_model(*model);
   } catch (const std::exception& e) {
-    return std::string("the ONNX checker refused the model: ") + e.what();
+    libonnx_error =
+        std::string("the ONNX checker refused the model: ") + e.what();
   }
-  try {
-    onnx::ShapeInferenceOptions inference(/*check_type=*/true,
-                                          /*strict_mode=*/1,
-                                          /*data_prop=*/true);
-    onnx::shape_inference::InferShapes(
-        *model, onnx::OpSchemaRegistry::Instance(), inference);
-  } catch (const std::exception& e) {
-    return std::string("ONNX shape inference failed: ") + e.what();
+  if (libonnx_error.empty()) {
+    try {
+      onnx::ShapeInferenceOptions inference(/*check_type=*/true,
+                                            /*strict_mode=*/1,
+                                            /*data_prop=*/true);
+      onnx::shape_inference::InferShapes(
+          *model, onnx::OpSchemaRegistry::Instance(), inference);
+    } catch (const std::exception& e) {
+      libonnx_error = std::string("ONNX shape inference failed: ") + e.what();
+    }
   }
+  Restore(hidden, model);
+  if (!libonnx_error.empty()) return libonnx_error;
   return CheckStaticInputs(model->graph());
 }
 

@@ -3,7 +3,9 @@
 """Refresh the ai.onnx ops CANN's ONNX parser registers, in cann_op_facts.json.
 
 Reads the "Standard ai.onnx operators with a registration" table of
-cann-onnx-ops.md (the "opset versions registered" column: "8-18",
+cann-onnx-ops.md and its appendix of the non-standard names CANN registers in
+the ai.onnx domain (AscendQuant, NPUWeightQuantBatchMatmulV2, ...; the
+"opset versions registered" column: "8-18",
 "8, 12-18", "1, 6, 8-18", "8-16 **(no 17)**", with en dashes) and writes the "registrations"
 object of src/executorch_ascend/cann_op_facts.json: per op, the versions as written ("8-18",
 "9, 11-16"). The emulator's atc (a header emulator/atc/CMakeLists.txt generates, with the bit
@@ -22,6 +24,7 @@ from pathlib import Path
 
 EN_DASH = "\u2013"
 SECTION = "## Standard ai.onnx operators with a registration"
+APPENDIX = "## Appendix: non-standard names registered in the ai.onnx domain"
 MAX_OPSET = 31  # the mask is a uint32_t
 
 
@@ -46,10 +49,12 @@ def parse_versions(text: str) -> list[int]:
     return opsets
 
 
-def parse_table(markdown: str) -> list[tuple[str, str, int]]:
+def parse_table(
+    markdown: str, section: str = SECTION, min_rows: int = 100
+) -> list[tuple[str, str, int]]:
     """(op type, versions as written, mask) for each row of the section."""
-    start = markdown.index(SECTION)
-    end = markdown.find("\n## ", start + len(SECTION))
+    start = markdown.index(section)
+    end = markdown.find("\n## ", start + len(section))
     rows: list[tuple[str, str, int]] = []
     for line in markdown[start : end if end >= 0 else None].splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -63,8 +68,17 @@ def parse_table(markdown: str) -> list[tuple[str, str, int]]:
             mask |= 1 << v
         written = re.sub(r"\s*\*\*.*?\*\*", "", cells[1]).replace(EN_DASH, "-").strip()
         rows.append((cells[0], written, mask))
-    if len(rows) < 100:
+    if len(rows) < min_rows:
         raise ValueError(f"only {len(rows)} rows parsed; did the format change?")
+    return sorted(rows)
+
+
+def parse_all(markdown: str) -> list[tuple[str, str, int]]:
+    """The standard ops and the appendix's non-standard ai.onnx names, sorted."""
+    rows = parse_table(markdown) + parse_table(markdown, APPENDIX, min_rows=50)
+    names = [op for op, _, _ in rows]
+    if len(names) != len(set(names)):
+        raise ValueError("an op is listed twice")
     return sorted(rows)
 
 
@@ -80,7 +94,7 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     src, dst = Path(argv[1]), Path(argv[2])
-    rows = parse_table(src.read_text(encoding="utf-8"))
+    rows = parse_all(src.read_text(encoding="utf-8"))
     facts = update(json.loads(dst.read_text(encoding="utf-8")), rows)
     dst.write_text(json.dumps(facts, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {len(rows)} ops to {dst}")

@@ -13,6 +13,12 @@
 #include <cstdint>
 #include <cstring>
 
+#include "gnu_vectors.h"
+
+#if defined(__F16C__)
+#include <immintrin.h>
+#endif
+
 namespace ascend_emu {
 namespace kernels {
 
@@ -54,6 +60,52 @@ inline float RoundToBf16(float v) {
   const uint32_t r = (b + 0x7FFFu + ((b >> 16) & 1u)) & 0xFFFF0000u;
   return BitsFloat((b & 0x7FFFFFFFu) > 0x7F800000u ? b : r);
 }
+
+#if defined(ASCEND_EMU_GNU_VECTORS)
+// RoundToHalf and RoundToBf16 on a vector of the build's arch (GCC does not
+// vectorise the scalar forms' selects inside the decode loops by itself).
+namespace gnu_vectors {
+inline Vec RoundToHalfV(Vec v) {
+#if defined(__AVX512F__)
+  // The CPU's own conversion there and back (round to nearest even, inf on
+  // overflow, NaN kept): two instructions for the dozen below.
+  static_assert(kLanes == 16);
+  const __m512 x = reinterpret_cast<const __m512&>(v);
+  const __m512 r =
+      _mm512_cvtph_ps(_mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT));
+  return reinterpret_cast<const Vec&>(r);
+#elif defined(__F16C__) && defined(__AVX__)
+  static_assert(kLanes == 8);
+  const __m256 x = reinterpret_cast<const __m256&>(v);
+  const __m256 r =
+      _mm256_cvtph_ps(_mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT));
+  return reinterpret_cast<const Vec&>(r);
+#else
+  const Mask b = reinterpret_cast<Mask&>(v);
+  const Mask sign = b & static_cast<int32_t>(0x80000000u);
+  const Mask a = b & 0x7FFFFFFF;
+  Mask e = a & 0x7F800000;
+  const Mask lo = Mask{} + (113 << 23), hi = Mask{} + (142 << 23);
+  e = e < lo ? lo : e;
+  e = e > hi ? hi : e;
+  const Mask magic_bits = (e + (13 << 23)) | 0x400000;
+  const Vec magic = reinterpret_cast<const Vec&>(magic_bits);
+  const Vec r = (reinterpret_cast<const Vec&>(a) + magic) - magic;
+  Mask out = reinterpret_cast<const Mask&>(r) | sign;
+  out = a >= 0x477FF000 ? (sign | 0x7F800000) : out;
+  out = a > 0x7F800000 ? b : out;
+  return reinterpret_cast<const Vec&>(out);
+#endif
+}
+inline Vec RoundToBf16V(Vec v) {
+  const Mask b = reinterpret_cast<Mask&>(v);
+  const Mask r =
+      (b + 0x7FFF + ((b >> 16) & 1)) & static_cast<int32_t>(0xFFFF0000u);
+  const Mask out = (b & 0x7FFFFFFF) > 0x7F800000 ? b : r;
+  return reinterpret_cast<const Vec&>(out);
+}
+}  // namespace gnu_vectors
+#endif
 
 // m * 2^exp (m >= 0, exact) rounded once to the nearest float16, as a float:
 // AscendDequant's int32 x times an fp32 scale needs up to 55 bits, more than

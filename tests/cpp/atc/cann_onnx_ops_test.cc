@@ -11,7 +11,27 @@ namespace ascend_emu {
 namespace atc {
 namespace {
 
-TEST(CannOnnxOps, HasEveryStandardOp) { EXPECT_EQ(CannOnnxOpCount(), 161u); }
+// 161 standard ops and the 98 non-standard names CANN registers in the
+// ai.onnx domain (the reference list's appendix).
+TEST(CannOnnxOps, HasEveryStandardOpAndTheVendorNames) {
+  EXPECT_EQ(CannOnnxOpCount(), 161u + 98u);
+}
+
+// The quantization ops the emulator runs (ops-nn e5c3fa93's plugins).
+TEST(CannOnnxOps, QuantOps) {
+  for (const char* op : {"AscendQuant", "AscendDequant", "AscendAntiQuant"}) {
+    EXPECT_FALSE(CannRegisters(op, 7)) << op;
+    for (int v = 8; v <= 22; ++v) EXPECT_TRUE(CannRegisters(op, v)) << op;
+    EXPECT_FALSE(CannRegisters(op, 23)) << op;
+  }
+  EXPECT_FALSE(CannRegisters("NPUWeightQuantBatchMatmulV2", 10));
+  EXPECT_TRUE(CannRegisters("NPUWeightQuantBatchMatmulV2", 11));
+  EXPECT_TRUE(CannRegisters("NPUWeightQuantBatchMatmulV2", 17));
+  EXPECT_TRUE(CannRegisters("NPUWeightQuantBatchMatmulV2", 19));
+  EXPECT_FALSE(CannRegisters("NPUWeightQuantBatchMatmulV2", 20));
+  // QuantBatchMatMul has no opset-17 key.
+  EXPECT_FALSE(CannRegisters("QuantBatchMatMul", 17));
+}
 
 // The lookup is a binary search: the table generated from
 // cann_op_facts.json must be sorted, so every entry is found.

@@ -77,6 +77,34 @@ bool QuantFuzzInputs(F& f, const std::string& op, std::vector<HostTensor>* in) {
     }
     return true;
   }
+  if (op == "NPUWeightQuantBatchMatmulV2") {
+    const int64_t m = f.Int(0, 3), k = f.Coin(30) ? 64 : f.Int(0, 9),
+                  n8 = f.Int(0, 3);
+    const bool bf16 = f.Coin(30);
+    const DType dt = bf16 ? DType::kBFloat16 : DType::kFloat16;
+    auto half = [&](const Shape& s) {
+      std::vector<Eigen::half> v(static_cast<size_t>(s.numel()));
+      for (auto& x : v) x = Eigen::half(static_cast<float>(f.Int(-9, 9)) / 8);
+      HostTensor t = HostTensor::Of(DType::kFloat16, s, v);
+      t.dtype = dt;  // (the bytes of a bf16 tensor need no meaning here)
+      return t;
+    };
+    in->push_back(half(S({m, k})));
+    const bool int4 = f.Coin(40);
+    const int64_t n = int4 ? n8 * 8 : f.Int(0, 20);
+    in->push_back(
+        int4 ? QuantFuzzTensor<int32_t>(f, DType::kInt32, S({k, n8}),
+                                        -(1 << 30), 1 << 30)
+             : QuantFuzzTensor<int8_t>(f, DType::kInt8, S({k, n}), -128, 127));
+    const bool grouped = k == 64 && f.Coin(50);
+    const Shape ss = grouped ? S({2, n}) : f.Coin() ? S({1}) : S({n});
+    in->push_back(half(f.Coin(90) ? ss : S({n + 1})));
+    in->push_back(f.Coin() ? half(ss) : HostTensor::Absent());
+    in->push_back(HostTensor::Absent());
+    in->push_back(f.Coin(5) ? half(ss) : HostTensor::Absent());
+    in->push_back(f.Coin() ? half(S({n})) : HostTensor::Absent());
+    return true;
+  }
   if ((op == "Conv" || op == "MatMul" || op == "Gemm") && f.Coin(25)) {
     // The int8 forms (conv_int8.h, matmul_int8.h), now and then a float
     // operand among them.
@@ -122,6 +150,9 @@ void QuantFuzzAttrs(F& f, const std::string& op, A* a) {
   }
   if ((op == "Conv" || op == "MatMul" || op == "Gemm") && f.Coin(20)) {
     a->Int("offset_x", f.Int(-130, 130));
+  }
+  if (op == "NPUWeightQuantBatchMatmulV2" && f.Coin(50)) {
+    a->Int("antiquant_group_size", f.Coin(80) ? 32 : f.Int(0, 40));
   }
   if (op == "AscendDequant") {
     if (f.Coin(30)) a->Int("sqrt_mode", f.Int(0, 1));

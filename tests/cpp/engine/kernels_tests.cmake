@@ -25,6 +25,7 @@ add_executable(ascend_emu_kernels_test
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_resize.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_quant.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_int8.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_weight_quant.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_fp16.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_bf16.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_noalloc.cc

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// atc and CANN's quantization ops: an AMCT-style graph (AscendQuant -> int8
+// Conv -> AscendDequant -> Cast) compiled and run against numbers computed
+// here, offset_x taken from the AscendQuant, the precision modes leaving the
+// integer tensors alone, and the per-chip refusals of cann_op_facts.json.
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "atc_test_util.h"
+
+namespace ascend_emu {
+namespace testing {
+namespace {
+
+float H(float v) { return static_cast<float>(Eigen::half(v)); }
+
+template <typename T>
+void AddInit(OnnxBuilder& b, const std::string& name, int32_t elem,
+             std::vector<int64_t> dims, const std::vector<T>& v) {
+  onnx::TensorProto* t = b.model().mutable_graph()->add_initializer();
+  t->set_name(name);
+  t->set_data_type(elem);
+  for (int64_t d : dims) t->add_dims(d);
+  t->set_raw_data(std::string(reinterpret_cast<const char*>(v.data()),
+                              v.size() * sizeof(T)));
+}
+
+class AtcQuantTest : public AtcTest {
+ protected:
+  // x [1, 2, 5, 5] -> AscendQuant(scale 20, offset 3) -> Conv int8 (3x3,
+  // pads 1, int32 bias) -> AscendDequant(uint64 [3]) -> Cast(FLOAT).
+  OnnxBuilder QuantConvGraph() {
+    OnnxBuilder b;
+    b.Input("x", {1, 2, 5, 5});
+    b.Output("y", {1, 3, 5, 5});
+    AddInit(b, "w", onnx::TensorProto::INT8, {3, 2, 3, 3}, w_);
+    AddInit(b, "bias", onnx::TensorProto::INT32, {3}, bias_);
+    // deq_scale through uint64_data (the ONNX field), garbage in 63:40.
+    onnx::TensorProto* d = b.model().mutable_graph()->add_initializer();
+    d->set_name("deq");
+    d->set_data_type(onnx::TensorProto::UINT64);
+    d->add_dims(3);
+    for (float s : deq_) {
+      uint32_t bits;
+      std::memcpy(&bits, &s, 4);
+      d->add_uint64_data((uint64_t{0xABCDEF} << 40) | bits);
+    }
+    onnx::NodeProto& q = b.Node("AscendQuant", {"x"}, {"xq"}, "quant");
+    OnnxBuilder::AttrFloat(q, "scale", 20.0f);
+    OnnxBuilder::AttrFloat(q, "offset", 3.0f);
+    onnx::NodeProto& c = b.Node("Conv", {"xq", "w", "bias"}, {"acc"}, "conv");
+    OnnxBuilder::AttrInts(c, "pads", {1, 1, 1, 1});
+    b.Node("AscendDequant", {"acc", "deq"}, {"yh"}, "dequant");
+    onnx::NodeProto& cast = b.Node("Cast", {"yh"}, {"y"}, "cast");
+    OnnxBuilder::AttrInt(cast, "to", onnx::TensorProto::FLOAT);
+    return b;
+  }
+
+  // The same in the test: float16 quantization, the int8 convolution of
+  // (q - 3) with zero padding, one rounding of acc * deq to float16.
+  std::vector<float> Expected(const std::vector<float>& x) const {
+    std::vector<int> q(x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      const float v = H(H(H(x[i]) * 20.0f) + 3.0f);
+      q[i] = static_cast<int>(
+          std::min(127.0f, std::max(-128.0f, std::nearbyint(v))));
+    }
+    std::vector<float> y(75);
+    for (int m = 0; m < 3; ++m)
+      for (int i = 0; i < 5; ++i)
+        for (int j = 0; j < 5; ++j) {
+          int64_t acc = bias_[m];
+          for (int c = 0; c < 2; ++c)
+            for (int p = 0; p < 3; ++p)
+              for (int r = 0; r < 3; ++r) {
+                const int ih = i - 1 + p, iw = j - 1 + r;
+                if (ih < 0 || ih >= 5 || iw < 0 || iw >= 5) continue;
+                acc += (q[(c * 5 + ih) * 5 + iw] - 3) *
+                       int64_t{w_[((m * 2 + c) * 3 + p) * 3 + r]};
+              }
+          // |acc| < 2^24 and deq has 24 bits: exact in double.
+          const double exact = static_cast<double>(acc) * deq_[m];
+          y[(m * 5 + i) * 5 + j] = NearestHalf(exact);
+        }
+    return y;
+  }
+
+  static float NearestHalf(double p) {
+    const Eigen::half g(static_cast<float>(p));
+    const uint16_t bits = Eigen::numext::bit_cast<uint16_t>(g);
+    float best = static_cast<float>(g);
+    for (int dlt : {-1, 1}) {
+      const float c = static_cast<float>(Eigen::numext::bit_cast<Eigen::half>(
+          static_cast<uint16_t>(bits + dlt)));
+      const double dc = std::fabs(p - c), db = std::fabs(p - best);
+      if (dc < db ||
+          (dc == db &&
+           (Eigen::numext::bit_cast<uint16_t>(Eigen::half(c)) & 1) == 0))
+        best = c;
+    }
+    return best;
+  }
+
+  std::vector<int8_t> w_ = [] {
+    std::vector<int8_t> v(54);
+    for (size_t i = 0; i < v.size(); ++i)
+      v[i] = static_cast<int8_t>(static_cast<int>((i * 37) % 255) - 127);
+    return v;
+  }();
+  std::vector<int32_t> bias_ = {1000, -250, 7};
+  std::vector<float> deq_ = {0.0123f, -0.0007f, 0.25f};
+};
+
+TEST_F(AtcQuantTest, QuantConvDequantCastEndToEnd) {
+  std::vector<float> x(50);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = -7.0f + 0.2937f * static_cast<float>((i * 13) % 50);
+  x[0] = 100.0f;  // saturates at 127
+  x[1] = -100.0f;
+  const std::vector<float> want = Expected(x);
+  for (const char* mode : {"must_keep_origin_dtype", "allow_fp32_to_fp16",
+                           "force_fp16", "allow_mix_precision"}) {
+    std::unique_ptr<Model> model =
+        CompileAndLoad(QuantConvGraph(), std::string("q_") + mode,
+                       {std::string("--precision_mode=") + mode});
+    ASSERT_NE(model, nullptr) << mode;
+    const std::vector<std::vector<float>> y = RunFloat(*model, {x});
+    ASSERT_EQ(y[0].size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      ASSERT_EQ(y[0][i], want[i]) << mode << " at " << i;
+  }
+}
+
+TEST_F(AtcQuantTest, Int8ConvWithoutAQuantGetsOffsetZero) {
+  // The int8 input is a graph input: offset_x 0.
+  OnnxBuilder b;
+  b.Input("xq", {1, 1, 3, 3}, onnx::TensorProto::INT8);
+  b.Output("y", {1, 1, 3, 3}, onnx::TensorProto::INT32);
+  AddInit(b, "w", onnx::TensorProto::INT8, {1, 1, 1, 1},
+          std::vector<int8_t>{2});
+  b.Node("Conv", {"xq", "w"}, {"y"}, "conv");
+  std::unique_ptr<Model> model = CompileAndLoad(b, "plain");
+  ASSERT_NE(model, nullptr);
+  std::vector<int8_t> x = {1, -2, 3, -4, 5, -6, 7, -8, 127};
+  std::vector<int32_t> y(9);
+  const void* in[] = {x.data()};
+  void* out[] = {y.data()};
+  std::string error;
+  ASSERT_TRUE(model->Run(in, out, nullptr, &error)) << error;
+  EXPECT_EQ(y, (std::vector<int32_t>{2, -4, 6, -8, 10, -12, 14, -16, 254}));
+}
+
+TEST_F(AtcQuantTest, RefusesWhatTheChipLacks) {
+  // int8 Conv on Ascend950.
+  AtcResult r =
+      Compile(QuantConvGraph(), "on950", {"--soc_version=Ascend950DT_950x"});
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("CANN has no int8 Conv on Ascend950DT_950x (family "
+                       "Ascend950)"),
+            std::string::npos)
+      << r.err;
+  // The same graph compiles for Ascend310P3 (with its default mode).
+  r = Compile(
+      QuantConvGraph(), "on310p",
+      {"--soc_version=Ascend310P3", "--precision_mode=allow_fp32_to_fp16"});
+  EXPECT_EQ(r.code, 0) << r.err;
+
+  // NPUWeightQuantBatchMatmulV2: not on Ascend310B; int4 not on Ascend310P.
+  auto wq = [&](bool int4) {
+    OnnxBuilder b;
+    b.Input("x", {1, 64}, onnx::TensorProto::FLOAT16);
+    b.Output("y", {1, 16}, onnx::TensorProto::FLOAT16);
+    if (int4) {
+      AddInit(b, "w", onnx::TensorProto::INT32, {64, 2},
+              std::vector<int32_t>(128, 0x12345678));
+    } else {
+      AddInit(b, "w", onnx::TensorProto::INT8, {64, 16},
+              std::vector<int8_t>(1024, 3));
+    }
+    AddInit(b, "s", onnx::TensorProto::FLOAT16, {16},
+            std::vector<Eigen::half>(16, Eigen::half(0.5f)));
+    b.Node("NPUWeightQuantBatchMatmulV2", {"x", "w", "s"}, {"y"}, "wq");
+    return b;
+  };
+  r = Compile(wq(false), "wq310b", {"--soc_version=Ascend310B1"});
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("CANN has no NPUWeightQuantBatchMatmulV2 on "
+                       "Ascend310B1 (family Ascend310B)"),
+            std::string::npos)
+      << r.err;
+  r = Compile(wq(true), "wq310p", {"--soc_version=Ascend310P3"});
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("CANN has no int4 (int32-packed) weights for "
+                       "NPUWeightQuantBatchMatmulV2 on Ascend310P3"),
+            std::string::npos)
+      << r.err;
+  r = Compile(wq(false), "wq310p8", {"--soc_version=Ascend310P3"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  r = Compile(wq(true), "wq910b", {});
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+TEST_F(AtcQuantTest, RefusesMixedDtypesAndUnemulatedQuantTypes) {
+  OnnxBuilder b;
+  b.Input("xq", {1, 1, 3, 3}, onnx::TensorProto::INT8);
+  b.Output("y", {1, 1, 3, 3});
+  b.InitF32("w", {1, 1, 1, 1}, {1.0f});
+  b.Node("Conv", {"xq", "w"}, {"y"}, "conv");
+  AtcResult r = Compile(b, "mixed");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("int8 Conv needs int8 x and weight"), std::string::npos)
+      << r.err;
+
+  OnnxBuilder q;
+  q.Input("x", {4});
+  q.Output("y", {4}, onnx::TensorProto::INT8);
+  onnx::NodeProto& n = q.Node("AscendQuant", {"x"}, {"y"}, "q");
+  onnx::AttributeProto* a = n.add_attribute();
+  a->set_name("dst_type");
+  a->set_type(onnx::AttributeProto::STRING);
+  a->set_s("INT4");
+  r = Compile(q, "int4");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("dst_type 'INT4' is not emulated"), std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace testing
+}  // namespace ascend_emu
