@@ -98,27 +98,33 @@ def int8_values(model: onnx.ModelProto) -> frozenset[str]:
 
 def check_quant_ops(model: onnx.ModelProto, soc_version: str) -> list[str]:
     """What in a quantized graph CANN does not run on `soc_version`'s family, by the facts of this
-    file: an op the family lacks ("unsupported"), an int8 cube op where the family has none
-    ("no_int8"), int4 weights where it takes int8 only ("no_int4_weight"), and AMCT's uint64
-    deq_scale where the family's AscendDequant reads an fp16 one ("deq_scale_float16")."""
+    file: an op the family lacks ("unsupported"), an int8 Conv/MatMul/Gemm where the family has
+    none ("no_int8"), int4 weights where it takes int8 only ("no_int4_weight"), and AMCT's uint64
+    deq_scale where the family's AscendDequant reads an fp16 one ("deq_scale_float16"). The
+    emulator's atc refuses the same, with the same sources."""
     import onnx
 
     fam = family(soc_version)
     int8 = int8_values(model)
-    int32 = {i.name for i in model.graph.initializer if i.data_type == onnx.TensorProto.INT32}
+    dtypes = {i.name: i.data_type for i in model.graph.initializer}
     found: list[str] = []
+
+    def refuse(node: onnx.NodeProto, key: str, what: str) -> None:
+        fact = _OPS.get(node.op_type, {})
+        source = fact.get(f"{key}_source") or fact.get("source", "")
+        found.append(f"{node.op_type} ({node.name}): {what} on {soc_version} ({fam}): {source}")
+
     for node in model.graph.node:
         op = node.op_type
-        where = f"{op} ({node.name}) on {soc_version} ({fam})"
+        second = dtypes.get(node.input[1]) if len(node.input) > 1 else None
         if fam in _families(op, "unsupported"):
-            found.append(f"{where}: {source_of(op)}")
+            refuse(node, "unsupported", f"CANN has no {op}")
         if fam in _families(op, "no_int8") and node.input and node.input[0] in int8:
-            found.append(f"{where}: no int8 {op}; {source_of(op)}")
-        weight = node.input[1] if len(node.input) > 1 else ""
-        if fam in _families(op, "no_int4_weight") and weight in int32:
-            found.append(f"{where}: int8 weights only, not int4; {source_of(op)}")
-        if fam in _families(op, "deq_scale_float16"):
-            found.append(f"{where}: its deq_scale is float16, not AMCT's uint64; {source_of(op)}")
+            refuse(node, "no_int8", f"CANN has no int8 {op}")
+        if fam in _families(op, "no_int4_weight") and second == onnx.TensorProto.INT32:
+            refuse(node, "no_int4_weight", "int8 weights only, not int4")
+        if fam in _families(op, "deq_scale_float16") and second == onnx.TensorProto.UINT64:
+            refuse(node, "deq_scale_float16", "its deq_scale is float16, not a uint64")
     return found
 
 

@@ -5,9 +5,15 @@ Runtime cannot run (it has no AscendQuant). A second implementation of the formu
 emulator's kernels follow (cann-quant reference, section 2; docs/quantization.md), written from
 the formulas, not from the C++.
 
-int8 Conv and Gemm read their activation offset from the AscendQuant producing their input, as
-CANN's graph engine sets the cube op's offset_x: `with_offsets` writes it on a copy of the model
-as an `offset_x` attribute these implementations read.
+int8 Conv, Gemm and MatMul read their activation offset from the AscendQuant producing their
+input, as CANN's graph engine sets the cube op's offset_x: `with_offsets` writes it on a copy of
+the model as an `offset_x` attribute these implementations read (only where the AscendQuant feeds
+the op directly, as CANN finds it).
+
+`exact=True` runs the same graph with exact arithmetic instead of CANN's fp16 steps (AscendQuant in
+float64, AscendDequant and AscendAntiQuant to float32): what PT2E's eager model computes. A graph
+that matches eager that way is lowered right; what remains against eager on the device is CANN's
+fp16 arithmetic.
 """
 
 from __future__ import annotations
@@ -98,6 +104,15 @@ class Gemm(OpRun):
         return (y.astype(np.int32),)
 
 
+class MatMul(OpRun):
+    op_domain = ""
+
+    def _run(self, a, b, offset_x=0):
+        if a.dtype != np.int8:
+            return (np.matmul(a, b),)
+        return (np.matmul(a.astype(np.int64) - offset_x, b.astype(np.int64)).astype(np.int32),)
+
+
 def _int4_unpack(w: np.ndarray) -> np.ndarray:
     """int32 [K, N/8] holding 8 int4 each, element 8j+i in bits 4i..4i+3 -> int8 [K, N]."""
     u = w.astype(np.uint32)[..., None] >> (4 * np.arange(8, dtype=np.uint32))
@@ -142,6 +157,32 @@ class NPUWeightQuantBatchMatmulV2(OpRun):
         return (y.astype(x.dtype),)
 
 
+class ExactAscendQuant(AscendQuant):
+    op_type = "AscendQuant"
+
+    def _run(self, x, scale=0.0, offset=0.0, sqrt_mode=0, round_mode="Round", dst_type="INT8"):
+        r = _round(
+            x.astype(np.float64) * scale * (scale if sqrt_mode else 1.0) + offset, round_mode
+        )
+        return (np.clip(r, -128, 127).astype(np.int8),)
+
+
+class ExactAscendAntiQuant(AscendAntiQuant):
+    op_type = "AscendAntiQuant"
+
+    def _run(self, x, scale=0.0, offset=0.0, dtype=0, sqrt_mode=0):
+        return (((x.astype(np.float64) - offset) * scale).astype(np.float32),)
+
+
+class ExactAscendDequant(AscendDequant):
+    op_type = "AscendDequant"
+
+    def _run(self, x, deq_scale, dtype=0, sqrt_mode=0, relu_flag=0):
+        scale = (deq_scale & 0xFFFFFFFF).astype(np.uint32).view(np.float32).astype(np.float64)
+        y = (x.astype(np.float64) * _per_channel(scale, x)).astype(np.float32)
+        return (np.maximum(y, 0) if relu_flag else y,)
+
+
 def with_offsets(model: onnx.ModelProto) -> onnx.ModelProto:
     """A copy where each Conv/Gemm fed by an AscendQuant carries that AscendQuant's offset as
     `offset_x` (what CANN's graph engine does)."""
@@ -152,7 +193,7 @@ def with_offsets(model: onnx.ModelProto) -> onnx.ModelProto:
             attrs = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
             offsets[node.output[0]] = round(attrs.get("offset", 0.0))
     for node in model.graph.node:
-        if node.op_type in ("Conv", "Gemm") and node.input[0] in offsets:
+        if node.op_type in ("Conv", "Gemm", "MatMul") and node.input[0] in offsets:
             node.attribute.append(onnx.helper.make_attribute("offset_x", offsets[node.input[0]]))
     return model
 
@@ -161,6 +202,17 @@ def has_vendor_ops(model: onnx.ModelProto) -> bool:
     return any(n.op_type in VENDOR_OPS for n in model.graph.node)
 
 
-def run_reference(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
-    ops = [AscendQuant, AscendAntiQuant, AscendDequant, Conv, Gemm, NPUWeightQuantBatchMatmulV2]
+def run_reference(
+    model: onnx.ModelProto, feeds: dict[str, np.ndarray], exact: bool = False
+) -> list[np.ndarray]:
+    ops: list[type[OpRun]] = [Conv, Gemm, MatMul, NPUWeightQuantBatchMatmulV2]
+    if exact:
+        ops += [_named(ExactAscendQuant), _named(ExactAscendAntiQuant), _named(ExactAscendDequant)]
+    else:
+        ops += [AscendQuant, AscendAntiQuant, AscendDequant]
     return ReferenceEvaluator(with_offsets(model), new_ops=ops).run(None, feeds)
+
+
+def _named(cls: type[OpRun]) -> type[OpRun]:
+    """onnx.reference finds an implementation by its class name: the exact variant as the op."""
+    return type(cls.op_type, (cls,), {})

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 import torch
+from ascend_helpers import ascend_lowered_modules
 from executorch_ascend_emulator.stats import read_stats
 from model_zoo import static_cache_decoder
 
-from executorch_ascend import AscendCompileSpec
+from executorch_ascend import AscendCompileSpec, blob
 from executorch_ascend.export import lower_program, save
 
 pytestmark = pytest.mark.emulator
@@ -79,6 +80,9 @@ def test_weight_only_decoder_generates_eager_tokens(
     lowering = lower_program(convert_and_export_with_cache(model), spec)
     summary = lowering.summary
     assert summary.partitions == 1 and summary.delegated_nodes == summary.total_nodes, summary
+    (module,) = ascend_lowered_modules(lowering.edge)
+    states = blob.decode(module.processed_bytes).states  # the KV cache, as device state
+    assert sum("cache" in s.name for s in states) == 2 * model.config.num_hidden_layers
     pte, ptds = save(lowering.program, tmp_path / f"{case}.pte")
     (ptd,) = ptds
 

@@ -71,7 +71,7 @@ bool NeedsConstantInput(const std::string& op_type, int index) {
 
 std::string OpUnavailableOnSoc(const std::string& op_type,
                                const std::string& soc_version, bool int8,
-                               bool int4_weight) {
+                               bool int4_weight, bool uint64_deq_scale) {
   const CannOpFact* f = Find(op_type);
   if (f == nullptr) return "";
   const std::string family = FamilyOf(soc_version);
@@ -87,6 +87,10 @@ std::string OpUnavailableOnSoc(const std::string& op_type,
   if (int4_weight && Lists(f->no_int4_weight, family)) {
     return "CANN has no int4 (int32-packed) weights for " + op_type + " on " +
            chip + " (" + f->no_int4_weight_source + ")";
+  }
+  if (uint64_deq_scale && Lists(f->deq_scale_float16, family)) {
+    return "CANN's " + op_type + " takes a float16 deq_scale on " + chip +
+           ", not a uint64 one (" + f->deq_scale_float16_source + ")";
   }
   return "";
 }

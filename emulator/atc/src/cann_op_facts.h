@@ -29,6 +29,8 @@ struct CannOpFact {
   const char* no_int8_source;
   const char* no_int4_weight;
   const char* no_int4_weight_source;
+  const char* deq_scale_float16;  // AscendDequant: no uint64 deq_scale there
+  const char* deq_scale_float16_source;
 };
 
 // An attribute whose values CANN's plugin handles as ONNX means them are
@@ -66,12 +68,13 @@ bool OpHasBfloat16(const std::string& op_type);
 bool NeedsConstantInput(const std::string& op_type, int index);
 
 // What CANN cannot run of `op_type` on `soc_version`'s family: the op at all,
-// its int8 form (`int8`: int8 inputs), or int4 weights (`int4_weight`):
-// "" when it can, else the reason with its source, e.g. "CANN has no int8
-// Conv on Ascend950 (<source>)".
+// its int8 form (`int8`: int8 inputs), int4 weights (`int4_weight`), or a
+// uint64 deq_scale (`uint64_deq_scale`, AscendDequant): "" when it can, else
+// the reason with its source, e.g. "CANN has no int8 Conv on Ascend950
+// (<source>)".
 std::string OpUnavailableOnSoc(const std::string& op_type,
                                const std::string& soc_version, bool int8,
-                               bool int4_weight);
+                               bool int4_weight, bool uint64_deq_scale);
 
 // Where the fact about `op_type` comes from ("" when there is none).
 std::string OpFactSource(const std::string& op_type);

@@ -887,8 +887,9 @@ class GraphCompiler {
   }
 
   // "" or what CANN does not have on --soc_version (cann_op_facts.json's
-  // unsupported, no_int8, no_int4_weight): the op, its int8 form (an int8
-  // Conv, MatMul or Gemm), int4 weights packed in int32.
+  // unsupported, no_int8, no_int4_weight, deq_scale_float16): the op, its
+  // int8 form (an int8 Conv, MatMul or Gemm), int4 weights packed in int32,
+  // AscendDequant's uint64 deq_scale.
   std::string CheckOpOnSoc(const onnx::NodeProto& node) const {
     const std::string& op = node.op_type();
     DType x = DType::kFloat32, w = DType::kFloat32;
@@ -896,7 +897,10 @@ class GraphCompiler {
         IsInt8MatrixOp(op) && InputDType(node, 0, &x) && x == DType::kInt8;
     const bool int4 = op == "NPUWeightQuantBatchMatmulV2" &&
                       InputDType(node, 1, &w) && w == DType::kInt32;
-    return OpUnavailableOnSoc(op, options_.soc_version, int8, int4);
+    const bool uint64_deq = op == "AscendDequant" && InputDType(node, 1, &w) &&
+                            w == DType::kUInt64;
+    return OpUnavailableOnSoc(op, options_.soc_version, int8, int4,
+                              uint64_deq);
   }
 
   // An int8 Conv, MatMul or Gemm gets CANN's offset_x (the activation's

@@ -76,7 +76,7 @@ def _conv_supported(node: Node) -> str | None:
 @converter(
     aten.convolution.default,
     dtypes=FLOATS,
-    onnx=["Conv", "ConvTranspose"],
+    onnx=["Conv", "ConvTranspose", "AscendDequant", "Cast"],
     supports=_conv_supported,
     samples=[
         module_sample("conv_3x3_pad", lambda: torch.nn.Conv2d(3, 8, 3, padding=1), (1, 3, 8, 8)),

@@ -46,7 +46,16 @@ def _linear_supported(node: Node) -> str | None:
 
 @converter(
     aten.linear.default,
-    onnx=["Gemm", "MatMul", "Transpose", "Add"],
+    onnx=[
+        "Gemm",
+        "MatMul",
+        "Transpose",
+        "Add",
+        "AscendDequant",
+        "NPUWeightQuantBatchMatmulV2",
+        "Reshape",
+        "Cast",
+    ],
     dtypes=FLOATS,
     supports=_linear_supported,
     keep_whole=True,

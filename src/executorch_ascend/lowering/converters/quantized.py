@@ -72,8 +72,9 @@ def _between_steps(shape: tuple[int, ...], gen: torch.Generator) -> torch.Tensor
 
 
 def _fake_quant(x: torch.Tensor) -> torch.Tensor:
+    """quantize -> dequantize back to x's dtype (float32 is dequantize's default)."""
     q = qd.quantize_per_tensor(x, 0.125, 3, -128, 127, torch.int8)
-    return qd.dequantize_per_tensor(q, 0.125, 3, -128, 127, torch.int8)
+    return qd.dequantize_per_tensor(q, 0.125, 3, -128, 127, torch.int8, out_dtype=x.dtype)
 
 
 @converter(
@@ -117,9 +118,12 @@ def _dequantize_int32(
     return ctx.tmp("AscendDequant", [acc, deq], dtype=1, sqrt_mode=0, relu_flag=0)
 
 
-def _int8_parts(ctx: LoweringContext, node: Node) -> tuple[str, np.ndarray, str, str | None]:
-    """The int8 activation's value, s_x * s_w per output channel, the int8 weight and the int32
-    bias initializers of an int8 convolution or linear."""
+def _int8_parts(
+    ctx: LoweringContext, node: Node, transposed: bool = False
+) -> tuple[str, np.ndarray, str, str | None]:
+    """The int8 activation's value, s_x * s_w per output channel, the int8 weight (`transposed`:
+    a linear's as [K, N], for MatMul) and the int32 bias initializers of an int8 convolution or
+    linear."""
     act = int8_activation(node.args[0])
     assert act is not None
     w_node = node.args[1]
@@ -133,7 +137,8 @@ def _int8_parts(ctx: LoweringContext, node: Node) -> tuple[str, np.ndarray, str,
         raise LoweringError(str(e)) from None
     if scales.size == 1 and weight.values.shape[0] > 1 and b is not None and b.size > 1:
         scales = np.broadcast_to(scales, (b.size,)).copy()
-    w = ctx.derived_initializer(to_numpy(weight.values), "weight_int8", [w_node])
+    values = weight.values.t().contiguous() if transposed else weight.values
+    w = ctx.derived_initializer(to_numpy(values), "weight_int8", [w_node])
     bias_name = None
     if b is not None:
         bias_name = ctx.derived_initializer(b, "bias_int32", [bias])  # type: ignore[list-item]
@@ -149,18 +154,35 @@ def emit_int8_convolution(ctx: LoweringContext, node: Node, attrs: dict[str, obj
 
 
 def emit_int8_linear(ctx: LoweringContext, node: Node) -> None:
-    """Gemm(int8 x as [M, K], int8 W, int32 B, transB=1) -> int32 [M, N] -> AscendDequant (per
-    column) -> back to x's leading dims -> node's float dtype. One 2-D form for every input
-    rank: CANN's AscendDequant scales per channel along dim 1, N here."""
-    x, scales, w, bias = _int8_parts(ctx, node)
-    in_shape, out_shape = shape(node.args[0]), shape(node)
-    if len(in_shape) != 2:
-        x = ctx.tmp("Reshape", [x, ctx.int64s([-1, in_shape[-1]])])
-    acc = ctx.tmp("Gemm", [x, w] + ([bias] if bias else []), transB=1)
-    half = _dequantize_int32(ctx, acc, scales, [node.args[1]])  # type: ignore[list-item]
-    if len(out_shape) != 2:
-        half = ctx.tmp("Reshape", [half, ctx.int64s(out_shape)])
-    _cast_from_fp16(ctx, half, tensor_val(node).dtype, node)
+    """AMCT's forms, with AscendQuant feeding the cube op directly (CANN's graph engine takes the
+    activation offset from it, so nothing may sit between them):
+
+      2-D x:  Gemm(int8 x, int8 W, int32 B, transB=1) -> int32 [M, N] -> AscendDequant (one
+              deq_scale, or one per column N);
+      else:   MatMul(int8 x, int8 W^T) -> int32 [..., N] -> Add(int32 B) -> AscendDequant(s_x
+              * s_w, one scale); per-channel weights (another quantizer's) dequantize with s_x
+              and multiply by s_w per column in fp16."""
+    x, scales, w, bias = _int8_parts(ctx, node, transposed=len(shape(node.args[0])) != 2)
+    dtype = tensor_val(node).dtype
+    sources: list[Node] = [node.args[1]]  # type: ignore[list-item]
+    if len(shape(node.args[0])) == 2:
+        acc = ctx.tmp("Gemm", [x, w] + ([bias] if bias else []), transB=1)
+        _cast_from_fp16(ctx, _dequantize_int32(ctx, acc, scales, sources), dtype, node)
+        return
+    acc = ctx.tmp("MatMul", [x, w])
+    if bias:
+        acc = ctx.tmp("Add", [acc, bias])
+    act = int8_activation(node.args[0])
+    assert act is not None
+    if scales.size == 1 or np.all(scales == scales[0]):
+        half = _dequantize_int32(ctx, acc, scales[:1], sources)
+    else:
+        half = _dequantize_int32(ctx, acc, np.asarray([act.scale]), sources)
+        column = ctx.derived_initializer(
+            (scales / act.scale).astype(np.float16), "w_scale", sources
+        )
+        half = ctx.tmp("Mul", [half, column])
+    _cast_from_fp16(ctx, half, dtype, node)
 
 
 def between_sixteenths(shape: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
