@@ -6,13 +6,15 @@ and agreement with the float32 model (docs/benchmarks.md, "Quantized models").
     python benchmarks/bench_quantized.py [--models resnet mobilenet_v2 bert llama]
                                          [--inputs 100] [--rounds 20] [--tokens 32]
 
+Every program is compiled for Ascend910B1 (the emulator's default chip) with its default precision
+mode (must_keep_origin_dtype: the float models compute in float32).
+
 CNN / encoder rows: the float32 model and the AscendQuantizer int8 model (calibrated on 16
-inputs), each lowered for Ascend310P3 with its default precision mode (allow_fp32_to_fp16) and
-run through executorch.runtime; median ms per call over --rounds calls; agreement with the
-float32 model on --inputs other inputs: top-1 (classifiers) and cosine (mean, min).
+inputs), run through executorch.runtime; median ms per call over --rounds calls; agreement with
+the float32 model on --inputs other inputs: top-1 (classifiers) and cosine (mean, min).
 
 Decoder rows: transformers' Llama (hidden 256, 2 layers, static cache), float32 and torchao
-weight-only int8 / int4 (groups of 32 and 128), lowered for Ascend910B1; median ms per decoded
+weight-only int8 / int4 (groups of 32 and 128); median ms per decoded
 token; the weight bytes of the .ptd and uploaded to the emulated device (aclEmuGetStats).
 
 The emulator runs CPU kernels: the times say how the emulator's int8 kernels compare with its
@@ -40,8 +42,7 @@ from quant_models import MODELS, quantize_pt2e  # noqa: E402
 from executorch_ascend import AscendCompileSpec, cann  # noqa: E402
 from executorch_ascend.export import lower_program, save  # noqa: E402
 
-CNN_SOC = "Ascend310P3"
-DECODER_SOC = "Ascend910B1"
+SOC = "Ascend910B1"
 
 
 def _stats() -> dict[str, int]:
@@ -81,7 +82,7 @@ def bench_model(name: str, inputs: int, rounds: int, work: Path) -> list[list[st
     for label, program in (("fp32", model), ("int8 static", quantized)):
         lowering = lower_program(
             torch.export.export(program, example),
-            AscendCompileSpec(toolchain="emulator", soc_version=CNN_SOC),
+            AscendCompileSpec(toolchain="emulator", soc_version=SOC),
         )
         pte, _ = save(lowering.program, work / f"{name}_{label.split()[0]}.pte")
         method, uploaded = _load(pte)
@@ -126,7 +127,7 @@ def bench_decoder(tokens: int, work: Path) -> list[list[str]]:
         model = static_cache_decoder("LlamaConfig", max_cache_len=MAX_CACHE_LEN, **SHAPE)
         if dtype is not None:
             _quantize(model, dtype, group)
-        spec = AscendCompileSpec(toolchain="emulator", soc_version=DECODER_SOC, external_tag="w")
+        spec = AscendCompileSpec(toolchain="emulator", soc_version=SOC, external_tag="w")
         lowering = lower_program(convert_and_export_with_cache(model), spec)
         pte, (ptd,) = save(lowering.program, work / f"llama_{len(rows)}.pte")
         method, uploaded = _load(pte, ptd)
