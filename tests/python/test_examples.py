@@ -18,11 +18,13 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 sys.path.insert(0, str(EXAMPLES / "llm"))
 sys.path.insert(0, str(EXAMPLES / "encoder"))
 sys.path.insert(0, str(EXAMPLES / "cnn"))
+sys.path.insert(0, str(EXAMPLES / "quantization"))
 
 import export_cnn  # noqa: E402
 import export_encoder  # noqa: E402
 import export_llm  # noqa: E402
 import generate  # noqa: E402
+import quantize_cnn  # noqa: E402
 import run_cnn  # noqa: E402
 import run_encoder  # noqa: E402
 
@@ -47,6 +49,14 @@ def test_encoder_example_exports_and_matches_eager(native, tmp_path: Path, capsy
 
 
 @pytest.mark.emulator
+def test_quantization_example_runs_int8_on_ascend(native, tmp_path: Path, capsys) -> None:
+    args = ["--model", "bert", "--soc", "Ascend910B1", "--output", str(tmp_path / "bert.pte")]
+    assert quantize_cnn.main(args) == 0
+    out = capsys.readouterr().out
+    assert "1 Ascend partition(s)" in out and " OK" in out, out
+
+
+@pytest.mark.emulator
 def test_llm_example_generates_eager_tokens_from_python(native, tmp_path: Path, capsys) -> None:
     pte = tmp_path / "llama.pte"
     assert export_llm.main(["--model", "llama", "--max-cache-len", "32", "--output", str(pte)]) == 0
@@ -57,5 +67,5 @@ def test_llm_example_generates_eager_tokens_from_python(native, tmp_path: Path, 
 
 def test_examples_readme_links_every_example() -> None:
     readme = (EXAMPLES / "README.md").read_text()
-    for folder in ("cnn", "encoder", "llm"):
+    for folder in ("cnn", "encoder", "llm", "quantization"):
         assert f"]({folder}/" in readme, folder
