@@ -138,3 +138,31 @@ def test_weight_only_refused_where_cann_lacks_it(native, soc: str, case: str) ->
             convert_and_export_with_cache(model),
             AscendCompileSpec(toolchain="emulator", soc_version=soc),
         )
+
+
+def test_dynamic_activation_quantization_stays_on_the_cpu_with_the_reason() -> None:
+    """torchao's 8da4w (Int8DynamicActivationIntxWeightConfig): per-token activation quantization,
+    which CANN runs as DynamicQuant + QuantBatchMatmulV3, whose ONNX plugin has no opset-17 key:
+    the ops stay on the CPU and say so."""
+    from ascend_helpers import edge_with_kept_ops
+    from torchao.quantization import Int8DynamicActivationIntxWeightConfig, quantize_
+    from torchao.quantization.granularity import PerGroup
+
+    from executorch_ascend.explain import explain
+
+    model = torch.nn.Sequential(torch.nn.Linear(64, 32)).eval()
+    config = Int8DynamicActivationIntxWeightConfig(
+        weight_dtype=torch.int4, weight_granularity=PerGroup(32)
+    )
+    quantize_(model, config)
+    refused = [
+        r for r in explain(edge_with_kept_ops(model, (torch.randn(2, 64),))) if not r.supported
+    ]
+    quant_ops = [r for r in refused if "affine" in r.op]
+    assert {r.op for r in quant_ops} >= {
+        "torchao.choose_qparams_affine.default",
+        "torchao.quantize_affine.default",
+        "torchao.dequantize_affine.default",
+    }
+    for report in quant_ops:
+        assert "QuantBatchMatmul" in report.reason and "opsets 8-16" in report.reason, report

@@ -154,6 +154,7 @@ _HINTS = {
     "before torch.export",
     "choose_qparams_affine": _DYNAMIC_QUANT,
     "quantize_affine": _DYNAMIC_QUANT,
+    "dequantize_affine": _DYNAMIC_QUANT,  # of an activation (a weight's is a constant, folded)
     "choose_qparams_per_token_asymmetric": _DYNAMIC_QUANT,
     "quantize_per_token": _DYNAMIC_QUANT,
     "dequantize_per_token": _DYNAMIC_QUANT,
