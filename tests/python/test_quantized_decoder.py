@@ -59,7 +59,13 @@ def _decoder(dtype: torch.dtype) -> torch.nn.Module:
 
 @pytest.mark.parametrize(
     ("case", "dtype"),
-    [("int8", torch.float32), ("int4_g32", torch.float32), ("int4_g128", torch.float16)],
+    [
+        ("int8", torch.float32),
+        ("int4_g32", torch.float32),
+        ("int4_g128", torch.float16),
+        ("int8", torch.bfloat16),
+    ],
+    ids=["int8-fp32", "int4_g32-fp32", "int4_g128-fp16", "int8-bf16"],
 )
 def test_weight_only_decoder_generates_eager_tokens(
     native, tmp_path: Path, case: str, dtype: torch.dtype
