@@ -15,6 +15,10 @@
 #include "ascend_emu/kernel.h"
 #include "ascend_emu/tensor.h"
 
+namespace ascend_emu::kernels {
+void SetWeightQuantVectorDecodeForTest(bool on);  // weight_quant_matmul.cc
+}  // namespace ascend_emu::kernels
+
 namespace {
 
 using ascend_emu::Attribute;
@@ -68,20 +72,42 @@ Attribute Int(int64_t value) {
 // without it (Conv: the emulator's own im2col + Eigen / depthwise path).
 class KernelCase {
  public:
+  // dtypes: one per input (float32 where missing). float16 inputs hold
+  // small values, int32 inputs values up to 1e6, the rest a byte pattern.
   KernelCase(const std::string& op, Attributes attrs,
-             std::vector<Shape> input_shapes, bool prepared = false)
+             std::vector<Shape> input_shapes, bool prepared = false,
+             std::vector<DType> dtypes = {})
       : attrs_(std::move(attrs)) {
     kernel_ = ascend_emu::FindKernel(op);
     if (kernel_ == nullptr) throw std::runtime_error("no kernel for " + op);
-    for (const Shape& shape : input_shapes) {
+    for (size_t n = 0; n < input_shapes.size(); ++n) {
+      const Shape& shape = input_shapes[n];
       TensorRef t;
-      t.dtype = DType::kFloat32;
+      t.dtype = n < dtypes.size() ? dtypes[n] : DType::kFloat32;
       t.shape = shape;
       buffers_.push_back(AlignedZeros(t.nbytes()));
       t.data = buffers_.back().get();
-      float* values = t.as<float>();
-      for (int64_t i = 0; i < shape.numel(); ++i) {
-        values[i] = static_cast<float>(i % 17) * 0.125f - 1.0f;
+      if (t.dtype == DType::kFloat32) {
+        float* values = t.as<float>();
+        for (int64_t i = 0; i < shape.numel(); ++i) {
+          values[i] = static_cast<float>(i % 17) * 0.125f - 1.0f;
+        }
+      } else if (t.dtype == DType::kFloat16) {
+        uint16_t* values = static_cast<uint16_t*>(t.data);
+        for (int64_t i = 0; i < shape.numel(); ++i) {
+          values[i] = static_cast<uint16_t>(0x2000 + (i * 37) % 2048);
+        }
+      } else if (t.dtype == DType::kInt32) {
+        // int32 (AscendDequant's x, int4 weights): what an int8 conv sums to.
+        int32_t* values = t.as<int32_t>();
+        for (int64_t i = 0; i < shape.numel(); ++i) {
+          values[i] = static_cast<int32_t>((i * 7919) % 2000001) - 1000000;
+        }
+      } else {
+        uint8_t* bytes = static_cast<uint8_t*>(t.data);
+        for (size_t i = 0; i < t.nbytes(); ++i) {
+          bytes[i] = static_cast<uint8_t>((i * 37) % 251);
+        }
       }
       inputs_.push_back(t);
     }
@@ -135,7 +161,67 @@ BENCHMARK(BM_MatMul)
     ->Args({4, 64, 64})
     ->Args({64, 64, 64})
     ->Args({256, 256, 256})
-    ->Args({1, 512, 1000});
+    ->Args({1, 512, 1000})
+    ->Args({1, 2048, 2048})
+    ->Args({8, 2048, 2048});
+
+// NPUWeightQuantBatchMatmulV2 decode: x float16 [M, K], weight int8 [K, N]
+// (int4 1: int32 [K, N / 8]), per-channel float16 scale [N].
+void BM_WeightQuantMatmul(benchmark::State& state) {
+  const int64_t m = state.range(0), k = state.range(1), n = state.range(2);
+  const bool int4 = state.range(3) != 0;
+  ascend_emu::kernels::SetWeightQuantVectorDecodeForTest(state.range(4) != 0);
+  KernelCase op(
+      "NPUWeightQuantBatchMatmulV2", Attributes{},
+      {MakeShape({m, k}), MakeShape({k, int4 ? n / 8 : n}), MakeShape({n})},
+      false,
+      {DType::kFloat16, int4 ? DType::kInt32 : DType::kInt8, DType::kFloat16});
+  for (auto _ : state) op.Run();
+  ascend_emu::kernels::SetWeightQuantVectorDecodeForTest(true);
+  Report(state, 2.0 * m * k * n);
+}
+// vector 0: the reference loops (the kernel's test hook), 1: the vector
+// decode (M <= 8).
+void WeightQuantArgs(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"M", "K", "N", "int4", "vector"});
+  for (int64_t vec : {0, 1}) {
+    b->Args({1, 2048, 2048, 0, vec});
+    b->Args({1, 2048, 2048, 1, vec});
+    b->Args({4, 2048, 2048, 0, vec});
+    b->Args({8, 2048, 2048, 0, vec});
+    b->Args({8, 2048, 2048, 1, vec});
+  }
+}
+BENCHMARK(BM_WeightQuantMatmul)->Apply(WeightQuantArgs);
+
+// The quantization ops on 1x64x56x56: AscendQuant float32 -> int8,
+// AscendAntiQuant int8 -> float16, AscendDequant int32 -> float16 with a
+// uint64 deq_scale per channel (op 0, 1, 2).
+void BM_Quant(benchmark::State& state) {
+  const int64_t which = state.range(0);
+  const Shape shape = MakeShape({1, 64, 56, 56});
+  Attributes attrs;
+  Attribute scale;
+  scale.kind = Attribute::Kind::kFloat;
+  scale.f = 0.05f;
+  if (which != 2) attrs.map()["scale"] = scale;
+  std::unique_ptr<KernelCase> op;
+  if (which == 0) {
+    op = std::make_unique<KernelCase>("AscendQuant", attrs,
+                                      std::vector<Shape>{shape});
+  } else if (which == 1) {
+    op = std::make_unique<KernelCase>("AscendAntiQuant", attrs,
+                                      std::vector<Shape>{shape}, false,
+                                      std::vector<DType>{DType::kInt8});
+  } else {
+    op = std::make_unique<KernelCase>(
+        "AscendDequant", attrs, std::vector<Shape>{shape, MakeShape({64})},
+        false, std::vector<DType>{DType::kInt32, DType::kUInt64});
+  }
+  for (auto _ : state) op->Run();
+  state.SetItemsProcessed(state.iterations() * shape.numel());
+}
+BENCHMARK(BM_Quant)->ArgNames({"op"})->DenseRange(0, 2);
 
 // Conv NCHW, kxk, pad k/2, with bias: [1, C, H, H] -> [1, F, H/stride,
 // H/stride]; onednn 1 is the path a loaded model takes (prepared at load),

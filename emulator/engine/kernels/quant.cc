@@ -19,11 +19,14 @@
 //     once; sqrt_mode refused, as CANN does. fp16 (v100 chips): y =
 //     fp16(fp16(x) * deq_scale) (twice with sqrt_mode). relu_flag: ReLU
 //     after. The output is float16 whatever `dtype` says (the TBE kernel's).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
+#include "gnu_vectors.h"
 #include "kernel_util.h"
 #include "numeric.h"
 #include "ops.h"
@@ -74,6 +77,10 @@ inline int8_t SaturateInt8(float r) {
   return static_cast<int8_t>(r);
 }
 
+// The scalar loops below are the reference: the vector loops (GNU vectors
+// with F16C, ASCEND_EMU_HALF_VECTORS) do the same steps a vector at a time
+// and leave the tail (fewer than kLanes elements) to them;
+// kernels_test_quant_fast.cc compares the two on random and edge values.
 template <typename T>
 void QuantLoop(const T* x, int8_t* y, int64_t n, float scale, bool mul,
                bool twice, float offset, bool add, RoundMode mode) {
@@ -101,6 +108,110 @@ void QuantLoop(const T* x, int8_t* y, int64_t n, float scale, bool mul,
     }
     y[i] = SaturateInt8(r);
   }
+}
+
+#if defined(ASCEND_EMU_GNU_VECTORS) && defined(ASCEND_EMU_HALF_VECTORS)
+#define ASCEND_EMU_QUANT_VECTORS 1
+using gnu_vectors::kLanes;
+using gnu_vectors::Mask;
+using gnu_vectors::RoundToHalfV;
+using gnu_vectors::Vec;
+
+template <typename T>
+inline Vec LoadV(const T* p) {
+  if constexpr (std::is_same_v<T, Half>) {
+    return gnu_vectors::LoadHalfV(p);
+  } else {
+    return gnu_vectors::Load(p);
+  }
+}
+
+// QuantLoop's steps on whole vectors, the round mode and the optional steps
+// template arguments (no branch in the loop). NaN is set to 0 and the value
+// clamped to [-129, 128] before rounding (the same int8 after saturation),
+// so that truncating to int32 is exact; Round adds and subtracts 1.5 * 2^23
+// (float's own ties-to-even), Floor and Ceil correct the truncation by one.
+// Returns how many elements it did (a multiple of kLanes).
+template <RoundMode kMode, bool kMul, bool kTwice, bool kAdd, typename T>
+int64_t QuantVec(const T* x, int8_t* y, int64_t n, float scale, float offset) {
+  const Vec lo = Vec{} - 129.0f, hi = Vec{} + 128.0f, zero = Vec{};
+  const Mask ilo = Mask{} - 128, ihi = Mask{} + 127;
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    Vec v = LoadV(x + i);
+    if constexpr (!std::is_same_v<T, Half>) v = RoundToHalfV(v);
+    if constexpr (kMul) {
+      v = RoundToHalfV(v * scale);
+      if constexpr (kTwice) v = RoundToHalfV(v * scale);
+    }
+    if constexpr (kAdd) v = RoundToHalfV(v + offset);
+    v = v == v ? v : zero;
+    v = v < lo ? lo : v;
+    v = v > hi ? hi : v;
+    Mask r;
+    if constexpr (kMode == RoundMode::kRound) {
+      const Vec magic = Vec{} + 12582912.0f;  // 1.5 * 2^23
+      r = __builtin_convertvector((v + magic) - magic, Mask);
+    } else {
+      const Mask t = __builtin_convertvector(v, Mask);  // toward zero
+      const Vec tf = __builtin_convertvector(t, Vec);
+      if constexpr (kMode == RoundMode::kFloor) {
+        r = t + (tf > v);  // a true comparison is -1
+      } else if constexpr (kMode == RoundMode::kCeil) {
+        r = t - (tf < v);
+      } else {
+        r = t;
+      }
+    }
+    r = r < ilo ? ilo : r;
+    r = r > ihi ? ihi : r;
+    gnu_vectors::StoreInt8V(y + i, r);
+  }
+  return i;
+}
+
+template <RoundMode kMode, typename T>
+int64_t QuantVecMode(const T* x, int8_t* y, int64_t n, float scale, bool mul,
+                     bool twice, float offset, bool add) {
+  if (!mul) {
+    return add ? QuantVec<kMode, false, false, true>(x, y, n, scale, offset)
+               : QuantVec<kMode, false, false, false>(x, y, n, scale, offset);
+  }
+  if (twice) {
+    return add ? QuantVec<kMode, true, true, true>(x, y, n, scale, offset)
+               : QuantVec<kMode, true, true, false>(x, y, n, scale, offset);
+  }
+  return add ? QuantVec<kMode, true, false, true>(x, y, n, scale, offset)
+             : QuantVec<kMode, true, false, false>(x, y, n, scale, offset);
+}
+#endif
+
+// The vector loop where there is one, then the scalar loop for the rest.
+template <typename T>
+void Quant(const T* x, int8_t* y, int64_t n, float scale, bool mul, bool twice,
+           float offset, bool add, RoundMode mode) {
+  int64_t done = 0;
+#if defined(ASCEND_EMU_QUANT_VECTORS)
+  switch (mode) {
+    case RoundMode::kFloor:
+      done = QuantVecMode<RoundMode::kFloor>(x, y, n, scale, mul, twice, offset,
+                                             add);
+      break;
+    case RoundMode::kCeil:
+      done = QuantVecMode<RoundMode::kCeil>(x, y, n, scale, mul, twice, offset,
+                                            add);
+      break;
+    case RoundMode::kTrunc:
+      done = QuantVecMode<RoundMode::kTrunc>(x, y, n, scale, mul, twice, offset,
+                                             add);
+      break;
+    default:
+      done = QuantVecMode<RoundMode::kRound>(x, y, n, scale, mul, twice, offset,
+                                             add);
+      break;
+  }
+#endif
+  QuantLoop(x + done, y + done, n - done, scale, mul, twice, offset, add, mode);
 }
 
 }  // namespace
@@ -154,9 +265,9 @@ void RunAscendQuant(const RunContext& ctx) {
   int8_t* y = ctx.outputs[0].as<int8_t>();
   const int64_t n = x.shape.numel();
   if (x.dtype == DType::kFloat16) {
-    QuantLoop(x.as<const Half>(), y, n, scale, mul, twice, offset, add, mode);
+    Quant(x.as<const Half>(), y, n, scale, mul, twice, offset, add, mode);
   } else {
-    QuantLoop(x.as<const float>(), y, n, scale, mul, twice, offset, add, mode);
+    Quant(x.as<const float>(), y, n, scale, mul, twice, offset, add, mode);
   }
 }
 
@@ -188,7 +299,16 @@ void RunAscendAntiQuant(const RunContext& ctx) {
   const int8_t* px = x.as<const int8_t>();
   Half* y = ctx.outputs[0].as<Half>();
   const int64_t n = x.shape.numel();
-  for (int64_t i = 0; i < n; ++i) {
+  int64_t i = 0;
+#if defined(ASCEND_EMU_QUANT_VECTORS)
+  for (; i + kLanes <= n; i += kLanes) {
+    Vec v = RoundToHalfV(gnu_vectors::LoadInt8V(px + i) + offset);
+    v = RoundToHalfV(v * scale);
+    if (twice) v = RoundToHalfV(v * scale);
+    gnu_vectors::StoreHalfV(y + i, v);
+  }
+#endif
+  for (; i < n; ++i) {
     float v = AddHalf(static_cast<float>(px[i]), offset);
     v = MulHalf(v, scale);
     if (twice) v = MulHalf(v, scale);
@@ -249,6 +369,157 @@ std::string InferAscendDequant(InferContext& ctx) {
   return SetOutput(op, ctx, 0, DType::kFloat16, x.shape);
 }
 
+namespace {
+
+// One channel's deq_scale, read once: the fp16 scale (v100), or the uint64's
+// fp32 scale as the exact integer mant * 2^exp (the reference) and as a
+// double (the vector path; -0 made +0, the reference's sign of a zero).
+struct DeqScale {
+  float half_scale = 0.0f;
+  float scale = 0.0f;
+  double dscale = 0.0;
+  uint64_t mant = 0;
+  int exp = 0;
+  bool neg_scale = false, special = false;
+};
+
+DeqScale ReadDeqScale(const TensorRef& d, int64_t c) {
+  DeqScale s;
+  if (d.dtype == DType::kUInt64) {
+    // Bits 31:0: the fp32 scale; 39:32 an offset AMCT leaves 0; the rest
+    // (TransQuantParamV2's flags) is not read here.
+    uint64_t raw;
+    std::memcpy(&raw, d.as<const uint8_t>() + c * 8, 8);
+    s.scale = BitsFloat(static_cast<uint32_t>(raw));
+    s.special = !std::isfinite(s.scale);
+    if (!s.special && s.scale != 0.0f) {
+      int e2 = 0;
+      const float frac = std::frexp(std::fabs(s.scale), &e2);
+      s.mant = static_cast<uint64_t>(std::ldexp(frac, 24));  // exact
+      s.exp = e2 - 24;
+      s.neg_scale = s.scale < 0.0f;
+    }
+    s.dscale = s.scale == 0.0f ? 0.0 : static_cast<double>(s.scale);
+  } else {
+    s.half_scale = static_cast<float>(d.as<const Half>()[c]);
+  }
+  return s;
+}
+
+// The reference: one element.
+inline float DequantOne(int32_t x, const DeqScale& s, bool u64, bool twice,
+                        bool relu) {
+  float v;
+  if (u64) {
+    if (s.special) {
+      v = RoundToHalf(static_cast<float>(x) * s.scale);
+    } else {
+      const int64_t xv = x;
+      const uint64_t mag = static_cast<uint64_t>(xv < 0 ? -xv : xv) * s.mant;
+      v = RoundScaledToHalf(mag, s.exp);
+      if ((xv < 0) != s.neg_scale) v = -v;
+    }
+  } else {
+    v = MulHalf(RoundToHalf(static_cast<float>(x)), s.half_scale);
+    if (twice) v = MulHalf(v, s.half_scale);
+  }
+  if (relu && v < 0.0f) v = 0.0f;
+  return v;
+}
+
+#if defined(ASCEND_EMU_QUANT_VECTORS)
+typedef double VecD __attribute__((vector_size(kLanes * sizeof(double))));
+typedef int64_t MaskD __attribute__((vector_size(kLanes * sizeof(double))));
+
+// x * scale rounded once to float16 for |x| < 2^29, where the double
+// product is exact (29 + 24 bits): rounded to float by round-to-odd
+// (truncated to float's 24 bits, the last one set when anything was cut),
+// which float -> float16 then rounds correctly (24 >= 11 + 2 bits; below
+// float's normal range the product is far below float16's half ulp, and
+// above it the truncation overflows to inf, float16's answer too).
+inline Vec ScaleToHalfV(Mask x, VecD scale) {
+  MaskD b;
+  const VecD p = __builtin_convertvector(x, VecD) * scale;
+  std::memcpy(&b, &p, sizeof b);
+  const int64_t low = (int64_t{1} << 29) - 1;
+  b = (b & ~low) | (((b & low) != 0) & (int64_t{1} << 29));
+  VecD q;
+  std::memcpy(&q, &b, sizeof q);
+  return gnu_vectors::RoundToHalfV(__builtin_convertvector(q, Vec));
+}
+
+inline bool AnyBeyond29Bits(Mask x) {
+  const Mask big = (x > (1 << 29) - 1) | (x < -((1 << 29) - 1));
+  int32_t any = 0;
+  for (int l = 0; l < kLanes; ++l) any |= big[l];
+  return any != 0;
+}
+
+// y[0, len) of one channel (kPerLane false: scale s) or of len channels
+// (kPerLane: lane j's scale at sd[j] / hs[j], none of them special).
+// Returns how many it did; a vector with |x| >= 2^29 goes to the reference.
+template <bool kU64, bool kTwice, bool kRelu, bool kPerLane>
+int64_t DequantVec(const int32_t* x, Half* y, int64_t len, const DeqScale& s,
+                   const double* sd, const float* hs, const DeqScale* each) {
+  const Vec zero = Vec{};
+  int64_t i = 0;
+  for (; i + kLanes <= len; i += kLanes) {
+    Mask xi;
+    std::memcpy(&xi, x + i, sizeof xi);
+    Vec v;
+    if constexpr (kU64) {
+      if (AnyBeyond29Bits(xi)) {
+        alignas(64) float lanes[kLanes];
+        for (int l = 0; l < kLanes; ++l) {
+          lanes[l] = DequantOne(x[i + l], kPerLane ? each[i + l] : s, true,
+                                false, false);
+        }
+        std::memcpy(&v, lanes, sizeof v);
+      } else {
+        VecD scale;
+        if constexpr (kPerLane) {
+          std::memcpy(&scale, sd + i, sizeof scale);
+        } else {
+          scale = VecD{} + s.dscale;
+        }
+        v = ScaleToHalfV(xi, scale);
+      }
+    } else {
+      const Vec h = kPerLane ? gnu_vectors::Load(hs + i) : Vec{} + s.half_scale;
+      v = RoundToHalfV(RoundToHalfV(__builtin_convertvector(xi, Vec)) * h);
+      if constexpr (kTwice) v = RoundToHalfV(v * h);
+    }
+    if constexpr (kRelu) v = v < zero ? zero : v;
+    gnu_vectors::StoreHalfV(y + i, v);
+  }
+  return i;
+}
+
+template <bool kPerLane>
+int64_t DequantVecAny(bool u64, bool twice, bool relu, const int32_t* x,
+                      Half* y, int64_t len, const DeqScale& s, const double* sd,
+                      const float* hs, const DeqScale* each) {
+  if (u64) {
+    return relu ? DequantVec<true, false, true, kPerLane>(x, y, len, s, sd, hs,
+                                                          each)
+                : DequantVec<true, false, false, kPerLane>(x, y, len, s, sd, hs,
+                                                           each);
+  }
+  if (twice) {
+    return relu ? DequantVec<false, true, true, kPerLane>(x, y, len, s, sd, hs,
+                                                          each)
+                : DequantVec<false, true, false, kPerLane>(x, y, len, s, sd, hs,
+                                                           each);
+  }
+  return relu ? DequantVec<false, false, true, kPerLane>(x, y, len, s, sd, hs,
+                                                         each)
+              : DequantVec<false, false, false, kPerLane>(x, y, len, s, sd, hs,
+                                                          each);
+}
+#endif
+
+}  // namespace
+
 void RunAscendDequant(const RunContext& ctx) {
   const TensorRef& x = ctx.inputs[0];
   const TensorRef& d = ctx.inputs[1];
@@ -261,54 +532,58 @@ void RunAscendDequant(const RunContext& ctx) {
   const int64_t count = d.shape.numel();
   // Per channel: channel of element i is (i / inner) % channels.
   const int64_t channels = count == 1 ? 1 : x.shape.dims[1];
-  const int64_t inner =
-      x.shape.rank == 4 ? x.shape.dims[2] * x.shape.dims[3] : int64_t{1};
+  const int64_t inner = count == 1          ? n
+                        : x.shape.rank == 4 ? x.shape.dims[2] * x.shape.dims[3]
+                                            : int64_t{1};
   const int64_t outer = n / (channels * inner);
   const bool u64 = d.dtype == DType::kUInt64;
+  if (inner == 1) {
+    // [M, N] per channel: the channels along the row, in chunks whose
+    // scales are read once into arrays for the vector loop.
+    constexpr int64_t kChunk = 256;
+    DeqScale each[kChunk];
+    alignas(64) double sd[kChunk];
+    alignas(64) float hs[kChunk];
+    for (int64_t c0 = 0; c0 < channels; c0 += kChunk) {
+      const int64_t len = std::min(kChunk, channels - c0);
+      bool special = false;
+      for (int64_t c = 0; c < len; ++c) {
+        each[c] = ReadDeqScale(d, c0 + c);
+        sd[c] = each[c].dscale;
+        hs[c] = each[c].half_scale;
+        special = special || (u64 && each[c].special);
+      }
+      for (int64_t o = 0; o < outer; ++o) {
+        const int32_t* xr = px + o * channels + c0;
+        Half* yr = y + o * channels + c0;
+        int64_t c = 0;
+#if defined(ASCEND_EMU_QUANT_VECTORS)
+        if (!special) {
+          c = DequantVecAny<true>(u64, twice, relu, xr, yr, len, each[0], sd,
+                                  hs, each);
+        }
+#endif
+        for (; c < len; ++c)
+          yr[c] = Half(DequantOne(xr[c], each[c], u64, twice, relu));
+      }
+    }
+    return;
+  }
   int64_t i = 0;
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t c = 0; c < channels; ++c) {
-      float half_scale = 0.0f;
-      uint64_t mant = 0;
-      int exp = 0;
-      bool neg_scale = false, special = false;
-      float scale = 0.0f;
-      if (u64) {
-        // Bits 31:0: the fp32 scale; 39:32 an offset AMCT leaves 0; the
-        // rest (TransQuantParamV2's flags) is not read here.
-        uint64_t raw;
-        std::memcpy(&raw, d.as<const uint8_t>() + c * 8, 8);
-        scale = BitsFloat(static_cast<uint32_t>(raw));
-        special = !std::isfinite(scale);
-        if (!special && scale != 0.0f) {
-          int e2 = 0;
-          const float frac = std::frexp(std::fabs(scale), &e2);
-          mant = static_cast<uint64_t>(std::ldexp(frac, 24));  // exact
-          exp = e2 - 24;
-          neg_scale = scale < 0.0f;
-        }
-      } else {
-        half_scale = static_cast<float>(d.as<const Half>()[c]);
+      const DeqScale s = ReadDeqScale(d, c);
+      int64_t k = 0;
+#if defined(ASCEND_EMU_QUANT_VECTORS)
+      if (!(u64 && s.special)) {
+        k = DequantVecAny<false>(u64, twice, relu, px + i, y + i, inner, s,
+                                 nullptr, nullptr, nullptr);
       }
-      for (int64_t k = 0; k < inner; ++k, ++i) {
-        float v;
-        if (u64) {
-          if (special) {
-            v = RoundToHalf(static_cast<float>(px[i]) * scale);
-          } else {
-            const int64_t xv = px[i];
-            const uint64_t mag =
-                static_cast<uint64_t>(xv < 0 ? -xv : xv) * mant;
-            v = RoundScaledToHalf(mag, exp);
-            if ((xv < 0) != neg_scale) v = -v;
-          }
-        } else {
-          v = MulHalf(RoundToHalf(static_cast<float>(px[i])), half_scale);
-          if (twice) v = MulHalf(v, half_scale);
-        }
-        if (relu && v < 0.0f) v = 0.0f;
-        y[i] = Half(v);
+#endif
+      for (; k < inner; ++k) {
+        y[i + k] = Half(DequantOne(px[i + k], s, u64, twice, relu));
       }
+      i += inner;
     }
   }
 }

@@ -65,23 +65,32 @@ inline float RoundToBf16(float v) {
 // RoundToHalf and RoundToBf16 on a vector of the build's arch (GCC does not
 // vectorise the scalar forms' selects inside the decode loops by itself).
 namespace gnu_vectors {
+// The bits of one vector as another type of the same size (memcpy: no
+// type-punned reference, which strict aliasing would let GCC misread).
+template <typename To, typename From>
+inline To BitCastV(const From& f) {
+  static_assert(sizeof(To) == sizeof(From));
+  To t;
+  std::memcpy(&t, &f, sizeof t);
+  return t;
+}
 inline Vec RoundToHalfV(Vec v) {
 #if defined(__AVX512F__)
   // The CPU's own conversion there and back (round to nearest even, inf on
   // overflow, NaN kept): two instructions for the dozen below.
   static_assert(kLanes == 16);
-  const __m512 x = reinterpret_cast<const __m512&>(v);
+  const __m512 x = BitCastV<__m512>(v);
   const __m512 r =
       _mm512_cvtph_ps(_mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT));
-  return reinterpret_cast<const Vec&>(r);
+  return BitCastV<Vec>(r);
 #elif defined(__F16C__) && defined(__AVX__)
   static_assert(kLanes == 8);
-  const __m256 x = reinterpret_cast<const __m256&>(v);
+  const __m256 x = BitCastV<__m256>(v);
   const __m256 r =
       _mm256_cvtph_ps(_mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT));
-  return reinterpret_cast<const Vec&>(r);
+  return BitCastV<Vec>(r);
 #else
-  const Mask b = reinterpret_cast<Mask&>(v);
+  const Mask b = BitCastV<Mask>(v);
   const Mask sign = b & static_cast<int32_t>(0x80000000u);
   const Mask a = b & 0x7FFFFFFF;
   Mask e = a & 0x7F800000;
@@ -89,20 +98,74 @@ inline Vec RoundToHalfV(Vec v) {
   e = e < lo ? lo : e;
   e = e > hi ? hi : e;
   const Mask magic_bits = (e + (13 << 23)) | 0x400000;
-  const Vec magic = reinterpret_cast<const Vec&>(magic_bits);
-  const Vec r = (reinterpret_cast<const Vec&>(a) + magic) - magic;
-  Mask out = reinterpret_cast<const Mask&>(r) | sign;
+  const Vec magic = BitCastV<Vec>(magic_bits);
+  const Vec r = (BitCastV<Vec>(a) + magic) - magic;
+  Mask out = BitCastV<Mask>(r) | sign;
   out = a >= 0x477FF000 ? (sign | 0x7F800000) : out;
   out = a > 0x7F800000 ? b : out;
-  return reinterpret_cast<const Vec&>(out);
+  return BitCastV<Vec>(out);
 #endif
 }
+// kLanes float16 values (raw bits at p) widened to float, and a Vec of
+// float16 values stored as float16: the CPU's conversions (F16C / AVX-512).
+// Without F16C there are none: the callers keep scalar loops.
+#if defined(__F16C__) && (defined(__AVX512F__) || defined(__AVX__))
+#define ASCEND_EMU_HALF_VECTORS 1
+inline Vec LoadHalfV(const void* p) {
+#if defined(__AVX512F__)
+  __m256i h;
+  std::memcpy(&h, p, sizeof h);
+  const __m512 r = _mm512_cvtph_ps(h);
+#else
+  __m128i h;
+  std::memcpy(&h, p, sizeof h);
+  const __m256 r = _mm256_cvtph_ps(h);
+#endif
+  return BitCastV<Vec>(r);
+}
+// v rounded to float16 (to nearest even) and stored at p (kLanes halves).
+inline void StoreHalfV(void* p, Vec v) {
+#if defined(__AVX512F__)
+  const __m256i h =
+      _mm512_cvtps_ph(BitCastV<__m512>(v), _MM_FROUND_TO_NEAREST_INT);
+#else
+  const __m128i h =
+      _mm256_cvtps_ph(BitCastV<__m256>(v), _MM_FROUND_TO_NEAREST_INT);
+#endif
+  std::memcpy(p, &h, sizeof h);
+}
+// kLanes int8 at p widened to float, and int32 lanes already in [-128, 127]
+// stored as kLanes int8: the CPU's sign extension and packing (GCC turns
+// __builtin_convertvector between int8 and wider vectors into a scalar
+// conversion per lane).
+inline Vec LoadInt8V(const int8_t* p) {
+#if defined(__AVX512F__)
+  const __m512 r = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+#else
+  const __m256 r = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(
+      _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+#endif
+  return BitCastV<Vec>(r);
+}
+inline void StoreInt8V(int8_t* p, Mask v) {
+#if defined(__AVX512F__)
+  const __m128i b = _mm512_cvtsepi32_epi8(BitCastV<__m512i>(v));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), b);
+#else
+  const __m256i w = BitCastV<__m256i>(v);
+  const __m128i h = _mm_packs_epi32(_mm256_castsi256_si128(w),
+                                    _mm256_extracti128_si256(w, 1));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(p), _mm_packs_epi16(h, h));
+#endif
+}
+#endif
 inline Vec RoundToBf16V(Vec v) {
-  const Mask b = reinterpret_cast<Mask&>(v);
+  const Mask b = BitCastV<Mask>(v);
   const Mask r =
       (b + 0x7FFF + ((b >> 16) & 1)) & static_cast<int32_t>(0xFFFF0000u);
   const Mask out = (b & 0x7FFFFFFF) > 0x7F800000 ? b : r;
-  return reinterpret_cast<const Vec&>(out);
+  return BitCastV<Vec>(out);
 }
 }  // namespace gnu_vectors
 #endif

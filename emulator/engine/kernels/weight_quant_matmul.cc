@@ -87,7 +87,7 @@ struct Scratch {
   float *x, *acc, *scale, *offset;
 };
 int64_t ScratchFloats(const WqDims& d, int64_t* parts) {
-  const int64_t cols = d.per_channel ? d.n : 1;
+  const int64_t cols = d.n;  // a scalar scale is spread over the columns
   parts[0] = d.m * d.k;
   parts[1] = d.m * d.n;
   parts[2] = d.groups * cols;
@@ -223,6 +223,16 @@ inline void WeightRow(const TensorRef& w, bool int4, int64_t n, int64_t row,
   }
 }
 
+// One weight element.
+inline int8_t WeightAt(const TensorRef& w, bool int4, int64_t n, int64_t row,
+                       int64_t j) {
+  if (!int4) return w.as<const int8_t>()[row * n + j];
+  const uint32_t word =
+      static_cast<uint32_t>(w.as<const int32_t>()[row * (n / 8) + j / 8]);
+  const int i = static_cast<int>(j % 8);
+  return static_cast<int8_t>(static_cast<int32_t>(word << (28 - 4 * i)) >> 28);
+}
+
 // W' = round(round(w + offset) * scale) for one block of a weight row, in
 // x's dtype's rounding (a template, so that each loop is branch-free and
 // vectorises).
@@ -306,7 +316,182 @@ void DequantFma(const int8_t* w, int64_t n, const float* sc, const float* of,
   }
 }
 
+#if defined(ASCEND_EMU_HALF_VECTORS)
+#define ASCEND_EMU_WQ_DECODE 1
+using gnu_vectors::kLanes;
+using gnu_vectors::Mask;
+using gnu_vectors::Vec;
+
+// Columns [j, j + kLanes) of an int4 weight row (words: the row's int32s)
+// as int32 lanes: nibble i of word q is column 8q + i, sign-extended by
+// shifting it to the top and back.
+inline Mask Int4Lanes(const int32_t* words, int64_t j) {
+#if !defined(__AVX512F__)
+  // 8 lanes, one word (j is a multiple of 8): the word in every lane, each
+  // lane's nibble shifted to the top.
+  static_assert(kLanes == 8);
+  const __m256i shift = _mm256_setr_epi32(28, 24, 20, 16, 12, 8, 4, 0);
+  const __m256i w = _mm256_set1_epi32(words[j / 8]);
+  return gnu_vectors::BitCastV<Mask>(
+      _mm256_srai_epi32(_mm256_sllv_epi32(w, shift), 28));
+#else
+  Mask w, shift;
+  for (int l = 0; l < kLanes; ++l) {
+    w[l] = words[(j + l) / 8];
+    shift[l] = 28 - 4 * static_cast<int32_t>((j + l) % 8);
+  }
+  return (w << shift) >> 28;
+#endif
+}
+
+// Decode for M = kM rows of x (1 to 8): a block of kV vectors of columns at
+// a time, its sums in registers, down every row of the weight in order (so
+// each sum adds the same terms in the same order as the reference loops);
+// each weight vector is dequantized once (widen, + offset, * scale, each
+// rounded with the CPU's float16 conversion or the bf16 bit rounding) and
+// multiplied into the kM rows' sums. scale and offset are [groups, N].
+template <bool kBf16, bool kInt4, bool kOffset, int kM, int kV>
+void DecodeBlocks(const void* weight, const WqDims& d, const float* x,
+                  const float* scale, const float* offset, float* acc,
+                  int64_t j_begin, int64_t j_end) {
+  constexpr int64_t kW = kV * kLanes;
+  auto round = [](Vec v) {
+    return kBf16 ? gnu_vectors::RoundToBf16V(v) : gnu_vectors::RoundToHalfV(v);
+  };
+  const int64_t n = d.n, k = d.k;
+  for (int64_t j0 = j_begin; j0 + kW <= j_end; j0 += kW) {
+    Vec sum[kM][kV];
+    for (int i = 0; i < kM; ++i)
+      for (int v = 0; v < kV; ++v) sum[i][v] = Vec{};
+    const int64_t group_size = d.group_size > 0 ? d.group_size : k;
+    for (int64_t r = 0; r < k; ++r) {
+      const int64_t g = r / group_size;
+      const float* sc = scale + g * n + j0;
+      const float* of = offset + g * n + j0;
+      // The block's bytes of a row kPrefetch rows down: the rows are N
+      // apart, a stride the hardware prefetchers follow late.
+      constexpr int64_t kPrefetch = 16;
+      if (r + kPrefetch < k) {
+        const char* ahead = kInt4 ? reinterpret_cast<const char*>(
+                                        static_cast<const int32_t*>(weight) +
+                                        (r + kPrefetch) * (n / 8) + j0 / 8)
+                                  : reinterpret_cast<const char*>(weight) +
+                                        (r + kPrefetch) * n + j0;
+        __builtin_prefetch(ahead);
+        if constexpr (!kInt4 && kW > 64) __builtin_prefetch(ahead + 64);
+      }
+      Vec xr[kM];
+      for (int i = 0; i < kM; ++i) xr[i] = Vec{} + x[i * k + r];
+      for (int v = 0; v < kV; ++v) {
+        Vec wv;
+        if constexpr (kInt4) {
+          const int32_t* words =
+              static_cast<const int32_t*>(weight) + r * (n / 8);
+          wv = __builtin_convertvector(Int4Lanes(words, j0 + v * kLanes), Vec);
+        } else {
+          wv = gnu_vectors::LoadInt8V(static_cast<const int8_t*>(weight) +
+                                      r * n + j0 + v * kLanes);
+        }
+        if constexpr (kOffset) {
+          wv = round(wv + gnu_vectors::Load(of + v * kLanes));
+        }
+        wv = round(wv * gnu_vectors::Load(sc + v * kLanes));
+        for (int i = 0; i < kM; ++i) sum[i][v] = sum[i][v] + xr[i] * wv;
+      }
+    }
+    for (int i = 0; i < kM; ++i)
+      for (int v = 0; v < kV; ++v)
+        gnu_vectors::Store(acc + i * n + j0 + v * kLanes, sum[i][v]);
+  }
+}
+
+// Columns [0, N) in blocks of kV vectors, then single vectors; returns the
+// first column left (fewer than kLanes).
+template <bool kBf16, bool kInt4, bool kOffset, int kM>
+int64_t Decode(const void* weight, const WqDims& d, const float* x,
+               const float* scale, const float* offset, float* acc) {
+  constexpr int kV = kM == 1 ? 8 : kM <= 3 ? 4 : kM <= 6 ? 2 : 1;
+  const int64_t wide = d.n / (kV * kLanes) * (kV * kLanes);
+  DecodeBlocks<kBf16, kInt4, kOffset, kM, kV>(weight, d, x, scale, offset, acc,
+                                              0, wide);
+  const int64_t narrow = d.n / kLanes * kLanes;
+  DecodeBlocks<kBf16, kInt4, kOffset, kM, 1>(weight, d, x, scale, offset, acc,
+                                             wide, narrow);
+  return narrow;
+}
+
+template <bool kBf16, bool kInt4, bool kOffset>
+int64_t DecodeM(const void* weight, const WqDims& d, const float* x,
+                const float* scale, const float* offset, float* acc) {
+  switch (d.m) {
+    case 1:
+      return Decode<kBf16, kInt4, kOffset, 1>(weight, d, x, scale, offset, acc);
+    case 2:
+      return Decode<kBf16, kInt4, kOffset, 2>(weight, d, x, scale, offset, acc);
+    case 3:
+      return Decode<kBf16, kInt4, kOffset, 3>(weight, d, x, scale, offset, acc);
+    case 4:
+      return Decode<kBf16, kInt4, kOffset, 4>(weight, d, x, scale, offset, acc);
+    default: {
+      // 5 to 8 rows: the first 4, then the rest, each pass with its sums in
+      // registers (8 rows of sums at once leave no room for a block of
+      // columns wide enough to share the row broadcasts: slower).
+      Decode<kBf16, kInt4, kOffset, 4>(weight, d, x, scale, offset, acc);
+      const float* x4 = x + 4 * d.k;
+      float* acc4 = acc + 4 * d.n;
+      switch (d.m) {
+        case 5:
+          return Decode<kBf16, kInt4, kOffset, 1>(weight, d, x4, scale, offset,
+                                                  acc4);
+        case 6:
+          return Decode<kBf16, kInt4, kOffset, 2>(weight, d, x4, scale, offset,
+                                                  acc4);
+        case 7:
+          return Decode<kBf16, kInt4, kOffset, 3>(weight, d, x4, scale, offset,
+                                                  acc4);
+        default:
+          return Decode<kBf16, kInt4, kOffset, 4>(weight, d, x4, scale, offset,
+                                                  acc4);
+      }
+    }
+  }
+}
+
+// The vector decode for M <= 8; returns the first column it left to the
+// reference loops (N when it did them all, 0 when it did none).
+int64_t DecodeVector(const void* weight, const WqDims& d, bool bf16,
+                     bool has_offset, const float* x, const float* scale,
+                     const float* offset, float* acc) {
+  if (d.m < 1 || d.m > 8) return 0;
+  const int key = (bf16 ? 4 : 0) + (d.int4 ? 2 : 0) + (has_offset ? 1 : 0);
+  switch (key) {
+    case 0:
+      return DecodeM<false, false, false>(weight, d, x, scale, offset, acc);
+    case 1:
+      return DecodeM<false, false, true>(weight, d, x, scale, offset, acc);
+    case 2:
+      return DecodeM<false, true, false>(weight, d, x, scale, offset, acc);
+    case 3:
+      return DecodeM<false, true, true>(weight, d, x, scale, offset, acc);
+    case 4:
+      return DecodeM<true, false, false>(weight, d, x, scale, offset, acc);
+    case 5:
+      return DecodeM<true, false, true>(weight, d, x, scale, offset, acc);
+    case 6:
+      return DecodeM<true, true, false>(weight, d, x, scale, offset, acc);
+    default:
+      return DecodeM<true, true, true>(weight, d, x, scale, offset, acc);
+  }
+}
+#endif
+
+// Test hook (kernels_test_weight_quant.cc): 0 turns the vector decode off,
+// so that the reference loops can be compared with it.
+bool g_wq_vector_decode = true;
+
 }  // namespace
+
+void SetWeightQuantVectorDecodeForTest(bool on) { g_wq_vector_decode = on; }
 
 void RunNPUWeightQuantBatchMatmulV2(const RunContext& ctx) {
   const TensorRef* in = ctx.inputs;
@@ -324,12 +509,49 @@ void RunNPUWeightQuantBatchMatmulV2(const RunContext& ctx) {
   if (d.m == 0 || d.n == 0) return;
   Widen(in[0], d.m * d.k, s.x);
   std::fill(s.acc, s.acc + d.m * d.n, 0.0f);
-  const int64_t cols = d.per_channel ? d.n : 1;
-  Widen(in[2], d.groups * cols, s.scale);
+  // The scale and offset as [groups, N] floats (a scalar spread).
+  const int64_t cols = d.n;
   const TensorRef* off = OptionalInput(in, ctx.num_inputs, 3);
-  if (off != nullptr) Widen(*off, d.groups * cols, s.offset);
+  if (d.per_channel) {
+    Widen(in[2], d.groups * cols, s.scale);
+    if (off != nullptr) Widen(*off, d.groups * cols, s.offset);
+  } else {
+    Widen(in[2], 1, s.scale);
+    std::fill(s.scale + 1, s.scale + d.n, s.scale[0]);
+    if (off != nullptr) {
+      Widen(*off, 1, s.offset);
+      std::fill(s.offset + 1, s.offset + d.n, s.offset[0]);
+    }
+  }
+  d.per_channel = true;
 
-  if (d.m == 1 && (!d.int4 || d.n <= kBlockN * 8)) {
+  int64_t done = 0;  // columns [0, done) computed by the vector decode
+#if defined(ASCEND_EMU_WQ_DECODE)
+  if (g_wq_vector_decode) {
+    done = DecodeVector(in[1].data, d, bf16, off != nullptr, s.x, s.scale,
+                        s.offset, s.acc);
+  }
+#endif
+  if (done == d.n) {
+    // Every column done.
+  } else if (done > 0) {
+    // The last columns (fewer than a vector): the reference sums.
+    for (int64_t i = 0; i < d.m; ++i) {
+      for (int64_t j = done; j < d.n; ++j) {
+        float sum = 0.0f;
+        for (int64_t r = 0; r < d.k; ++r) {
+          const int64_t g = d.group_size > 0 ? r / d.group_size : 0;
+          const int8_t wv = WeightAt(in[1], d.int4, d.n, r, j);
+          const float sc = s.scale[g * cols + j];
+          const float o = off != nullptr ? s.offset[g * cols + j] : 0.0f;
+          const float w = bf16 ? Round<true>(Round<true>(wv + o) * sc)
+                               : Round<false>(Round<false>(wv + o) * sc);
+          sum += s.x[i * d.k + r] * w;
+        }
+        s.acc[i * d.n + j] = sum;
+      }
+    }
+  } else if (d.m == 1 && (!d.int4 || d.n <= kBlockN * 8)) {
     // Decode: whole rows, fused (int4 rows unpacked into a stack row).
     alignas(64) int8_t unpacked[kBlockN * 8];
     for (int64_t r = 0; r < d.k; ++r) {

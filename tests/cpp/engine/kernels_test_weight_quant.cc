@@ -16,6 +16,9 @@
 #include "kernels_test_util.h"
 
 namespace ascend_emu {
+namespace kernels {
+void SetWeightQuantVectorDecodeForTest(bool on);  // weight_quant_matmul.cc
+}  // namespace kernels
 namespace testing {
 namespace {
 
@@ -193,6 +196,95 @@ TEST(KernelsWeightQuant, SumsPerChannelPerGroupAndDecode) {
     CheckCase<Half>(c, DType::kFloat16, false, false, seed++);
     if (c.n % 8 == 0) CheckCase<Half>(c, DType::kFloat16, true, false, seed++);
     CheckCase<Bf16>(c, DType::kBFloat16, false, false, seed++);
+  }
+}
+
+// The vector decode (M = 1 to 8: blocks of columns with register sums)
+// against the reference loops (the test hook turns it off), bit for bit:
+// every M, int8 and int4, float16 and bfloat16, with and without offset,
+// per tensor, per channel and per group, N with and without a tail of
+// fewer than a vector, extreme scales (float16 overflow to inf, subnormal
+// products).
+template <typename T>
+std::vector<uint16_t> RunBits(const Case& c, DType dt, bool int4, uint32_t seed,
+                              float scale_max) {
+  const int64_t groups = c.group > 0 ? (c.k + c.group - 1) / c.group : 1;
+  const int64_t cols = c.per_tensor ? 1 : c.n;
+  std::vector<float> x = RandVals(c.m * c.k, seed, -2.0f, 2.0f);
+  const std::vector<int8_t> w = int4 ? RandW(c.k * c.n, seed + 1, -8, 7)
+                                     : RandW(c.k * c.n, seed + 1, -128, 127);
+  std::vector<float> scale =
+      RandVals(groups * cols, seed + 2, -scale_max, scale_max);
+  std::vector<float> offset = RandVals(groups * cols, seed + 3, -4.5f, 4.5f);
+  std::vector<float> bias = RandVals(c.n, seed + 4, -1.0f, 1.0f);
+  const Shape sshape = c.group > 0    ? S({groups, c.n})
+                       : c.per_tensor ? S({1})
+                                      : S({c.n});
+  std::vector<HostTensor> in = {
+      Narrow<T>(dt, S({c.m, c.k}), x),
+      int4 ? HostTensor::Of(DType::kInt32, S({c.k, c.n / 8}),
+                            PackInt4(w, c.k, c.n))
+                 .Const()
+           : HostTensor::Of(DType::kInt8, S({c.k, c.n}), w).Const(),
+      Narrow<T>(dt, sshape, scale).Const(),
+      c.offset ? Narrow<T>(dt, sshape, offset).Const() : HostTensor::Absent(),
+      HostTensor::Absent(),
+      HostTensor::Absent(),
+      c.bias ? Narrow<T>(dt, S({c.n}), bias).Const() : HostTensor::Absent()};
+  Attrs a;
+  if (c.group > 0) a.Int("antiquant_group_size", c.group);
+  RunResult r = RunKernel(kOp, a, in);
+  EXPECT_EQ(r.error, "");
+  std::vector<uint16_t> out;
+  for (T v : r.outputs[0].values<T>())
+    out.push_back(Eigen::numext::bit_cast<uint16_t>(v));
+  return out;
+}
+
+template <typename T>
+void ExpectVectorDecodeSame(const Case& c, DType dt, bool int4, uint32_t seed,
+                            float scale_max) {
+  kernels::SetWeightQuantVectorDecodeForTest(true);
+  const std::vector<uint16_t> fast = RunBits<T>(c, dt, int4, seed, scale_max);
+  kernels::SetWeightQuantVectorDecodeForTest(false);
+  const std::vector<uint16_t> ref = RunBits<T>(c, dt, int4, seed, scale_max);
+  kernels::SetWeightQuantVectorDecodeForTest(true);
+  ASSERT_EQ(fast.size(), ref.size());
+  for (size_t i = 0; i < fast.size(); ++i) {
+    ASSERT_EQ(fast[i], ref[i])
+        << (dt == DType::kFloat16 ? "fp16" : "bf16") << " m" << c.m << " k"
+        << c.k << " n" << c.n << " g" << c.group << (int4 ? " int4" : " int8")
+        << (c.offset ? " offset" : "") << (c.per_tensor ? " per tensor" : "")
+        << " scale_max " << scale_max << " at " << i;
+  }
+}
+
+TEST(KernelsWeightQuant, VectorDecodeMatchesReferenceBitForBit) {
+  uint32_t seed = 100;
+  for (int64_t m = 1; m <= 9; ++m) {
+    for (int64_t n : {8, 24, 72, 136, 200, 520}) {
+      for (int variant = 0; variant < 4; ++variant) {
+        Case c{m, 96, n, 0, variant % 2 == 1, variant == 2, variant == 3};
+        if (variant == 3) c.group = 32;
+        for (float scale_max : {0.05f, 2000.0f, 1e-6f}) {
+          ExpectVectorDecodeSame<Half>(c, DType::kFloat16, false, seed,
+                                       scale_max);
+          ExpectVectorDecodeSame<Half>(c, DType::kFloat16, true, seed + 1,
+                                       scale_max);
+          ExpectVectorDecodeSame<Bf16>(c, DType::kBFloat16, false, seed + 2,
+                                       scale_max);
+          ExpectVectorDecodeSame<Bf16>(c, DType::kBFloat16, true, seed + 3,
+                                       scale_max);
+          seed += 4;
+        }
+      }
+    }
+    // N not a multiple of 8 (int8 only): a tail past the vectors.
+    for (int64_t n : {5, 13, 203}) {
+      const Case c{m, 64, n, 0, m % 2 == 0, false, true};
+      ExpectVectorDecodeSame<Half>(c, DType::kFloat16, false, seed++, 0.05f);
+      ExpectVectorDecodeSame<Bf16>(c, DType::kBFloat16, false, seed++, 0.05f);
+    }
   }
 }
 
