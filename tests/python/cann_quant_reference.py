@@ -29,6 +29,10 @@ VENDOR_OPS = {"AscendQuant", "AscendDequant", "AscendAntiQuant", "NPUWeightQuant
 f16 = np.float16
 
 
+def _or(value, default):
+    return default if value is None else value
+
+
 def _round(x: np.ndarray, mode: str) -> np.ndarray:
     return {"Round": np.rint, "Floor": np.floor, "Ceil": np.ceil, "Trunc": np.trunc}[mode](x)
 
@@ -36,7 +40,11 @@ def _round(x: np.ndarray, mode: str) -> np.ndarray:
 class AscendQuant(OpRun):
     op_domain = ""
 
-    def _run(self, x, scale=0.0, offset=0.0, sqrt_mode=0, round_mode="Round", dst_type="INT8"):
+    def _run(self, x, scale=None, offset=None, sqrt_mode=None, round_mode=None, dst_type=None):
+        # onnx.reference passes None for an attribute the node leaves out once the schema is
+        # registered (lowering/cann_schemas.py): CANN's defaults then.
+        scale, offset, sqrt_mode = _or(scale, 0.0), _or(offset, 0.0), _or(sqrt_mode, 0)
+        round_mode = _or(round_mode, "Round")
         h = x.astype(f16)
         if scale != 1.0:
             for _ in range(2 if sqrt_mode else 1):
@@ -51,7 +59,8 @@ class AscendQuant(OpRun):
 class AscendAntiQuant(OpRun):
     op_domain = ""
 
-    def _run(self, x, scale=0.0, offset=0.0, dtype=0, sqrt_mode=0):
+    def _run(self, x, scale=None, offset=None, dtype=None, sqrt_mode=None):
+        scale, offset, sqrt_mode = _or(scale, 0.0), _or(offset, 0.0), _or(sqrt_mode, 0)
         h = (x.astype(f16) + f16(-offset)).astype(f16)
         for _ in range(2 if sqrt_mode else 1):
             h = (h * f16(scale)).astype(f16)
@@ -61,7 +70,8 @@ class AscendAntiQuant(OpRun):
 class AscendDequant(OpRun):
     op_domain = ""
 
-    def _run(self, x, deq_scale, dtype=0, sqrt_mode=0, relu_flag=0):
+    def _run(self, x, deq_scale, dtype=None, sqrt_mode=None, relu_flag=None):
+        relu_flag = _or(relu_flag, 0)
         if deq_scale.dtype == np.uint64:
             scale = (deq_scale & 0xFFFFFFFF).astype(np.uint32).view(np.float32).astype(np.float64)
             y = x.astype(np.float64) * _per_channel(scale, x)
@@ -133,11 +143,12 @@ class NPUWeightQuantBatchMatmulV2(OpRun):
         quant_scale=None,
         quant_offset=None,
         bias=None,
-        antiquant_group_size=0,
-        dtype=-1,
-        transpose_x=0,
-        transpose_weight=0,
+        antiquant_group_size=None,
+        dtype=None,
+        transpose_x=None,
+        transpose_weight=None,
     ):
+        antiquant_group_size = _or(antiquant_group_size, 0)
         w = _int4_unpack(weight) if weight.dtype == np.int32 else weight
         k = w.shape[0]
         scale, offset = antiquant_scale, antiquant_offset
@@ -170,14 +181,15 @@ class ExactAscendQuant(AscendQuant):
 class ExactAscendAntiQuant(AscendAntiQuant):
     op_type = "AscendAntiQuant"
 
-    def _run(self, x, scale=0.0, offset=0.0, dtype=0, sqrt_mode=0):
+    def _run(self, x, scale=None, offset=None, dtype=None, sqrt_mode=None):
+        scale, offset = _or(scale, 0.0), _or(offset, 0.0)
         return (((x.astype(np.float64) - offset) * scale).astype(np.float32),)
 
 
 class ExactAscendDequant(AscendDequant):
     op_type = "AscendDequant"
 
-    def _run(self, x, deq_scale, dtype=0, sqrt_mode=0, relu_flag=0):
+    def _run(self, x, deq_scale, dtype=None, sqrt_mode=None, relu_flag=None):
         scale = (deq_scale & 0xFFFFFFFF).astype(np.uint32).view(np.float32).astype(np.float64)
         y = (x.astype(np.float64) * _per_channel(scale, x)).astype(np.float32)
         return (np.maximum(y, 0) if relu_flag else y,)

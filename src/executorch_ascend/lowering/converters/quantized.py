@@ -94,11 +94,19 @@ def quantize(ctx: LoweringContext, node: Node) -> None:
     ctx.emit("AscendQuant", [value], node, **quant_attributes(scale, zero_point))
 
 
+def _dequantize_relu(x: torch.Tensor) -> torch.Tensor:
+    """A dequantize read by a float op (ReLU): AscendAntiQuant, then a Cast to float32."""
+    q = qd.quantize_per_tensor(x, 0.125, -5, -128, 127, torch.int8)
+    y = qd.dequantize_per_tensor(q, 0.125, -5, -128, 127, torch.int8, out_dtype=x.dtype)
+    return torch.relu(y)
+
+
 @converter(
     DEQUANTIZE,
     onnx=["AscendAntiQuant", "Cast"],
     dtypes=(*FLOATS, torch.int8),
     supports=_quant_range_supported,
+    samples=[fn_sample("dequantize_relu", _dequantize_relu, (2, 3, 8), inputs=_between_steps)],
 )
 def dequantize(ctx: LoweringContext, node: Node) -> None:
     if only_int8_consumers(node):
