@@ -215,3 +215,42 @@ def test_int8_cnn_per_chip(native, soc: str, refused: str | None) -> None:
         return
     with pytest.raises(Exception, match=refused):
         lower_program(program, spec)
+
+
+class _Int8Input(torch.nn.Module):
+    """A conv reading an int8 input (the quantize outside the graph) with zero point 5."""
+
+    def __init__(self, zero_point: int) -> None:
+        super().__init__()
+        self.zero_point = zero_point
+        gen = torch.Generator().manual_seed(0)
+        self.register_buffer(
+            "w", torch.randint(-127, 128, (4, 3, 3, 3), generator=gen).to(torch.int8)
+        )
+
+    def forward(self, q: torch.Tensor) -> torch.Tensor:
+        qd = torch.ops.quantized_decomposed
+        x = qd.dequantize_per_tensor(q, 0.05, self.zero_point, -128, 127, torch.int8)
+        w = qd.dequantize_per_tensor(self.w, 0.01, 0, -127, 127, torch.int8)
+        return torch.nn.functional.conv2d(x, w, padding=1)
+
+
+@pytest.mark.parametrize(("zero_point", "int8_conv"), [(5, False), (0, True)])
+def test_an_int8_input_with_an_offset_is_not_an_int8_conv(zero_point: int, int8_conv: bool) -> None:
+    """CANN's cube op takes the activation offset from the AscendQuant feeding it: an int8 input
+    of the graph has none, so with a nonzero zero point the conv is lowered in float (after an
+    AscendAntiQuant), and with zero point 0 as an int8 Conv; both compute what eager does."""
+    from ascend_helpers import edge_with_kept_ops
+
+    from executorch_ascend.lowering import to_onnx
+
+    module = _Int8Input(zero_point).eval()
+    q = torch.randint(-128, 128, (1, 3, 6, 6), generator=torch.Generator().manual_seed(1))
+    q = q.to(torch.int8)
+    graph = to_onnx(edge_with_kept_ops(module, (q,)))
+    ops = [n.op_type for n in graph.model.graph.node]
+    assert ("AscendAntiQuant" not in ops) == int8_conv, ops
+    (exact,) = run_reference(graph.model, {"input_0": q.numpy()}, exact=True)
+    with torch.no_grad():
+        want = module(q)
+    assert float((torch.from_numpy(exact) - want).abs().max()) <= 1e-4 * float(want.abs().max())

@@ -77,14 +77,21 @@ def _int8_weight_node(arg: object) -> bool:
 
 def takes_int8(node: Node) -> bool:
     """`node` is a convolution (not transposed) or a linear whose activation and weight are both
-    dequantized int8: it lowers to CANN's int8 Conv / Gemm."""
+    dequantized int8: it lowers to CANN's int8 Conv / Gemm / MatMul.
+
+    CANN's cube op learns the activation's offset from the AscendQuant feeding it, so an
+    activation with a nonzero zero point must come from a quantize in the same graph (not from an
+    int8 input of the partition); otherwise the op is lowered in float."""
     t = target(node)
     if t is CONVOLUTION:
         if node.args[6]:  # transposed
             return False
     elif t is not LINEAR:
         return False
-    return int8_activation(node.args[0]) is not None and _int8_weight_node(node.args[1])
+    act = int8_activation(node.args[0])
+    if act is None or not _int8_weight_node(node.args[1]):
+        return False
+    return act.zero_point == 0 or target(act.value) is QUANTIZE
 
 
 def only_int8_consumers(dq: Node) -> bool:

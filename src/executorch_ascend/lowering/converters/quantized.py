@@ -7,8 +7,9 @@ MatMulInteger; it has its own ops in the default domain (cann-quant reference, s
 these are what reach atc:
 
   quantize_per_tensor(x)          -> AscendQuant (x * (1/s) + zp, rounded, in fp16) -> int8
-  conv / linear of int8 operands  -> Conv / Gemm (int8 x, int8 W, int32 B) -> int32
+  conv of int8 operands           -> Conv (int8 x, int8 W, int32 B) -> int32
                                      -> AscendDequant(deq_scale = s_x * s_w) -> fp16
+  linear of int8 operands         -> Gemm (2-D x), or MatMul + Add (int32 B), -> AscendDequant
   any other dequantize_per_tensor -> AscendAntiQuant ((q - zp) * s, in fp16) -> fp16
 
 CANN's dequantizing ops write fp16; a float32 graph gets a Cast back to float32 after them. The
