@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// The exact float paths of the int8 Conv (conv_int8.h) against its
-// reference loop, bit for bit: the depthwise Conv on conv.cc's float
-// depthwise kernels, the dense and grouped Conv on oneDNN's float
-// convolution over slices of the input channels. oneDNN's int8 kernels are
-// switched off (SetOnednnInt8ForTest) so that the float paths run on every CPU.
-// Random int8 data over the whole range and the extremes (x = -128 with
+// The exact float paths of the int8 Conv, MatMul and Gemm (conv_int8.h,
+// matmul_int8.h) against their reference loops, bit for bit: the depthwise
+// Conv on conv.cc's float depthwise kernels, the dense and grouped Conv on
+// oneDNN's float convolution over slices of the input channels, MatMul and
+// Gemm on sgemm over chunks of K. oneDNN's int8 kernels are switched off
+// (SetOnednnInt8ForTest) so that the float paths run on every CPU. Random
+// int8 data over the whole range and the extremes (x = -128 with
 // offset_x = 127 against w = -128: products of 32640, sums at the 2^24
 // bound), offsets, padding, strides, dilations, groups, biases that wrap.
 #include <cstdint>
@@ -16,6 +17,7 @@
 
 #include "conv_int8.h"
 #include "kernels_test_util.h"
+#include "matmul_int8.h"
 #include "onednn.h"
 
 namespace ascend_emu {
@@ -248,6 +250,65 @@ TEST(KernelsInt8Fast, DenseAndGroupedOnFloatConvolutionsMatchTheReference) {
   // Grouped with Cin/group * kH * kW > 514: no float path (the reference).
   EXPECT_FALSE(ExpectConvMatchesReference(
       {1, 128, 6, 6, 8, 3, 3, 2, {1, 1, 1, 1}, {1, 1}, {1, 1}, 7, true}, seed));
+}
+
+// Random [m, k] x [k, n] products, prepared (the float path) and not (the
+// reference loop), against the reference.
+TEST(KernelsInt8Fast, MatMulAndGemmOnSgemmMatchTheReference) {
+  NoOnednnInt8 off;
+  uint32_t seed = 500;
+  struct Case {
+    int64_t m, k, n;
+    int fill_x, fill_w;
+  };
+  const std::vector<Case> cases = {
+      {1, 1, 1, 0, 0},          {3, 17, 16, 0, 0},
+      {1, 2048, 33, 0, 0},      {64, 1000, 40, 0, 0},
+      {300, 515, 7, 0, 0},      {5, 514, 9, -128, -128},
+      {2, 1030, 5, -128, -128}, {257, 64, 65, 127, -128},
+  };
+  for (const Case& c : cases) {
+    for (int ox : {0, -128, 127, 19}) {
+      const int64_t m = c.m, k = c.k, n = c.n;
+      const std::vector<int8_t> x = Int8s(m * k, seed++, c.fill_x);
+      const std::vector<int8_t> w = Int8s(k * n, seed++, c.fill_w);
+      const std::vector<int32_t> b = Int32s(n, seed++);
+      const std::string label = std::to_string(m) + "x" + std::to_string(k) +
+                                "x" + std::to_string(n) + " ox " +
+                                std::to_string(ox);
+      const Attrs a = Attrs().Int("offset_x", ox);
+      // MatMul with a batch dim folded into the rows.
+      const std::vector<HostTensor> mm = {
+          HostTensor::Of(DType::kInt8, S({1, m, k}), x),
+          HostTensor::Of(DType::kInt8, S({k, n}), w).Const()};
+      const std::vector<int32_t> want =
+          Reference(&kernels::RunMatMulInt8Reference, "MatMul", a, mm);
+      RunResult r = RunKernel("MatMul", a, mm, 1, /*prepare=*/true);
+      ASSERT_EQ(r.error, "") << label;
+      EXPECT_TRUE(r.prepared) << label;
+      EXPECT_EQ(r.outputs[0].values<int32_t>(), want) << label;
+      for (int tb : {0, 1}) {
+        std::vector<int8_t> wt = w;
+        if (tb) {
+          for (int64_t t = 0; t < k; ++t)
+            for (int64_t j = 0; j < n; ++j) wt[j * k + t] = w[t * n + j];
+        }
+        const Attrs g = Attrs().Int("offset_x", ox).Int("transB", tb);
+        const std::vector<HostTensor> gin = {
+            HostTensor::Of(DType::kInt8, S({m, k}), x),
+            HostTensor::Of(DType::kInt8, tb ? S({n, k}) : S({k, n}), wt)
+                .Const(),
+            HostTensor::Of(DType::kInt32, S({n}), b).Const()};
+        const std::vector<int32_t> gwant =
+            Reference(&kernels::RunGemmInt8Reference, "Gemm", g, gin);
+        RunResult gr = RunKernel("Gemm", g, gin, 1, /*prepare=*/true);
+        ASSERT_EQ(gr.error, "") << label;
+        EXPECT_TRUE(gr.prepared) << label;
+        EXPECT_EQ(gr.outputs[0].values<int32_t>(), gwant)
+            << label << " transB " << tb;
+      }
+    }
+  }
 }
 
 }  // namespace
