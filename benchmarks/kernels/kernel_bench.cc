@@ -17,6 +17,9 @@
 
 namespace ascend_emu::kernels {
 void SetWeightQuantVectorDecodeForTest(bool on);  // weight_quant_matmul.cc
+void SetConvInt8ViaFloatForTest(bool on);         // conv_int8.cc
+void SetMatMulInt8ViaFloatForTest(bool on);       // matmul_int8.cc
+bool OnednnHasExactInt8();                        // onednn.cc
 }  // namespace ascend_emu::kernels
 
 namespace {
@@ -281,6 +284,85 @@ void ConvArgs(benchmark::internal::Benchmark* b) {
   }
 }
 BENCHMARK(BM_Conv)->Apply(ConvArgs)->MeasureProcessCPUTime();
+
+// The int8 Conv (CANN's: int8 x and weight, int32 bias and output,
+// offset_x 3) against the float32 one of the same shape, kxk, pad k/2:
+// path 0 float32 (prepared: oneDNN, depthwise: the own kernels), 1 int8
+// before the exact float paths (oneDNN's int8 where exact, else the
+// reference loop), 2 int8 now (SetConvInt8ViaFloatForTest). Run again with
+// ONEDNN_MAX_CPU_ISA=AVX2 for a CPU without VNNI.
+void BM_ConvInt8(benchmark::State& state) {
+  const int64_t c = state.range(0), f = state.range(1), hw = state.range(2),
+                group = state.range(3), k = state.range(4),
+                stride = state.range(5), path = state.range(6);
+  const int64_t pad = k / 2, out = (hw + 2 * pad - k) / stride + 1;
+  Attributes attrs;
+  attrs.map()["kernel_shape"] = Ints({k, k});
+  attrs.map()["pads"] = Ints({pad, pad, pad, pad});
+  attrs.map()["strides"] = Ints({stride, stride});
+  attrs.map()["dilations"] = Ints({1, 1});
+  attrs.map()["group"] = Int(group);
+  if (path != 0) attrs.map()["offset_x"] = Int(3);
+  const bool depthwise = group == c;
+  ascend_emu::kernels::SetConvInt8ViaFloatForTest(path == 2);
+  std::vector<DType> dtypes;
+  if (path != 0) dtypes = {DType::kInt8, DType::kInt8, DType::kInt32};
+  // (Depthwise: nothing prepared for int8, the float one's own kernels.)
+  const bool prepared =
+      !depthwise &&
+      (path == 0 || ascend_emu::kernels::OnednnHasExactInt8() || path == 2);
+  KernelCase op("Conv", std::move(attrs),
+                {MakeShape({1, c, hw, hw}), MakeShape({f, c / group, k, k}),
+                 MakeShape({f})},
+                prepared, dtypes);
+  for (auto _ : state) op.Run();  // (depthwise: the switch read at run)
+  ascend_emu::kernels::SetConvInt8ViaFloatForTest(true);
+  Report(state, 2.0 * f * (c / group) * k * k * out * out);
+}
+void ConvInt8Args(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"C", "F", "HW", "group", "k", "stride", "path"});
+  for (int64_t path : {0, 1, 2}) {
+    b->Args({64, 64, 56, 1, 3, 1, path});      // ResNet-18 stage 1
+    b->Args({128, 128, 28, 1, 3, 1, path});    // stage 2
+    b->Args({256, 256, 14, 1, 3, 1, path});    // stage 3
+    b->Args({64, 256, 56, 1, 1, 1, path});     // a 1x1 expansion
+    b->Args({3, 32, 224, 1, 3, 2, path});      // MobileNetV2's stem
+    b->Args({64, 64, 32, 64, 3, 1, path});     // depthwise 3x3
+    b->Args({96, 96, 56, 96, 3, 2, path});     // depthwise 3x3 stride 2
+    b->Args({144, 144, 56, 144, 5, 2, path});  // depthwise 5x5 stride 2
+    b->Args({256, 256, 2, 256, 3, 1, path});   // depthwise, tiny planes
+    b->Args({64, 64, 28, 8, 3, 1, path});      // grouped, 8 per group
+  }
+}
+BENCHMARK(BM_ConvInt8)->Apply(ConvInt8Args)->MeasureProcessCPUTime();
+
+// MatMul [M, K] x [K, N], int8 (offset_x 3, int32 out) against float32:
+// path 0 float32, 1 int8 before the float path, 2 int8 now (prepared).
+void BM_MatMulInt8(benchmark::State& state) {
+  const int64_t m = state.range(0), k = state.range(1), n = state.range(2),
+                path = state.range(3);
+  Attributes attrs;
+  if (path != 0) attrs.map()["offset_x"] = Int(3);
+  std::vector<DType> dtypes;
+  if (path != 0) dtypes = {DType::kInt8, DType::kInt8};
+  ascend_emu::kernels::SetMatMulInt8ViaFloatForTest(path == 2);
+  const bool prepared = path == 2 && !ascend_emu::kernels::OnednnHasExactInt8();
+  KernelCase op("MatMul", std::move(attrs),
+                {MakeShape({m, k}), MakeShape({k, n})}, prepared, dtypes);
+  ascend_emu::kernels::SetMatMulInt8ViaFloatForTest(true);
+  for (auto _ : state) op.Run();
+  Report(state, 2.0 * m * k * n);
+}
+void MatMulInt8Args(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"M", "K", "N", "path"});
+  for (int64_t path : {0, 1, 2}) {
+    b->Args({128, 512, 512, path});
+    b->Args({1, 2048, 2048, path});
+    b->Args({8, 2048, 2048, path});
+    b->Args({256, 768, 3072, path});
+  }
+}
+BENCHMARK(BM_MatMulInt8)->Apply(MatMulInt8Args)->MeasureProcessCPUTime();
 
 }  // namespace
 

@@ -845,6 +845,15 @@ void RunConvAny(const RunContext& ctx) {
 
 }  // namespace
 
+int64_t DepthwisePaddedFloats(const Window2D& w) {
+  return std::max(PaddedExtent(w, 0) * PaddedExtent(w, 1), w.in[1]);
+}
+
+void RunDepthwiseFloat(const float* x, const float* w, const float* bias,
+                       const ConvGeometry& g, float* padded, float* y) {
+  RunDepthwise(x, w, bias, g, padded, y);
+}
+
 std::string InferConvFloat(InferContext& ctx) {
   return InferConvCommon(ctx, /*fused=*/false);
 }

@@ -37,5 +37,13 @@ std::string GetConvGeometry(const char* op, const Attributes& attrs,
                             const TensorRef* inputs, size_t num_inputs,
                             ConvGeometry* g);
 
+// The float32 depthwise Conv of conv.cc (g.depthwise(): one input channel
+// per group), `bias` added when not null: its vector strips, flat and
+// channels-last paths. `padded` holds DepthwisePaddedFloats(g.w) floats.
+// conv_int8.cc runs the int8 depthwise Conv through it (exact there).
+int64_t DepthwisePaddedFloats(const Window2D& w);
+void RunDepthwiseFloat(const float* x, const float* w, const float* bias,
+                       const ConvGeometry& g, float* padded, float* y);
+
 }  // namespace kernels
 }  // namespace ascend_emu

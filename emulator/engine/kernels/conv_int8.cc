@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <string>
@@ -49,8 +50,18 @@ OnednnConvShape ShapeOf(const ConvGeometry& g) {
   return s;
 }
 
-class OnednnConvInt8 final : public PreparedOp {
+// What PrepareConvInt8 made: oneDNN's int8 convolution, or the exact float
+// convolutions of ViaFloat.
+class ConvInt8Prepared : public PreparedOp {
  public:
+  enum class Kind { kOnednnInt8, kViaFloat };
+  explicit ConvInt8Prepared(Kind k) : kind(k) {}
+  const Kind kind;
+};
+
+class OnednnConvInt8 final : public ConvInt8Prepared {
+ public:
+  OnednnConvInt8() : ConvInt8Prepared(Kind::kOnednnInt8) {}
   mutable std::mutex run_lock;  // guards the memories' handles, as float's
   dnnl::convolution_forward conv;
   dnnl::reorder src_in, dst_out;
@@ -64,6 +75,14 @@ class OnednnConvInt8 final : public PreparedOp {
 };
 
 thread_local std::vector<unsigned char> tls_pad;
+
+// SetConvInt8ViaFloatForTest: the exact float paths (on), or only oneDNN's
+// int8 convolution and the reference loop (off).
+bool g_via_float = true;
+
+std::unique_ptr<PreparedOp> PrepareOnednnInt8(const PrepareContext& ctx,
+                                              const ConvGeometry& g,
+                                              bool has_bias);
 
 void SetHandle(memory& m, const void* data) {
   if (m.get_data_handle() != data) m.set_data_handle(const_cast<void*>(data));
@@ -121,6 +140,220 @@ bool RunOnednn(const OnednnConvInt8& p, const int8_t* x, int32_t* y,
   }
   p.stream.wait();
   return true;
+}
+
+// The exact float paths. Every product (x - offset_x) * w is an integer of
+// magnitude at most 255 * 128 = 32640, so any float32 sum of up to 514 of
+// them is an integer below 2^24 at every step, in any order and with FMA:
+// exact. A reduction (Cin/group * kH * kW) of at most kExactTerms runs as
+// one float convolution of (x - offset_x), zero padding standing for the
+// offset_x padding; a longer one (group 1) as several over slices of the
+// input channels, each result converted to int32 and summed in int32
+// (wrapping, as the reference loop).
+constexpr int64_t kExactTerms = 514;
+// Floats per block of the depthwise path's input or output (256 KB: L2).
+constexpr int64_t kDepthwiseBlockFloats = 64 * 1024;
+
+size_t Align64(int64_t bytes) {
+  return static_cast<size_t>((bytes + 63) / 64 * 64);
+}
+
+// xf = x - ox as float.
+void ToFloat(const int8_t* __restrict x, int64_t count, int32_t ox,
+             float* __restrict xf) {
+  for (int64_t i = 0; i < count; ++i)
+    xf[i] = static_cast<float>(static_cast<int32_t>(x[i]) - ox);
+}
+
+// y [channels, plane] = yf (exact integers) + bias per channel (or 0), or
+// y += yf when `add`; int32 wrapping.
+void ToInt32(const float* __restrict yf, const int32_t* bias, bool add,
+             int64_t channels, int64_t plane, int32_t* __restrict y) {
+  for (int64_t c = 0; c < channels; ++c) {
+    const float* src = yf + c * plane;
+    uint32_t* dst = reinterpret_cast<uint32_t*>(y + c * plane);
+    if (add) {
+      for (int64_t i = 0; i < plane; ++i)
+        dst[i] += static_cast<uint32_t>(static_cast<int32_t>(src[i]));
+    } else {
+      const uint32_t b = bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0;
+      for (int64_t i = 0; i < plane; ++i)
+        dst[i] = static_cast<uint32_t>(static_cast<int32_t>(src[i])) + b;
+    }
+  }
+}
+
+// Depthwise (one input channel per group, any channel multiplier): conv.cc's
+// float depthwise kernels over blocks of channels converted to float. The
+// scratch: x block, y block, all weights, the padded plane.
+struct DepthwisePlan {
+  int64_t block = 0;  // input channels per block
+  size_t x_off = 0, y_off = 0, w_off = 0, pad_off = 0, bytes = 0;
+};
+
+bool MakeDepthwisePlan(const ConvGeometry& g, DepthwisePlan* p) {
+  const int64_t taps = g.w.kernel[0] * g.w.kernel[1];
+  if (!g.depthwise() || taps > kExactTerms || g.c == 0) return false;
+  const int64_t per =
+      std::max<int64_t>({g.in_plane(), g.mg() * g.out_plane(), int64_t{1}});
+  p->block = std::min(g.c, std::max<int64_t>(1, kDepthwiseBlockFloats / per));
+  p->x_off = 0;
+  p->y_off = Align64(p->block * g.in_plane() * 4);
+  p->w_off = p->y_off + Align64(p->block * g.mg() * g.out_plane() * 4);
+  p->pad_off = p->w_off + Align64(g.m * taps * 4);
+  p->bytes = p->pad_off + Align64(DepthwisePaddedFloats(g.w) * 4);
+  return p->bytes <= static_cast<size_t>(kMaxTensorBytes);
+}
+
+void RunDepthwiseViaFloat(const RunContext& ctx, const ConvGeometry& g,
+                          const DepthwisePlan& p) {
+  const int8_t* x = ctx.inputs[0].as<const int8_t>();
+  const int8_t* w = ctx.inputs[1].as<const int8_t>();
+  const int32_t* bias = ctx.num_inputs >= 3 && ctx.inputs[2].present()
+                            ? ctx.inputs[2].as<const int32_t>()
+                            : nullptr;
+  int32_t* y = ctx.outputs[0].as<int32_t>();
+  const int32_t ox = OffsetX(ctx.attrs);
+  auto* base = static_cast<unsigned char*>(ctx.scratch);
+  float* xf = reinterpret_cast<float*>(base + p.x_off);
+  float* yf = reinterpret_cast<float*>(base + p.y_off);
+  float* wf = reinterpret_cast<float*>(base + p.w_off);
+  float* pad = reinterpret_cast<float*>(base + p.pad_off);
+  const int64_t taps = g.w.kernel[0] * g.w.kernel[1], mg = g.mg();
+  ToFloat(w, g.m * taps, 0, wf);
+  for (int64_t n = 0; n < g.n; ++n) {
+    for (int64_t c0 = 0; c0 < g.c; c0 += p.block) {
+      ConvGeometry gb = g;
+      gb.n = 1;
+      gb.c = gb.group = std::min(p.block, g.c - c0);
+      gb.m = gb.c * mg;
+      ToFloat(x + (n * g.c + c0) * g.in_plane(), gb.c * g.in_plane(), ox, xf);
+      RunDepthwiseFloat(xf, wf + c0 * mg * taps, nullptr, gb, pad, yf);
+      ToInt32(yf, bias != nullptr ? bias + c0 * mg : nullptr, false, gb.m,
+              g.out_plane(), y + (n * g.m + c0 * mg) * g.out_plane());
+    }
+  }
+}
+
+// Dense and grouped: oneDNN's float convolution (prepared at load) per
+// slice of `chunk` input channels (group 1), or over all of them (grouped,
+// Cin/group * kH * kW <= kExactTerms). The scratch: x slice as float, y as
+// float, the float convolution's own.
+struct FloatPlan {
+  int64_t chunk = 0, chunks = 0;
+  size_t y_off = 0, conv_off = 0, bytes = 0;
+};
+
+OnednnConvShape ChunkShape(const ConvGeometry& g, int64_t channels) {
+  OnednnConvShape s = ShapeOf(g);
+  s.c = channels;
+  return s;
+}
+
+bool MakeFloatPlan(const ConvGeometry& g, FloatPlan* p) {
+  const int64_t taps = g.w.kernel[0] * g.w.kernel[1];
+  if (g.depthwise() || taps == 0 || taps > kExactTerms || g.c == 0 ||
+      g.n == 0 || g.out_plane() == 0 || g.in_plane() == 0)
+    return false;
+  if (g.group == 1) {
+    const int64_t most = kExactTerms / taps;
+    const int64_t count = (g.c + most - 1) / most;
+    int64_t chunk = (g.c + count - 1) / count;
+    // Whole blocks of oneDNN's 8 or 16 channels where the bound allows.
+    if ((chunk + 15) / 16 * 16 <= most) chunk = (chunk + 15) / 16 * 16;
+    p->chunk = std::min(chunk, g.c);
+  } else {
+    if (g.col_rows() > kExactTerms) return false;
+    p->chunk = g.c;
+  }
+  p->chunks = (g.c + p->chunk - 1) / p->chunk;
+  p->y_off = Align64(g.n * p->chunk * g.in_plane() * 4);
+  p->conv_off = p->y_off + Align64(g.n * g.m * g.out_plane() * 4);
+  const int64_t conv = OnednnConvScratchBytes(ChunkShape(g, p->chunk));
+  if (conv < 0) return false;
+  p->bytes = p->conv_off + Align64(conv);
+  return p->bytes <= static_cast<size_t>(kMaxTensorBytes);
+}
+
+class ConvInt8ViaFloat final : public ConvInt8Prepared {
+ public:
+  ConvInt8ViaFloat() : ConvInt8Prepared(Kind::kViaFloat) {}
+  ConvGeometry g;
+  FloatPlan plan;
+  int32_t ox = 0;
+  std::vector<int32_t> bias;  // empty: none
+  struct Chunk {
+    int64_t c0 = 0, channels = 0;
+    size_t scratch_bytes = 0;
+    std::unique_ptr<PreparedOp> conv;
+  };
+  std::vector<Chunk> chunks;
+};
+
+// False when a float convolution declines the run (the caller runs the
+// reference loop, which writes all of y).
+bool RunViaFloat(const ConvInt8ViaFloat& p, const int8_t* x, int32_t* y,
+                 void* scratch) {
+  const ConvGeometry& g = p.g;
+  auto* base = static_cast<unsigned char*>(scratch);
+  float* xf = reinterpret_cast<float*>(base);
+  float* yf = reinterpret_cast<float*>(base + p.plan.y_off);
+  void* conv_scratch = base + p.plan.conv_off;
+  const int64_t in = g.in_plane();
+  for (size_t i = 0; i < p.chunks.size(); ++i) {
+    const ConvInt8ViaFloat::Chunk& ch = p.chunks[i];
+    for (int64_t n = 0; n < g.n; ++n) {
+      ToFloat(x + (n * g.c + ch.c0) * in, ch.channels * in, p.ox,
+              xf + n * ch.channels * in);
+    }
+    if (!RunOnednnConv(*ch.conv, xf, nullptr, yf, conv_scratch,
+                       ch.scratch_bytes))
+      return false;
+    const int64_t image = g.m * g.out_plane();
+    for (int64_t n = 0; n < g.n; ++n) {
+      ToInt32(yf + n * image, p.bias.empty() ? nullptr : p.bias.data(), i != 0,
+              g.m, g.out_plane(), y + n * image);
+    }
+  }
+  return true;
+}
+
+std::unique_ptr<PreparedOp> PrepareViaFloat(const PrepareContext& ctx,
+                                            const ConvGeometry& g) {
+  FloatPlan plan;
+  if (!MakeFloatPlan(g, &plan)) return nullptr;
+  auto p = std::make_unique<ConvInt8ViaFloat>();
+  p->g = g;
+  p->plan = plan;
+  p->ox = OffsetX(ctx.attrs);
+  const std::vector<TensorRef>& in = ctx.inputs;
+  if (in.size() >= 3 && in[2].present()) {
+    const int32_t* b = in[2].as<const int32_t>();
+    p->bias.assign(b, b + g.m);
+  }
+  const int8_t* w = in[1].as<const int8_t>();
+  const int64_t taps = g.w.kernel[0] * g.w.kernel[1];
+  const int64_t row = g.cg() * taps;  // one output channel's weights
+  std::vector<float> wf;
+  for (int64_t c0 = 0; c0 < g.c; c0 += plan.chunk) {
+    ConvInt8ViaFloat::Chunk ch;
+    ch.c0 = c0;
+    ch.channels = std::min(plan.chunk, g.c - c0);
+    const OnednnConvShape shape = ChunkShape(g, ch.channels);
+    // Group 1: the slice [c0, c0 + channels) of every output channel's
+    // weights; grouped: all of them (one chunk).
+    const int64_t part = g.group == 1 ? ch.channels * taps : row;
+    wf.resize(static_cast<size_t>(g.m * part));
+    for (int64_t m = 0; m < g.m; ++m) {
+      const int8_t* src = w + m * row + (g.group == 1 ? c0 * taps : 0);
+      for (int64_t j = 0; j < part; ++j) wf[m * part + j] = src[j];
+    }
+    ch.conv = PrepareOnednnConv(shape, wf.data(), nullptr);
+    if (ch.conv == nullptr) return nullptr;
+    ch.scratch_bytes = static_cast<size_t>(OnednnConvScratchBytes(shape));
+    p->chunks.push_back(std::move(ch));
+  }
+  return p;
 }
 
 }  // namespace
@@ -186,7 +419,13 @@ std::string InferConvInt8(InferContext& ctx) {
   if (bytes < 0 || bytes > kMaxTensorBytes) {
     return Fail(kOp, "activations would be too large");
   }
-  ctx.scratch_bytes = static_cast<size_t>(bytes);
+  // The exact float paths' (the larger: which runs depends on the CPU).
+  size_t via_float = 0;
+  DepthwisePlan dw;
+  FloatPlan fp;
+  if (MakeDepthwisePlan(g, &dw)) via_float = dw.bytes;
+  if (MakeFloatPlan(g, &fp)) via_float = fp.bytes;
+  ctx.scratch_bytes = std::max(static_cast<size_t>(bytes), via_float);
   return "";
 }
 
@@ -236,24 +475,53 @@ void RunConvInt8Reference(const RunContext& ctx) {
 void RunConvInt8(const RunContext& ctx) {
   // A prepared op's layouts fit the scratch Infer reserved (checked at
   // prepare against the same bound).
-  if (ctx.prepared != nullptr &&
-      RunOnednn(static_cast<const OnednnConvInt8&>(*ctx.prepared),
-                ctx.inputs[0].as<const int8_t>(), ctx.outputs[0].as<int32_t>(),
-                ctx.scratch)) {
-    return;
+  if (ctx.prepared != nullptr) {
+    const auto& p = static_cast<const ConvInt8Prepared&>(*ctx.prepared);
+    const int8_t* x = ctx.inputs[0].as<const int8_t>();
+    int32_t* y = ctx.outputs[0].as<int32_t>();
+    if (p.kind == ConvInt8Prepared::Kind::kOnednnInt8
+            ? RunOnednn(static_cast<const OnednnConvInt8&>(p), x, y,
+                        ctx.scratch)
+            : RunViaFloat(static_cast<const ConvInt8ViaFloat&>(p), x, y,
+                          ctx.scratch)) {
+      return;
+    }
+  } else if (g_via_float) {
+    ConvGeometry g;
+    GetConvGeometry(kOp, ctx.attrs, ctx.inputs, ctx.num_inputs, &g);
+    DepthwisePlan dw;
+    if (MakeDepthwisePlan(g, &dw)) {
+      RunDepthwiseViaFloat(ctx, g, dw);
+      return;
+    }
   }
   RunConvInt8Reference(ctx);
 }
 
+void SetConvInt8ViaFloatForTest(bool on) { g_via_float = on; }
+
 std::unique_ptr<PreparedOp> PrepareConvInt8(const PrepareContext& ctx) {
   const std::vector<TensorRef>& in = ctx.inputs;
-  if (!OnednnHasExactInt8()) return nullptr;
   if (in[1].data == nullptr) return nullptr;
   const bool has_bias = in.size() >= 3 && in[2].present();
   if (has_bias && in[2].data == nullptr) return nullptr;
   ConvGeometry g;
   if (!GetConvGeometry(kOp, ctx.attrs, in.data(), in.size(), &g).empty())
     return nullptr;
+  // Depthwise: conv.cc's float kernels at run, nothing to prepare.
+  DepthwisePlan dw;
+  if (g_via_float && MakeDepthwisePlan(g, &dw)) return nullptr;
+  std::unique_ptr<PreparedOp> int8;
+  if (OnednnHasExactInt8()) int8 = PrepareOnednnInt8(ctx, g, has_bias);
+  if (int8 != nullptr || !g_via_float) return int8;
+  return PrepareViaFloat(ctx, g);
+}
+
+namespace {
+std::unique_ptr<PreparedOp> PrepareOnednnInt8(const PrepareContext& ctx,
+                                              const ConvGeometry& g,
+                                              bool has_bias) {
+  const std::vector<TensorRef>& in = ctx.inputs;
   if (g.w.spatial_rank != 2 || g.n == 0 || g.out_plane() == 0 ||
       g.in_plane() == 0)
     return nullptr;
@@ -346,6 +614,7 @@ std::unique_ptr<PreparedOp> PrepareConvInt8(const PrepareContext& ctx) {
   }
   return p;
 }
+}  // namespace
 
 }  // namespace kernels
 }  // namespace ascend_emu

@@ -8,6 +8,14 @@
 // the oracle; a Conv with constant weights is prepared on oneDNN's int8
 // convolution (s8 source with a source zero point, s8 weights, s32 bias and
 // destination) where oneDNN computes it exactly (VNNI: OnednnHasExactInt8).
+// Elsewhere, and for grouped Convs oneDNN has no int8 kernel for, exact
+// float convolutions: every product is an integer of at most 32640, so a
+// float32 sum of up to 514 of them is exact. A Conv with constant weights is
+// prepared on oneDNN's float convolution of (x - offset_x), zero padding,
+// over slices of at most 514 / (kH * kW) input channels, each slice's result
+// summed in int32; a depthwise Conv (one input channel per group) runs
+// conv.cc's float depthwise kernels on blocks of channels converted to
+// float, prepared or not.
 #pragma once
 
 #include <memory>
@@ -28,8 +36,13 @@ void RunConvInt8(const RunContext& ctx);
 // null (no such primitive, a CPU where oneDNN's int8 is not exact).
 std::unique_ptr<PreparedOp> PrepareConvInt8(const PrepareContext& ctx);
 
-// The reference loop alone (the tests compare the fast path with it).
+// The reference loop alone (the tests compare the fast paths with it).
 void RunConvInt8Reference(const RunContext& ctx);
+
+// Test and benchmark hook: off leaves only oneDNN's int8 convolution (where
+// exact) and the reference loop, as before the float paths; on by default.
+// Applies to ops prepared and run after the call.
+void SetConvInt8ViaFloatForTest(bool on);
 
 }  // namespace kernels
 }  // namespace ascend_emu

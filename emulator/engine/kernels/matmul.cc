@@ -5,6 +5,7 @@
 // oneDNN's sgemm (onednn.h); float16 through float scratch
 // (half_via_float.h).
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "half_via_float.h"
@@ -236,6 +237,11 @@ std::string InferGemm(InferContext& ctx) {
 void RunGemm(const RunContext& ctx) {
   if (ctx.inputs[0].dtype == DType::kInt8) return RunGemmInt8(ctx);
   RunViaFloat(&RunGemmFloat, ctx);
+}
+// Only the int8 forms prepare anything (their weight as float where
+// oneDNN's int8 GEMM is not exact).
+std::unique_ptr<PreparedOp> PrepareMatMul(const PrepareContext& ctx) {
+  return MatMulIsInt8(ctx.inputs) ? PrepareMatMulInt8(ctx) : nullptr;
 }
 
 }  // namespace kernels

@@ -3,7 +3,9 @@
 // matmul_int8.h: int8 MatMul and Gemm, int32 out.
 #include "matmul_int8.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,16 +34,97 @@ void Reference(const int8_t* a, const int8_t* b, bool trans_b,
   }
 }
 
+// The exact float path where oneDNN's int8 GEMM is not exact (no VNNI):
+// every product (a - ox) * b is an integer of magnitude at most
+// 255 * 128 = 32640, so a float32 sum of up to 514 of them is an integer
+// below 2^24 at every step, in any order: exact. oneDNN's sgemm over chunks
+// of kChunk of K, each chunk's [rows, n] result converted to int32 and
+// summed in int32 (wrapping, as the reference loop), on blocks of kRowBlock
+// rows of a converted to float. The weight is converted once, at load
+// (PrepareMatMulInt8).
+constexpr int64_t kChunk = 512;
+constexpr int64_t kRowBlock = 256;
+
+// SetMatMulInt8ViaFloatForTest.
+bool g_via_float = true;
+
+class MatMulInt8ViaFloat final : public PreparedOp {
+ public:
+  std::vector<float> b;  // the weight as float, in its own layout
+};
+
+size_t Align64(int64_t bytes) {
+  return static_cast<size_t>((bytes + 63) / 64 * 64);
+}
+
+// The scratch of the float path: a block of rows of a and its [rows, n]
+// float product. False when it would be too large (the path is not taken).
+bool ViaFloatScratch(int64_t m, int64_t n, int64_t k, size_t* bytes) {
+  const int64_t rows = std::min(m, kRowBlock);
+  if (rows * k > kMaxTensorBytes / 4 || rows * n > kMaxTensorBytes / 4)
+    return false;
+  *bytes = Align64(rows * k * 4) + Align64(rows * n * 4);
+  return true;
+}
+
+void ViaFloat(const int8_t* a, const float* bf, bool trans_b,
+              const int32_t* bias, int32_t ox, int64_t m, int64_t n, int64_t k,
+              int32_t* y, void* scratch) {
+  const int64_t block = std::min(m, kRowBlock);
+  float* af = static_cast<float*>(scratch);
+  float* cf = reinterpret_cast<float*>(static_cast<unsigned char*>(scratch) +
+                                       Align64(block * k * 4));
+  for (int64_t i0 = 0; i0 < m; i0 += block) {
+    const int64_t rows = std::min(block, m - i0);
+    const int8_t* ab = a + i0 * k;
+    for (int64_t i = 0; i < rows * k; ++i)
+      af[i] = static_cast<float>(static_cast<int32_t>(ab[i]) - ox);
+    uint32_t* yb = reinterpret_cast<uint32_t*>(y + i0 * n);
+    for (int64_t k0 = 0; k0 < k; k0 += kChunk) {
+      const int64_t kk = std::min(kChunk, k - k0);
+      Sgemm(false, trans_b, rows, n, kk, 1.0f, af + k0, k,
+            trans_b ? bf + k0 : bf + k0 * n, trans_b ? k : n, 0.0f, cf, n);
+      for (int64_t i = 0; i < rows; ++i) {
+        uint32_t* yr = yb + i * n;
+        const float* cr = cf + i * n;
+        if (k0 != 0) {
+          for (int64_t j = 0; j < n; ++j)
+            yr[j] += static_cast<uint32_t>(static_cast<int32_t>(cr[j]));
+        } else if (bias != nullptr) {
+          for (int64_t j = 0; j < n; ++j)
+            yr[j] = static_cast<uint32_t>(static_cast<int32_t>(cr[j])) +
+                    static_cast<uint32_t>(bias[j]);
+        } else {
+          for (int64_t j = 0; j < n; ++j)
+            yr[j] = static_cast<uint32_t>(static_cast<int32_t>(cr[j]));
+        }
+      }
+    }
+  }
+}
+
+// `prepared`: the float weight (or null); `scratch`: ViaFloatScratch bytes.
 void Product(const int8_t* a, const int8_t* b, bool trans_b,
              const int32_t* bias, int32_t ox, int64_t m, int64_t n, int64_t k,
-             int32_t* y, bool reference) {
+             int32_t* y, bool reference, const PreparedOp* prepared,
+             void* scratch) {
   if (m == 0 || n == 0) return;
-  if (reference || k == 0 || !OnednnHasExactInt8()) {
+  if (reference || k == 0) {
     Reference(a, b, trans_b, bias, ox, m, n, k, y);
     return;
   }
-  GemmS8S8S32(trans_b, m, n, k, a, k, static_cast<int8_t>(ox), b,
-              trans_b ? k : n, y, n, bias);
+  if (OnednnHasExactInt8()) {
+    GemmS8S8S32(trans_b, m, n, k, a, k, static_cast<int8_t>(ox), b,
+                trans_b ? k : n, y, n, bias);
+    return;
+  }
+  size_t bytes = 0;
+  if (prepared != nullptr && ViaFloatScratch(m, n, k, &bytes)) {
+    ViaFloat(a, static_cast<const MatMulInt8ViaFloat&>(*prepared).b.data(),
+             trans_b, bias, ox, m, n, k, y, scratch);
+    return;
+  }
+  Reference(a, b, trans_b, bias, ox, m, n, k, y);
 }
 
 std::string CheckOffsetX(const char* op, const Attributes& attrs) {
@@ -97,6 +180,10 @@ std::string InferMatMulInt8(InferContext& ctx) {
   }
   Shape out = a;
   out.dims[out.rank - 1] = b.dims[1];
+  const int64_t k = b.dims[0];
+  size_t bytes = 0;
+  if (k != 0 && ViaFloatScratch(a.numel() / k, b.dims[1], k, &bytes))
+    ctx.scratch_bytes = bytes;
   return SetOutput(op, ctx, 0, DType::kInt32, out);
 }
 
@@ -110,7 +197,7 @@ void MatMulInt8(const RunContext& ctx, bool reference) {
   Product(ctx.inputs[0].as<const int8_t>(), ctx.inputs[1].as<const int8_t>(),
           false, nullptr,
           static_cast<int32_t>(AttrInt(ctx.attrs, "offset_x", 0)), m, n, k,
-          ctx.outputs[0].as<int32_t>(), reference);
+          ctx.outputs[0].as<int32_t>(), reference, ctx.prepared, ctx.scratch);
 }
 
 void GemmInt8(const RunContext& ctx, bool reference) {
@@ -124,7 +211,7 @@ void GemmInt8(const RunContext& ctx, bool reference) {
   Product(ctx.inputs[0].as<const int8_t>(), ctx.inputs[1].as<const int8_t>(),
           trans_b, bias,
           static_cast<int32_t>(AttrInt(ctx.attrs, "offset_x", 0)), m, n, k,
-          ctx.outputs[0].as<int32_t>(), reference);
+          ctx.outputs[0].as<int32_t>(), reference, ctx.prepared, ctx.scratch);
 }
 }  // namespace
 
@@ -175,11 +262,25 @@ std::string InferGemmInt8(InferContext& ctx) {
                           std::to_string(n) + "] (an int32 bias)");
     }
   }
+  size_t bytes = 0;
+  if (ViaFloatScratch(a.dims[0], n, k, &bytes)) ctx.scratch_bytes = bytes;
   return SetOutput(op, ctx, 0, DType::kInt32, MakeShape({a.dims[0], n}));
 }
 
 void RunGemmInt8(const RunContext& ctx) { GemmInt8(ctx, false); }
 void RunGemmInt8Reference(const RunContext& ctx) { GemmInt8(ctx, true); }
+
+std::unique_ptr<PreparedOp> PrepareMatMulInt8(const PrepareContext& ctx) {
+  if (!g_via_float || OnednnHasExactInt8()) return nullptr;
+  const TensorRef& b = ctx.inputs[1];
+  if (b.data == nullptr || b.dtype != DType::kInt8) return nullptr;
+  auto p = std::make_unique<MatMulInt8ViaFloat>();
+  const int8_t* w = b.as<const int8_t>();
+  p->b.assign(w, w + b.shape.numel());
+  return p;
+}
+
+void SetMatMulInt8ViaFloatForTest(bool on) { g_via_float = on; }
 
 }  // namespace kernels
 }  // namespace ascend_emu

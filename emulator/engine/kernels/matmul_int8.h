@@ -6,9 +6,13 @@
 // the attribute atc sets from the AscendQuant producing x (conv_int8.h).
 // MatMul: x [..., M, K], w [K, N]. Gemm: A [M, K] (transA 0), B [K, N] or
 // [N, K] (transB), C int32 [N], alpha = beta = 1. oneDNN's gemm_s8s8s32
-// where it is exact (OnednnHasExactInt8), else the reference loop.
+// where it is exact (OnednnHasExactInt8); elsewhere, with a constant weight
+// (prepared at load as float), oneDNN's sgemm over chunks of 512 of K, exact
+// (every partial sum an integer below 2^24), summed in int32; else the
+// reference loop.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "ascend_emu/kernel.h"
@@ -21,9 +25,15 @@ std::string InferMatMulInt8(InferContext& ctx);
 void RunMatMulInt8(const RunContext& ctx);
 std::string InferGemmInt8(InferContext& ctx);
 void RunGemmInt8(const RunContext& ctx);
-// Both ops' reference loops (the tests compare oneDNN's with them).
+// Both ops' reference loops (the tests compare the fast paths with them).
 void RunMatMulInt8Reference(const RunContext& ctx);
 void RunGemmInt8Reference(const RunContext& ctx);
+// Where oneDNN's int8 GEMM is not exact: the constant weight as float for
+// the exact float path (else null: the reference loop runs).
+std::unique_ptr<PreparedOp> PrepareMatMulInt8(const PrepareContext& ctx);
+// Test and benchmark hook: off, ops prepared after the call keep the
+// reference loop where oneDNN's int8 GEMM is not exact. On by default.
+void SetMatMulInt8ViaFloatForTest(bool on);
 
 }  // namespace kernels
 }  // namespace ascend_emu

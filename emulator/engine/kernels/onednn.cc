@@ -117,7 +117,14 @@ int OnednnFloatLanes() {
   return 0;
 }
 
+namespace {
+std::atomic<bool> g_int8_allowed{true};  // SetOnednnInt8ForTest
+}  // namespace
+
+void SetOnednnInt8ForTest(bool on) { g_int8_allowed.store(on); }
+
 bool OnednnHasExactInt8() {
+  if (!g_int8_allowed.load(std::memory_order_relaxed)) return false;
   const dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
   return Has(isa, dnnl_cpu_isa_avx512_core_vnni) ||
          Has(isa, dnnl_cpu_isa_avx2_vnni);

@@ -74,6 +74,9 @@ int OnednnFloatLanes();
 // "int8 computation aspects"), so the int8 kernels keep their own loops.
 // Follows the effective ISA (ONEDNN_MAX_CPU_ISA caps it).
 bool OnednnHasExactInt8();
+// Test and benchmark hook: off makes OnednnHasExactInt8() false, so that the
+// int8 kernels take the paths of a CPU without VNNI. On by default.
+void SetOnednnInt8ForTest(bool on);
 
 // Row-major int8 GEMM, c [m, n] = (a - a_offset) * op(b) (+ row_offset[j]
 // per column j when not null), int32 sums: oneDNN's gemm_s8s8s32. Only when

@@ -18,6 +18,8 @@ namespace kernels {
 // kernel includes.
 std::unique_ptr<PreparedOp> PrepareMaxPool(const PrepareContext& ctx);
 std::unique_ptr<PreparedOp> PrepareGlobalAveragePool(const PrepareContext& ctx);
+// The int8 MatMul's and Gemm's float weight (matmul.cc).
+std::unique_ptr<PreparedOp> PrepareMatMul(const PrepareContext& ctx);
 }  // namespace kernels
 
 namespace {
@@ -33,6 +35,8 @@ constexpr struct {
     {"FusedConv", &PrepareConv},
     {"MaxPool", &PrepareMaxPool},
     {"GlobalAveragePool", &PrepareGlobalAveragePool},
+    {"MatMul", &PrepareMatMul},
+    {"Gemm", &PrepareMatMul},
 };
 
 constexpr bool SameName(const char* a, const char* b) {
