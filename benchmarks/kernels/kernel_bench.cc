@@ -128,6 +128,9 @@ class KernelCase {
     }
   }
 
+  // An input's tensor, to refill before timing (deq_scale values, say).
+  TensorRef& input(size_t n) { return inputs_.at(n); }
+
   void Run() {
     RunContext ctx{attrs_,          inputs_.data(),  inputs_.size(),
                    outputs_.data(), outputs_.size(), scratch_.get(),
@@ -225,6 +228,46 @@ void BM_Quant(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * shape.numel());
 }
 BENCHMARK(BM_Quant)->ArgNames({"op"})->DenseRange(0, 2);
+
+// Cast float32 -> float16 (dir 0) and float16 -> float32 (dir 1) on
+// 1x96x56x56: the Cast after each AscendDequant of an int8 model.
+void BM_Cast(benchmark::State& state) {
+  const bool to_half = state.range(0) == 0;
+  const Shape shape = MakeShape({1, 96, 56, 56});
+  Attributes attrs;
+  attrs.map()["to"] = Int(to_half ? 10 : 1);
+  KernelCase op(
+      "Cast", attrs, std::vector<Shape>{shape}, false,
+      std::vector<DType>{to_half ? DType::kFloat32 : DType::kFloat16});
+  for (auto _ : state) op.Run();
+  state.SetItemsProcessed(state.iterations() * shape.numel());
+}
+BENCHMARK(BM_Cast)->ArgNames({"dir"})->DenseRange(0, 1);
+
+// AscendDequant int32 -> float16 with a uint64 deq_scale per channel on the
+// small planes of a MobileNetV2's last blocks: [1, C, H, H] (H 4, 7, 8),
+// scales of 1e-4 up (none special).
+void BM_DequantPlanes(benchmark::State& state) {
+  const int64_t c = state.range(0), h = state.range(1);
+  const Shape shape = MakeShape({1, c, h, h});
+  KernelCase op("AscendDequant", Attributes{},
+                std::vector<Shape>{shape, MakeShape({c})}, false,
+                std::vector<DType>{DType::kInt32, DType::kUInt64});
+  uint64_t* d = op.input(1).as<uint64_t>();
+  for (int64_t i = 0; i < c; ++i) {
+    const float s = 1e-4f * static_cast<float>(1 + i % 13);
+    uint32_t bits;
+    std::memcpy(&bits, &s, sizeof bits);
+    d[i] = bits;
+  }
+  for (auto _ : state) op.Run();
+  state.SetItemsProcessed(state.iterations() * shape.numel());
+}
+BENCHMARK(BM_DequantPlanes)
+    ->ArgNames({"C", "H"})
+    ->Args({960, 4})
+    ->Args({320, 7})
+    ->Args({160, 8});
 
 // Conv NCHW, kxk, pad k/2, with bias: [1, C, H, H] -> [1, F, H/stride,
 // H/stride]; onednn 1 is the path a loaded model takes (prepared at load),

@@ -6,7 +6,10 @@
 // true), bool -> number is 0 or 1, int64 -> int32 wraps (two's complement, as
 // numpy and ONNX Runtime). Where ONNX leaves a result undefined (NaN or an
 // out-of-range float to an integer), the emulator saturates and maps NaN to 0
-// instead of invoking C++ undefined behaviour.
+// instead of invoking C++ undefined behaviour. float32 <-> float16 goes a
+// vector at a time through the CPU's F16C conversions where the build has
+// them (round to nearest even like Eigen::half's scalar conversions; NaNs are
+// left to those, whose NaN bits may differ from the CPU's).
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -16,6 +19,7 @@
 #include "kernel_util.h"
 #include "numeric.h"
 #include "ops.h"
+#include "quant_round.h"
 
 namespace ascend_emu {
 namespace kernels {
@@ -79,12 +83,65 @@ To Convert(From v) {
   }
 }
 
+#if defined(ASCEND_EMU_HALF_VECTORS)
+inline bool AnyNaN(gnu_vectors::Vec v) {
+#if defined(__AVX512F__)
+  const __m512 x = gnu_vectors::BitCastV<__m512>(v);
+  return _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q) != 0;
+#else
+  const __m256 x = gnu_vectors::BitCastV<__m256>(v);
+  return _mm256_movemask_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q)) != 0;
+#endif
+}
+#endif
+
+// float32 <-> float16 a vector at a time; returns how many it did (a
+// multiple of the lane count, the rest left to the scalar loop). A vector
+// holding a NaN goes to the scalar conversion (Eigen::half's NaN bits
+// need not be the CPU's: its float -> half makes every NaN 0x7E00 | sign).
+template <typename From, typename To>
+int64_t CastVec(const From* x, To* y, int64_t n) {
+#if defined(ASCEND_EMU_HALF_VECTORS)
+  using gnu_vectors::kLanes;
+  using gnu_vectors::Vec;
+  int64_t i = 0;
+  if constexpr (std::is_same_v<From, float> && std::is_same_v<To, Half>) {
+    for (; i + kLanes <= n; i += kLanes) {
+      const Vec v = gnu_vectors::Load(x + i);
+      if (AnyNaN(v)) {
+        for (int64_t l = 0; l < kLanes; ++l) y[i + l] = Half(x[i + l]);
+      } else {
+        gnu_vectors::StoreHalfV(y + i, v);
+      }
+    }
+  } else if constexpr (std::is_same_v<From, Half> &&
+                       std::is_same_v<To, float>) {
+    for (; i + kLanes <= n; i += kLanes) {
+      const Vec v = gnu_vectors::LoadHalfV(x + i);
+      if (AnyNaN(v)) {
+        for (int64_t l = 0; l < kLanes; ++l)
+          y[i + l] = static_cast<float>(x[i + l]);
+      } else {
+        gnu_vectors::Store(y + i, v);
+      }
+    }
+  }
+  return i;
+#else
+  (void)x;
+  (void)y;
+  (void)n;
+  return 0;
+#endif
+}
+
 template <typename From, typename To>
 void CastTyped(const TensorRef& x, const TensorRef& y) {
   const From* px = x.as<const From>();
   To* py = y.as<To>();
   const int64_t n = x.shape.numel();
-  for (int64_t i = 0; i < n; ++i) py[i] = Convert<From, To>(px[i]);
+  for (int64_t i = CastVec(px, py, n); i < n; ++i)
+    py[i] = Convert<From, To>(px[i]);
 }
 
 }  // namespace

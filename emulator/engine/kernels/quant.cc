@@ -25,6 +25,7 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "gnu_vectors.h"
 #include "kernel_util.h"
@@ -383,7 +384,8 @@ struct DeqScale {
   bool neg_scale = false, special = false;
 };
 
-DeqScale ReadDeqScale(const TensorRef& d, int64_t c) {
+inline __attribute__((always_inline)) DeqScale ReadDeqScale(const TensorRef& d,
+                                                            int64_t c) {
   DeqScale s;
   if (d.dtype == DType::kUInt64) {
     // Bits 31:0: the fp32 scale; 39:32 an offset AMCT leaves 0; the rest
@@ -392,7 +394,14 @@ DeqScale ReadDeqScale(const TensorRef& d, int64_t c) {
     std::memcpy(&raw, d.as<const uint8_t>() + c * 8, 8);
     s.scale = BitsFloat(static_cast<uint32_t>(raw));
     s.special = !std::isfinite(s.scale);
-    if (!s.special && s.scale != 0.0f) {
+    const uint32_t e = (static_cast<uint32_t>(raw) >> 23) & 0xFF;
+    if (e != 0 && e != 0xFF) {
+      // A normal float: its 24-bit significand, what frexp below gives
+      // (read from the bits: frexp and ldexp are library calls).
+      s.mant = (static_cast<uint32_t>(raw) & 0x7FFFFFu) | 0x800000u;
+      s.exp = static_cast<int>(e) - 150;
+      s.neg_scale = s.scale < 0.0f;
+    } else if (!s.special && s.scale != 0.0f) {
       int e2 = 0;
       const float frac = std::frexp(std::fabs(s.scale), &e2);
       s.mant = static_cast<uint64_t>(std::ldexp(frac, 24));  // exact
@@ -437,6 +446,9 @@ typedef int64_t MaskD __attribute__((vector_size(kLanes * sizeof(double))));
 // which float -> float16 then rounds correctly (24 >= 11 + 2 bits; below
 // float's normal range the product is far below float16's half ulp, and
 // above it the truncation overflows to inf, float16's answer too).
+// kRound false leaves the last rounding (float -> float16) to the store
+// (StoreHalfV's vcvtps2ph rounds the same way).
+template <bool kRound = true>
 inline Vec ScaleToHalfV(Mask x, VecD scale) {
   MaskD b;
   const VecD p = __builtin_convertvector(x, VecD) * scale;
@@ -445,22 +457,32 @@ inline Vec ScaleToHalfV(Mask x, VecD scale) {
   b = (b & ~low) | (((b & low) != 0) & (int64_t{1} << 29));
   VecD q;
   std::memcpy(&q, &b, sizeof q);
-  return gnu_vectors::RoundToHalfV(__builtin_convertvector(q, Vec));
+  const Vec f = __builtin_convertvector(q, Vec);
+  if constexpr (kRound) return gnu_vectors::RoundToHalfV(f);
+  return f;
 }
 
 inline bool AnyBeyond29Bits(Mask x) {
   const Mask big = (x > (1 << 29) - 1) | (x < -((1 << 29) - 1));
-  int32_t any = 0;
-  for (int l = 0; l < kLanes; ++l) any |= big[l];
-  return any != 0;
+  // One test of the whole mask (a loop over the lanes costs more than the
+  // conversion it guards).
+#if defined(__AVX512F__)
+  const __m512i m = gnu_vectors::BitCastV<__m512i>(big);
+  return _mm512_test_epi32_mask(m, m) != 0;
+#else
+  const __m256i m = gnu_vectors::BitCastV<__m256i>(big);
+  return !_mm256_testz_si256(m, m);
+#endif
 }
 
-// y[0, len) of one channel (kPerLane false: scale s) or of len channels
-// (kPerLane: lane j's scale at sd[j] / hs[j], none of them special).
-// Returns how many it did; a vector with |x| >= 2^29 goes to the reference.
+// y[0, len) of one channel (kPerLane false: scale s) or with a scale per
+// element (kPerLane: element j's scale at sd[j] / hs[j], which is
+// each[j / each_div], none of them special). Returns how many it did; a
+// vector with |x| >= 2^29 goes to the reference.
 template <bool kU64, bool kTwice, bool kRelu, bool kPerLane>
 int64_t DequantVec(const int32_t* x, Half* y, int64_t len, const DeqScale& s,
-                   const double* sd, const float* hs, const DeqScale* each) {
+                   const double* sd, const float* hs, const DeqScale* each,
+                   int64_t each_div) {
   const Vec zero = Vec{};
   int64_t i = 0;
   for (; i + kLanes <= len; i += kLanes) {
@@ -471,8 +493,9 @@ int64_t DequantVec(const int32_t* x, Half* y, int64_t len, const DeqScale& s,
       if (AnyBeyond29Bits(xi)) {
         alignas(64) float lanes[kLanes];
         for (int l = 0; l < kLanes; ++l) {
-          lanes[l] = DequantOne(x[i + l], kPerLane ? each[i + l] : s, true,
-                                false, false);
+          lanes[l] =
+              DequantOne(x[i + l], kPerLane ? each[(i + l) / each_div] : s,
+                         true, false, false);
         }
         std::memcpy(&v, lanes, sizeof v);
       } else {
@@ -482,7 +505,7 @@ int64_t DequantVec(const int32_t* x, Half* y, int64_t len, const DeqScale& s,
         } else {
           scale = VecD{} + s.dscale;
         }
-        v = ScaleToHalfV(xi, scale);
+        v = ScaleToHalfV<kRelu>(xi, scale);  // ReLU needs the float16
       }
     } else {
       const Vec h = kPerLane ? gnu_vectors::Load(hs + i) : Vec{} + s.half_scale;
@@ -498,23 +521,69 @@ int64_t DequantVec(const int32_t* x, Half* y, int64_t len, const DeqScale& s,
 template <bool kPerLane>
 int64_t DequantVecAny(bool u64, bool twice, bool relu, const int32_t* x,
                       Half* y, int64_t len, const DeqScale& s, const double* sd,
-                      const float* hs, const DeqScale* each) {
+                      const float* hs, const DeqScale* each, int64_t each_div) {
   if (u64) {
     return relu ? DequantVec<true, false, true, kPerLane>(x, y, len, s, sd, hs,
-                                                          each)
+                                                          each, each_div)
                 : DequantVec<true, false, false, kPerLane>(x, y, len, s, sd, hs,
-                                                           each);
+                                                           each, each_div);
   }
   if (twice) {
     return relu ? DequantVec<false, true, true, kPerLane>(x, y, len, s, sd, hs,
-                                                          each)
+                                                          each, each_div)
                 : DequantVec<false, true, false, kPerLane>(x, y, len, s, sd, hs,
-                                                           each);
+                                                           each, each_div);
   }
   return relu ? DequantVec<false, false, true, kPerLane>(x, y, len, s, sd, hs,
-                                                         each)
+                                                         each, each_div)
               : DequantVec<false, false, false, kPerLane>(x, y, len, s, sd, hs,
-                                                          each);
+                                                          each, each_div);
+}
+
+// Per channel on NCHW planes too small for a channel's own vector loop to
+// pay (MobileNet's 7x7, 4x4...): the scales are read once, then the planes
+// go in chunks of whole channels of at most kPlanesChunk elements, each
+// element given its channel's scale in an array (sd / hs), so that the
+// vectors run across plane and channel boundaries. A chunk with a special
+// (inf or NaN) uint64 scale goes to the reference.
+constexpr int64_t kPlanesChunk = 1024;
+
+void DequantPlanes(const TensorRef& d, const int32_t* px, Half* y,
+                   int64_t outer, int64_t channels, int64_t inner, bool u64,
+                   bool twice, bool relu) {
+  std::vector<DeqScale> scales(static_cast<size_t>(channels));
+  for (int64_t c = 0; c < channels; ++c) scales[c] = ReadDeqScale(d, c);
+  const int64_t per_chunk = kPlanesChunk / inner;  // >= 1 channel
+  alignas(64) double sd[kPlanesChunk];
+  alignas(64) float hs[kPlanesChunk];
+  for (int64_t c0 = 0; c0 < channels; c0 += per_chunk) {
+    const int64_t m = std::min(per_chunk, channels - c0);
+    const int64_t len = m * inner;
+    const DeqScale* each = scales.data() + c0;
+    bool special = false;
+    for (int64_t c = 0; c < m; ++c) {
+      special = special || (u64 && each[c].special);
+      if (u64) {
+        const double v = each[c].dscale;
+        for (int64_t j = 0; j < inner; ++j) sd[c * inner + j] = v;
+      } else {
+        const float v = each[c].half_scale;
+        for (int64_t j = 0; j < inner; ++j) hs[c * inner + j] = v;
+      }
+    }
+    for (int64_t o = 0; o < outer; ++o) {
+      const int64_t base = (o * channels + c0) * inner;
+      const int32_t* xr = px + base;
+      Half* yr = y + base;
+      int64_t k = 0;
+      if (!special) {
+        k = DequantVecAny<true>(u64, twice, relu, xr, yr, len, each[0], sd, hs,
+                                each, inner);
+      }
+      for (; k < len; ++k)
+        yr[k] = Half(DequantOne(xr[k], each[k / inner], u64, twice, relu));
+    }
+  }
 }
 #endif
 
@@ -560,7 +629,7 @@ void RunAscendDequant(const RunContext& ctx) {
 #if defined(ASCEND_EMU_QUANT_VECTORS)
         if (!special) {
           c = DequantVecAny<true>(u64, twice, relu, xr, yr, len, each[0], sd,
-                                  hs, each);
+                                  hs, each, 1);
         }
 #endif
         for (; c < len; ++c)
@@ -569,6 +638,12 @@ void RunAscendDequant(const RunContext& ctx) {
     }
     return;
   }
+#if defined(ASCEND_EMU_QUANT_VECTORS)
+  if (channels > 1 && inner < kPlanesChunk) {
+    DequantPlanes(d, px, y, outer, channels, inner, u64, twice, relu);
+    return;
+  }
+#endif
   int64_t i = 0;
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t c = 0; c < channels; ++c) {
@@ -577,7 +652,7 @@ void RunAscendDequant(const RunContext& ctx) {
 #if defined(ASCEND_EMU_QUANT_VECTORS)
       if (!(u64 && s.special)) {
         k = DequantVecAny<false>(u64, twice, relu, px + i, y + i, inner, s,
-                                 nullptr, nullptr, nullptr);
+                                 nullptr, nullptr, nullptr, 1);
       }
 #endif
       for (; k < inner; ++k) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -126,6 +127,62 @@ TEST(KernelsCast, FloatToIntTruncatesTowardZeroAndBoolIsNonZero) {
   EXPECT_EQ(r.outputs[0].shape, S({0, 3}));
   r = RunKernel("Cast", To(7), {HostTensor::F32(S({}), {-7.5f})});
   EXPECT_EQ(r.outputs[0].values<int64_t>(), (std::vector<int64_t>{-7}));
+}
+
+// float32 <-> float16 over whole tensors (the F16C vector loop where the
+// build has it, the scalar loop for the tail) gives the bits the scalar
+// conversion gives one element at a time: every float16 bit pattern, and
+// floats around float16's ties, subnormals, overflow, infinities and NaNs.
+TEST(KernelsCast, HalfFloatVectorsMatchOneElementAtATime) {
+  std::vector<uint16_t> halves(65536 + 5);
+  for (size_t i = 0; i < halves.size(); ++i)
+    halves[i] = static_cast<uint16_t>(i * 40503u);  // odd: every pattern
+  {
+    const HostTensor x = HostTensor::Of(
+        DType::kFloat16, S({static_cast<int64_t>(halves.size())}), halves);
+    RunResult r = RunKernel("Cast", To(1), {x});
+    ASSERT_EQ(r.error, "");
+    const std::vector<uint32_t> got = r.outputs[0].values<uint32_t>();
+    for (size_t i = 0; i < halves.size(); i += 1) {
+      if (i % 97 != 0 && (halves[i] & 0x7C00u) != 0x7C00u &&
+          (halves[i] & 0x7C00u) != 0)
+        continue;  // a sample of normal values, every subnormal and NaN
+      RunResult one =
+          RunKernel("Cast", To(1),
+                    {HostTensor::Of(DType::kFloat16, S({1}),
+                                    std::vector<uint16_t>{halves[i]})});
+      ASSERT_EQ(got[i], one.outputs[0].values<uint32_t>()[0])
+          << "half bits " << halves[i];
+    }
+  }
+  std::vector<uint32_t> floats;
+  std::mt19937 gen(7);
+  for (uint32_t e = 100; e <= 143; ++e) {  // around float16's exponents
+    for (uint32_t m : {0u, 0x1000u, 0x1001u, 0x0FFFu, 0x3000u, 0x2000u,
+                       0x7FFFFFu, 0x7FE000u, 0x7FF000u, 0x7FEFFFu}) {
+      floats.push_back((e << 23) | m);
+      floats.push_back(0x80000000u | (e << 23) | m);
+    }
+  }
+  for (uint32_t b : {0u, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u,
+                     0x7F800001u, 0xFFC12345u, 0x7FA00000u, 0x477FEFFFu,
+                     0x477FF000u, 0x33000000u, 0x33000001u, 0x00000001u})
+    floats.push_back(b);
+  for (int i = 0; i < 3000; ++i) floats.push_back(static_cast<uint32_t>(gen()));
+  floats.resize(floats.size() | 1);  // odd: a tail after the vectors
+  const HostTensor x = HostTensor::Of(
+      DType::kFloat32, S({static_cast<int64_t>(floats.size())}), floats);
+  RunResult r = RunKernel("Cast", To(10), {x});
+  ASSERT_EQ(r.error, "");
+  const std::vector<uint16_t> got = r.outputs[0].values<uint16_t>();
+  for (size_t i = 0; i < floats.size(); ++i) {
+    RunResult one =
+        RunKernel("Cast", To(10),
+                  {HostTensor::Of(DType::kFloat32, S({1}),
+                                  std::vector<uint32_t>{floats[i]})});
+    ASSERT_EQ(got[i], one.outputs[0].values<uint16_t>()[0])
+        << "float bits " << floats[i];
+  }
 }
 
 TEST(KernelsCast, Refusals) {

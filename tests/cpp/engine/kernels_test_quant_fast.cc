@@ -243,6 +243,65 @@ TEST(KernelsQuantFast, AscendDequantFloat16VectorMatchesScalar) {
   }
 }
 
+// Per channel on NCHW x: planes small enough to go in chunks of whole
+// channels with the vectors crossing plane boundaries (3x3, 4x4, 7x7 with a
+// chunk boundary inside the channels, 8x8, two images), a plane too large
+// for a chunk (33x33), with uint64 scales (one of them inf: its chunk takes
+// the reference) and float16 ones (sqrt_mode too), against each element
+// run alone with its channel's scale.
+TEST(KernelsQuantFast, AscendDequantPlanesMatchScalar) {
+  const std::vector<int32_t> pool = DequantInputs();
+  struct Case {
+    int64_t n, c, h;
+  };
+  const Case cases[] = {{1, 3, 3},  {1, 130, 4}, {2, 37, 7},
+                        {1, 45, 7}, {1, 20, 8},  {1, 2, 33}};
+  std::mt19937 gen(13);
+  for (const Case& k : cases) {
+    const int64_t plane = k.h * k.h, numel = k.n * k.c * plane;
+    std::vector<int32_t> x(static_cast<size_t>(numel));
+    for (int64_t i = 0; i < numel; ++i)
+      x[i] = pool[(i * 7 + gen() % 3) % pool.size()];
+    for (int mode = 0; mode < 4; ++mode) {
+      const bool u64 = mode < 2;
+      const int relu = mode == 1, sq = mode == 3;
+      std::vector<float> scales(static_cast<size_t>(k.c));
+      for (float& s : scales) {
+        const float m = std::uniform_real_distribution<float>(-1.0f, 1.0f)(gen);
+        s = u64 ? std::ldexp(m, static_cast<int>(gen() % 40) - 30)
+                : static_cast<float>(Half(std::ldexp(m, -8)));
+      }
+      if (mode == 1) scales[k.c / 2] = std::numeric_limits<float>::infinity();
+      auto deq = [&](const std::vector<float>& s) {
+        const Shape shape = S({static_cast<int64_t>(s.size())});
+        if (u64) {
+          std::vector<uint64_t> w;
+          for (float v : s) w.push_back(Word(v));
+          return HostTensor::Of(DType::kUInt64, shape, w).Const();
+        }
+        std::vector<Half> h(s.begin(), s.end());
+        return HostTensor::Of(DType::kFloat16, shape, h).Const();
+      };
+      const Attrs attrs = Attrs().Int("relu_flag", relu).Int("sqrt_mode", sq);
+      RunResult all =
+          RunKernel("AscendDequant", attrs,
+                    {HostTensor::Of(DType::kInt32, S({k.n, k.c, k.h, k.h}), x),
+                     deq(scales)});
+      ASSERT_EQ(all.error, "");
+      const std::vector<uint32_t> got = Bits<Half>(all.outputs[0]);
+      for (int64_t i = 0; i < numel; ++i) {
+        const float s = scales[(i / plane) % k.c];
+        RunResult one = RunKernel(
+            "AscendDequant", attrs,
+            {HostTensor::Of<int32_t>(DType::kInt32, S({1}), {x[i]}), deq({s})});
+        ASSERT_EQ(got[i], Bits<Half>(one.outputs[0])[0])
+            << "C " << k.c << " H " << k.h << " mode " << mode << " at " << i
+            << " x = " << x[i] << " scale = " << s;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace testing
 }  // namespace ascend_emu
