@@ -4,7 +4,8 @@
 // exactly, so an op must be registered for the model's very opset; the table
 // (the "registrations" of src/executorch_ascend/cann_op_facts.json, made a
 // header by emulator/atc/CMakeLists.txt) is that list for the standard
-// ai.onnx ops and the non-standard names CANN registers in ai.onnx, the same one the Python side checks lowered graphs against.
+// ai.onnx ops and the non-standard names CANN registers in ai.onnx, the same
+// one the Python side checks lowered graphs against.
 #include "cann_onnx_ops.h"
 
 #include <algorithm>
