@@ -46,6 +46,11 @@ def check_quantize_arguments(args: argparse.Namespace) -> None:
         raise CliError("--calibration is for --quantize int8")
     if args.quantize == "int8" and not args.calibration:
         raise CliError("--quantize int8 needs --calibration DIR_OR_NPY (16 samples or more)")
+    if args.quantize == "int4-weight":
+        from .recipes import WEIGHT_GROUP_SIZES
+
+        if args.group_size not in WEIGHT_GROUP_SIZES:
+            raise CliError(f"--group-size {args.group_size}: one of {WEIGHT_GROUP_SIZES}")
     if args.calibration and not Path(args.calibration).exists():
         raise CliError(f"--calibration {args.calibration}: no such file or folder")
 
@@ -123,18 +128,12 @@ def quantize(args: argparse.Namespace, loaded: LoadedModel, note: Callable[[str]
                 note(f"calibration batch {i}/{len(samples)}")
         model = convert_pt2e(prepared)
     else:
-        from .recipes import WEIGHT_GROUP_SIZES
+        from torchao.quantization import quantize_
 
-        if args.quantize == "int4-weight" and args.group_size not in WEIGHT_GROUP_SIZES:
-            raise CliError(f"--group-size {args.group_size}: one of {WEIGHT_GROUP_SIZES}")
-        from torchao.quantization import IntxWeightOnlyConfig, quantize_
-        from torchao.quantization.granularity import PerAxis, PerGroup
+        from .recipes import weight_only_config
 
-        int4 = args.quantize == "int4-weight"
-        config = IntxWeightOnlyConfig(
-            weight_dtype=torch.int4 if int4 else torch.int8,
-            granularity=PerGroup(args.group_size) if int4 else PerAxis(0),
-        )
+        # --group-size was checked by check_quantize_arguments
+        config = weight_only_config(args.quantize == "int4-weight", args.group_size)
         model = loaded.model
         quantize_(model, config, filter_fn=lambda m, _: isinstance(m, torch.nn.Linear))
         note(f"{args.quantize}: torchao IntxWeightOnlyConfig on every nn.Linear")

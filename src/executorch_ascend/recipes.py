@@ -99,18 +99,8 @@ def _quantization(
         return QuantizationRecipe(quantizers=[AscendQuantizer()], calibration_inputs_fn=calibration)
     if recipe_type not in (AscendRecipeType.INT8_WEIGHT_ONLY, AscendRecipeType.INT4_WEIGHT_ONLY):
         return None
-    from torchao.quantization import IntxWeightOnlyConfig
-    from torchao.quantization.granularity import PerAxis, PerGroup
-
-    if recipe_type == AscendRecipeType.INT8_WEIGHT_ONLY:
-        config = IntxWeightOnlyConfig(weight_dtype=torch.int8, granularity=PerAxis(0))
-    else:
-        if group_size not in WEIGHT_GROUP_SIZES:
-            raise ValueError(
-                f"group_size {group_size}: CANN's WeightQuantBatchMatmulV2 takes multiples of 32; "
-                f"the recipe offers {WEIGHT_GROUP_SIZES}"
-            )
-        config = IntxWeightOnlyConfig(weight_dtype=torch.int4, granularity=PerGroup(group_size))
+    int4 = recipe_type == AscendRecipeType.INT4_WEIGHT_ONLY
+    config = weight_only_config(int4, group_size)
     return QuantizationRecipe(
         quantizers=None, ao_quantization_configs=[AOQuantizationConfig(config, _linear_only)]
     )
@@ -118,6 +108,23 @@ def _quantization(
 
 #: The int4 group sizes the recipe offers (msModelSlim's W4A16 choices below 256).
 WEIGHT_GROUP_SIZES = (32, 64, 128)
+
+
+def weight_only_config(int4: bool, group_size: int = 32) -> Any:
+    """torchao's IntxWeightOnlyConfig as WeightQuantBatchMatmulV2 takes it: int8 per output
+    channel, or int4 in groups of `group_size` (one of WEIGHT_GROUP_SIZES; ValueError else).
+    The one place the recipes and `export --quantize` build it."""
+    from torchao.quantization import IntxWeightOnlyConfig
+    from torchao.quantization.granularity import PerAxis, PerGroup
+
+    if not int4:
+        return IntxWeightOnlyConfig(weight_dtype=torch.int8, granularity=PerAxis(0))
+    if group_size not in WEIGHT_GROUP_SIZES:
+        raise ValueError(
+            f"group_size {group_size}: CANN's WeightQuantBatchMatmulV2 takes multiples of 32; "
+            f"the recipe offers {WEIGHT_GROUP_SIZES}"
+        )
+    return IntxWeightOnlyConfig(weight_dtype=torch.int4, granularity=PerGroup(group_size))
 
 
 def _linear_only(module: torch.nn.Module, fqn: str) -> bool:

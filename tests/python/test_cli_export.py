@@ -191,6 +191,10 @@ QUANTIZE_ERRORS = {
         ["--quantize", "int4-weight", "--calibration", "x.npy"],
         "--calibration is for --quantize int8",
     ),
+    "int4 group size CANN does not take": (
+        ["--quantize", "int4-weight", "--group-size", "48"],
+        "--group-size 48: one of (32, 64, 128)",
+    ),
     "missing calibration": (
         ["--quantize", "int8", "--calibration", "nowhere.npy"],
         "--calibration nowhere.npy: no such file or folder",
