@@ -36,12 +36,12 @@ CASES = {
 
 
 def _quantize(model: torch.nn.Module, dtype: torch.dtype, group: int | None) -> None:
-    from torchao.quantization import IntxWeightOnlyConfig, quantize_
-    from torchao.quantization.granularity import PerAxis, PerGroup
+    """What the weight-only recipes do: torchao's config on every nn.Linear."""
+    from torchao.quantization import quantize_
 
-    config = IntxWeightOnlyConfig(
-        weight_dtype=dtype, granularity=PerGroup(group) if group else PerAxis(0)
-    )
+    from executorch_ascend.recipes import weight_only_config
+
+    config = weight_only_config(dtype == torch.int4, group or 32)
     quantize_(model, config, filter_fn=lambda m, _: isinstance(m, torch.nn.Linear))
 
 
