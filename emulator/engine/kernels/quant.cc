@@ -27,6 +27,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "dequant.h"
 #include "gnu_vectors.h"
 #include "kernel_util.h"
 #include "numeric.h"
@@ -372,178 +373,61 @@ std::string InferAscendDequant(InferContext& ctx) {
 
 namespace {
 
-// One channel's deq_scale, read once: the fp16 scale (v100), or the uint64's
-// fp32 scale as the exact integer mant * 2^exp (the reference) and as a
-// double (the vector path; -0 made +0, the reference's sign of a zero).
-struct DeqScale {
-  float half_scale = 0.0f;
-  float scale = 0.0f;
-  double dscale = 0.0;
-  uint64_t mant = 0;
-  int exp = 0;
-  bool neg_scale = false, special = false;
-};
-
-inline __attribute__((always_inline)) DeqScale ReadDeqScale(const TensorRef& d,
-                                                            int64_t c) {
-  DeqScale s;
-  if (d.dtype == DType::kUInt64) {
-    // Bits 31:0: the fp32 scale; 39:32 an offset AMCT leaves 0; the rest
-    // (TransQuantParamV2's flags) is not read here.
-    uint64_t raw;
-    std::memcpy(&raw, d.as<const uint8_t>() + c * 8, 8);
-    s.scale = BitsFloat(static_cast<uint32_t>(raw));
-    s.special = !std::isfinite(s.scale);
-    const uint32_t e = (static_cast<uint32_t>(raw) >> 23) & 0xFF;
-    if (e != 0 && e != 0xFF) {
-      // A normal float: its 24-bit significand, what frexp below gives
-      // (read from the bits: frexp and ldexp are library calls).
-      s.mant = (static_cast<uint32_t>(raw) & 0x7FFFFFu) | 0x800000u;
-      s.exp = static_cast<int>(e) - 150;
-      s.neg_scale = s.scale < 0.0f;
-    } else if (!s.special && s.scale != 0.0f) {
-      int e2 = 0;
-      const float frac = std::frexp(std::fabs(s.scale), &e2);
-      s.mant = static_cast<uint64_t>(std::ldexp(frac, 24));  // exact
-      s.exp = e2 - 24;
-      s.neg_scale = s.scale < 0.0f;
-    }
-    s.dscale = s.scale == 0.0f ? 0.0 : static_cast<double>(s.scale);
-  } else {
-    s.half_scale = static_cast<float>(d.as<const Half>()[c]);
-  }
-  return s;
-}
-
-// The reference: one element.
-inline float DequantOne(int32_t x, const DeqScale& s, bool u64, bool twice,
-                        bool relu) {
-  float v;
-  if (u64) {
-    if (s.special) {
-      v = RoundToHalf(static_cast<float>(x) * s.scale);
-    } else {
-      const int64_t xv = x;
-      const uint64_t mag = static_cast<uint64_t>(xv < 0 ? -xv : xv) * s.mant;
-      v = RoundScaledToHalf(mag, s.exp);
-      if ((xv < 0) != s.neg_scale) v = -v;
-    }
-  } else {
-    v = MulHalf(RoundToHalf(static_cast<float>(x)), s.half_scale);
-    if (twice) v = MulHalf(v, s.half_scale);
-  }
-  if (relu && v < 0.0f) v = 0.0f;
-  return v;
-}
-
-#if defined(ASCEND_EMU_QUANT_VECTORS)
-typedef double VecD __attribute__((vector_size(kLanes * sizeof(double))));
-typedef int64_t MaskD __attribute__((vector_size(kLanes * sizeof(double))));
-
-// x * scale rounded once to float16 for |x| < 2^29, where the double
-// product is exact (29 + 24 bits): rounded to float by round-to-odd
-// (truncated to float's 24 bits, the last one set when anything was cut),
-// which float -> float16 then rounds correctly (24 >= 11 + 2 bits; below
-// float's normal range the product is far below float16's half ulp, and
-// above it the truncation overflows to inf, float16's answer too).
-// kRound false leaves the last rounding (float -> float16) to the store
-// (StoreHalfV's vcvtps2ph rounds the same way).
-template <bool kRound = true>
-inline Vec ScaleToHalfV(Mask x, VecD scale) {
-  MaskD b;
-  const VecD p = __builtin_convertvector(x, VecD) * scale;
-  std::memcpy(&b, &p, sizeof b);
-  const int64_t low = (int64_t{1} << 29) - 1;
-  b = (b & ~low) | (((b & low) != 0) & (int64_t{1} << 29));
-  VecD q;
-  std::memcpy(&q, &b, sizeof q);
-  const Vec f = __builtin_convertvector(q, Vec);
-  if constexpr (kRound) return gnu_vectors::RoundToHalfV(f);
-  return f;
-}
-
-inline bool AnyBeyond29Bits(Mask x) {
-  const Mask big = (x > (1 << 29) - 1) | (x < -((1 << 29) - 1));
-  // One test of the whole mask (a loop over the lanes costs more than the
-  // conversion it guards).
-#if defined(__AVX512F__)
-  const __m512i m = gnu_vectors::BitCastV<__m512i>(big);
-  return _mm512_test_epi32_mask(m, m) != 0;
-#else
-  const __m256i m = gnu_vectors::BitCastV<__m256i>(big);
-  return !_mm256_testz_si256(m, m);
-#endif
-}
-
+#if defined(ASCEND_EMU_DEQUANT_VECTORS)
 // y[0, len) of one channel (kPerLane false: scale s) or with a scale per
-// element (kPerLane: element j's scale at sd[j] / hs[j], which is
-// each[j / each_div], none of them special). Returns how many it did; a
-// vector with |x| >= 2^29 goes to the reference.
+// element (kPerLane: element j's at vs[j] / hs[j], which is each[j /
+// each_div], none of them special). Returns how many it did; a vector with
+// |x| > 2^24 goes to the reference.
 template <bool kU64, bool kTwice, bool kRelu, bool kPerLane>
 int64_t DequantVec(const int32_t* x, Half* y, int64_t len, const DeqScale& s,
-                   const double* sd, const float* hs, const DeqScale* each,
+                   const float* vs, const float* hs, const DeqScale* each,
                    int64_t each_div) {
-  const Vec zero = Vec{};
+  const Vec s1 = Vec{} + s.vscale, h1 = Vec{} + s.half_scale;
   int64_t i = 0;
   for (; i + kLanes <= len; i += kLanes) {
     Mask xi;
     std::memcpy(&xi, x + i, sizeof xi);
     Vec v;
-    if constexpr (kU64) {
-      if (AnyBeyond29Bits(xi)) {
-        alignas(64) float lanes[kLanes];
-        for (int l = 0; l < kLanes; ++l) {
-          lanes[l] =
-              DequantOne(x[i + l], kPerLane ? each[(i + l) / each_div] : s,
-                         true, false, false);
-        }
-        std::memcpy(&v, lanes, sizeof v);
-      } else {
-        VecD scale;
-        if constexpr (kPerLane) {
-          std::memcpy(&scale, sd + i, sizeof scale);
-        } else {
-          scale = VecD{} + s.dscale;
-        }
-        v = ScaleToHalfV<kRelu>(xi, scale);  // ReLU needs the float16
-      }
-    } else {
-      const Vec h = kPerLane ? gnu_vectors::Load(hs + i) : Vec{} + s.half_scale;
-      v = RoundToHalfV(RoundToHalfV(__builtin_convertvector(xi, Vec)) * h);
-      if constexpr (kTwice) v = RoundToHalfV(v * h);
+    if (gnu_vectors::DequantV<kU64, kTwice, kRelu>(
+            xi, kPerLane ? gnu_vectors::Load(vs + i) : s1,
+            kPerLane ? gnu_vectors::Load(hs + i) : h1, &v)) {
+      gnu_vectors::StoreHalfV(y + i, v);
+      continue;
     }
-    if constexpr (kRelu) v = v < zero ? zero : v;
-    gnu_vectors::StoreHalfV(y + i, v);
+    for (int64_t l = i; l < i + kLanes; ++l) {
+      y[l] = Half(DequantOne(x[l], kPerLane ? each[l / each_div] : s, kU64,
+                             kTwice, kRelu));
+    }
   }
   return i;
 }
 
 template <bool kPerLane>
 int64_t DequantVecAny(bool u64, bool twice, bool relu, const int32_t* x,
-                      Half* y, int64_t len, const DeqScale& s, const double* sd,
+                      Half* y, int64_t len, const DeqScale& s, const float* vs,
                       const float* hs, const DeqScale* each, int64_t each_div) {
   if (u64) {
-    return relu ? DequantVec<true, false, true, kPerLane>(x, y, len, s, sd, hs,
+    return relu ? DequantVec<true, false, true, kPerLane>(x, y, len, s, vs, hs,
                                                           each, each_div)
-                : DequantVec<true, false, false, kPerLane>(x, y, len, s, sd, hs,
+                : DequantVec<true, false, false, kPerLane>(x, y, len, s, vs, hs,
                                                            each, each_div);
   }
   if (twice) {
-    return relu ? DequantVec<false, true, true, kPerLane>(x, y, len, s, sd, hs,
+    return relu ? DequantVec<false, true, true, kPerLane>(x, y, len, s, vs, hs,
                                                           each, each_div)
-                : DequantVec<false, true, false, kPerLane>(x, y, len, s, sd, hs,
+                : DequantVec<false, true, false, kPerLane>(x, y, len, s, vs, hs,
                                                            each, each_div);
   }
-  return relu ? DequantVec<false, false, true, kPerLane>(x, y, len, s, sd, hs,
+  return relu ? DequantVec<false, false, true, kPerLane>(x, y, len, s, vs, hs,
                                                          each, each_div)
-              : DequantVec<false, false, false, kPerLane>(x, y, len, s, sd, hs,
+              : DequantVec<false, false, false, kPerLane>(x, y, len, s, vs, hs,
                                                           each, each_div);
 }
 
 // Per channel on NCHW planes too small for a channel's own vector loop to
 // pay (MobileNet's 7x7, 4x4...): the scales are read once, then the planes
 // go in chunks of whole channels of at most kPlanesChunk elements, each
-// element given its channel's scale in an array (sd / hs), so that the
+// element given its channel's scale in an array (vs / hs), so that the
 // vectors run across plane and channel boundaries. A chunk with a special
 // (inf or NaN) uint64 scale goes to the reference.
 constexpr int64_t kPlanesChunk = 1024;
@@ -554,7 +438,7 @@ void DequantPlanes(const TensorRef& d, const int32_t* px, Half* y,
   std::vector<DeqScale> scales(static_cast<size_t>(channels));
   for (int64_t c = 0; c < channels; ++c) scales[c] = ReadDeqScale(d, c);
   const int64_t per_chunk = kPlanesChunk / inner;  // >= 1 channel
-  alignas(64) double sd[kPlanesChunk];
+  alignas(64) float vs[kPlanesChunk];
   alignas(64) float hs[kPlanesChunk];
   for (int64_t c0 = 0; c0 < channels; c0 += per_chunk) {
     const int64_t m = std::min(per_chunk, channels - c0);
@@ -563,13 +447,8 @@ void DequantPlanes(const TensorRef& d, const int32_t* px, Half* y,
     bool special = false;
     for (int64_t c = 0; c < m; ++c) {
       special = special || (u64 && each[c].special);
-      if (u64) {
-        const double v = each[c].dscale;
-        for (int64_t j = 0; j < inner; ++j) sd[c * inner + j] = v;
-      } else {
-        const float v = each[c].half_scale;
-        for (int64_t j = 0; j < inner; ++j) hs[c * inner + j] = v;
-      }
+      std::fill(vs + c * inner, vs + (c + 1) * inner, each[c].vscale);
+      std::fill(hs + c * inner, hs + (c + 1) * inner, each[c].half_scale);
     }
     for (int64_t o = 0; o < outer; ++o) {
       const int64_t base = (o * channels + c0) * inner;
@@ -577,7 +456,7 @@ void DequantPlanes(const TensorRef& d, const int32_t* px, Half* y,
       Half* yr = y + base;
       int64_t k = 0;
       if (!special) {
-        k = DequantVecAny<true>(u64, twice, relu, xr, yr, len, each[0], sd, hs,
+        k = DequantVecAny<true>(u64, twice, relu, xr, yr, len, each[0], vs, hs,
                                 each, inner);
       }
       for (; k < len; ++k)
@@ -611,14 +490,14 @@ void RunAscendDequant(const RunContext& ctx) {
     // scales are read once into arrays for the vector loop.
     constexpr int64_t kChunk = 256;
     DeqScale each[kChunk];
-    alignas(64) double sd[kChunk];
+    alignas(64) float vs[kChunk];
     alignas(64) float hs[kChunk];
     for (int64_t c0 = 0; c0 < channels; c0 += kChunk) {
       const int64_t len = std::min(kChunk, channels - c0);
       bool special = false;
       for (int64_t c = 0; c < len; ++c) {
         each[c] = ReadDeqScale(d, c0 + c);
-        sd[c] = each[c].dscale;
+        vs[c] = each[c].vscale;
         hs[c] = each[c].half_scale;
         special = special || (u64 && each[c].special);
       }
@@ -626,9 +505,9 @@ void RunAscendDequant(const RunContext& ctx) {
         const int32_t* xr = px + o * channels + c0;
         Half* yr = y + o * channels + c0;
         int64_t c = 0;
-#if defined(ASCEND_EMU_QUANT_VECTORS)
+#if defined(ASCEND_EMU_DEQUANT_VECTORS)
         if (!special) {
-          c = DequantVecAny<true>(u64, twice, relu, xr, yr, len, each[0], sd,
+          c = DequantVecAny<true>(u64, twice, relu, xr, yr, len, each[0], vs,
                                   hs, each, 1);
         }
 #endif
@@ -638,7 +517,7 @@ void RunAscendDequant(const RunContext& ctx) {
     }
     return;
   }
-#if defined(ASCEND_EMU_QUANT_VECTORS)
+#if defined(ASCEND_EMU_DEQUANT_VECTORS)
   if (channels > 1 && inner < kPlanesChunk) {
     DequantPlanes(d, px, y, outer, channels, inner, u64, twice, relu);
     return;
@@ -649,7 +528,7 @@ void RunAscendDequant(const RunContext& ctx) {
     for (int64_t c = 0; c < channels; ++c) {
       const DeqScale s = ReadDeqScale(d, c);
       int64_t k = 0;
-#if defined(ASCEND_EMU_QUANT_VECTORS)
+#if defined(ASCEND_EMU_DEQUANT_VECTORS)
       if (!(u64 && s.special)) {
         k = DequantVecAny<false>(u64, twice, relu, px + i, y + i, inner, s,
                                  nullptr, nullptr, nullptr, 1);

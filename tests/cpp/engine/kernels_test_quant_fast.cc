@@ -226,6 +226,89 @@ TEST(KernelsQuantFast, AscendDequantUint64VectorMatchesExactScalar) {
   ExpectDequantSame(x, special, true, 1, 0);
 }
 
+// The vector path's own domain, |x| <= 2^24 (float's product and its FMA
+// error, rounded to odd): every vector of 8 or 16 lanes takes it, with
+// scales over float16's whole range, products at float16 ties (powers of
+// two), just past them (a scale one float ulp off a power of two: the
+// product's own float rounding would land on the tie) and past 65504.
+TEST(KernelsQuantFast, AscendDequantUint64VectorWithin24Bits) {
+  std::mt19937 gen(17);
+  std::vector<int32_t> x = {1 << 24, -(1 << 24), (1 << 24) - 1, 3, -3, 2049,
+                            -2049,   4097,       6143,          0};
+  while (x.size() < 512) {
+    const int bits = 1 + static_cast<int>(gen() % 24);
+    const int32_t v = static_cast<int32_t>(gen() & ((1u << bits) - 1));
+    x.push_back(gen() % 2 ? v : -v);
+  }
+  std::vector<float> scales;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const int e = static_cast<int>(gen() % 50) - 40;
+    float s;
+    switch (i % 4) {
+      case 0:
+        s = std::ldexp(1.0f, e);  // ties
+        break;
+      case 1:
+        s = std::nextafter(std::ldexp(1.0f, e), 0.0f);
+        break;
+      case 2:
+        s = std::nextafter(std::ldexp(1.0f, e), 1e30f);
+        break;
+      default:
+        s = std::ldexp(std::uniform_real_distribution<float>(0.5f, 1.0f)(gen),
+                       e);
+    }
+    scales.push_back(gen() % 3 == 0 ? -s : s);
+  }
+  for (int relu : {0, 1}) ExpectDequantSame(x, scales, true, relu, 0);
+  std::vector<float> tie(x.size(), 1.0f / 8192.0f);
+  ExpectDequantSame(x, tie, true, 0, 0);
+}
+
+// x * s rounded once to float16 in double, independently of the kernel:
+// the product is exact there (|x| <= 2^24, s of 24 bits), and float16's ulp
+// at it is a power of two, so nearbyint (ties to even) rounds it.
+float HalfOfExactProduct(int32_t x, float s) {
+  const double p = static_cast<double>(x) * static_cast<double>(s);
+  if (p == 0.0) return static_cast<float>(p);
+  int e = std::ilogb(p);
+  e = e < -14 ? -14 : e;
+  const double r = std::nearbyint(std::ldexp(p, 10 - e));
+  const double v = std::ldexp(r, e - 10);
+  if (std::fabs(v) > 65504.0) return std::copysign(INFINITY, p);
+  return static_cast<float>(v);
+}
+
+// Many random products in the vector path's domain against that exact
+// reference: about one in 4096 lands where rounding the float product
+// instead of the exact one (round to odd) would give the other float16.
+TEST(KernelsQuantFast, AscendDequantUint64RandomProductsRoundOnce) {
+  std::mt19937 gen(23);
+  const int64_t n = 1 << 16;
+  std::vector<int32_t> x(n);
+  std::vector<float> scales(n);
+  std::vector<uint64_t> words(n);
+  for (int64_t i = 0; i < n; ++i) {
+    const int bits = 1 + static_cast<int>(gen() % 24);
+    const int32_t v = static_cast<int32_t>(gen() & ((1u << bits) - 1));
+    x[i] = gen() % 2 ? v : -v;
+    const float m = 1.0f + static_cast<float>(gen() & 0x7FFFFF) * 0x1p-23f;
+    scales[i] = std::ldexp(m, -static_cast<int>(gen() % 28) - bits + 14);
+    words[i] = Word(scales[i]);
+  }
+  RunResult got =
+      RunKernel("AscendDequant", Attrs(),
+                {HostTensor::Of(DType::kInt32, S({1, n}), x),
+                 HostTensor::Of(DType::kUInt64, S({n}), words).Const()});
+  ASSERT_EQ(got.error, "");
+  const std::vector<uint32_t> bits = Bits<Half>(got.outputs[0]);
+  for (int64_t i = 0; i < n; ++i) {
+    const float want = HalfOfExactProduct(x[i], scales[i]);
+    ASSERT_EQ(bits[i], Half(want).x)
+        << "x = " << x[i] << " scale = " << scales[i] << " want " << want;
+  }
+}
+
 TEST(KernelsQuantFast, AscendDequantFloat16VectorMatchesScalar) {
   const std::vector<int32_t> x = DequantInputs();
   std::mt19937 gen(12);
