@@ -292,6 +292,7 @@ class GraphCompiler {
       bool fused = false;
       std::string err = FuseIntoConv(node, index, &fused);
       if (err.empty() && !fused) err = SigmoidMulIntoSwish(node, index, &fused);
+      if (err.empty() && !fused) err = FuseIntoInt8Conv(node, index, &fused);
       if (!err.empty()) return label + ": " + err;
       if (fused) return "";
       onnx::NodeProto merged;
@@ -590,6 +591,129 @@ class GraphCompiler {
     out.last_use = -1;
     values_.erase(s);
     values_[node.output(0)] = out;
+    *fused = true;
+    return "";
+  }
+
+  // ---- CANN's int8 chain into FusedConvDequant (docs/atc.md "Conv
+  // fusions"): Conv(int8) -> AscendDequant [-> Cast to float32] [-> Relu |
+  // Clip], each read only by the next, as CANN's graph compiler fuses
+  // AscendDequant (and the ops after it) into the cube op's output stage.
+  // The kernel computes exactly what the chain does (conv_int8_fused.cc), so
+  // the fusion is the emulator's own speed and changes no value. Each node
+  // merged is first checked on the chip as AddNode would. *fused true when
+  // `node` was merged into ops_.back().
+  std::string FuseIntoInt8Conv(const onnx::NodeProto& node, int index,
+                               bool* fused) {
+    *fused = false;
+    const std::string& type = node.op_type();
+    if (ops_.empty() || (type != "AscendDequant" && type != "Cast" &&
+                         type != "Relu" && type != "Clip"))
+      return "";
+    PendingOp& op = ops_.back();
+    const bool conv = op.op_type == "Conv";
+    if ((!conv && op.op_type != "FusedConvDequant") || op.outputs.size() != 1 ||
+        node.output_size() != 1 || node.output(0).empty() ||
+        values_.count(node.output(0)) || node.input_size() < 1)
+      return "";
+    const std::string y = op.outputs[0];
+    auto uses = uses_.find(y);
+    if (y[0] == '\x01' || uses == uses_.end() || uses->second != 1 ||
+        node.input(0) != y)
+      return "";
+    const Value& yv = values_.at(y);
+    PendingOp fused_op = op;
+    const bool has_act = op.attrs.Has("activation");
+    const bool to_float = op.attrs.GetInt("to", 10) == 1;
+    if (type == "AscendDequant") {
+      if (!conv || yv.dtype != DType::kInt32 || node.input_size() != 2)
+        return "";
+      auto d = values_.find(node.input(1));
+      if (d == values_.end() || d->second.kind != Value::Kind::kConst)
+        return "";
+      Attributes deq;
+      if (!ConvertAttributes(node, &deq).empty()) return "";
+      for (const auto& kv : deq.map())
+        fused_op.attrs.map()[kv.first] = kv.second;
+      fused_op.inputs.resize(4);
+      fused_op.inputs[3] = node.input(1);
+      fused_op.op_type = "FusedConvDequant";
+    } else {
+      if (conv || has_act) return "";
+      // Nothing rounded by the precision mode (as the float Conv fusions).
+      const OpPrecision precision = DecideOpPrecision(node);
+      if (precision.round_outputs || precision.dtype != DType::kFloat32)
+        return "";
+      if (type == "Cast") {
+        // float16 -> float32: exact, the values unchanged.
+        if (to_float || node.attribute_size() != 1 ||
+            node.attribute(0).name() != "to" || node.attribute(0).i() != 1)
+          return "";
+        Attribute to;
+        to.kind = Attribute::Kind::kInt;
+        to.i = 1;
+        fused_op.attrs.map()["to"] = to;
+      } else if (type == "Relu") {
+        if (node.input_size() != 1) return "";
+        Attribute a;
+        a.kind = Attribute::Kind::kString;
+        a.s = "Relu";
+        fused_op.attrs.map()["activation"] = a;
+      } else {
+        // Clip on float32 only (its bounds in float16 would be rounded).
+        float bounds[2];
+        if (!to_float || node.attribute_size() != 0 ||
+            !ClipBounds(node, bounds))
+          return "";
+        Attribute a;
+        a.kind = Attribute::Kind::kString;
+        a.s = "Clip";
+        fused_op.attrs.map()["activation"] = a;
+        Attribute params;
+        params.kind = Attribute::Kind::kFloats;
+        params.floats.assign(bounds, bounds + 2);
+        fused_op.attrs.map()["activation_params"] = params;
+      }
+    }
+    std::string err = CheckOpDtypeOnSoc(node);
+    if (err.empty()) err = CheckOpOnSoc(node);
+    if (!err.empty()) return err;
+
+    // The kernel's own Infer on the merged op, as for any other op.
+    const KernelDef* kernel = FindKernel(fused_op.op_type);
+    std::vector<TensorRef> inputs(fused_op.inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (fused_op.inputs[i].empty()) {
+        inputs[i].shape.rank = -1;
+        continue;
+      }
+      const Value& v = values_.at(fused_op.inputs[i]);
+      inputs[i].dtype = v.dtype;
+      inputs[i].shape = v.shape;
+    }
+    std::vector<TensorRef> outputs(1);
+    InferContext ctx{fused_op.attrs, inputs, outputs};
+    err = CheckInputArity(*kernel, inputs);
+    if (err.empty()) err = kernel->infer(ctx);
+    if (!err.empty() || outputs[0].shape != yv.shape) return "";
+    err = CrossCheck(node.output(0), outputs[0]);
+    if (!err.empty()) return err;
+
+    const int op_index = static_cast<int>(ops_.size()) - 1;
+    fused_op.scratch_bytes = ctx.scratch_bytes;
+    fused_op.name +=
+        "+" + (node.name().empty() ? "#" + std::to_string(index) : node.name());
+    fused_op.outputs[0] = node.output(0);
+    for (const std::string& name : fused_op.inputs) {
+      if (!name.empty()) values_.at(name).last_use = op_index;
+    }
+    Value out = yv;
+    out.dtype = outputs[0].dtype;
+    out.rounded_to = DType::kFloat32;
+    out.last_use = -1;
+    values_.erase(y);
+    values_[node.output(0)] = out;
+    op = std::move(fused_op);
     *fused = true;
     return "";
   }

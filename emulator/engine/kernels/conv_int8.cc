@@ -69,6 +69,7 @@ class OnednnConvInt8 final : public ConvInt8Prepared {
   memory weights, bias, zero_point;
   bool has_bias = false, has_zero_point = false;
   bool reorder_src = false, reorder_dst = false;
+  bool dst_nhwc = false;  // oneDNN's destination is channels last
   size_t scratch_bytes = 0;
   mutable dnnl::stream stream;
   mutable memory x_plain, y_plain, src, dst, pad;
@@ -97,8 +98,10 @@ void Execute(const dnnl::primitive& prim, const dnnl::stream& stream,
 
 // oneDNN's run; false when the prepared op cannot serve this call (scratch
 // too small, or another thread holds it): the caller runs the reference.
+// With `keep` and a destination in another layout, that destination is left
+// in the scratch (*keep its address) rather than reordered into y.
 bool RunOnednn(const OnednnConvInt8& p, const int8_t* x, int32_t* y,
-               void* scratch) {
+               void* scratch, const int32_t** keep = nullptr) {
   std::unique_lock<std::mutex> lock(p.run_lock, std::try_to_lock);
   if (!lock.owns_lock()) return false;
   OmpThreads threads;
@@ -133,7 +136,9 @@ bool RunOnednn(const OnednnConvInt8& p, const int8_t* x, int32_t* y,
     args[nargs++] = {DNNL_ARG_SCRATCHPAD, p.pad.get()};
   }
   Execute(p.conv, p.stream, args, nargs);
-  if (p.reorder_dst) {
+  if (p.reorder_dst && keep != nullptr) {
+    *keep = static_cast<const int32_t*>(p.dst.get_data_handle());
+  } else if (p.reorder_dst) {
     const dnnl_exec_arg_t out[] = {{DNNL_ARG_FROM, p.dst.get()},
                                    {DNNL_ARG_TO, p.y_plain.get()}};
     Execute(p.dst_out, p.stream, out, 2);
@@ -498,6 +503,23 @@ void RunConvInt8(const RunContext& ctx) {
   RunConvInt8Reference(ctx);
 }
 
+const int32_t* RunConvInt8KeepChannelsLast(const RunContext& ctx) {
+  if (ctx.prepared != nullptr) {
+    const auto& p = static_cast<const ConvInt8Prepared&>(*ctx.prepared);
+    if (p.kind == ConvInt8Prepared::Kind::kOnednnInt8) {
+      const auto& o = static_cast<const OnednnConvInt8&>(p);
+      const int32_t* kept = nullptr;
+      if (o.dst_nhwc &&
+          RunOnednn(o, ctx.inputs[0].as<const int8_t>(),
+                    ctx.outputs[0].as<int32_t>(), ctx.scratch, &kept)) {
+        return kept;
+      }
+    }
+  }
+  RunConvInt8(ctx);
+  return nullptr;
+}
+
 void SetConvInt8ViaFloatForTest(bool on) { g_via_float = on; }
 
 std::unique_ptr<PreparedOp> PrepareConvInt8(const PrepareContext& ctx) {
@@ -587,6 +609,7 @@ std::unique_ptr<PreparedOp> PrepareOnednnInt8(const PrepareContext& ctx,
     stream.wait();
     p->reorder_src = p->src_md != p->src_plain;
     p->reorder_dst = p->dst_md != p->dst_plain;
+    p->dst_nhwc = p->dst_md == memory::desc(dst, dt::s32, Tag::nhwc);
     const size_t src_room =
         p->reorder_src ? (p->src_md.get_size() + 63) / 64 * 64 : 0;
     const size_t dst_bytes = p->reorder_dst ? p->dst_md.get_size() : 0;

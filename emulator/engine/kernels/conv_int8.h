@@ -18,6 +18,7 @@
 // float, prepared or not.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -35,6 +36,13 @@ void RunConvInt8(const RunContext& ctx);
 // The oneDNN primitive of an int8 Conv with constant weights (and bias), or
 // null (no such primitive, a CPU where oneDNN's int8 is not exact).
 std::unique_ptr<PreparedOp> PrepareConvInt8(const PrepareContext& ctx);
+
+// RunConvInt8 for FusedConvDequant: where the prepared oneDNN convolution
+// writes its destination channels last (NHWC, [N, H, W, M]), that is left in
+// ctx.scratch and returned, not reordered into ctx.outputs[0] (the fused
+// epilogue transposes it as it dequantizes); else null, the result in
+// ctx.outputs[0] (NCHW) as RunConvInt8 writes it.
+const int32_t* RunConvInt8KeepChannelsLast(const RunContext& ctx);
 
 // The reference loop alone (the tests compare the fast paths with it).
 void RunConvInt8Reference(const RunContext& ctx);

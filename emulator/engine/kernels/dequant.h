@@ -98,22 +98,30 @@ namespace gnu_vectors {
 // float16 then rounds correctly (24 >= 11 + 2 bits). An infinite p is
 // float16's answer already. Below float's normal range the product is far
 // under float16's half ulp: the sign is all that matters, and p has it.
-inline Vec ScaleToHalfOddV(Vec xf, Vec scale) {
-  const Vec p = xf * scale;
+template <typename V, typename M>
+inline V ScaleToHalfOdd(V xf, V scale) {
+  const V p = xf * scale;
+  V e;
+  if constexpr (sizeof(V) == 64) {
 #if defined(__AVX512F__)
-  const Vec e = BitCastV<Vec>(_mm512_fmsub_ps(
-      BitCastV<__m512>(xf), BitCastV<__m512>(scale), BitCastV<__m512>(p)));
-#else
-  const Vec e = BitCastV<Vec>(_mm256_fmsub_ps(
-      BitCastV<__m256>(xf), BitCastV<__m256>(scale), BitCastV<__m256>(p)));
+    e = BitCastV<V>(_mm512_fmsub_ps(
+        BitCastV<__m512>(xf), BitCastV<__m512>(scale), BitCastV<__m512>(p)));
 #endif
-  const Mask pb = BitCastV<Mask>(p), eb = BitCastV<Mask>(e);
-  const Mask inexact = e != Vec{};
+  } else {
+    static_assert(sizeof(V) == 32);
+    e = BitCastV<V>(_mm256_fmsub_ps(
+        BitCastV<__m256>(xf), BitCastV<__m256>(scale), BitCastV<__m256>(p)));
+  }
+  const M pb = BitCastV<M>(p), eb = BitCastV<M>(e);
+  const M inexact = e != V{};
   // Past v (opposite signs): one step back toward zero, then odd.
-  const Mask back = inexact & ((pb ^ eb) < 0);
-  Mask odd = (pb + back) | (inexact & 1);
+  const M back = inexact & ((pb ^ eb) < 0);
+  M odd = (pb + back) | (inexact & 1);
   odd = (pb & 0x7FFFFFFF) >= 0x7F800000 ? pb : odd;
-  return BitCastV<Vec>(odd);
+  return BitCastV<V>(odd);
+}
+inline Vec ScaleToHalfOddV(Vec xf, Vec scale) {
+  return ScaleToHalfOdd<Vec, Mask>(xf, scale);
 }
 
 // True when every lane of x is within +-2^24 (the fast path's domain).

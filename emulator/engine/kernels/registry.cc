@@ -20,6 +20,8 @@ std::unique_ptr<PreparedOp> PrepareMaxPool(const PrepareContext& ctx);
 std::unique_ptr<PreparedOp> PrepareGlobalAveragePool(const PrepareContext& ctx);
 // The int8 MatMul's and Gemm's float weight (matmul.cc).
 std::unique_ptr<PreparedOp> PrepareMatMul(const PrepareContext& ctx);
+// The int8 Conv and its scales of FusedConvDequant (conv_int8_fused.cc).
+std::unique_ptr<PreparedOp> PrepareFusedConvDequant(const PrepareContext& ctx);
 }  // namespace kernels
 
 namespace {
@@ -33,6 +35,7 @@ constexpr struct {
 } kPrepared[] = {
     {"Conv", &PrepareConv},
     {"FusedConv", &PrepareConv},
+    {"FusedConvDequant", &PrepareFusedConvDequant},
     {"MaxPool", &PrepareMaxPool},
     {"GlobalAveragePool", &PrepareGlobalAveragePool},
     {"MatMul", &PrepareMatMul},

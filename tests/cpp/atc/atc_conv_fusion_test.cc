@@ -16,23 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "ascend_emu/om_format.h"
 #include "atc_test_util.h"
 
 namespace ascend_emu {
 namespace testing {
 namespace {
-
-std::vector<std::string> OpNames(const std::string& om_path) {
-  const std::vector<uint8_t> om = ReadBytes(om_path);
-  Program program;
-  std::string error;
-  EXPECT_TRUE(ReadOm(om.data(), om.size(), &program, &error)) << error;
-  std::vector<std::string> names;
-  for (const OpInfo& op : program.ops)
-    names.push_back(op.op_type + ":" + op.name);
-  return names;
-}
 
 class AtcConvFusionTest : public AtcTest {
  protected:

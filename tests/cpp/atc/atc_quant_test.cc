@@ -137,6 +137,46 @@ TEST_F(AtcQuantTest, QuantConvDequantCastEndToEnd) {
   }
 }
 
+// The chain with a ReLU6 after it compiles to one FusedConvDequant (the
+// Cast and the Clip merged) whose numbers are the chain's, in every
+// precision mode that leaves the Clip in float32; fusion switched off, the
+// four ops run apart, with the same numbers.
+TEST_F(AtcQuantTest, DequantCastClipFuseIntoTheInt8Conv) {
+  OnnxBuilder b = QuantConvGraph();
+  onnx::GraphProto* g = b.model().mutable_graph();
+  g->mutable_node(g->node_size() - 1)->set_output(0, "yf");
+  AddInit(b, "lo", onnx::TensorProto::FLOAT, {}, std::vector<float>{0.0f});
+  AddInit(b, "hi", onnx::TensorProto::FLOAT, {}, std::vector<float>{6.0f});
+  b.Node("Clip", {"yf", "lo", "hi"}, {"y"}, "relu6");
+  WriteFile("fusion_off.cfg", R"({"Switch": {"GraphFusion": {"ALL": "off"}, )"
+                              R"("UBFusion": {"ALL": "off"}}})");
+  std::vector<float> x(50);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = -7.0f + 0.2937f * static_cast<float>((i * 13) % 50);
+  std::vector<float> want = Expected(x);
+  for (float& v : want) v = std::min(std::max(v, 0.0f), 6.0f);
+  for (bool fuse : {true, false}) {
+    std::vector<std::string> args;
+    if (!fuse) args.push_back("--fusion_switch_file=" + Path("fusion_off.cfg"));
+    const std::string name = fuse ? "relu6" : "relu6_plain";
+    std::unique_ptr<Model> model = CompileAndLoad(b, name, args);
+    ASSERT_NE(model, nullptr);
+    const std::vector<std::string> ops = OpNames(Path(name + ".om"));
+    if (fuse) {
+      EXPECT_NE(std::find(ops.begin(), ops.end(),
+                          "FusedConvDequant:conv+dequant+cast+relu6"),
+                ops.end());
+      EXPECT_EQ(ops.size(), 2u);  // AscendQuant, FusedConvDequant
+    } else {
+      EXPECT_EQ(ops.size(), 5u);
+    }
+    const std::vector<std::vector<float>> y = RunFloat(*model, {x});
+    ASSERT_EQ(y[0].size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      ASSERT_EQ(y[0][i], want[i]) << (fuse ? "fused" : "apart") << " at " << i;
+  }
+}
+
 TEST_F(AtcQuantTest, Int8ConvWithoutAQuantGetsOffsetZero) {
   // The int8 input is a graph input: offset_x 0.
   OnnxBuilder b;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ascend_emu/model.h"
+#include "ascend_emu/om_format.h"
 #include "atc_driver.h"
 #include "onnx_builder.h"
 
@@ -41,6 +42,18 @@ inline AtcResult RunAtcArgs(const std::vector<std::string>& args) {
 inline std::vector<uint8_t> ReadBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+// The ops of a compiled .om, "op_type:name" each.
+inline std::vector<std::string> OpNames(const std::string& om_path) {
+  const std::vector<uint8_t> om = ReadBytes(om_path);
+  Program program;
+  std::string error;
+  EXPECT_TRUE(ReadOm(om.data(), om.size(), &program, &error)) << error;
+  std::vector<std::string> names;
+  for (const OpInfo& op : program.ops)
+    names.push_back(op.op_type + ":" + op.name);
+  return names;
 }
 
 inline bool FileExists(const std::string& path) {

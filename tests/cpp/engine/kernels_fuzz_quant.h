@@ -52,6 +52,33 @@ bool QuantFuzzInputs(F& f, const std::string& op, std::vector<HostTensor>* in) {
                       : RandF32(s, 3));
     return true;
   }
+  if (op == "FusedConvDequant") {
+    // The int8 Conv's operands (near-valid, as below), then a deq_scale of
+    // one element or one per output channel, now and then of another size.
+    Shape x;
+    x.rank = f.Coin(90) ? 4 : 3;
+    for (int32_t i = 0; i < x.rank; ++i) x.dims[i] = f.Int(i < 2 ? 0 : 1, 6);
+    in->push_back(QuantFuzzTensor<int8_t>(f, DType::kInt8, x, -128, 127));
+    Shape w = x;
+    w.dims[0] = f.Int(0, 4);
+    w.dims[1] = f.Coin(80) ? x.dims[1] : f.Int(0, 4);
+    for (int32_t i = 2; i < w.rank; ++i) w.dims[i] = f.Int(1, 3);
+    in->push_back(f.Coin(95)
+                      ? QuantFuzzTensor<int8_t>(f, DType::kInt8, w, -128, 127)
+                      : RandF32(w, 4));
+    in->push_back(f.Coin() ? QuantFuzzTensor<int32_t>(
+                                 f, DType::kInt32, S({w.dims[0]}), -1000, 1000)
+                           : HostTensor::Absent());
+    const int64_t count = f.Coin(40) ? 1 : f.Coin(85) ? w.dims[0] : f.Int(0, 5);
+    std::vector<uint64_t> v(static_cast<size_t>(count));
+    for (auto& d : v) {
+      d = Eigen::numext::bit_cast<uint32_t>(
+          static_cast<float>(f.Int(-100, 100)) / 1000);
+    }
+    in->push_back(f.Coin(90) ? HostTensor::Of(DType::kUInt64, S({count}), v)
+                             : RandF32(S({count}), 5));
+    return true;
+  }
   if (op == "AscendDequant") {
     const Shape s = QuantFuzzShape(f, 4);
     in->push_back(f.Coin(90) ? QuantFuzzTensor<int32_t>(f, DType::kInt32, s,
@@ -153,6 +180,18 @@ void QuantFuzzAttrs(F& f, const std::string& op, A* a) {
   }
   if (op == "NPUWeightQuantBatchMatmulV2" && f.Coin(50)) {
     a->Int("antiquant_group_size", f.Coin(80) ? 32 : f.Int(0, 40));
+  }
+  if (op == "FusedConvDequant") {
+    if (f.Coin(20)) a->Int("offset_x", f.Int(-130, 130));
+    if (f.Coin(30)) a->Int("relu_flag", f.Int(0, 2));
+    if (f.Coin(40)) a->Int("to", f.Coin(90) ? 1 : f.Int(0, 12));
+    if (f.Coin(40)) {
+      const bool clip = f.Coin(60);
+      a->Str("activation", clip ? "Clip" : f.Coin(90) ? "Relu" : "Gelu");
+      if (clip && f.Coin(90)) {
+        a->Floats("activation_params", {0.0f, static_cast<float>(f.Int(1, 6))});
+      }
+    }
   }
   if (op == "AscendDequant") {
     if (f.Coin(30)) a->Int("sqrt_mode", f.Int(0, 1));

@@ -135,6 +135,9 @@ class Fuzzer {
     if (op == "FusedConv") {
       return " activation auto_pad dilations group kernel_shape pads strides ";
     }
+    if (op == "FusedConvDequant") {
+      return " auto_pad dilations group kernel_shape pads strides ";
+    }
     if (op == "MaxPool") {
       return " auto_pad ceil_mode dilations kernel_shape pads storage_order "
              "strides ";

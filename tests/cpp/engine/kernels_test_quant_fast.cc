@@ -233,8 +233,8 @@ TEST(KernelsQuantFast, AscendDequantUint64VectorMatchesExactScalar) {
 // product's own float rounding would land on the tie) and past 65504.
 TEST(KernelsQuantFast, AscendDequantUint64VectorWithin24Bits) {
   std::mt19937 gen(17);
-  std::vector<int32_t> x = {1 << 24, -(1 << 24), (1 << 24) - 1, 3, -3, 2049,
-                            -2049,   4097,       6143,          0};
+  std::vector<int32_t> x = {1 << 24, -(1 << 24), (1 << 24) - 1, 3,    -3,
+                            2049,    -2049,      4097,          6143, 0};
   while (x.size() < 512) {
     const int bits = 1 + static_cast<int>(gen() % 24);
     const int32_t v = static_cast<int32_t>(gen() & ((1u << bits) - 1));
