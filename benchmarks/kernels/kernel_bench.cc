@@ -436,13 +436,14 @@ void BM_ConvInt8Dequant(benchmark::State& state) {
     params.kind = Attribute::Kind::kFloats;
     params.floats = {0.0f, 6.0f};
     attrs.map()["activation_params"] = params;
-    shapes.push_back(MakeShape({96}));
-    dtypes.push_back(DType::kUInt64);
+    // X, W, deq_scale, B.
+    shapes.insert(shapes.begin() + 2, MakeShape({96}));
+    dtypes.insert(dtypes.begin() + 2, DType::kUInt64);
   }
   KernelCase op(fused ? "FusedConvDequant" : "Conv", attrs, shapes,
                 fused || !depthwise, dtypes);
   if (fused) {
-    uint64_t* d = op.input(3).as<uint64_t>();
+    uint64_t* d = op.input(2).as<uint64_t>();
     for (int64_t i = 0; i < 96; ++i) {
       const float s = 1e-4f * static_cast<float>(1 + i % 13);
       uint32_t bits;

@@ -635,8 +635,12 @@ class GraphCompiler {
       if (!ConvertAttributes(node, &deq).empty()) return "";
       for (const auto& kv : deq.map())
         fused_op.attrs.map()[kv.first] = kv.second;
-      fused_op.inputs.resize(4);
-      fused_op.inputs[3] = node.input(1);
+      // X, W, deq_scale, B (when the Conv has one).
+      const std::string bias =
+          fused_op.inputs.size() > 2 ? fused_op.inputs[2] : std::string();
+      fused_op.inputs.resize(2);
+      fused_op.inputs.push_back(node.input(1));
+      if (!bias.empty()) fused_op.inputs.push_back(bias);
       fused_op.op_type = "FusedConvDequant";
     } else {
       if (conv || has_act) return "";

@@ -4,11 +4,11 @@
 // Conv(int8) -> AscendDequant [-> Cast to float32] [-> Relu | Clip] when
 // each step only feeds the next (docs/atc.md, "Conv fusions"), as CANN's
 // graph compiler fuses AscendDequant into the cube op's output stage.
-// Inputs: X int8, W int8, B int32 (optional), deq_scale (uint64 or float16,
-// one or one per output channel). Attributes: the int8 Conv's, the
-// AscendDequant's (sqrt_mode, relu_flag, dtype), `to` (10: float16 out,
-// AscendDequant's own; 1: float32, the Cast merged) and `activation` (Relu,
-// or Clip with `activation_params` [min, max]).
+// Inputs: X int8, W int8, deq_scale (uint64 or float16, one or one per
+// output channel), B int32 (optional: last, so the arity row can say so).
+// Attributes: the int8 Conv's, the AscendDequant's (sqrt_mode, relu_flag,
+// dtype), `to` (10: float16 out, AscendDequant's own; 1: float32, the Cast
+// merged) and `activation` (Relu, or Clip with `activation_params` [min, max]).
 // The result is bit for bit the unfused chain's: the int8 Conv runs as
 // conv_int8.cc runs it, into scratch, then one pass applies AscendDequant's
 // arithmetic (dequant.h, shared with the op) and the activation, and stores
@@ -397,28 +397,32 @@ Attributes ConvAttributes(const Attributes& attrs) {
   return conv;
 }
 
+// The int8 Conv's inputs X, W, B (B absent when the node has none) from
+// FusedConvDequant's X, W, deq_scale, B.
 std::vector<TensorRef> ConvInputs(const TensorRef* inputs, size_t n) {
-  return std::vector<TensorRef>(inputs, inputs + std::min<size_t>(n, 3));
+  std::vector<TensorRef> in = {inputs[0], inputs[1]};
+  if (n > 3 && inputs[3].present()) in.push_back(inputs[3]);
+  return in;
 }
 
 }  // namespace
 
 std::string InferFusedConvDequant(InferContext& ctx) {
   using K = Attribute::Kind;
-  if (ctx.inputs.size() != 4 || !ctx.inputs[3].present())
-    return Fail(kOp, "needs X, W, an optional B and deq_scale (4 inputs)");
+  std::string err = CheckInputs(kOp, ctx, 3, 4);
+  if (!err.empty()) return err;
   Attributes own;
   for (const char* name : kOwnAttrs) {
     auto it = ctx.attrs.map().find(name);
     if (it != ctx.attrs.map().end()) own.map()[name] = it->second;
   }
-  std::string err = CheckAttributes(kOp, own,
-                                    {{"sqrt_mode", K::kInt},
-                                     {"relu_flag", K::kInt},
-                                     {"dtype", K::kInt},
-                                     {"to", K::kInt},
-                                     {"activation", K::kString},
-                                     {"activation_params", K::kFloats}});
+  err = CheckAttributes(kOp, own,
+                        {{"sqrt_mode", K::kInt},
+                         {"relu_flag", K::kInt},
+                         {"dtype", K::kInt},
+                         {"to", K::kInt},
+                         {"activation", K::kString},
+                         {"activation_params", K::kFloats}});
   if (!err.empty()) return err;
   const int64_t to = AttrInt(own, "to", 10);
   if (to != 10 && to != 1) {
@@ -443,7 +447,7 @@ std::string InferFusedConvDequant(InferContext& ctx) {
   if (!err.empty()) return std::string(kOp) + ": " + err;  // "...: Conv: ..."
 
   // AscendDequant on its output, as that kernel checks it.
-  const std::vector<TensorRef> deq_in = {conv_out[0], ctx.inputs[3]};
+  const std::vector<TensorRef> deq_in = {conv_out[0], ctx.inputs[2]};
   std::vector<TensorRef> deq_out(1);
   Attributes deq_attrs;
   for (const char* name : {"sqrt_mode", "relu_flag", "dtype"}) {
@@ -466,7 +470,7 @@ std::string InferFusedConvDequant(InferContext& ctx) {
 }
 
 std::unique_ptr<PreparedOp> PrepareFusedConvDequant(const PrepareContext& ctx) {
-  const TensorRef& d = ctx.inputs[3];
+  const TensorRef& d = ctx.inputs[2];
   if (d.data == nullptr) return nullptr;  // computed scales: read per run
   auto p = std::make_unique<FusedConvDequantPrepared>();
   p->epilogue = ReadEpilogue(ctx.attrs, d);
@@ -486,7 +490,7 @@ std::unique_ptr<PreparedOp> PrepareFusedConvDequant(const PrepareContext& ctx) {
 }
 
 void RunFusedConvDequant(const RunContext& ctx) {
-  const TensorRef& d = ctx.inputs[3];
+  const TensorRef& d = ctx.inputs[2];
   TensorRef& y = ctx.outputs[0];
   const Shape& shape = y.shape;
   const auto* p = static_cast<const FusedConvDequantPrepared*>(ctx.prepared);
@@ -497,9 +501,12 @@ void RunFusedConvDequant(const RunContext& ctx) {
   acc.shape = shape;
   acc.data = ctx.scratch;
   const size_t acc_room = Align64(static_cast<size_t>(acc.nbytes()));
+  const bool has_bias = ctx.num_inputs > 3 && ctx.inputs[3].present();
+  const TensorRef conv_in[3] = {ctx.inputs[0], ctx.inputs[1],
+                                has_bias ? ctx.inputs[3] : TensorRef{}};
   const RunContext conv{ctx.attrs,
-                        ctx.inputs,
-                        std::min<size_t>(ctx.num_inputs, 3),
+                        conv_in,
+                        has_bias ? size_t{3} : size_t{2},
                         &acc,
                         1,
                         static_cast<unsigned char*>(ctx.scratch) + acc_room,

@@ -53,8 +53,9 @@ bool QuantFuzzInputs(F& f, const std::string& op, std::vector<HostTensor>* in) {
     return true;
   }
   if (op == "FusedConvDequant") {
-    // The int8 Conv's operands (near-valid, as below), then a deq_scale of
-    // one element or one per output channel, now and then of another size.
+    // The int8 Conv's X and W (near-valid, as below), a deq_scale of one
+    // element or one per output channel (now and then of another size),
+    // then B or not.
     Shape x;
     x.rank = f.Coin(90) ? 4 : 3;
     for (int32_t i = 0; i < x.rank; ++i) x.dims[i] = f.Int(i < 2 ? 0 : 1, 6);
@@ -66,9 +67,6 @@ bool QuantFuzzInputs(F& f, const std::string& op, std::vector<HostTensor>* in) {
     in->push_back(f.Coin(95)
                       ? QuantFuzzTensor<int8_t>(f, DType::kInt8, w, -128, 127)
                       : RandF32(w, 4));
-    in->push_back(f.Coin() ? QuantFuzzTensor<int32_t>(
-                                 f, DType::kInt32, S({w.dims[0]}), -1000, 1000)
-                           : HostTensor::Absent());
     const int64_t count = f.Coin(40) ? 1 : f.Coin(85) ? w.dims[0] : f.Int(0, 5);
     std::vector<uint64_t> v(static_cast<size_t>(count));
     for (auto& d : v) {
@@ -77,6 +75,9 @@ bool QuantFuzzInputs(F& f, const std::string& op, std::vector<HostTensor>* in) {
     }
     in->push_back(f.Coin(90) ? HostTensor::Of(DType::kUInt64, S({count}), v)
                              : RandF32(S({count}), 5));
+    in->push_back(f.Coin() ? QuantFuzzTensor<int32_t>(
+                                 f, DType::kInt32, S({w.dims[0]}), -1000, 1000)
+                           : HostTensor::Absent());
     return true;
   }
   if (op == "AscendDequant") {

@@ -134,8 +134,7 @@ void ExpectFusedSame(const ConvCase& t, const EpilogueCase& e, uint32_t seed) {
   a.Int("relu_flag", e.relu_flag).Int("to", e.to_float ? 1 : 10);
   if (!e.act.empty()) a.Str("activation", e.act);
   if (e.act == "Clip") a.Floats("activation_params", {0.0f, 6.0f});
-  std::vector<HostTensor> fused_in = in;
-  fused_in.push_back(deq);
+  const std::vector<HostTensor> fused_in = {in[0], in[1], deq, in[2]};
   const std::string label =
       "n=" + std::to_string(t.n) + " c=" + std::to_string(t.c) +
       " m=" + std::to_string(t.m) + " hw=" + std::to_string(t.h) + "x" +
@@ -182,11 +181,12 @@ TEST(KernelsConvDequant, FusedMatchesTheChainBitForBit) {
 
 TEST(KernelsConvDequant, InferRefusesWhatTheChainRefuses) {
   const ConvCase t = {1, 8, 8, 4, 4, 1, 1, 1, 0, 0, 10};
-  std::vector<HostTensor> in = ConvInputs(t, 3);
-  in.push_back(DeqScales(t, {true, "", 0, 0}, 4));
+  const std::vector<HostTensor> conv = ConvInputs(t, 3);
+  const std::vector<HostTensor> in = {conv[0], conv[1],
+                                      DeqScales(t, {true, "", 0, 0}, 4)};
   // deq_scale of the wrong size, as AscendDequant says.
   std::vector<HostTensor> wrong = in;
-  wrong[3] = HostTensor::Of(DType::kUInt64, S({3}), std::vector<uint64_t>(3, 0))
+  wrong[2] = HostTensor::Of(DType::kUInt64, S({3}), std::vector<uint64_t>(3, 0))
                  .Const();
   RunResult r = RunKernel("FusedConvDequant", ConvAttrs(t), wrong);
   EXPECT_NE(r.error.find("FusedConvDequant: AscendDequant"), std::string::npos)
