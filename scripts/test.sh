@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
-# Every test: the C++ suites (ctest), the wheels as a user installs them (check_wheel.sh) and
+# Every test: the style gates (lint.sh), the C++ suites (ctest), the wheels as a user installs them (check_wheel.sh) and
 # the Python suites (pytest). The model zoo, the generation loops, the LLM example and the
 # commands and examples that export whole models in child processes (the slowest files) run
 # in a second pytest process beside the rest, one per core; both must pass. The sanitizer and
@@ -9,6 +9,8 @@
 # tests under TSan) run beside them and must pass too. Extra arguments go to both pytest runs.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+echo "[test] style gates (scripts/lint.sh: ruff, clang-format, mypy)"
+bash "$(dirname "${BASH_SOURCE[0]}")/lint.sh"
 echo "[test] C++ tests (ctest)"
 ctest --test-dir build/cmake --output-on-failure -j2
 # Every test must hold on every CPU the build supports (x86-64-v3 and up), not

@@ -36,12 +36,14 @@ struct Aligned {
 // The ACL functions the sequence and its set-up use, from the library.
 struct Acl {
 #define ACL_FN(name) decltype(&::name) name = nullptr;
-#define ACL_FNS(X)                                              \
-  X(aclInit)                                                    \
-  X(aclGetRecentErrMsg) X(aclrtSetDevice) X(aclrtCreateContext) \
-      X(aclrtSetCurrentContext) X(aclrtMalloc) X(aclrtMemcpy)   \
-          X(aclCreateDataBuffer) X(aclmdlCreateDataset)         \
-              X(aclmdlAddDatasetBuffer) X(aclmdlLoadFromMem) X(aclmdlExecute)
+// clang-format 14 reflows this list differently on each run: kept by hand.
+// clang-format off
+#define ACL_FNS(X)                                                   \
+  X(aclInit) X(aclGetRecentErrMsg) X(aclrtSetDevice)                 \
+  X(aclrtCreateContext) X(aclrtSetCurrentContext) X(aclrtMalloc)     \
+  X(aclrtMemcpy) X(aclCreateDataBuffer) X(aclmdlCreateDataset)       \
+  X(aclmdlAddDatasetBuffer) X(aclmdlLoadFromMem) X(aclmdlExecute)
+  // clang-format on
   ACL_FNS(ACL_FN)
 #undef ACL_FN
   bool Resolve(void* handle) {

@@ -121,7 +121,7 @@ def quantize(args: argparse.Namespace, loaded: LoadedModel, note: Callable[[str]
 
         samples = _samples(Path(args.calibration), loaded)
         graph = torch.export.export(loaded.model, loaded.args, kwargs=loaded.kwargs).module()
-        prepared = prepare_pt2e(graph, AscendQuantizer())  # type: ignore[arg-type]
+        prepared = prepare_pt2e(graph, AscendQuantizer())
         with torch.no_grad():
             for i, sample in enumerate(samples, start=1):
                 _call(prepared, loaded, sample)

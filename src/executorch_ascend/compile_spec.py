@@ -294,7 +294,7 @@ class AscendCompileSpec:
 def gears_text(value: tuple[int, ...] | tuple[tuple[int, ...], ...]) -> str:
     """atc's syntax: "1,2,4" for batch gears, "1,16;2,32" for dims gears."""
     if value and isinstance(value[0], tuple):
-        return ";".join(",".join(str(v) for v in g) for g in value)  # type: ignore[union-attr]
+        return ";".join(",".join(str(v) for v in g) for g in value)
     return ",".join(str(v) for v in value)
 
 
@@ -348,7 +348,7 @@ def _validate_gears(batch: object, dims: object) -> None:
         if len(counts) != 1 or 0 in counts:
             raise CompileSpecError(
                 "every dynamic_dims gear must give the same number (>= 1) of values, one per "
-                f"symbolic dim; got {gears_text(dims)}"  # type: ignore[arg-type]
+                f"symbolic dim; got {gears_text(dims)}"
             )
     for key, gears in (("dynamic_batch_size", batch), ("dynamic_dims", dims)):
         if not gears:
@@ -358,10 +358,10 @@ def _validate_gears(batch: object, dims: object) -> None:
                 f"{key} needs {MIN_GEARS} to {MAX_GEARS} gears (atc's limit), got {len(gears)}"
             )
         if len(set(gears)) != len(gears):
-            raise CompileSpecError(f"{key} lists a gear twice: {gears_text(gears)}")  # type: ignore[arg-type]
+            raise CompileSpecError(f"{key} lists a gear twice: {gears_text(gears)}")
         values = [v for g in gears for v in (g if isinstance(g, tuple) else (g,))]
         if any(v <= 0 for v in values):
-            raise CompileSpecError(f"{key} gears must be positive, got {gears_text(gears)}")  # type: ignore[arg-type]
+            raise CompileSpecError(f"{key} gears must be positive, got {gears_text(gears)}")
 
 
 def _is_int(value: object) -> bool:

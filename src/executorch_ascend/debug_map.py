@@ -48,4 +48,4 @@ def debug_handle_map(
         found = [n for n in parts if n is not None]
         if found:
             builder.insert_delegate_mapping_entry(nodes=found, identifier=op)
-    return builder.get_delegate_mapping()  # type: ignore[return-value]
+    return builder.get_delegate_mapping()

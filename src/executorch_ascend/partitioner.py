@@ -152,7 +152,7 @@ def tag_owned_buffers(program: ExportedProgram) -> list[str]:
     sig = program.graph_signature
     new_values: dict[str, Node] = {}
     output = program.graph.output_node()
-    for spec, value in zip(sig.output_specs, output.args[0], strict=True):  # type: ignore[arg-type]
+    for spec, value in zip(sig.output_specs, output.args[0], strict=True):
         if spec.kind.name == "BUFFER_MUTATION" and isinstance(value, Node) and spec.target:
             new_values[spec.target] = value
     taken: list[str] = []

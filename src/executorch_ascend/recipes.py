@@ -124,7 +124,9 @@ def weight_only_config(int4: bool, group_size: int = 32) -> Any:
             f"group_size {group_size}: CANN's WeightQuantBatchMatmulV2 takes multiples of 32; "
             f"the recipe offers {WEIGHT_GROUP_SIZES}"
         )
-    return IntxWeightOnlyConfig(weight_dtype=torch.int4, granularity=PerGroup(group_size))
+    # torch.int4 exists at run time (torch 2.6 and up); torch's stubs do not list it.
+    int4_dtype = torch.int4  # type: ignore[attr-defined]
+    return IntxWeightOnlyConfig(weight_dtype=int4_dtype, granularity=PerGroup(group_size))
 
 
 def _linear_only(module: torch.nn.Module, fqn: str) -> bool:

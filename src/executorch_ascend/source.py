@@ -84,7 +84,7 @@ class PartitionSource:
         return json.dumps(document, indent=1, sort_keys=True).encode("utf-8")
 
     @classmethod
-    def from_json(cls, data: bytes) -> PartitionSource:
+    def from_json(cls, data: bytes | memoryview) -> PartitionSource:
         try:
             doc = json.loads(bytes(data).decode("utf-8"))
             if doc.get("format") != MANIFEST_FORMAT:

@@ -73,12 +73,12 @@ class GraphConstant:
         at most CHUNK_BYTES at a time (a transposed weight is never copied whole)."""
         a = self.array
         if a.flags.c_contiguous:
-            yield memoryview(a.reshape(-1).view(np.uint8))
+            yield a.reshape(-1).view(np.uint8).data
             return
         step = max(1, CHUNK_BYTES // max(1, a.nbytes // a.shape[0]))
         for start in range(0, a.shape[0], step):
             block = np.ascontiguousarray(a[start : start + step])
-            yield memoryview(block.reshape(-1).view(np.uint8))
+            yield block.reshape(-1).view(np.uint8).data
 
     def sha256(self) -> str:
         """SHA-256 of the bytes (hex)."""

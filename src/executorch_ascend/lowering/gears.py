@@ -35,6 +35,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, cast
 
 import numpy as np
 import onnx
@@ -99,7 +100,7 @@ def input_symbols(program: ExportedProgram) -> list[sympy.Symbol]:
             if isinstance(d, sympy.Expr):
                 for s in sorted(d.free_symbols, key=str):
                     if s not in seen:
-                        seen.append(s)  # type: ignore[arg-type]
+                        seen.append(s)
     return seen
 
 
@@ -132,7 +133,7 @@ def _ranges(program: ExportedProgram) -> dict[sympy.Symbol, tuple[int, float]]:
     """(lower, upper) of each symbol, from the shape environment (or the range constraints)."""
     ranges: dict[sympy.Symbol, tuple[int, float]] = {}
     for key, vr in program.range_constraints.items():
-        ranges[key] = (int(vr.lower), float(vr.upper))  # type: ignore[index]
+        ranges[key] = (int(vr.lower), float(vr.upper))
     for node in _user_inputs(program):
         val = node.meta.get("val")
         for d in getattr(val, "shape", ()):
@@ -244,8 +245,9 @@ def _concrete(value: object, binding: dict[sympy.Symbol, int]) -> object:
 
 def _concrete_val(val: object, binding: dict[sympy.Symbol, int], mode: FakeTensorMode) -> object:
     if isinstance(val, torch.Tensor):
-        shape = [_concrete(d, binding) for d in val.shape]
-        stride = [_concrete(d, binding) for d in val.stride()]
+        # Sizes and strides: integers (or SymInts) here.
+        shape = cast("list[int]", [_concrete(d, binding) for d in val.shape])
+        stride = cast("list[int]", [_concrete(d, binding) for d in val.stride()])
         with mode:
             return torch.empty_strided(shape, stride, dtype=val.dtype, device=val.device)
     if isinstance(val, (list, tuple)):
@@ -267,7 +269,7 @@ def specialize(program: ExportedProgram, binding: dict[sympy.Symbol, int]) -> Ex
     parameters and constants.
     """
     graph = Graph()
-    env: dict[Node, object] = {}
+    env: dict[Node, Any] = {}  # fx Arguments: nodes, concrete sizes
     mode = FakeTensorMode(allow_non_fake_inputs=True)
     for node in program.graph.nodes:
         if is_sym_node(node):
@@ -366,14 +368,18 @@ def _varying_constants(
     by_name = [{n.name: n for n in s.graph.nodes} for s in specials]
     refused: dict[str, str] = {}
     for node in derived:
-        nodes = [names.get(node.name) for names in by_name]
-        if any(n is None or not r.is_constant(n) for n, r in zip(nodes, resolvers, strict=True)):
+        found = [names.get(node.name) for names in by_name]
+        nodes = [n for n in found if n is not None]
+        if len(nodes) != len(found) or not all(
+            r.is_constant(n) for n, r in zip(nodes, resolvers, strict=True)
+        ):
             continue
         try:
-            values = [r.value(n) for n, r in zip(nodes, resolvers, strict=True)]
+            held = [r.value(n) for n, r in zip(nodes, resolvers, strict=True)]
         except Exception:  # not computable here: the lowering checks it
             continue
-        if any(isinstance(v, FakeTensor) for v in values):
+        values = [v for v in held if v is not None]  # constants: all of them
+        if len(values) != len(held) or any(isinstance(v, FakeTensor) for v in values):
             continue
         if all(v.shape == values[0].shape and torch.equal(v, values[0]) for v in values):
             continue
@@ -589,7 +595,9 @@ class _Emitter:
         self, op: str, inputs: Sequence[str], output: str | None = None, **attrs: object
     ) -> str:
         out = output or self.name(op.lower())
-        self.nodes.append(helper.make_node(op, list(inputs), [out], name=self.name(op), **attrs))
+        # attrs: values of any kind onnx.helper.make_attribute takes (its stub says str).
+        node = helper.make_node(op, list(inputs), [out], name=self.name(op), **attrs)  # type: ignore[arg-type]
+        self.nodes.append(node)
         return out
 
     def symbol(self, s: sympy.Symbol) -> str:
@@ -727,7 +735,7 @@ def merge(
         for mine, v in zip(out_dims, model.graph.output, strict=True):
             for i, d in enumerate(v.type.tensor_type.shape.dim):
                 if mine[i] != d.dim_value:
-                    mine[i] = None  # type: ignore[call-overload]
+                    mine[i] = None
     return _assemble(models[0], emit, kept, dims, out_dims, external_threshold)
 
 

@@ -115,7 +115,7 @@ def _output_nodes(program: ExportedProgram) -> tuple[list[Node], dict[str, Node]
     """The user output values in order, and buffer target -> its new value."""
     output = program.graph.output_node()
     specs = program.graph_signature.output_specs
-    values = list(output.args[0])  # type: ignore[arg-type]
+    values = list(output.args[0])
     if len(values) != len(specs):
         raise LoweringError("output node and graph signature disagree")
     users: list[Node] = []

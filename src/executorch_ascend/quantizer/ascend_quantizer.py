@@ -150,6 +150,6 @@ def _annotate(node: Node, config: AscendQuantizationConfig, kind: str) -> None:
     if isinstance(bias, Node):
         specs[bias] = bias_spec(node, weight)
     node.meta[_ANNOTATION] = QuantizationAnnotation(
-        input_qspec_map=specs,  # type: ignore[arg-type]
+        input_qspec_map=specs,
         _annotated=True,
     )

@@ -114,7 +114,7 @@ def bias_spec(node: Node, weight_spec: QuantizationSpec) -> DerivedQuantizationS
     """int32 bias derived from `node`'s activation input (args[0]) and weight (args[1])."""
     per_channel = weight_spec.qscheme == torch.per_channel_symmetric
     return DerivedQuantizationSpec(
-        derived_from=[(node.args[0], node), (node.args[1], node)],  # type: ignore[list-item]
+        derived_from=[(node.args[0], node), (node.args[1], node)],
         derive_qparams_fn=_bias_qparams,
         dtype=torch.int32,
         quant_min=INT32_MIN,

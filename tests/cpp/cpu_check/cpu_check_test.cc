@@ -63,8 +63,7 @@ TEST(CpuCheck, ThisMachineRunsWhatThisBuildUses) {
 }
 
 TEST(CpuCheck, TheCapTakesAwayWhatALevelLacks) {
-  ASSERT_EQ(setenv("EXECUTORCH_ASCEND_EMU_MAX_CPU_ISA", "x86-64-v2", 1),
-            0);
+  ASSERT_EQ(setenv("EXECUTORCH_ASCEND_EMU_MAX_CPU_ISA", "x86-64-v2", 1), 0);
   const FeatureSet capped = DetectCapped();
   FeatureSet v2 = 0;
   ASSERT_TRUE(LevelFeatures("x86-64-v2", &v2));

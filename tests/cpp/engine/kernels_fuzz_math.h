@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
 // Random inputs and attributes for the math kernels (unary, binary,
-// comparison, logic, IsInf/IsNaN, Where, Mod, Cast, ReduceSum/Max/Min, ArgMax/ArgMin,
-// CumSum) in kernels_test_fuzz.cc: they take float16, int32 and bool as well,
-// and some need bool conditions or constant axis operands, so the fuzzer
-// builds those with every dtype and near-valid operands.
+// comparison, logic, IsInf/IsNaN, Where, Mod, Cast, ReduceSum/Max/Min,
+// ArgMax/ArgMin, CumSum) in kernels_test_fuzz.cc: they take float16, int32 and
+// bool as well, and some need bool conditions or constant axis operands, so the
+// fuzzer builds those with every dtype and near-valid operands.
 #pragma once
 
 #include <Eigen/Core>
@@ -50,17 +50,17 @@ HostTensor MathFuzzTensor(F& f, const Shape& s, int dtype_pick) {
 
 inline bool IsMathFuzzOp(const std::string& op) {
   static const std::set<std::string> kOps = {
-      "Abs",         "And",        "ArgMax",    "ArgMin",
-      "Cast",        "Ceil",       "Clip",      "Cos",
-      "CumSum",      "Elu",        "Equal",     "Erf",
-      "Exp",         "Floor",      "Greater",   "GreaterOrEqual",
-      "HardSigmoid", "HardSwish",  "IsInf",     "IsNaN",
-      "LeakyRelu",   "Less",       "LessOrEqual", "Log",
-      "Max",         "Min",        "Mod",       "Neg",
-      "Not",         "Or",         "Pow",       "Reciprocal",
-      "ReduceMax",   "ReduceMin",  "ReduceSum", "Round",
-      "Sigmoid",     "Sign",       "Sin",       "Sqrt",
-      "Tanh",        "Where",      "Xor"};
+      "Abs",         "And",       "ArgMax",      "ArgMin",
+      "Cast",        "Ceil",      "Clip",        "Cos",
+      "CumSum",      "Elu",       "Equal",       "Erf",
+      "Exp",         "Floor",     "Greater",     "GreaterOrEqual",
+      "HardSigmoid", "HardSwish", "IsInf",       "IsNaN",
+      "LeakyRelu",   "Less",      "LessOrEqual", "Log",
+      "Max",         "Min",       "Mod",         "Neg",
+      "Not",         "Or",        "Pow",         "Reciprocal",
+      "ReduceMax",   "ReduceMin", "ReduceSum",   "Round",
+      "Sigmoid",     "Sign",      "Sin",         "Sqrt",
+      "Tanh",        "Where",     "Xor"};
   return kOps.count(op) != 0;
 }
 
@@ -116,8 +116,8 @@ bool MathFuzzInputs(F& f, const std::string& op, std::vector<HostTensor>* in) {
       in->push_back(MathFuzzTensor(f, near(s0), same ? dt : pick()));
     }
   } else if (op == "Pow" || op == "Mod" || op == "And" || op == "Or" ||
-             op == "Xor" || op == "Equal" || op == "Less" || op == "LessOrEqual" ||
-             op == "Greater" || op == "GreaterOrEqual") {
+             op == "Xor" || op == "Equal" || op == "Less" ||
+             op == "LessOrEqual" || op == "Greater" || op == "GreaterOrEqual") {
     const int bdt = op == "Pow" && f.Coin(30) ? pick() : (same ? dt : pick());
     in->push_back(MathFuzzTensor(f, near(s0), bdt));
   } else if (op == "ReduceSum" || op == "ReduceMax" || op == "ReduceMin") {

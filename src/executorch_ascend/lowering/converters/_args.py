@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import torch
 from torch.fx import Node
@@ -44,7 +45,7 @@ def ints(value: object, length: int) -> list[int]:
     """An int or int list argument, expanded to `length` entries (pool/conv style)."""
     if isinstance(value, int):
         return [value] * length
-    values = [int(v) for v in value]  # type: ignore[union-attr]
+    values = [int(v) for v in cast("Sequence[int]", value)]  # a list or tuple otherwise
     if len(values) == 1:
         return values * length
     return values
@@ -60,8 +61,8 @@ def norm_dims(dims: Sequence[int] | None, rank_: int) -> list[int]:
 
 def slice_range(size: int, start: object, end: object) -> tuple[int, int]:
     """PyTorch's slice bounds (None, negative, past the end) as 0 <= start, end <= size."""
-    start = 0 if start is None else int(start)  # type: ignore[call-overload]
-    end = size if end is None or int(end) >= _INT_MAX else int(end)  # type: ignore[call-overload]
+    start = 0 if start is None else int(start)
+    end = size if end is None or int(end) >= _INT_MAX else int(end)
     start = min(max(start + size if start < 0 else start, 0), size)
     end = min(max(end + size if end < 0 else end, 0), size)
     return start, end

@@ -24,7 +24,7 @@ def const_like(ctx: LoweringContext, like: object, value: float) -> str:
 def scalar_operand(ctx: LoweringContext, node: Node, value: object) -> str:
     """A number as a 0-d initializer in the tensor operand's dtype (exact for integer dtypes)."""
     dtype = tensor_val(node.args[0]).dtype
-    number = float(value) if dtype.is_floating_point else int(value)  # type: ignore[arg-type]
+    number = float(value) if dtype.is_floating_point else int(value)
     return ctx.scalar(number, dtype)
 
 
@@ -52,7 +52,7 @@ def emit_trunc(ctx: LoweringContext, value: str, node: Node) -> None:
 def unary(onnx_op: str, target: object, fn: object, *shapes: tuple[int, ...], inputs=None):
     """A converter of `target` to the one ONNX op of the same meaning."""
     samples = [
-        fn_sample(f"{onnx_op.lower()}_{'x'.join(map(str, s))}", fn, s, inputs=inputs)  # type: ignore[arg-type]
+        fn_sample(f"{onnx_op.lower()}_{'x'.join(map(str, s))}", fn, s, inputs=inputs)
         for s in shapes
     ]
 

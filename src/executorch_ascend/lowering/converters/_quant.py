@@ -67,11 +67,13 @@ def int8_activation(arg: object) -> Int8Activation | None:
 
 def _int8_weight_node(arg: object) -> bool:
     """A dequantize (per tensor, or per channel along dim 0) of an int8 tensor."""
+    if not isinstance(arg, Node):
+        return False
     t = target(arg)
     if t is DEQUANTIZE:
-        return arg.args[5] == torch.int8  # type: ignore[union-attr]
+        return bool(arg.args[5] == torch.int8)
     if t is DEQUANTIZE_CHANNEL:
-        return arg.args[3] == 0 and arg.args[6] == torch.int8  # type: ignore[union-attr]
+        return bool(arg.args[3] == 0 and arg.args[6] == torch.int8)
     return False
 
 

@@ -68,9 +68,9 @@ def weight_only_refusal(node: Node) -> str | None:
     n, k = shape(dq.args[0])
     if dtype != torch.int8 or ((qmin, qmax) != _INT4_RANGE and (qmin, qmax) not in _INT8_RANGES):
         return f"weight range [{qmin}, {qmax}] of {dtype} is neither int4 nor int8"
-    if list(block) != [1, block[1]] or k % int(block[1]):  # type: ignore[index]
-        return f"block size {list(block)} (CANN groups along K only: [1, G])"  # type: ignore[arg-type]
-    group = int(block[1])  # type: ignore[index]
+    if list(block) != [1, block[1]] or k % int(block[1]):
+        return f"block size {list(block)} (CANN groups along K only: [1, G])"
+    group = int(block[1])
     if group != k and (group % _MIN_GROUP or group >= k):
         return f"group size {group} (CANN: a multiple of 32 below K = {k})"
     if (qmin, qmax) == _INT4_RANGE and n % 8:
@@ -109,7 +109,7 @@ def emit_weight_only_linear(ctx: LoweringContext, node: Node) -> None:
     if q is None or scale is None:
         raise LoweringError(f"{node.name}: the weight-only weight is not a constant")
     n, k = q.shape
-    group = int(dq.args[1][1])  # type: ignore[index]
+    group = int(dq.args[1][1])
     x_dtype, out_dtype = tensor_val(node.args[0]).dtype, tensor_val(node).dtype
     compute = x_dtype if x_dtype in (torch.float16, torch.bfloat16) else torch.float16
     np_compute = numpy_dtype(compute)

@@ -80,7 +80,7 @@ def gelu(ctx: LoweringContext, node: Node) -> None:
 
 
 def _bound(value: object) -> float | None:
-    return None if value is None else float(value)  # type: ignore[arg-type]
+    return None if value is None else float(value)
 
 
 def _clamp_supported(node: Node) -> str | None:
@@ -131,8 +131,8 @@ def clamp(ctx: LoweringContext, node: Node) -> None:
     ],
 )
 def hardtanh(ctx: LoweringContext, node: Node) -> None:
-    lo = float(arg(node, 1, "min_val", -1.0))  # type: ignore[arg-type]
-    hi = float(arg(node, 2, "max_val", 1.0))  # type: ignore[arg-type]
+    lo = float(arg(node, 1, "min_val", -1.0))
+    hi = float(arg(node, 2, "max_val", 1.0))
     _emit_clip(ctx, node, lo, hi)
 
 
@@ -146,13 +146,13 @@ def hardtanh(ctx: LoweringContext, node: Node) -> None:
     ],
 )
 def leaky_relu(ctx: LoweringContext, node: Node) -> None:
-    alpha = float(arg(node, 1, "negative_slope", 0.01))  # type: ignore[arg-type]
+    alpha = float(arg(node, 1, "negative_slope", 0.01))
     ctx.emit("LeakyRelu", [ctx.value(node.args[0])], node, alpha=alpha)
 
 
 def _elu_supported(node: Node) -> str | None:
     """scale and input_scale are 1 (plain ELU)."""
-    if float(arg(node, 2, "scale", 1)) != 1.0 or float(arg(node, 3, "input_scale", 1)) != 1.0:  # type: ignore[arg-type]
+    if float(arg(node, 2, "scale", 1)) != 1.0 or float(arg(node, 3, "input_scale", 1)) != 1.0:
         return "elu with scale/input_scale (selu/celu form) is not lowered"
     return None
 
@@ -168,5 +168,5 @@ def _elu_supported(node: Node) -> str | None:
     ],
 )
 def elu(ctx: LoweringContext, node: Node) -> None:
-    alpha = float(arg(node, 1, "alpha", 1.0))  # type: ignore[arg-type]
+    alpha = float(arg(node, 1, "alpha", 1.0))
     ctx.emit("Elu", [ctx.value(node.args[0])], node, alpha=alpha)

@@ -190,7 +190,7 @@ def _scalar_other(ctx: LoweringContext, node: Node) -> str:
 )
 def scalar_arith(ctx: LoweringContext, node: Node) -> None:
     onnx_op = {"add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div"}[
-        node.target._schema.name.split("::")[1]  # type: ignore[union-attr]
+        node.target._schema.name.split("::")[1]
     ]
     ctx.emit(onnx_op, [ctx.value(node.args[0]), _scalar_other(ctx, node)], node)
 
@@ -222,8 +222,8 @@ def pow_(ctx: LoweringContext, node: Node) -> None:
 
 def _binary(onnx_op: str, target: object, fn: object, id: str) -> None:
     samples = [
-        *(fn_sample(f"{id}_{n}", fn, a, b) for n, a, b in binary_shapes()),  # type: ignore[arg-type]
-        fn_sample(f"{id}_int64", fn, (2, 3, 4), (3, 1), inputs=tied_ints),  # type: ignore[arg-type]
+        *(fn_sample(f"{id}_{n}", fn, a, b) for n, a, b in binary_shapes()),
+        fn_sample(f"{id}_int64", fn, (2, 3, 4), (3, 1), inputs=tied_ints),
     ]
 
     @converter(
@@ -297,16 +297,16 @@ def _clamp_tensor_supported(node: Node) -> str | None:
 )
 def clamp_tensor(ctx: LoweringContext, node: Node) -> None:
     dtype = tensor_val(node).dtype
-    x = cast_to(ctx, node.args[0], dtype)  # type: ignore[arg-type]
+    x = cast_to(ctx, node.args[0], dtype)
     lo, hi = arg(node, 1, "min"), arg(node, 2, "max")
     # max then min, as PyTorch: NaN anywhere propagates, and min > max gives max. Max/Min
     # broadcast all three operands to the result's shape.
     if hi is None:
-        ctx.emit("Max", [x, cast_to(ctx, lo, dtype)], node)  # type: ignore[arg-type]
+        ctx.emit("Max", [x, cast_to(ctx, lo, dtype)], node)
         return
     if lo is not None:
-        x = ctx.tmp("Max", [x, cast_to(ctx, lo, dtype)])  # type: ignore[arg-type]
-    ctx.emit("Min", [x, cast_to(ctx, hi, dtype)], node)  # type: ignore[arg-type]
+        x = ctx.tmp("Max", [x, cast_to(ctx, lo, dtype)])
+    ctx.emit("Min", [x, cast_to(ctx, hi, dtype)], node)
 
 
 def _floor_div(ctx: LoweringContext, a: str, b: str) -> str:

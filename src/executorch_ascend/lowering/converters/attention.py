@@ -54,7 +54,7 @@ def _sdpa_supported(node: Node) -> str | None:
     dtype = tensor_val(q).dtype
     if dtype not in FLOATS or any(tensor_val(t).dtype != dtype for t in (k, v)):
         return "query, key and value must share one float dtype"
-    if float(arg(node, 4, "dropout_p", 0.0)) != 0.0:  # type: ignore[arg-type]
+    if float(arg(node, 4, "dropout_p", 0.0)) != 0.0:
         return "dropout_p != 0 is not lowered"
     ranks = {rank(t) for t in (q, k, v)}
     if len(ranks) != 1 or not 2 <= min(ranks) <= _MAX_RANK:
@@ -267,7 +267,7 @@ def scaled_dot_product_attention(ctx: LoweringContext, node: Node) -> None:
         key = _repeat_heads(ctx, key, ks, qs[-3])
         value = _repeat_heads(ctx, value, vs, qs[-3])
     scale = node.kwargs.get("scale")
-    scale = 1.0 / math.sqrt(qs[-1]) if scale is None else float(scale)  # type: ignore[arg-type]
+    scale = 1.0 / math.sqrt(qs[-1]) if scale is None else float(scale)
 
     perm = [*range(r - 2), r - 1, r - 2]
     key_t = ctx.tmp("Transpose", [key], perm=perm)

@@ -20,7 +20,7 @@ aten = torch.ops.aten
 
 def _cat_supported(node: Node) -> str | None:
     """all inputs of one dtype (Concat does not promote)."""
-    dtypes = {tensor_val(t).dtype for t in node.args[0]}  # type: ignore[union-attr]
+    dtypes = {tensor_val(t).dtype for t in node.args[0]}
     if len(dtypes) > 1:
         return f"cat of different dtypes {sorted(map(str, dtypes))} (needs a Cast)"
     return None
@@ -45,13 +45,13 @@ def _cat_supported(node: Node) -> str | None:
     ],
 )
 def cat(ctx: LoweringContext, node: Node) -> None:
-    axis = norm_dim(int(arg(node, 1, "dim", 0)), rank(node))  # type: ignore[arg-type]
-    ctx.emit("Concat", [ctx.value(t) for t in node.args[0]], node, axis=axis)  # type: ignore[union-attr]
+    axis = norm_dim(int(arg(node, 1, "dim", 0)), rank(node))
+    ctx.emit("Concat", [ctx.value(t) for t in node.args[0]], node, axis=axis)
 
 
 def _split_supported(node: Node) -> str | None:
     """every split size >= 1 (CANN)."""
-    sizes = [int(s) for s in node.args[1]]  # type: ignore[union-attr]
+    sizes = [int(s) for s in node.args[1]]
     if any(s < 1 for s in sizes):
         return f"split sizes {sizes} include an empty part"
     return None
@@ -70,10 +70,10 @@ def _split_supported(node: Node) -> str | None:
     ],
 )
 def split(ctx: LoweringContext, node: Node) -> None:
-    sizes = [int(s) for s in node.args[1]]  # type: ignore[union-attr]
-    axis = norm_dim(int(arg(node, 2, "dim", 0)), rank(node.args[0]))  # type: ignore[arg-type]
+    sizes = [int(s) for s in node.args[1]]
+    axis = norm_dim(int(arg(node, 2, "dim", 0)), rank(node.args[0]))
     # Each part is written straight into its getitem user (fresh names for unused parts).
-    users = {int(u.args[1]): u for u in node.users if u.target is operator.getitem}  # type: ignore[arg-type]
+    users = {int(u.args[1]): u for u in node.users if u.target is operator.getitem}
     outs = [
         ctx.out(users[i]) if i in users else ctx.builder.fresh("unused") for i in range(len(sizes))
     ]

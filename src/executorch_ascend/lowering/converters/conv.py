@@ -43,7 +43,7 @@ def _transposed_supported(
     node: Node, k: list[int], s: list[int], p: list[int], d: list[int]
 ) -> str | None:
     n = len(k)
-    groups = int(node.args[8])  # type: ignore[arg-type]
+    groups = int(node.args[8])
     channels = shape(node.args[0])[1]
     if channels % groups != 0:
         return f"input channels {channels} not divisible by group {groups} (CANN ConvTranspose)"
@@ -156,7 +156,7 @@ def convolution(ctx: LoweringContext, node: Node) -> None:
         "strides": s,
         "pads": onnx_pads(p),
         "dilations": d,
-        "group": int(node.args[8]),  # type: ignore[arg-type]
+        "group": int(node.args[8]),
     }
     if takes_int8(node):
         emit_int8_convolution(ctx, node, attrs)

@@ -70,8 +70,8 @@ def _constant_index(ctx: LoweringContext, index: Node, size: int) -> str:
 )
 def index_select(ctx: LoweringContext, node: Node) -> None:
     x = node.args[0]
-    dim = norm_dim(int(node.args[1]), rank(x))  # type: ignore[arg-type]
-    idx = _constant_index(ctx, node.args[2], shape(x)[dim])  # type: ignore[arg-type]
+    dim = norm_dim(int(node.args[1]), rank(x))
+    idx = _constant_index(ctx, node.args[2], shape(x)[dim])
     ctx.emit("Gather", [ctx.value(x), idx], node, axis=dim)
 
 
@@ -102,7 +102,7 @@ def _embedding_supported(node: Node) -> str | None:
 )
 def embedding(ctx: LoweringContext, node: Node) -> None:
     weight = node.args[0]
-    idx = _constant_index(ctx, node.args[1], shape(weight)[0])  # type: ignore[arg-type]
+    idx = _constant_index(ctx, node.args[1], shape(weight)[0])
     ctx.emit("Gather", [ctx.value(weight), idx], node, axis=0)
 
 
@@ -145,8 +145,8 @@ def _gather_sample(id: str, dim: int, x_shape: tuple[int, ...], idx_shape: tuple
 )
 def gather(ctx: LoweringContext, node: Node) -> None:
     x = node.args[0]
-    axis = norm_dim(int(node.args[1]), rank(x))  # type: ignore[arg-type]
-    idx = _constant_index(ctx, node.args[2], shape(x)[axis])  # type: ignore[arg-type]
+    axis = norm_dim(int(node.args[1]), rank(x))
+    idx = _constant_index(ctx, node.args[2], shape(x)[axis])
     ctx.emit("GatherElements", [ctx.value(x), idx], node, axis=axis)
 
 

@@ -36,9 +36,9 @@ def _comparison(onnx_op: str, name: str, fn: object, negate: bool = False) -> No
     tensor_target = getattr(aten, name).Tensor
     scalar_target = getattr(aten, name).Scalar
     samples = [
-        *(fn_sample(f"{name}_{n}", fn, a, b) for n, a, b in binary_shapes()),  # type: ignore[arg-type]
+        *(fn_sample(f"{name}_{n}", fn, a, b) for n, a, b in binary_shapes()),
         fn_sample(f"{name}_scalar", lambda x: fn(x, 0.25), (3, 1, 4)),  # type: ignore[operator]
-        fn_sample(f"{name}_int64", fn, (2, 3), (1, 3), inputs=tied_ints),  # type: ignore[arg-type]
+        fn_sample(f"{name}_int64", fn, (2, 3), (1, 3), inputs=tied_ints),
         fn_sample(f"{name}_int_scalar", lambda x: fn(x.int(), 2), (4, 1, 2), inputs=tied_ints),  # type: ignore[operator]
     ]
 
@@ -148,7 +148,7 @@ def _bitwise(onnx_op: str, name: str, op: object) -> None:
             fn_sample(f"bitwise_{name}_{n}", lambda x, y: op(x > 0, y < 0.5), a, b)  # type: ignore[operator]
             for n, a, b in binary_shapes()
         ),
-        fn_sample(f"bitwise_{name}_bool_inputs", op, (2, 4), (4,), inputs=_bools),  # type: ignore[arg-type]
+        fn_sample(f"bitwise_{name}_bool_inputs", op, (2, 4), (4,), inputs=_bools),
         fn_sample(f"bitwise_{name}_true", lambda x: op(x > 0, True), (3, 2)),  # type: ignore[operator]
         fn_sample(f"bitwise_{name}_false", lambda x: op(x > 0, False), (5,)),  # type: ignore[operator]
     ]
@@ -217,7 +217,7 @@ def _float_input(node: Node) -> str | None:
 
 def _float32(ctx: LoweringContext, x: object) -> str:
     """x as float32: opset 17's IsInf takes float and double only (float16 from opset 20)."""
-    return cast_to(ctx, x, torch.float32)  # type: ignore[arg-type]  (half -> float is exact)
+    return cast_to(ctx, x, torch.float32)  # half -> float is exact
 
 
 @converter(

@@ -127,8 +127,8 @@ def _addmm_supported(node: Node) -> str | None:
 )
 def addmm(ctx: LoweringContext, node: Node) -> None:
     bias, m1, m2 = (ctx.value(a) for a in node.args[:3])
-    alpha = float(arg(node, 4, "alpha", 1))  # type: ignore[arg-type]
-    beta = float(arg(node, 3, "beta", 1))  # type: ignore[arg-type]
+    alpha = float(arg(node, 4, "alpha", 1))
+    beta = float(arg(node, 3, "beta", 1))
     ctx.emit("Gemm", [m1, m2, bias], node, alpha=alpha, beta=beta)
 
 

@@ -8,6 +8,8 @@ CANN layout limits) is needed: y = x * (w / sqrt(var + eps)) + (b - mean * w / s
 
 from __future__ import annotations
 
+from typing import cast
+
 import torch
 from torch.fx import Node
 
@@ -50,7 +52,7 @@ def _bn_supported(node: Node) -> str | None:
 )
 def batch_norm(ctx: LoweringContext, node: Node) -> None:
     x, weight, bias, mean, var = node.args[:5]
-    eps = float(node.args[6])  # type: ignore[arg-type]
+    eps = float(node.args[6])
     values = {}
     for what, operand in (("weight", weight), ("bias", bias), ("mean", mean), ("var", var)):
         values[what] = ctx.constant(operand) if operand is not None else None
@@ -85,9 +87,10 @@ def _bn(module: torch.nn.Module) -> torch.nn.Module:
         buf = getattr(module, name)
         buf.copy_(torch.rand(buf.shape, generator=gen) + (0.5 if name == "running_var" else -0.5))
     if getattr(module, "weight", None) is not None:
+        weight, bias = cast(torch.Tensor, module.weight), cast(torch.Tensor, module.bias)
         with torch.no_grad():
-            module.weight.copy_(torch.rand(module.weight.shape, generator=gen) + 0.5)
-            module.bias.copy_(torch.randn(module.bias.shape, generator=gen))
+            weight.copy_(torch.rand(weight.shape, generator=gen) + 0.5)
+            bias.copy_(torch.randn(bias.shape, generator=gen))
     return module.eval()
 
 
@@ -129,9 +132,9 @@ def _layer_norm_supported(node: Node) -> str | None:
 def layer_norm(ctx: LoweringContext, node: Node) -> None:
     x, normalized_shape, weight, bias, eps = node.args[:5]
     r = rank(x)
-    axis = r - len(normalized_shape)  # type: ignore[arg-type]
+    axis = r - len(normalized_shape)
     dtype = tensor_val(x).dtype
-    shape = list(normalized_shape)  # type: ignore[arg-type]
+    shape = list(normalized_shape)
 
     def filled(operand: object, fill: float, name: str) -> str:
         if operand is not None:
@@ -147,7 +150,7 @@ def layer_norm(ctx: LoweringContext, node: Node) -> None:
         inputs,
         [first_output_name(ctx, node)],
         axis=axis,
-        epsilon=float(eps),  # type: ignore[arg-type]
+        epsilon=float(eps),
     )
 
 
@@ -179,7 +182,7 @@ def group_norm(ctx: LoweringContext, node: Node) -> None:
     # axis, then restore the shape and apply the per-channel affine. Constants take x's dtype (the
     # binary ops need one dtype); in fp16 the emulator's ReduceMean still accumulates in fp32.
     x, weight, bias = node.args[:3]
-    groups, eps = int(node.args[6]), float(node.args[7])  # type: ignore[arg-type]
+    groups, eps = int(node.args[6]), float(node.args[7])
     dims = shape(x)
     dtype = tensor_val(x).dtype
     grouped = ctx.tmp("Reshape", [ctx.value(x), ctx.int64s([dims[0], groups, -1])])

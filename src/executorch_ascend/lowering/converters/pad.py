@@ -25,10 +25,10 @@ F = torch.nn.functional
 
 def _pad_supported(node: Node) -> str | None:
     """fill value 0 (CANN), no negative (cropping) pads."""
-    pads = [int(p) for p in node.args[1]]  # type: ignore[union-attr]
+    pads = [int(p) for p in node.args[1]]
     if any(p < 0 for p in pads):
         return "negative padding (cropping) is not lowered"
-    if float(arg(node, 2, "value", 0)) != 0.0:  # type: ignore[arg-type]
+    if float(arg(node, 2, "value", 0)) != 0.0:
         return "CANN's Pad supports only constant_value 0"
     return None
 
@@ -51,7 +51,7 @@ def constant_pad(ctx: LoweringContext, node: Node) -> None:
 def _emit_pad(ctx: LoweringContext, node: Node, mode: str) -> None:
     x = node.args[0]
     r = rank(x)
-    torch_pads = [int(p) for p in node.args[1]]  # type: ignore[union-attr]
+    torch_pads = [int(p) for p in node.args[1]]
     # PyTorch lists (begin, end) pairs from the last dim backwards; ONNX all begins then all ends.
     begins, ends = [0] * r, [0] * r
     for i in range(len(torch_pads) // 2):
@@ -67,7 +67,7 @@ def _mode_pad_supported(node: Node) -> str | None:
     mode = str(arg(node, 2, "mode", "constant"))
     if mode not in _PAD_MODES:
         return f"pad mode {mode!r} is not lowered whole"
-    pads = [int(p) for p in node.args[1]]  # type: ignore[union-attr]
+    pads = [int(p) for p in node.args[1]]
     dims = shape(node.args[0])
     if len(pads) % 2 or len(pads) // 2 > len(dims):
         return f"{len(pads)} pad values for a {len(dims)}-D input"

@@ -150,7 +150,7 @@ def _int8_parts(
     w = ctx.derived_initializer(to_numpy(values), "weight_int8", [w_node])
     bias_name = None
     if b is not None:
-        bias_name = ctx.derived_initializer(b, "bias_int32", [bias])  # type: ignore[list-item]
+        bias_name = ctx.derived_initializer(b, "bias_int32", [bias])
     return ctx.value(act.value), scales, w, bias_name
 
 
@@ -205,6 +205,8 @@ class Int8Layers(torch.nn.Module):
     them, int8 weights and int32 biases in buffers: the sample of the int8 path. The eager
     forward computes in float on the dequantized values; CANN's AscendDequant rounds the result
     to fp16 (the sample's tolerance)."""
+
+    cs: torch.Tensor  # buffers (register_buffer); the others are read only by the graph
 
     def __init__(self) -> None:
         super().__init__()

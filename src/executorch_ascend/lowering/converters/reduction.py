@@ -37,7 +37,7 @@ def _axes(node: Node, index: int, name: str) -> list[int]:
     dims = arg(node, index, name)
     if isinstance(dims, int):
         dims = [dims]
-    return sorted(set(norm_dims(dims, r))) or list(range(r))  # type: ignore[arg-type]
+    return sorted(set(norm_dims(dims, r))) or list(range(r))
 
 
 def _no_dtype(node: Node) -> str | None:
@@ -85,7 +85,7 @@ def sum_(ctx: LoweringContext, node: Node) -> None:
     keep = int(bool(arg(node, 2, "keepdim", False)))
     axes = ctx.int64s(_axes(node, 1, "dim"))
     # PyTorch converts first (int32/bool sums accumulate in int64, dtype= casts the input).
-    xv = cast_to(ctx, node.args[0], tensor_val(node).dtype)  # type: ignore[arg-type]
+    xv = cast_to(ctx, node.args[0], tensor_val(node).dtype)
     ctx.emit("ReduceSum", [xv, axes], node, keepdims=keep)
 
 
@@ -142,7 +142,7 @@ def _argminmax(onnx_op: str, target: object, fn: object, id: str) -> None:
             index = ctx.tmp(onnx_op, [flat], axis=0, keepdims=1, select_last_index=0)
             ctx.emit("Reshape", [index, ctx.int64s(shape(node))], node)
             return
-        axis = norm_dim(int(dim), rank(x))  # type: ignore[arg-type]
+        axis = norm_dim(int(dim), rank(x))
         ctx.emit(onnx_op, [xv], node, axis=axis, keepdims=keep, select_last_index=0)
 
 
@@ -188,11 +188,11 @@ def mean(ctx: LoweringContext, node: Node) -> None:
     x = node.args[0]
     r = rank(x)
     # mean(x, dtype=d) converts the input first, then averages in d.
-    xv = cast_to(ctx, x, tensor_val(node).dtype)  # type: ignore[arg-type]
+    xv = cast_to(ctx, x, tensor_val(node).dtype)
     if len(node.args) < 2 and "dim" not in node.kwargs:  # mean.default: every element, 0-d out
         ctx.emit("ReduceMean", [xv], node, axes=list(range(r)), keepdims=0)
         return
-    axes = sorted(set(norm_dims(arg(node, 1, "dim"), r))) or list(range(r))  # type: ignore[arg-type]
+    axes = sorted(set(norm_dims(arg(node, 1, "dim"), r))) or list(range(r))
     keepdim = bool(arg(node, 2, "keepdim", False))
     if r == 4 and axes == [2, 3] and keepdim:
         # Spatial mean of NCHW (what AdaptiveAvgPool2d(1) decomposes to) is GlobalAveragePool.
@@ -235,7 +235,7 @@ def var(ctx: LoweringContext, node: Node) -> None:
     axes = _axes(node, 1, "dim")
     keep = int(bool(node.kwargs.get("keepdim", False)))
     correction = node.kwargs.get("correction", 1)
-    correction = 1 if correction is None else float(correction)  # type: ignore[arg-type]
+    correction = 1 if correction is None else float(correction)
     n = math.prod(shape(x)[a] for a in axes)
     centered = ctx.tmp("Sub", [xv, ctx.tmp("ReduceMean", [xv], axes=axes, keepdims=1)])
     sq_mean = ctx.tmp(
@@ -303,10 +303,10 @@ def cumsum(ctx: LoweringContext, node: Node) -> None:
     in CANN's op proto (hicann/ops-math math/cumsum/op_graph/cumsum_proto.h: int8..uint64, fp16,
     fp32, ...), although the older ONNX op list names only fp16/fp32/int32."""
     x = node.args[0]
-    axis = norm_dim(int(arg(node, 1, "dim")), rank(x))  # type: ignore[arg-type]
+    axis = norm_dim(int(arg(node, 1, "dim")), rank(x))
     axis_name = ctx.builder.add_initializer(torch.tensor(axis, dtype=torch.int64).numpy(), "axis")
     # PyTorch converts first: int32/bool sums run in int64, dtype= casts the input.
-    xv = cast_to(ctx, x, tensor_val(node).dtype)  # type: ignore[arg-type]
+    xv = cast_to(ctx, x, tensor_val(node).dtype)
     ctx.emit("CumSum", [xv, axis_name], node)
 
 

@@ -65,7 +65,7 @@ def _scatter_indices(ctx: LoweringContext, plan: Indexing, wrap: bool) -> str:
     sizes = [plan.dims[d] for d in plan.positions]
     parts = [index_value(ctx, i, s, wrap) for i, s in zip(plan.tensors, sizes, strict=True)]
     if all(isinstance(p, torch.Tensor) for p in parts):
-        cols = [p.expand(grid) for p in parts]  # type: ignore[union-attr]
+        cols = [p.expand(grid) for p in parts]
         return as_value(ctx, torch.stack(cols, dim=-1))
     axis = ctx.int64s([len(grid)])
     unsqueezed = []
@@ -103,11 +103,12 @@ def _emit_scatter(
     moved = perm != list(range(r))
     if moved:
         xv = ctx.tmp("Transpose", [xv], perm=perm)
+    attrs: dict[str, object] = {}
     if accumulate:
         # ScatterElements on x flattened; reshaped back to [*indexed, *rest].
-        op, inputs, attrs = "Reshape", _accumulate(ctx, plan, xv, v, wrap), {}
+        op, inputs = "Reshape", _accumulate(ctx, plan, xv, v, wrap)
     else:
-        op, inputs, attrs = "ScatterND", [xv, _scatter_indices(ctx, plan, wrap), v], {}
+        op, inputs = "ScatterND", [xv, _scatter_indices(ctx, plan, wrap), v]
         attrs["reduction"] = "none"
     if not moved:
         ctx.emit(op, inputs, node, **attrs)
@@ -128,11 +129,11 @@ def _accumulate(ctx: LoweringContext, plan: Indexing, xv: str, v: str, wrap: boo
     rows = math.prod(plan.grid)
     parts = [index_value(ctx, i, s, wrap) for i, s in zip(plan.tensors, indexed, strict=True)]
     column = [rows, *([1] * len(rest))]
-    if all(isinstance(p, torch.Tensor) for p in parts):
-        offsets = sum(  # type: ignore[call-overload]
-            p.expand(plan.grid) * st  # type: ignore[union-attr]
-            for p, st in zip(parts, strides, strict=True)
-        )
+    tensors = [p for p in parts if isinstance(p, torch.Tensor)]
+    if len(tensors) == len(parts):
+        offsets = torch.zeros((), dtype=torch.int64)
+        for p, st in zip(tensors, strides, strict=True):
+            offsets = offsets + p.expand(plan.grid) * st
         offset = as_value(ctx, offsets.reshape(column))
     else:
         terms = []
@@ -159,9 +160,7 @@ class _IndexPut(ConstantIndices):
     """index_put with constant (buffer) indices: x[indices] = v, or += with accumulate.
     None entries in `indices` are full slices."""
 
-    def __init__(
-        self, indices: list[list[int] | None], accumulate: bool, in_place: bool = True
-    ) -> None:
+    def __init__(self, indices: list[list | None], accumulate: bool, in_place: bool = True) -> None:
         super().__init__(indices)
         self.accumulate = accumulate
         self.in_place = in_place
@@ -324,7 +323,7 @@ def index_put(ctx: LoweringContext, node: Node) -> None:
     plan = indexing_plan(node.args[0], node.args[1])
     assert isinstance(plan, Indexing)
     accumulate = bool(arg(node, 3, "accumulate", False))
-    _emit_scatter(ctx, node, plan, node.args[2], accumulate)  # type: ignore[arg-type]
+    _emit_scatter(ctx, node, plan, node.args[2], accumulate)
 
 
 def _index_copy_plan(node: Node) -> Indexing | str:
@@ -348,7 +347,7 @@ def _index_copy_supported(node: Node) -> str | None:
     x, source = node.args[0], node.args[3]
     update = plan.result_shape()
     reason = _values_reason(x, source, update)
-    if reason is None and shape(source) != update:  # type: ignore[arg-type]
+    if reason is None and shape(source) != update:
         return f"source {shape(source)} is not of shape {update}"
     return reason
 
@@ -361,7 +360,7 @@ class _IndexCopy(torch.nn.Module):
 
     def forward(self, x: torch.Tensor, s: torch.Tensor, *i: torch.Tensor) -> torch.Tensor:
         index = i[0] if i else self.index
-        return x.index_copy(self.dim, index, s)  # type: ignore[arg-type]
+        return x.index_copy(self.dim, index, s)
 
 
 @converter(
@@ -388,7 +387,7 @@ def index_copy(ctx: LoweringContext, node: Node) -> None:
     plan = _index_copy_plan(node)
     assert isinstance(plan, Indexing)
     # index_copy refuses negative indices in PyTorch: graph-computed ones need no wrapping.
-    _emit_scatter(ctx, node, plan, node.args[3], False, wrap=False)  # type: ignore[arg-type]
+    _emit_scatter(ctx, node, plan, node.args[3], False, wrap=False)
 
 
 def _slice_scatter_supported(node: Node) -> str | None:
@@ -445,9 +444,9 @@ def slice_scatter(ctx: LoweringContext, node: Node) -> None:
     x, src = node.args[:2]
     dims = shape(x)
     r = len(dims)
-    dim = norm_dim(int(arg(node, 2, "dim", 0)), r)  # type: ignore[arg-type]
+    dim = norm_dim(int(arg(node, 2, "dim", 0)), r)
     start, end = slice_range(dims[dim], arg(node, 3, "start"), arg(node, 4, "end"))
-    step = int(arg(node, 5, "step", 1))  # type: ignore[arg-type]
+    step = int(arg(node, 5, "step", 1))
     positions = torch.arange(start, end, step, dtype=torch.int64).reshape(-1, 1)
     idx = ctx.builder.add_initializer(positions.numpy(), "positions")
     xv, sv = ctx.value(x), ctx.value(src)

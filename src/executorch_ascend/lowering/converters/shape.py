@@ -58,7 +58,7 @@ def reshape(ctx: LoweringContext, node: Node) -> None:
     ],
 )
 def permute(ctx: LoweringContext, node: Node) -> None:
-    perm = norm_dims(node.args[1], rank(node.args[0]))  # type: ignore[arg-type]
+    perm = norm_dims(node.args[1], rank(node.args[0]))
     ctx.emit("Transpose", [ctx.value(node.args[0])], node, perm=perm)
 
 
@@ -135,7 +135,7 @@ def _full_like_supported(node: Node) -> str | None:
 def full_like(ctx: LoweringContext, node: Node) -> None:
     dtype = tensor_val(node).dtype
     value = arg(node, 1, "fill_value")
-    value = float(value) if dtype.is_floating_point else int(value)  # type: ignore[arg-type]
+    value = float(value) if dtype.is_floating_point else int(value)
     ctx.emit("Expand", [ctx.scalar(value, dtype), ctx.int64s(shape(node))], node)
 
 

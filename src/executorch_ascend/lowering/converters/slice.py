@@ -37,7 +37,7 @@ aten = torch.ops.aten
 )
 def repeat(ctx: LoweringContext, node: Node) -> None:
     x = node.args[0]
-    repeats = [int(r) for r in node.args[1]]  # type: ignore[union-attr]
+    repeats = [int(r) for r in node.args[1]]
     xv = ctx.value(x)
     extra = len(repeats) - rank(x)
     if extra > 0:
@@ -48,9 +48,9 @@ def repeat(ctx: LoweringContext, node: Node) -> None:
 
 def _slice_bounds(node: Node) -> tuple[int, int, int, int]:
     dims = shape(node.args[0])
-    dim = norm_dim(int(arg(node, 1, "dim", 0)), len(dims))  # type: ignore[arg-type]
+    dim = norm_dim(int(arg(node, 1, "dim", 0)), len(dims))
     start, end = slice_range(dims[dim], arg(node, 2, "start"), arg(node, 3, "end"))
-    return dim, start, end, int(arg(node, 4, "step", 1))  # type: ignore[arg-type]
+    return dim, start, end, int(arg(node, 4, "step", 1))
 
 
 def _slice_supported(node: Node) -> str | None:
@@ -124,8 +124,8 @@ def slice_(ctx: LoweringContext, node: Node) -> None:
 def select(ctx: LoweringContext, node: Node) -> None:
     x = node.args[0]
     dims = shape(x)
-    dim = norm_dim(int(node.args[1]), len(dims))  # type: ignore[arg-type]
-    index = int(node.args[2])  # type: ignore[arg-type]
+    dim = norm_dim(int(node.args[1]), len(dims))
+    index = int(node.args[2])
     index = index + dims[dim] if index < 0 else index
     idx = ctx.builder.add_initializer(torch.tensor(index, dtype=torch.int64).numpy(), "index")
     ctx.emit("Gather", [ctx.value(x), idx], node, axis=dim)

@@ -34,7 +34,7 @@ def _softmax_supported(node: Node) -> str | None:
     ],
 )
 def softmax(ctx: LoweringContext, node: Node) -> None:
-    axis = norm_dim(int(node.args[1]), rank(node.args[0]))  # type: ignore[arg-type]
+    axis = norm_dim(int(node.args[1]), rank(node.args[0]))
     ctx.emit("Softmax", [ctx.value(node.args[0])], node, axis=axis)
 
 
@@ -56,5 +56,5 @@ def _log_softmax_supported(node: Node) -> str | None:
     ],
 )
 def log_softmax(ctx: LoweringContext, node: Node) -> None:
-    axis = norm_dim(int(node.args[1]), rank(node.args[0]))  # type: ignore[arg-type]
+    axis = norm_dim(int(node.args[1]), rank(node.args[0]))
     ctx.emit("LogSoftmax", [ctx.value(node.args[0])], node, axis=axis)

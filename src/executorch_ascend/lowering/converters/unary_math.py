@@ -54,9 +54,9 @@ def rsqrt(ctx: LoweringContext, node: Node) -> None:
 def _scaled_log(name: str, target: object, fn: object, scale: float) -> None:
     """log_b(x) = ln(x) * (1 / ln b): one Log and one Mul by a constant of the input's dtype."""
     samples = [
-        fn_sample(f"{name}_1d", fn, (7,), inputs=positive),  # type: ignore[arg-type]
-        fn_sample(f"{name}_3d", fn, (2, 3, 4), inputs=positive),  # type: ignore[arg-type]
-        fn_sample(f"{name}_size1", fn, (1, 3, 1, 5), inputs=positive),  # type: ignore[arg-type]
+        fn_sample(f"{name}_1d", fn, (7,), inputs=positive),
+        fn_sample(f"{name}_3d", fn, (2, 3, 4), inputs=positive),
+        fn_sample(f"{name}_size1", fn, (1, 3, 1, 5), inputs=positive),
     ]
 
     @converter(target, onnx=["Log", "Mul"], dtypes=FLOATS, samples=samples)
