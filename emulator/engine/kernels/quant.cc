@@ -130,14 +130,14 @@ inline Vec LoadV(const T* p) {
 
 // QuantLoop's steps on whole vectors, the round mode and the optional steps
 // template arguments (no branch in the loop). NaN is set to 0 and the value
-// clamped to [-129, 128] before rounding (the same int8 after saturation),
-// so that truncating to int32 is exact; Round adds and subtracts 1.5 * 2^23
-// (float's own ties-to-even), Floor and Ceil correct the truncation by one.
-// Returns how many elements it did (a multiple of kLanes).
+// clamped to [-128, 127] before rounding: the bounds are integers and every
+// round mode is monotonic, so that gives round-then-saturate's int8 for every
+// value, and leaves the conversion to int32 exact. Round converts with the
+// CPU's own round-to-nearest-even (cvtps2dq); Floor and Ceil correct the
+// truncation by one. Returns how many elements it did (a multiple of kLanes).
 template <RoundMode kMode, bool kMul, bool kTwice, bool kAdd, typename T>
 int64_t QuantVec(const T* x, int8_t* y, int64_t n, float scale, float offset) {
-  const Vec lo = Vec{} - 129.0f, hi = Vec{} + 128.0f, zero = Vec{};
-  const Mask ilo = Mask{} - 128, ihi = Mask{} + 127;
+  const Vec lo = Vec{} - 128.0f, hi = Vec{} + 127.0f;
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
     Vec v = LoadV(x + i);
@@ -147,13 +147,20 @@ int64_t QuantVec(const T* x, int8_t* y, int64_t n, float scale, float offset) {
       if constexpr (kTwice) v = RoundToHalfV(v * scale);
     }
     if constexpr (kAdd) v = RoundToHalfV(v + offset);
-    v = v == v ? v : zero;
+    // NaN -> 0 (its lanes' mask is 0), then the clamp (no NaN left for
+    // the selects to disagree on).
+    v = gnu_vectors::BitCastV<Vec>(gnu_vectors::BitCastV<Mask>(v) & (v == v));
     v = v < lo ? lo : v;
     v = v > hi ? hi : v;
     Mask r;
     if constexpr (kMode == RoundMode::kRound) {
-      const Vec magic = Vec{} + 12582912.0f;  // 1.5 * 2^23
-      r = __builtin_convertvector((v + magic) - magic, Mask);
+#if defined(__AVX512F__)
+      r = gnu_vectors::BitCastV<Mask>(
+          _mm512_cvtps_epi32(gnu_vectors::BitCastV<__m512>(v)));
+#else
+      r = gnu_vectors::BitCastV<Mask>(
+          _mm256_cvtps_epi32(gnu_vectors::BitCastV<__m256>(v)));
+#endif
     } else {
       const Mask t = __builtin_convertvector(v, Mask);  // toward zero
       const Vec tf = __builtin_convertvector(t, Vec);
@@ -165,8 +172,6 @@ int64_t QuantVec(const T* x, int8_t* y, int64_t n, float scale, float offset) {
         r = t;
       }
     }
-    r = r < ilo ? ilo : r;
-    r = r > ihi ? ihi : r;
     gnu_vectors::StoreInt8V(y + i, r);
   }
   return i;
