@@ -16,7 +16,7 @@ from executorch.exir.backend.compile_spec_schema import CompileSpec
 
 from . import atc_options as atc_table
 from .cann_op_facts import default_precision_mode
-from .soc_versions import soc_version_error
+from .soc_versions import MIN_GEARS, max_gears, soc_version_error
 
 Toolchain = Literal["auto", "cann", "emulator"]
 TOOLCHAINS: tuple[str, ...] = ("auto", "cann", "emulator")
@@ -50,9 +50,6 @@ DEFAULT_ATC_TIMEOUT_S = 600
 _INT_FIELDS: tuple[str, ...] = ("device_id", "external_weight", "external_weight_threshold")
 # Gear fields: in a CompileSpec as atc writes them, "1,2,4" and "1,16;2,32" (empty: no gears).
 _GEAR_FIELDS: tuple[str, ...] = ("dynamic_batch_size", "dynamic_dims")
-# CANN ATC guide, --dynamic_batch_size / --dynamic_dims: at least 2 and at most 100 gears.
-MIN_GEARS = 2
-MAX_GEARS = 100
 
 # When set (and AscendCompileSpec.dump_dir is not), the folder every lowering dumps into.
 ENV_DUMP_DIR = "EXECUTORCH_ASCEND_DUMP_DIR"
@@ -216,7 +213,7 @@ class AscendCompileSpec:
                 "external_weight_threshold must be an int >= 0 (bytes; 0 makes every constant "
                 f"external), got {self.external_weight_threshold!r}"
             )
-        _validate_gears(self.dynamic_batch_size, self.dynamic_dims)
+        _validate_gears(self.dynamic_batch_size, self.dynamic_dims, self.soc_version)
         self._validate_atc_extras()
 
     def _validate_atc_extras(self) -> None:
@@ -329,7 +326,7 @@ def _parse_seconds(text: str) -> float:
 _EXAMPLE = {"dynamic_batch_size": "1,2,4", "dynamic_dims": "1,16;2,32"}
 
 
-def _validate_gears(batch: object, dims: object) -> None:
+def _validate_gears(batch: object, dims: object, soc_version: str) -> None:
     if not isinstance(batch, tuple) or not all(_is_int(b) for b in batch):
         raise CompileSpecError(f"dynamic_batch_size must be a tuple of ints, got {batch!r}")
     if not isinstance(dims, tuple) or not all(
@@ -353,9 +350,11 @@ def _validate_gears(batch: object, dims: object) -> None:
     for key, gears in (("dynamic_batch_size", batch), ("dynamic_dims", dims)):
         if not gears:
             continue
-        if not MIN_GEARS <= len(gears) <= MAX_GEARS:
+        most = max_gears(soc_version)
+        if not MIN_GEARS <= len(gears) <= most:
             raise CompileSpecError(
-                f"{key} needs {MIN_GEARS} to {MAX_GEARS} gears (atc's limit), got {len(gears)}"
+                f"{key} needs {MIN_GEARS} to {most} gears (atc's limit for {soc_version}), "
+                f"got {len(gears)}"
             )
         if len(set(gears)) != len(gears):
             raise CompileSpecError(f"{key} lists a gear twice: {gears_text(gears)}")

@@ -23,6 +23,19 @@ SOC_VERSIONS: dict[str, str] = dict(_DATA["soc_versions"])
 #: Where the list comes from (repository@commit:folder).
 SOURCE: str = _DATA["source"]
 
+_GEARS = _DATA["gear_limits"]
+#: The fewest gears (--dynamic_batch_size / --dynamic_dims profiles) atc takes.
+MIN_GEARS: int = int(_GEARS["min"])
+#: Where the gear limits come from (repository@commit:file).
+GEAR_LIMITS_SOURCE: str = _GEARS["source"]
+
+
+def max_gears(soc_version: str) -> int:
+    """The most gears atc takes for `soc_version`: its family's own limit (256 on Ascend950),
+    else CANN's common one (100)."""
+    family = SOC_VERSIONS.get(soc_version, "")
+    return int(_GEARS["max_by_family"].get(family, _GEARS["max"]))
+
 
 def _common_prefix(a: str, b: str) -> int:
     n = 0

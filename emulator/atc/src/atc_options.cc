@@ -486,7 +486,7 @@ AtcFlags CannAtcFlags() {
 }
 
 size_t MaxGearsFor(const std::string& soc_version) {
-  return soc_version.compare(0, 9, "Ascend950") == 0 ? 256 : 100;
+  return MaxGears(soc_version);  // soc_versions.json's gear_limits
 }
 
 namespace {
@@ -529,12 +529,12 @@ std::vector<std::string> Split(const std::string& text, char sep) {
 
 std::string CheckGearCount(const AtcOptions& o) {
   const size_t max = MaxGearsFor(o.soc_version);
-  if (o.gears.size() < OmLimits::kMinGears) {
+  if (o.gears.size() < MinGears()) {
     return "--dynamic_batch_size, --dynamic_image_size, or --dynamic_dims "
            "has " +
            std::to_string(o.gears.size()) +
            " profiles, which is less than the minimum " +
-           std::to_string(OmLimits::kMinGears) + ".";
+           std::to_string(MinGears()) + ".";
   }
   if (o.gears.size() > max) {
     return "--dynamic_batch_size, --dynamic_image_size, or --dynamic_dims "

@@ -62,7 +62,8 @@ AtcFlags CannAtcFlags();
 // fills options->gear_type and options->gears. "" or an error.
 std::string ParseGears(AtcOptions* options);
 
-// The most gears CANN's atc takes for a chip: 100, 256 for Ascend950.
+// The most gears CANN's atc takes for a chip (soc_versions.json's
+// gear_limits: 100, 256 for Ascend950).
 size_t MaxGearsFor(const std::string& soc_version);
 
 // Parses an --input_shape value ("x:1,3,224,224;y:2"); "" or an error.

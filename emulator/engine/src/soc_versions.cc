@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ascend_emu/om_format.h"
 #include "soc_versions_data.h"  // generated: kSocVersionTable
 
 namespace ascend_emu {
@@ -45,6 +46,28 @@ std::string SocFamily(const std::string& name) {
     if (name == soc.name) return soc.family;
   }
   return "";
+}
+
+// The .om format's own bounds (om_format.h) hold every chip's gears.
+constexpr bool GearLimitsFitTheOm() {
+  if (kMinGearsData < OmLimits::kMinGears) return false;
+  if (kMaxGearsData > OmLimits::kMaxGears) return false;
+  for (const FamilyGears& f : kMaxGearsByFamily) {
+    if (f.max > OmLimits::kMaxGears) return false;
+  }
+  return true;
+}
+static_assert(GearLimitsFitTheOm(),
+              "soc_versions.json's gear_limits exceed OmLimits (om_format.h)");
+
+size_t MinGears() { return kMinGearsData; }
+
+size_t MaxGears(const std::string& soc_version) {
+  const std::string family = SocFamily(soc_version);
+  for (const FamilyGears& f : kMaxGearsByFamily) {
+    if (f.family != nullptr && family == f.family) return f.max;
+  }
+  return kMaxGearsData;
 }
 
 std::vector<std::string> NearestSocVersions(const std::string& name,

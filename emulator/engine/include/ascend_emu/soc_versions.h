@@ -35,4 +35,10 @@ std::vector<std::string> NearestSocVersions(const std::string& name,
 // and the nearest known names.
 std::string SocVersionError(const std::string& what, const std::string& name);
 
+// How many gears (--dynamic_batch_size / --dynamic_dims profiles) atc takes
+// for a SoC: at least MinGears(), at most MaxGears(soc), its family's own
+// limit or the common one (the JSON's gear_limits, from CANN's GE docs).
+size_t MinGears();
+size_t MaxGears(const std::string& soc_version);
+
 }  // namespace ascend_emu
