@@ -76,9 +76,9 @@ def test_the_gear_limit_is_the_chips() -> None:
     # soc_versions.json's gear_limits, which the emulator's atc reads too: Ascend950 takes up
     # to 256 gears, the other chips 100 (CANN's GE docs, the commit the file names).
     AscendCompileSpec(soc_version="Ascend950PR_9599", dynamic_batch_size=tuple(range(1, 257)))
-    with pytest.raises(CompileSpecError, match="2 to 256 gears .*Ascend950PR_9599"):
+    with pytest.raises(CompileSpecError, match=r"2 to 256 gears .*Ascend950PR_9599"):
         AscendCompileSpec(soc_version="Ascend950PR_9599", dynamic_batch_size=tuple(range(1, 258)))
-    with pytest.raises(CompileSpecError, match="2 to 100 gears .*Ascend310P3"):
+    with pytest.raises(CompileSpecError, match=r"2 to 100 gears .*Ascend310P3"):
         AscendCompileSpec(soc_version="Ascend310P3", dynamic_batch_size=tuple(range(1, 102)))
 
 
