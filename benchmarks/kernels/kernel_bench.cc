@@ -223,6 +223,15 @@ void BM_Quant(benchmark::State& state) {
     op = std::make_unique<KernelCase>(
         "AscendDequant", attrs, std::vector<Shape>{shape, MakeShape({64})},
         false, std::vector<DType>{DType::kInt32, DType::kUInt64});
+    // Real scales (the byte pattern would make some inf or NaN, which take
+    // the reference path).
+    uint64_t* d = op->input(1).as<uint64_t>();
+    for (int64_t i = 0; i < 64; ++i) {
+      const float s = 1e-4f * static_cast<float>(1 + i % 13);
+      uint32_t bits;
+      std::memcpy(&bits, &s, sizeof bits);
+      d[i] = bits;
+    }
   }
   for (auto _ : state) op->Run();
   state.SetItemsProcessed(state.iterations() * shape.numel());
