@@ -163,12 +163,13 @@ void ExpectFusedSame(const ConvCase& t, const EpilogueCase& e, uint32_t seed) {
 
 TEST(KernelsConvDequant, FusedMatchesTheChainBitForBit) {
   const ConvCase convs[] = {
-      {1, 16, 96, 8, 8, 1, 1, 1, 0, 0, 1000},      // 8x8 blocks
-      {1, 12, 20, 5, 5, 3, 1, 1, 1, 3, 1000},      // channel and pixel edges
-      {2, 24, 24, 4, 4, 3, 24, 1, 1, -5, 1000},    // depthwise, a batch of 2
-      {1, 32, 64, 2, 2, 1, 1, 1, 0, 0, 1000},      // a 2x2 plane
-      {1, 8, 40, 6, 6, 3, 1, 2, 1, 0, 1000},       // stride 2: 3x3 out
-      {1, 16, 16, 8, 8, 1, 1, 1, 0, 0, 1 << 26}};  // sums past 2^24
+      {1, 16, 96, 8, 8, 1, 1, 1, 0, 0, 1000},     // 8x8 blocks
+      {1, 12, 20, 5, 5, 3, 1, 1, 1, 3, 1000},     // channel and pixel edges
+      {2, 24, 24, 4, 4, 3, 24, 1, 1, -5, 1000},   // depthwise, a batch of 2
+      {1, 32, 64, 2, 2, 1, 1, 1, 0, 0, 1000},     // a 2x2 plane
+      {1, 8, 40, 6, 6, 3, 1, 2, 1, 0, 1000},      // stride 2: 3x3 out
+      {1, 16, 16, 8, 8, 1, 1, 1, 0, 0, 1 << 26},  // sums past 2^24
+      {2, 16, 24, 4, 4, 1, 1, 1, 0, 7, 1000}};    // dense, a batch of 2
   const EpilogueCase epilogues[] = {{true, "Clip", 0, 0}, {false, "Relu", 0, 0},
                                     {false, "", 1, 0},    {true, "", 0, 1},
                                     {false, "", 0, 2},    {true, "Clip", 0, 3},
