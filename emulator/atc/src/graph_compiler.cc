@@ -497,7 +497,19 @@ class GraphCompiler {
       }
     }
 
-    // The kernel's own Infer on the merged op, as for any other op.
+    return CommitMerged(std::move(fused_op), node, index, fused);
+  }
+
+  // The merge both Conv fusions end with: the merged op's kernel Infer (as
+  // for any other op; a refusal leaves the node unmerged), then it replaces
+  // ops_.back() and its output replaces the last op's. The merged value
+  // holds what the kernel writes, never rounded by the precision mode (the
+  // fusions merge nothing that is).
+  std::string CommitMerged(PendingOp fused_op, const onnx::NodeProto& node,
+                           int index, bool* fused) {
+    PendingOp& op = ops_.back();
+    const std::string y = op.outputs[0];
+    const Value& yv = values_.at(y);
     const KernelDef* kernel = FindKernel(fused_op.op_type);
     std::vector<TensorRef> inputs(fused_op.inputs.size());
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -526,6 +538,8 @@ class GraphCompiler {
       if (!name.empty()) values_.at(name).last_use = op_index;
     }
     Value out = yv;
+    out.dtype = outputs[0].dtype;
+    out.rounded_to = DType::kFloat32;
     out.last_use = -1;
     values_.erase(y);
     values_[node.output(0)] = out;
@@ -683,43 +697,7 @@ class GraphCompiler {
     if (err.empty()) err = CheckOpOnSoc(node);
     if (!err.empty()) return err;
 
-    // The kernel's own Infer on the merged op, as for any other op.
-    const KernelDef* kernel = FindKernel(fused_op.op_type);
-    std::vector<TensorRef> inputs(fused_op.inputs.size());
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      if (fused_op.inputs[i].empty()) {
-        inputs[i].shape.rank = -1;
-        continue;
-      }
-      const Value& v = values_.at(fused_op.inputs[i]);
-      inputs[i].dtype = v.dtype;
-      inputs[i].shape = v.shape;
-    }
-    std::vector<TensorRef> outputs(1);
-    InferContext ctx{fused_op.attrs, inputs, outputs};
-    err = CheckInputArity(*kernel, inputs);
-    if (err.empty()) err = kernel->infer(ctx);
-    if (!err.empty() || outputs[0].shape != yv.shape) return "";
-    err = CrossCheck(node.output(0), outputs[0]);
-    if (!err.empty()) return err;
-
-    const int op_index = static_cast<int>(ops_.size()) - 1;
-    fused_op.scratch_bytes = ctx.scratch_bytes;
-    fused_op.name +=
-        "+" + (node.name().empty() ? "#" + std::to_string(index) : node.name());
-    fused_op.outputs[0] = node.output(0);
-    for (const std::string& name : fused_op.inputs) {
-      if (!name.empty()) values_.at(name).last_use = op_index;
-    }
-    Value out = yv;
-    out.dtype = outputs[0].dtype;
-    out.rounded_to = DType::kFloat32;
-    out.last_use = -1;
-    values_.erase(y);
-    values_[node.output(0)] = out;
-    op = std::move(fused_op);
-    *fused = true;
-    return "";
+    return CommitMerged(std::move(fused_op), node, index, fused);
   }
 
   // Clip's min and max (inputs 1 and 2, opset 11+) as FusedConv's
