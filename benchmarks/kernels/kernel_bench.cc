@@ -359,15 +359,16 @@ void BM_ConvInt8(benchmark::State& state) {
   ascend_emu::kernels::SetConvInt8ViaFloatForTest(path == 2);
   std::vector<DType> dtypes;
   if (path != 0) dtypes = {DType::kInt8, DType::kInt8, DType::kInt32};
-  // (Depthwise: nothing prepared for int8, the float one's own kernels.)
+  // Depthwise: float32's own kernels (nothing prepared) and, for int8, the
+  // channels-last path prepared at load (path 2).
   const bool prepared =
-      !depthwise &&
-      (path == 0 || ascend_emu::kernels::OnednnHasExactInt8() || path == 2);
+      path == 2 ||
+      (!depthwise && (path == 0 || ascend_emu::kernels::OnednnHasExactInt8()));
   KernelCase op("Conv", std::move(attrs),
                 {MakeShape({1, c, hw, hw}), MakeShape({f, c / group, k, k}),
                  MakeShape({f})},
                 prepared, dtypes);
-  for (auto _ : state) op.Run();  // (depthwise: the switch read at run)
+  for (auto _ : state) op.Run();
   ascend_emu::kernels::SetConvInt8ViaFloatForTest(true);
   Report(state, 2.0 * f * (c / group) * k * k * out * out);
 }

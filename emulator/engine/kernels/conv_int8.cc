@@ -18,6 +18,7 @@
 
 #include "conv_geometry.h"
 #include "conv_onednn.h"
+#include "depthwise_int8.h"
 #include "kernel_util.h"
 #include "numeric.h"
 #include "onednn.h"
@@ -54,7 +55,7 @@ OnednnConvShape ShapeOf(const ConvGeometry& g) {
 // convolutions of ViaFloat.
 class ConvInt8Prepared : public PreparedOp {
  public:
-  enum class Kind { kOnednnInt8, kViaFloat };
+  enum class Kind { kOnednnInt8, kViaFloat, kDepthwise };
   explicit ConvInt8Prepared(Kind k) : kind(k) {}
   const Kind kind;
 };
@@ -295,6 +296,43 @@ class ConvInt8ViaFloat final : public ConvInt8Prepared {
   std::vector<Chunk> chunks;
 };
 
+// The channels-last depthwise path (depthwise_int8.h): its int32 result
+// goes to the scratch, after the padded input, channels last.
+class ConvInt8Depthwise final : public ConvInt8Prepared {
+ public:
+  ConvInt8Depthwise() : ConvInt8Prepared(Kind::kDepthwise) {}
+  DepthwiseInt8 d;
+  size_t y_off = 0;  // the channels-last result's offset in the scratch
+};
+
+size_t DepthwiseInt8Room(const ConvGeometry& g, size_t* y_off) {
+  *y_off = Align64(static_cast<int64_t>(DepthwiseInt8ScratchBytes(g)));
+  return *y_off + Align64(g.n * g.out_plane() * g.m * 4);
+}
+
+// The channels-last result of ConvInt8Depthwise into the scratch; returns it.
+const int32_t* RunDepthwiseKept(const ConvInt8Depthwise& p, const int8_t* x,
+                                void* scratch) {
+  auto* y = reinterpret_cast<int32_t*>(static_cast<unsigned char*>(scratch) +
+                                       p.y_off);
+  RunDepthwiseInt8(p.d, x, false, scratch, y);
+  return y;
+}
+
+// [n, plane, m] to [n, m, plane].
+void ChannelsLastToPlanes(const int32_t* a, int64_t n, int64_t m, int64_t plane,
+                          int32_t* y) {
+  for (int64_t b = 0; b < n; ++b) {
+    const int32_t* src = a + b * plane * m;
+    int32_t* dst = y + b * m * plane;
+    // Channels outer: each output row written in order (pixels outer
+    // would store at a plane's stride, 4 KB apart for 32x32).
+    for (int64_t c = 0; c < m; ++c) {
+      for (int64_t p = 0; p < plane; ++p) dst[c * plane + p] = src[p * m + c];
+    }
+  }
+}
+
 // False when a float convolution declines the run (the caller runs the
 // reference loop, which writes all of y).
 bool RunViaFloat(const ConvInt8ViaFloat& p, const int8_t* x, int32_t* y,
@@ -430,6 +468,12 @@ std::string InferConvInt8(InferContext& ctx) {
   FloatPlan fp;
   if (MakeDepthwisePlan(g, &dw)) via_float = dw.bytes;
   if (MakeFloatPlan(g, &fp)) via_float = fp.bytes;
+  size_t y_off = 0;
+  if (g.w.spatial_rank == 2 && g.group == g.c && g.m == g.c) {
+    const size_t room = DepthwiseInt8Room(g, &y_off);
+    if (room <= static_cast<size_t>(kMaxTensorBytes))
+      via_float = std::max(via_float, room);
+  }
   ctx.scratch_bytes = std::max(static_cast<size_t>(bytes), via_float);
   return "";
 }
@@ -484,6 +528,12 @@ void RunConvInt8(const RunContext& ctx) {
     const auto& p = static_cast<const ConvInt8Prepared&>(*ctx.prepared);
     const int8_t* x = ctx.inputs[0].as<const int8_t>();
     int32_t* y = ctx.outputs[0].as<int32_t>();
+    if (p.kind == ConvInt8Prepared::Kind::kDepthwise) {
+      const auto& dw = static_cast<const ConvInt8Depthwise&>(p);
+      ChannelsLastToPlanes(RunDepthwiseKept(dw, x, ctx.scratch), dw.d.g.n,
+                           dw.d.g.m, dw.d.g.out_plane(), y);
+      return;
+    }
     if (p.kind == ConvInt8Prepared::Kind::kOnednnInt8
             ? RunOnednn(static_cast<const OnednnConvInt8&>(p), x, y,
                         ctx.scratch)
@@ -506,6 +556,10 @@ void RunConvInt8(const RunContext& ctx) {
 const int32_t* RunConvInt8KeepChannelsLast(const RunContext& ctx) {
   if (ctx.prepared != nullptr) {
     const auto& p = static_cast<const ConvInt8Prepared&>(*ctx.prepared);
+    if (p.kind == ConvInt8Prepared::Kind::kDepthwise) {
+      return RunDepthwiseKept(static_cast<const ConvInt8Depthwise&>(p),
+                              ctx.inputs[0].as<const int8_t>(), ctx.scratch);
+    }
     if (p.kind == ConvInt8Prepared::Kind::kOnednnInt8) {
       const auto& o = static_cast<const OnednnConvInt8&>(p);
       const int32_t* kept = nullptr;
@@ -530,9 +584,18 @@ std::unique_ptr<PreparedOp> PrepareConvInt8(const PrepareContext& ctx) {
   ConvGeometry g;
   if (!GetConvGeometry(kOp, ctx.attrs, in.data(), in.size(), &g).empty())
     return nullptr;
-  // Depthwise: conv.cc's float kernels at run, nothing to prepare.
+  // Depthwise: the channels-last path (one output channel per input
+  // channel), else conv.cc's float kernels at run, nothing to prepare.
   DepthwisePlan dw;
-  if (g_via_float && MakeDepthwisePlan(g, &dw)) return nullptr;
+  if (g_via_float && MakeDepthwisePlan(g, &dw)) {
+    auto p = std::make_unique<ConvInt8Depthwise>();
+    if (!MakeDepthwiseInt8(g, OffsetX(ctx.attrs), in[1].as<const int8_t>(),
+                           has_bias ? in[2].as<const int32_t>() : nullptr,
+                           &p->d) ||
+        DepthwiseInt8Room(g, &p->y_off) > static_cast<size_t>(kMaxTensorBytes))
+      return nullptr;
+    return p;
+  }
   std::unique_ptr<PreparedOp> int8;
   if (OnednnHasExactInt8()) int8 = PrepareOnednnInt8(ctx, g, has_bias);
   if (int8 != nullptr || !g_via_float) return int8;

@@ -15,7 +15,9 @@
 // over slices of at most 514 / (kH * kW) input channels, each slice's result
 // summed in int32; a depthwise Conv (one input channel per group) runs
 // conv.cc's float depthwise kernels on blocks of channels converted to
-// float, prepared or not.
+// float, or, prepared with one output channel per input channel and an
+// input plane of at most 8 x 8, depthwise_int8.h's channels-last path (its
+// result left channels last for FusedConvDequant).
 #pragma once
 
 #include <cstdint>

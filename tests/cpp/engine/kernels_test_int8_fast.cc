@@ -139,6 +139,10 @@ TEST(KernelsInt8Fast, DepthwiseMatchesTheReferenceBitForBit) {
       {1, 20, 9, 9, 20, 5, 5, 20, {2, 2, 2, 2}, {2, 2}, {1, 1}, -3, true},
       {1, 12, 14, 14, 12, 7, 7, 12, {3, 3, 3, 3}, {1, 1}, {1, 1}, 100, true},
       {1, 9, 2, 2, 9, 3, 3, 9, {1, 1, 1, 1}, {1, 1}, {1, 1}, -77, true},
+      // Small planes, channels last (depthwise_int8.h): whole blocks of
+      // four vectors, a partial block and a tail; a batch; stride 2.
+      {1, 75, 4, 4, 75, 3, 3, 75, {1, 1, 1, 1}, {1, 1}, {1, 1}, -20, true},
+      {2, 72, 8, 8, 72, 3, 3, 72, {0, 0, 1, 1}, {2, 2}, {1, 1}, 9, true},
       // Dilation, asymmetric pads, rectangular windows, a channel
       // multiplier (two outputs per input channel).
       {1, 6, 15, 13, 6, 3, 3, 6, {2, 0, 1, 3}, {1, 2}, {2, 3}, 19, true},
