@@ -5,7 +5,7 @@
 // on attribute values read from src/executorch_ascend/cann_op_facts.json.
 // Facts known only from documentation are not enforced here: they describe
 // kernels of real chips, not the parser (the per-chip dtypes are, in
-// graph_compiler.cc).
+// graph_precision.cc).
 #include "parser_facts.h"
 
 #include <string>
