@@ -803,7 +803,7 @@ void RunConvAny(const RunContext& ctx) {
   float* y = ctx.outputs[0].as<float>();
   // A prepared Conv knows its scratch size: no walk over the attributes per
   // run (resolving the window by attribute name took ~4% of the small
-  // ResNet's emulator time, docs/benchmarks.md).
+  // ResNet's emulator time, CHANGELOG.md "Performance history").
   if (ctx.prepared != nullptr &&
       RunOnednnConv(*ctx.prepared, ctx.inputs[0].as<const float>(), z, y,
                     ctx.scratch,

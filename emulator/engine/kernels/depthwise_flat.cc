@@ -7,7 +7,7 @@
 // strips (depthwise_strips.h, a vector of output columns walking down the
 // plane) would waste most lanes, and the generic row path (conv.cc's
 // DepthwiseRow, one output row at a time) took 68-80 us for [1, 32, 16, 16]
-// (~11 GFLOP/s; 13-15 us here, docs/benchmarks.md "Depthwise KxK"). Here a
+// (~11 GFLOP/s; 13-15 us here, CHANGELOG.md "Performance history"). Here a
 // plane is copied into a buffer with row stride S = W + max(left, right pad)
 // (at least ow): each row holds its left padding zeros, its W inputs and
 // zeros to S, so padded column C >= S of row R is padded column C - S < left
