@@ -10,8 +10,9 @@ namespace graph {
 
 // ---- CANN's int8 chain into FusedConvDequant (docs/atc.md "Conv
 // fusions"): Conv(int8) -> AscendDequant [-> Cast to float32] [-> Relu |
-// Clip], each read only by the next, as CANN's graph compiler fuses
-// AscendDequant (and the ops after it) into the cube op's output stage.
+// Clip] [-> AscendQuant], each read only by the next, as CANN's graph
+// compiler fuses AscendDequant (and the ops after it, the next layer's
+// AscendQuant included) into the cube op's output stage.
 // The kernel computes exactly what the chain does (conv_int8_fused.cc), so
 // the fusion is the emulator's own speed and changes no value. Each node
 // merged is first checked on the chip as AddNode would. *fused true when
@@ -20,12 +21,15 @@ std::string GraphCompiler::FuseIntoInt8Conv(const onnx::NodeProto& node,
                                             int index, bool* fused) {
   *fused = false;
   const std::string& type = node.op_type();
-  if (ops_.empty() || (type != "AscendDequant" && type != "Cast" &&
-                       type != "Relu" && type != "Clip"))
+  if (ops_.empty() ||
+      (type != "AscendDequant" && type != "Cast" && type != "Relu" &&
+       type != "Clip" && type != "AscendQuant"))
     return "";
   PendingOp& op = ops_.back();
   const bool conv = op.op_type == "Conv";
-  if ((!conv && op.op_type != "FusedConvDequant") || op.outputs.size() != 1 ||
+  // Nothing merges after an AscendQuant (int8 out).
+  if ((!conv && op.op_type != "FusedConvDequant") ||
+      op.attrs.Has("quant_scale") || op.outputs.size() != 1 ||
       node.output_size() != 1 || node.output(0).empty() ||
       values_.count(node.output(0)) || node.input_size() < 1)
     return "";
@@ -52,6 +56,15 @@ std::string GraphCompiler::FuseIntoInt8Conv(const onnx::NodeProto& node,
     fused_op.inputs.push_back(node.input(1));
     if (!bias.empty()) fused_op.inputs.push_back(bias);
     fused_op.op_type = "FusedConvDequant";
+  } else if (type == "AscendQuant") {
+    // The next int8 op's input, quantized as it leaves the cube (CANN's
+    // AscendQuant fused into the dequantizing output stage, "requant"):
+    // after the activation, if any. Its attributes behind "quant_".
+    if (conv || node.input_size() != 1) return "";
+    Attributes quant;
+    if (!ConvertAttributes(node, &quant).empty()) return "";
+    for (const auto& kv : quant.map())
+      fused_op.attrs.map()["quant_" + kv.first] = kv.second;
   } else {
     if (conv || has_act) return "";
     // Nothing rounded by the precision mode (as the float Conv fusions).

@@ -75,10 +75,17 @@ std::string GraphCompiler::SetOffsetX(const onnx::NodeProto& node,
   }
   int64_t offset_x = 0;
   const Value& v = values_.at(node.input(0));
-  if (v.kind == Value::Kind::kOpOutput &&
-      ops_[v.index].op_type == "AscendQuant") {
-    const PendingOp& quant = ops_[v.index];
-    const float offset = quant.attrs.GetFloat("offset", 0.0f);
+  // The AscendQuant op, or one merged into a FusedConvDequant (its
+  // attributes behind "quant_").
+  const PendingOp* producer =
+      v.kind == Value::Kind::kOpOutput ? &ops_[v.index] : nullptr;
+  const bool merged = producer != nullptr &&
+                      producer->op_type == "FusedConvDequant" &&
+                      producer->attrs.Has("quant_scale");
+  if (producer != nullptr && (producer->op_type == "AscendQuant" || merged)) {
+    const PendingOp& quant = *producer;
+    const float offset =
+        quant.attrs.GetFloat(merged ? "quant_offset" : "offset", 0.0f);
     const float rounded = std::nearbyint(offset);
     if (!(rounded >= -128.0f && rounded <= 127.0f)) {
       return "its int8 input comes from AscendQuant '" + quant.name +

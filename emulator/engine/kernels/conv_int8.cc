@@ -71,6 +71,7 @@ class OnednnConvInt8 final : public ConvInt8Prepared {
   bool has_bias = false, has_zero_point = false;
   bool reorder_src = false, reorder_dst = false;
   bool dst_nhwc = false;  // oneDNN's destination is channels last
+  bool src_nhwc = false;  // and its source
   size_t scratch_bytes = 0;
   mutable dnnl::stream stream;
   mutable memory x_plain, y_plain, src, dst, pad;
@@ -101,10 +102,17 @@ void Execute(const dnnl::primitive& prim, const dnnl::stream& stream,
 // too small, or another thread holds it): the caller runs the reference.
 // With `keep` and a destination in another layout, that destination is left
 // in the scratch (*keep its address) rather than reordered into y.
+// With x_channels_last (an agreed layout: src_nhwc), x is oneDNN's source
+// as it is, and the run waits for the lock: the reference cannot read it.
 bool RunOnednn(const OnednnConvInt8& p, const int8_t* x, int32_t* y,
-               void* scratch, const int32_t** keep = nullptr) {
-  std::unique_lock<std::mutex> lock(p.run_lock, std::try_to_lock);
-  if (!lock.owns_lock()) return false;
+               void* scratch, const int32_t** keep = nullptr,
+               bool x_channels_last = false) {
+  std::unique_lock<std::mutex> lock(p.run_lock, std::defer_lock);
+  if (x_channels_last) {
+    lock.lock();
+  } else if (!lock.try_lock()) {
+    return false;
+  }
   OmpThreads threads;
   auto* base = static_cast<unsigned char*>(scratch);
   const size_t src_room =
@@ -113,7 +121,9 @@ bool RunOnednn(const OnednnConvInt8& p, const int8_t* x, int32_t* y,
   SetHandle(p.y_plain, y);
   memory& src = p.reorder_src ? p.src : p.x_plain;
   memory& dst = p.reorder_dst ? p.dst : p.y_plain;
-  if (p.reorder_src) {
+  if (x_channels_last) {
+    SetHandle(p.src, x);
+  } else if (p.reorder_src) {
     SetHandle(p.src, base);
     const dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, p.x_plain.get()},
                                     {DNNL_ARG_TO, p.src.get()}};
@@ -302,7 +312,9 @@ class ConvInt8Depthwise final : public ConvInt8Prepared {
  public:
   ConvInt8Depthwise() : ConvInt8Prepared(Kind::kDepthwise) {}
   DepthwiseInt8 d;
-  size_t y_off = 0;  // the channels-last result's offset in the scratch
+  size_t y_off = 0;    // the channels-last result's offset in the scratch
+  bool small = false;  // DepthwiseInt8FitsPlanes: the path for NCHW input too
+  DepthwisePlan nchw;  // else conv.cc's float kernels on NCHW input
 };
 
 size_t DepthwiseInt8Room(const ConvGeometry& g, size_t* y_off) {
@@ -312,10 +324,10 @@ size_t DepthwiseInt8Room(const ConvGeometry& g, size_t* y_off) {
 
 // The channels-last result of ConvInt8Depthwise into the scratch; returns it.
 const int32_t* RunDepthwiseKept(const ConvInt8Depthwise& p, const int8_t* x,
-                                void* scratch) {
+                                bool x_channels_last, void* scratch) {
   auto* y = reinterpret_cast<int32_t*>(static_cast<unsigned char*>(scratch) +
                                        p.y_off);
-  RunDepthwiseInt8(p.d, x, false, scratch, y);
+  RunDepthwiseInt8(p.d, x, x_channels_last, scratch, y);
   return y;
 }
 
@@ -530,8 +542,12 @@ void RunConvInt8(const RunContext& ctx) {
     int32_t* y = ctx.outputs[0].as<int32_t>();
     if (p.kind == ConvInt8Prepared::Kind::kDepthwise) {
       const auto& dw = static_cast<const ConvInt8Depthwise&>(p);
-      ChannelsLastToPlanes(RunDepthwiseKept(dw, x, ctx.scratch), dw.d.g.n,
-                           dw.d.g.m, dw.d.g.out_plane(), y);
+      if (dw.small) {
+        ChannelsLastToPlanes(RunDepthwiseKept(dw, x, false, ctx.scratch),
+                             dw.d.g.n, dw.d.g.m, dw.d.g.out_plane(), y);
+      } else {
+        RunDepthwiseViaFloat(ctx, dw.d.g, dw.nchw);
+      }
       return;
     }
     if (p.kind == ConvInt8Prepared::Kind::kOnednnInt8
@@ -553,25 +569,47 @@ void RunConvInt8(const RunContext& ctx) {
   RunConvInt8Reference(ctx);
 }
 
-const int32_t* RunConvInt8KeepChannelsLast(const RunContext& ctx) {
+const int32_t* RunConvInt8KeepChannelsLast(const RunContext& ctx,
+                                           bool x_channels_last) {
+  const int8_t* x = ctx.inputs[0].as<const int8_t>();
   if (ctx.prepared != nullptr) {
     const auto& p = static_cast<const ConvInt8Prepared&>(*ctx.prepared);
     if (p.kind == ConvInt8Prepared::Kind::kDepthwise) {
-      return RunDepthwiseKept(static_cast<const ConvInt8Depthwise&>(p),
-                              ctx.inputs[0].as<const int8_t>(), ctx.scratch);
+      const auto& dw = static_cast<const ConvInt8Depthwise&>(p);
+      if (x_channels_last || dw.small)
+        return RunDepthwiseKept(dw, x, x_channels_last, ctx.scratch);
     }
     if (p.kind == ConvInt8Prepared::Kind::kOnednnInt8) {
       const auto& o = static_cast<const OnednnConvInt8&>(p);
       const int32_t* kept = nullptr;
-      if (o.dst_nhwc &&
-          RunOnednn(o, ctx.inputs[0].as<const int8_t>(),
-                    ctx.outputs[0].as<int32_t>(), ctx.scratch, &kept)) {
+      if (o.dst_nhwc && RunOnednn(o, x, ctx.outputs[0].as<int32_t>(),
+                                  ctx.scratch, &kept, x_channels_last)) {
         return kept;
       }
     }
   }
   RunConvInt8(ctx);
   return nullptr;
+}
+
+bool ConvInt8ReadsChannelsLast(const PreparedOp* prepared) {
+  const auto* p = static_cast<const ConvInt8Prepared*>(prepared);
+  if (p == nullptr) return false;
+  if (p->kind == ConvInt8Prepared::Kind::kDepthwise) return true;
+  // (the destination too: RunConvInt8KeepChannelsLast keeps only that)
+  return p->kind == ConvInt8Prepared::Kind::kOnednnInt8 &&
+         static_cast<const OnednnConvInt8*>(p)->src_nhwc &&
+         static_cast<const OnednnConvInt8*>(p)->dst_nhwc;
+}
+
+bool ConvInt8WritesChannelsLast(const PreparedOp* prepared,
+                                bool x_channels_last) {
+  const auto* p = static_cast<const ConvInt8Prepared*>(prepared);
+  if (p == nullptr) return false;
+  if (p->kind == ConvInt8Prepared::Kind::kDepthwise)
+    return x_channels_last || static_cast<const ConvInt8Depthwise*>(p)->small;
+  return p->kind == ConvInt8Prepared::Kind::kOnednnInt8 &&
+         static_cast<const OnednnConvInt8*>(p)->dst_nhwc;
 }
 
 void SetConvInt8ViaFloatForTest(bool on) { g_via_float = on; }
@@ -594,6 +632,8 @@ std::unique_ptr<PreparedOp> PrepareConvInt8(const PrepareContext& ctx) {
                            &p->d) ||
         DepthwiseInt8Room(g, &p->y_off) > static_cast<size_t>(kMaxTensorBytes))
       return nullptr;
+    p->small = DepthwiseInt8FitsPlanes(g);
+    p->nchw = dw;
     return p;
   }
   std::unique_ptr<PreparedOp> int8;
@@ -673,6 +713,7 @@ std::unique_ptr<PreparedOp> PrepareOnednnInt8(const PrepareContext& ctx,
     p->reorder_src = p->src_md != p->src_plain;
     p->reorder_dst = p->dst_md != p->dst_plain;
     p->dst_nhwc = p->dst_md == memory::desc(dst, dt::s32, Tag::nhwc);
+    p->src_nhwc = p->src_md == memory::desc(src, dt::s8, Tag::nhwc);
     const size_t src_room =
         p->reorder_src ? (p->src_md.get_size() + 63) / 64 * 64 : 0;
     const size_t dst_bytes = p->reorder_dst ? p->dst_md.get_size() : 0;
@@ -691,7 +732,8 @@ std::unique_ptr<PreparedOp> PrepareOnednnInt8(const PrepareContext& ctx,
     p->stream = dnnl::stream(engine);
     p->x_plain = memory(p->src_plain, engine, nullptr);
     p->y_plain = memory(p->dst_plain, engine, nullptr);
-    if (p->reorder_src) p->src = memory(p->src_md, engine, nullptr);
+    if (p->reorder_src || p->src_nhwc)
+      p->src = memory(p->src_md, engine, nullptr);
     if (p->reorder_dst) p->dst = memory(p->dst_md, engine, nullptr);
     if (p->scratchpad_md.get_size() != 0)
       p->pad = memory(p->scratchpad_md, engine, nullptr);

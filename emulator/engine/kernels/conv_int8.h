@@ -39,12 +39,22 @@ void RunConvInt8(const RunContext& ctx);
 // null (no such primitive, a CPU where oneDNN's int8 is not exact).
 std::unique_ptr<PreparedOp> PrepareConvInt8(const PrepareContext& ctx);
 
-// RunConvInt8 for FusedConvDequant: where the prepared oneDNN convolution
-// writes its destination channels last (NHWC, [N, H, W, M]), that is left in
-// ctx.scratch and returned, not reordered into ctx.outputs[0] (the fused
-// epilogue transposes it as it dequantizes); else null, the result in
-// ctx.outputs[0] (NCHW) as RunConvInt8 writes it.
-const int32_t* RunConvInt8KeepChannelsLast(const RunContext& ctx);
+// RunConvInt8 for FusedConvDequant: where the prepared op writes its result
+// channels last (oneDNN's NHWC destination, the depthwise channels-last
+// path: [N, H, W, M]), that is left in ctx.scratch and returned, not
+// reordered into ctx.outputs[0] (the fused epilogue reads it as it
+// dequantizes); else null, the result in ctx.outputs[0] (NCHW) as
+// RunConvInt8 writes it. x_channels_last: x is [N, H, W, C] (a layout agreed
+// at load, kernel.h), only where ConvInt8ReadsChannelsLast said so.
+const int32_t* RunConvInt8KeepChannelsLast(const RunContext& ctx,
+                                           bool x_channels_last);
+
+// Whether the prepared op (or null) can read x channels last, and whether it
+// writes its result channels last given x's layout: what FusedConvDequant
+// offers in the layout agreement.
+bool ConvInt8ReadsChannelsLast(const PreparedOp* prepared);
+bool ConvInt8WritesChannelsLast(const PreparedOp* prepared,
+                                bool x_channels_last);
 
 // The reference loop alone (the tests compare the fast paths with it).
 void RunConvInt8Reference(const RunContext& ctx);

@@ -8,7 +8,12 @@
 // output channel), B int32 (optional: last, so the arity row can say so).
 // Attributes: the int8 Conv's, the AscendDequant's (sqrt_mode, relu_flag,
 // dtype), `to` (10: float16 out, AscendDequant's own; 1: float32, the Cast
-// merged) and `activation` (Relu, or Clip with `activation_params` [min, max]).
+// merged), `activation` (Relu, or Clip with `activation_params` [min, max])
+// and, with the next int8 op's AscendQuant merged, its attributes behind
+// `quant_` (quant_scale, quant_offset, ...): int8 out, that op's arithmetic
+// (quant.h) on the dequantized value. Between two such Convs the int8
+// tensor is agreed channels last at load (kernel.h's layout protocol), as
+// the float Convs agree theirs.
 // The result is bit for bit the unfused chain's: the int8 Conv runs as
 // conv_int8.cc runs it, into scratch, then one pass applies AscendDequant's
 // arithmetic (dequant.h, shared with the op) and the activation, and stores
@@ -27,6 +32,12 @@
 #include "kernel_util.h"
 #include "numeric.h"
 #include "ops.h"
+#include "quant.h"
+
+// The channels-last passes (AVX2 intrinsics: the 8x8 transposes).
+#if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+#define ASCEND_EMU_FUSED_CHANNELS_LAST 1
+#endif
 
 namespace ascend_emu {
 namespace kernels {
@@ -36,7 +47,14 @@ constexpr const char* kOp = "FusedConvDequant";
 
 // The attributes that are not the Conv's.
 constexpr const char* kOwnAttrs[] = {
-    "sqrt_mode", "relu_flag", "dtype", "to", "activation", "activation_params"};
+    "sqrt_mode",       "relu_flag",         "dtype",         "to",
+    "activation",      "activation_params", "quant_scale",   "quant_offset",
+    "quant_sqrt_mode", "quant_round_mode",  "quant_dst_type"};
+
+// The merged AscendQuant's attributes: its own names behind this prefix.
+constexpr const char* kQuantPrefix = "quant_";
+constexpr const char* kQuantAttrs[] = {"scale", "offset", "sqrt_mode",
+                                       "round_mode", "dst_type"};
 
 size_t Align64(size_t bytes) { return (bytes + 63) / 64 * 64; }
 
@@ -46,6 +64,9 @@ struct Epilogue {
   bool relu = false, clip = false;
   float lo = -std::numeric_limits<float>::infinity();
   float hi = std::numeric_limits<float>::infinity();
+  // An AscendQuant merged after the activation: int8 out.
+  bool quant = false;
+  QuantParams q;
 };
 
 Epilogue ReadEpilogue(const Attributes& attrs, const TensorRef& deq) {
@@ -62,6 +83,8 @@ Epilogue ReadEpilogue(const Attributes& attrs, const TensorRef& deq) {
     e.lo = params[0];
     e.hi = params[1];
   }
+  e.quant = attrs.Has("quant_scale");
+  if (e.quant) e.q = ReadQuantParams(attrs, kQuantPrefix);
   return e;
 }
 
@@ -79,8 +102,45 @@ class FusedConvDequantPrepared final : public PreparedOp {
   std::unique_ptr<PreparedOp> conv;
   std::vector<DeqScale> scales;
   std::vector<float> vscales;  // each output channel's DeqScale::vscale
+  std::vector<float> hscales;  // and its half_scale
+  // vscales and hscales repeated for as many whole pixels as fit
+  // kSmallChunk (at least one): the channels-last epilogue's.
+  std::vector<float> rep_vs, rep_hs;
   bool any_special = false;
   Epilogue epilogue;  // read once: a run reads no attribute
+  int32_t rank = 0;
+  // The layouts agreed at load (kernel.h): int8 x and int8 y channels last,
+  // between int8 Convs that both read and write it (MobileNet's chain of
+  // 1x1, depthwise and 1x1 Convs), saving oneDNN's reorder of x and the
+  // epilogue's transpose of y.
+  bool x_nhwc = false, y_nhwc = false;
+
+  // Channels last where the epilogue has a channels-last pass: uint64
+  // scales, none special, a 4-D int8 result.
+  bool ChannelsLastEpilogue() const {
+#if defined(ASCEND_EMU_FUSED_CHANNELS_LAST) && \
+    defined(ASCEND_EMU_DEQUANT_VECTORS)
+    return epilogue.u64 && !any_special && rank == 4;
+#else
+    return false;
+#endif
+  }
+  TensorLayout PreferredOutputLayout(size_t index) const override {
+    return index == 0 && epilogue.quant && ChannelsLastEpilogue() &&
+                   ConvInt8WritesChannelsLast(conv.get(), x_nhwc)
+               ? TensorLayout::kNhwc
+               : TensorLayout::kPlain;
+  }
+  bool CanReadInput(size_t index, TensorLayout layout) const override {
+    return index == 0 && layout == TensorLayout::kNhwc &&
+           ChannelsLastEpilogue() && ConvInt8ReadsChannelsLast(conv.get());
+  }
+  void UseOutputLayout(size_t index, TensorLayout layout) override {
+    if (index == 0) y_nhwc = layout == TensorLayout::kNhwc;
+  }
+  void UseInputLayout(size_t index, TensorLayout layout) override {
+    if (index == 0) x_nhwc = layout == TensorLayout::kNhwc;
+  }
 };
 
 // Each of the m output channels' vscale (one scale: m copies).
@@ -219,8 +279,7 @@ void ApplyEpilogue(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
   }
 }
 
-#if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
-#define ASCEND_EMU_FUSED_CHANNELS_LAST 1
+#if defined(ASCEND_EMU_FUSED_CHANNELS_LAST)
 typedef float V8 __attribute__((vector_size(32)));
 typedef int32_t M8 __attribute__((vector_size(32)));
 
@@ -405,6 +464,16 @@ std::vector<TensorRef> ConvInputs(const TensorRef* inputs, size_t n) {
   return in;
 }
 
+// y = AscendQuant(deq), element for element (any layout, the same in both).
+void QuantizeOut(const Epilogue& e, const TensorRef& deq, TensorRef& y) {
+  const int64_t n = y.shape.numel();
+  if (e.to_float) {
+    QuantizeAscend(deq.as<const float>(), y.as<int8_t>(), n, e.q);
+  } else {
+    QuantizeAscend(deq.as<const Half>(), y.as<int8_t>(), n, e.q);
+  }
+}
+
 }  // namespace
 
 std::string InferFusedConvDequant(InferContext& ctx) {
@@ -422,7 +491,12 @@ std::string InferFusedConvDequant(InferContext& ctx) {
                          {"dtype", K::kInt},
                          {"to", K::kInt},
                          {"activation", K::kString},
-                         {"activation_params", K::kFloats}});
+                         {"activation_params", K::kFloats},
+                         {"quant_scale", K::kFloat},
+                         {"quant_offset", K::kFloat},
+                         {"quant_sqrt_mode", K::kInt},
+                         {"quant_round_mode", K::kString},
+                         {"quant_dst_type", K::kString}});
   if (!err.empty()) return err;
   const int64_t to = AttrInt(own, "to", 10);
   if (to != 10 && to != 1) {
@@ -458,14 +532,38 @@ std::string InferFusedConvDequant(InferContext& ctx) {
   err = InferAscendDequant(deq);
   if (!err.empty()) return std::string(kOp) + ": " + err;
 
+  // The merged AscendQuant (its attributes all behind quant_, scale
+  // required), as that kernel checks it on the dequantized value.
+  const DType dequantized = to == 1 ? DType::kFloat32 : DType::kFloat16;
+  std::vector<TensorRef> quant_in(1);
+  quant_in[0].dtype = dequantized;
+  quant_in[0].shape = conv_out[0].shape;
+  Attributes quant_attrs;
+  for (const char* name : kQuantAttrs) {
+    auto it = own.map().find(std::string(kQuantPrefix) + name);
+    if (it != own.map().end()) quant_attrs.map()[name] = it->second;
+  }
+  const bool quant = !quant_attrs.map().empty();
+  if (quant) {
+    if (!quant_attrs.Has("scale"))
+      return Fail(kOp, "a merged AscendQuant needs quant_scale");
+    std::vector<TensorRef> quant_out(1);
+    InferContext q{quant_attrs, quant_in, quant_out};
+    err = InferAscendQuant(q);
+    if (!err.empty()) return std::string(kOp) + ": " + err;
+  }
+
   err = PrepareOutputs(kOp, ctx, 1);
   if (!err.empty()) return err;
-  err = SetOutput(kOp, ctx, 0, to == 1 ? DType::kFloat32 : DType::kFloat16,
+  err = SetOutput(kOp, ctx, 0, quant ? DType::kInt8 : dequantized,
                   conv_out[0].shape);
   if (!err.empty()) return err;
-  // The int32 conv output, then the Conv's own scratch.
+  // The int32 conv output, the dequantized value when an AscendQuant
+  // follows, then the Conv's own scratch.
   ctx.scratch_bytes =
-      Align64(static_cast<size_t>(conv_out[0].nbytes())) + conv.scratch_bytes;
+      Align64(static_cast<size_t>(conv_out[0].nbytes())) +
+      (quant ? Align64(static_cast<size_t>(quant_in[0].nbytes())) : size_t{0}) +
+      conv.scratch_bytes;
   return "";
 }
 
@@ -479,9 +577,19 @@ std::unique_ptr<PreparedOp> PrepareFusedConvDequant(const PrepareContext& ctx) {
     p->scales.push_back(ReadDeqScale(d, c));
     p->any_special = p->any_special || p->scales.back().special;
   }
-  if (!ctx.outputs.empty() && ctx.outputs[0].shape.rank >= 2)
-    p->vscales =
-        ChannelVScales(p->scales.data(), count, ctx.outputs[0].shape.dims[1]);
+  if (!ctx.outputs.empty() && ctx.outputs[0].shape.rank >= 2) {
+    const int64_t m = ctx.outputs[0].shape.dims[1];
+    p->vscales = ChannelVScales(p->scales.data(), count, m);
+    for (int64_t c = 0; c < m; ++c)
+      p->hscales.push_back(p->scales[count == 1 ? 0 : c].half_scale);
+    const int64_t per =
+        std::max<int64_t>(1, kSmallChunk / std::max<int64_t>(m, 1));
+    for (int64_t k = 0; k < per; ++k) {
+      p->rep_vs.insert(p->rep_vs.end(), p->vscales.begin(), p->vscales.end());
+      p->rep_hs.insert(p->rep_hs.end(), p->hscales.begin(), p->hscales.end());
+    }
+  }
+  if (!ctx.outputs.empty()) p->rank = ctx.outputs[0].shape.rank;
   const std::vector<TensorRef> conv_in =
       ConvInputs(ctx.inputs.data(), ctx.inputs.size());
   const PrepareContext conv{ctx.attrs, conv_in, ctx.outputs};
@@ -501,23 +609,35 @@ void RunFusedConvDequant(const RunContext& ctx) {
   acc.shape = shape;
   acc.data = ctx.scratch;
   const size_t acc_room = Align64(static_cast<size_t>(acc.nbytes()));
+  const Epilogue e = p != nullptr ? p->epilogue : ReadEpilogue(ctx.attrs, d);
+  // Where the epilogue writes: y, or (an AscendQuant merged) the scratch
+  // after acc, quantized into y at the end.
+  TensorRef deq;
+  deq.dtype = e.to_float ? DType::kFloat32 : DType::kFloat16;
+  deq.shape = shape;
+  deq.data = static_cast<unsigned char*>(ctx.scratch) + acc_room;
+  const size_t deq_room =
+      e.quant ? Align64(static_cast<size_t>(deq.nbytes())) : size_t{0};
+  void* out = e.quant ? deq.data : y.data;
   const bool has_bias = ctx.num_inputs > 3 && ctx.inputs[3].present();
   const TensorRef conv_in[3] = {ctx.inputs[0], ctx.inputs[1],
                                 has_bias ? ctx.inputs[3] : TensorRef{}};
-  const RunContext conv{ctx.attrs,
-                        conv_in,
-                        has_bias ? size_t{3} : size_t{2},
-                        &acc,
-                        1,
-                        static_cast<unsigned char*>(ctx.scratch) + acc_room,
-                        p != nullptr ? p->conv.get() : nullptr};
+  const RunContext conv{
+      ctx.attrs,
+      conv_in,
+      has_bias ? size_t{3} : size_t{2},
+      &acc,
+      1,
+      static_cast<unsigned char*>(ctx.scratch) + acc_room + deq_room,
+      p != nullptr ? p->conv.get() : nullptr};
   // Channels last where oneDNN writes that and the scales are uint64
   // (float16 scales, v100 chips, take the NCHW pass).
   const int32_t* channels_last = nullptr;
-  const Epilogue e = p != nullptr ? p->epilogue : ReadEpilogue(ctx.attrs, d);
+  const bool x_nhwc = p != nullptr && p->x_nhwc;
+  const bool y_nhwc = p != nullptr && p->y_nhwc;
 #if defined(ASCEND_EMU_FUSED_CHANNELS_LAST)
-  if (e.u64) {
-    channels_last = RunConvInt8KeepChannelsLast(conv);
+  if (e.u64 || x_nhwc) {
+    channels_last = RunConvInt8KeepChannelsLast(conv, x_nhwc);
   } else {
     RunConvInt8(conv);
   }
@@ -550,13 +670,44 @@ void RunFusedConvDequant(const RunContext& ctx) {
   const int64_t plane = shape.rank == 4   ? shape.dims[2] * shape.dims[3]
                         : shape.rank == 3 ? shape.dims[2]
                                           : int64_t{1};
+  bool done = false;
+#if defined(ASCEND_EMU_FUSED_CHANNELS_LAST) && \
+    defined(ASCEND_EMU_DEQUANT_VECTORS)
+  if (y_nhwc && channels_last != nullptr) {
+    // Channels last in and out (only with uint64 scales, none special, and
+    // an AscendQuant merged: ChannelsLastEpilogue): a pixel's channels at a
+    // time with their scales from the prepared arrays.
+    // Chunks of whole pixels, their channels' scales repeated (rep_vs,
+    // rep_hs: one PlaneVec call per chunk, not per pixel).
+    const int64_t m = shape.dims[1], pixels = shape.dims[0] * plane;
+    const int64_t per =
+        m > 0 ? static_cast<int64_t>(p->rep_vs.size()) / m : int64_t{1};
+    for (int64_t q0 = 0; m > 0 && q0 < pixels; q0 += per) {
+      const int64_t len = std::min(per, pixels - q0) * m;
+      const int32_t* a = channels_last + q0 * m;
+      void* row = e.to_float
+                      ? static_cast<void*>(static_cast<float*>(out) + q0 * m)
+                      : static_cast<void*>(static_cast<Half*>(out) + q0 * m);
+      int64_t i = PlaneVecAny(a, len, scales[0], p->rep_vs.data(),
+                              p->rep_hs.data(), e, row);
+      for (; i < len; ++i) {
+        const int64_t c = i % m;
+        Put(out, e, q0 * m + i,
+            Activate(DequantOne(a[i], scales[count != 1 ? c : 0], true, false,
+                                e.relu_flag),
+                     e));
+      }
+    }
+    QuantizeOut(e, deq, y);
+    return;
+  }
+#endif
 #if defined(ASCEND_EMU_FUSED_CHANNELS_LAST)
   if (channels_last != nullptr && !any_special) {
     ApplyEpilogueChannelsLast(channels_last, shape.dims[0], shape.dims[1],
-                              plane, scales, vs, count != 1, e, y.data);
-    return;
-  }
-  if (channels_last != nullptr) {
+                              plane, scales, vs, count != 1, e, out);
+    done = true;
+  } else if (channels_last != nullptr) {
     // A special (inf / NaN) scale: the reference on every element.
     const int64_t m = shape.dims[1];
     for (int64_t b = 0; b < shape.dims[0]; ++b) {
@@ -566,20 +717,41 @@ void RunFusedConvDequant(const RunContext& ctx) {
               DequantOne(channels_last[(b * plane + p) * m + c],
                          scales[count != 1 ? c : 0], true, false, e.relu_flag),
               e);
-          const int64_t at = (b * m + c) * plane + p;
-          if (e.to_float) {
-            y.as<float>()[at] = v;
-          } else {
-            y.as<Half>()[at] = Half(v);
-          }
+          Put(out, e, (b * m + c) * plane + p, v);
         }
       }
     }
-    return;
+    done = true;
   }
 #endif
-  ApplyEpilogue(acc.as<const int32_t>(), shape.dims[0], shape.dims[1], plane,
-                scales, count != 1, any_special, e, y.data);
+  if (!done) {
+    ApplyEpilogue(acc.as<const int32_t>(), shape.dims[0], shape.dims[1], plane,
+                  scales, count != 1, any_special, e, out);
+  }
+  if (!e.quant) return;
+  if (!y_nhwc) {
+    QuantizeOut(e, deq, y);
+    return;
+  }
+  // y agreed channels last, the result NCHW (oneDNN's fast path declined
+  // this run): quantized a row at a time, stored transposed.
+  const int64_t m = shape.dims[1];
+  int8_t row[256];
+  for (int64_t b = 0; b < shape.dims[0]; ++b) {
+    for (int64_t c = 0; c < m; ++c) {
+      for (int64_t p0 = 0; p0 < plane; p0 += 256) {
+        const int64_t len = std::min<int64_t>(256, plane - p0);
+        const int64_t at = (b * m + c) * plane + p0;
+        if (e.to_float) {
+          QuantizeAscend(deq.as<const float>() + at, row, len, e.q);
+        } else {
+          QuantizeAscend(deq.as<const Half>() + at, row, len, e.q);
+        }
+        for (int64_t i = 0; i < len; ++i)
+          y.as<int8_t>()[(b * plane + p0 + i) * m + c] = row[i];
+      }
+    }
+  }
 }
 
 }  // namespace kernels

@@ -16,10 +16,10 @@ namespace {
 
 // The reduction bound of the exact float sums (conv_int8.cc's kExactTerms).
 constexpr int64_t kExactTaps = 514;
-// Vectors of channels summed side by side.
+// Output pixels summed side by side.
 constexpr int64_t kBlock = 4;
-// The largest input plane taken: on wider ones, transposing the NCHW input
-// costs more than conv.cc's row-wise float kernels take (MobileNetV2's
+// The largest NCHW input plane worth transposing: on wider ones that costs
+// more than conv.cc's row-wise float kernels take (MobileNetV2's
 // 96-channel 32x32 stride-2 depthwise Conv: 38 against 14 us in the model).
 constexpr int64_t kMaxIn = 8;
 
@@ -78,8 +78,7 @@ bool MakeDepthwiseInt8(const ConvGeometry& g, int32_t offset_x, const int8_t* w,
   const Window2D& win = g.w;
   const int64_t taps = win.kernel[0] * win.kernel[1];
   if (win.spatial_rank != 2 || g.group != g.c || g.m != g.c || g.c <= 0 ||
-      taps <= 0 || taps > kExactTaps || g.n <= 0 || win.in[0] > kMaxIn ||
-      win.in[1] > kMaxIn)
+      taps <= 0 || taps > kExactTaps || g.n <= 0)
     return false;
   d->g = g;
   d->ox = offset_x;
@@ -94,12 +93,56 @@ bool MakeDepthwiseInt8(const ConvGeometry& g, int32_t offset_x, const int8_t* w,
   return true;
 }
 
+bool DepthwiseInt8FitsPlanes(const ConvGeometry& g) {
+  return g.w.in[0] <= kMaxIn && g.w.in[1] <= kMaxIn;
+}
+
 size_t DepthwiseInt8ScratchBytes(const ConvGeometry& g) {
   const Window2D& w = g.w;
   return static_cast<size_t>((w.in[0] + w.pad_begin[0] + w.pad_end[0]) *
                              (w.in[1] + w.pad_begin[1] + w.pad_end[1]) * g.c) *
          sizeof(float);
 }
+
+#if defined(ASCEND_EMU_GNU_VECTORS)
+namespace {
+using gnu_vectors::kLanes;
+using gnu_vectors::Vec;
+typedef int32_t IVec __attribute__((vector_size(sizeof(Vec))));
+typedef uint32_t UVec __attribute__((vector_size(sizeof(Vec))));
+
+// kPixels output pixels of one row from column ow, channels [c0, c0 +
+// kLanes): the taps' exact sums to int32, plus the bias. Each tap's weights
+// load once for all the pixels, whose sums are independent (the FMAs do not
+// wait on each other's latency).
+template <int kPixels>
+inline void PixelsVec(const DepthwiseInt8& d, const float* p, int64_t oh,
+                      int64_t ow, int64_t c0, int32_t* y_row) {
+  const Window2D& w = d.g.w;
+  const int64_t c = d.g.c, sw = w.stride[1];
+  Vec acc[kPixels] = {};
+  for (int64_t kh = 0; kh < w.kernel[0]; ++kh) {
+    const int64_t ih = oh * w.stride[0] + kh * w.dilation[0];
+    for (int64_t kw = 0; kw < w.kernel[1]; ++kw) {
+      const Vec wv =
+          gnu_vectors::Load(d.w.data() + (kh * w.kernel[1] + kw) * c + c0);
+      const float* xp =
+          p + (ih * d.padded_w + ow * sw + kw * w.dilation[1]) * c + c0;
+      for (int j = 0; j < kPixels; ++j)
+        acc[j] += gnu_vectors::Load(xp + j * sw * c) * wv;
+    }
+  }
+  UVec b = UVec{};
+  if (!d.bias.empty()) std::memcpy(&b, d.bias.data() + c0, sizeof b);
+  for (int j = 0; j < kPixels; ++j) {
+    // Exact integers: the conversion is exact; the bias wraps.
+    const UVec r =
+        gnu_vectors::BitCastV<UVec>(__builtin_convertvector(acc[j], IVec)) + b;
+    std::memcpy(y_row + (ow + j) * c + c0, &r, sizeof r);
+  }
+}
+}  // namespace
+#endif
 
 void RunDepthwiseInt8(const DepthwiseInt8& d, const int8_t* x,
                       bool x_channels_last, void* scratch, int32_t* y) {
@@ -109,57 +152,23 @@ void RunDepthwiseInt8(const DepthwiseInt8& d, const int8_t* x,
   float* p = static_cast<float*>(scratch);
   int64_t vec_end = 0;
 #if defined(ASCEND_EMU_GNU_VECTORS)
-  using gnu_vectors::kLanes;
-  using gnu_vectors::Vec;
-  typedef int32_t IVec __attribute__((vector_size(sizeof(Vec))));
-  typedef uint32_t UVec __attribute__((vector_size(sizeof(Vec))));
   vec_end = c / kLanes * kLanes;
 #endif
   for (int64_t n = 0; n < g.n; ++n) {
     FillPadded(d, x + n * c * w.in[0] * w.in[1], x_channels_last, p);
     int32_t* yn = y + n * w.out[0] * w.out[1] * c;
     for (int64_t oh = 0; oh < w.out[0]; ++oh) {
-      for (int64_t ow = 0; ow < w.out[1]; ++ow) {
-        int32_t* out = yn + (oh * w.out[1] + ow) * c;
+      int32_t* y_row = yn + oh * w.out[1] * c;
 #if defined(ASCEND_EMU_GNU_VECTORS)
-        // Up to kBlock vectors of channels at a time: independent sums, so
-        // the FMAs do not wait on each other's latency.
-        for (int64_t c0 = 0; c0 < vec_end;) {
-          const int64_t vecs =
-              std::min<int64_t>(kBlock, (vec_end - c0) / kLanes);
-          Vec acc[kBlock] = {};
-          for (int64_t kh = 0; kh < w.kernel[0]; ++kh) {
-            const int64_t ih = oh * w.stride[0] + kh * w.dilation[0];
-            for (int64_t kw = 0; kw < w.kernel[1]; ++kw) {
-              const int64_t iw = ow * w.stride[1] + kw * w.dilation[1];
-              const float* xp = p + (ih * d.padded_w + iw) * c + c0;
-              const float* wp = d.w.data() + (kh * w.kernel[1] + kw) * c + c0;
-              if (vecs == kBlock) {
-                for (int64_t j = 0; j < kBlock; ++j)
-                  acc[j] += gnu_vectors::Load(xp + j * kLanes) *
-                            gnu_vectors::Load(wp + j * kLanes);
-              } else {
-                for (int64_t j = 0; j < vecs; ++j)
-                  acc[j] += gnu_vectors::Load(xp + j * kLanes) *
-                            gnu_vectors::Load(wp + j * kLanes);
-              }
-            }
-          }
-          for (int64_t j = 0; j < vecs; ++j, c0 += kLanes) {
-            // Exact integers: the conversion is exact; the bias wraps.
-            UVec r = gnu_vectors::BitCastV<UVec>(
-                __builtin_convertvector(acc[j], IVec));
-            if (!d.bias.empty()) {
-              UVec b;
-              std::memcpy(&b, d.bias.data() + c0, sizeof b);
-              r += b;
-            }
-            std::memcpy(out + c0, &r, sizeof r);
-          }
-        }
-#endif
-        PixelScalar(d, p, oh, ow, vec_end, c, out);
+      for (int64_t c0 = 0; c0 < vec_end; c0 += kLanes) {
+        int64_t ow = 0;
+        for (; ow + kBlock <= w.out[1]; ow += kBlock)
+          PixelsVec<kBlock>(d, p, oh, ow, c0, y_row);
+        for (; ow < w.out[1]; ++ow) PixelsVec<1>(d, p, oh, ow, c0, y_row);
       }
+#endif
+      for (int64_t ow = 0; ow < w.out[1]; ++ow)
+        PixelScalar(d, p, oh, ow, vec_end, c, y_row + ow * c);
     }
   }
 }

@@ -31,11 +31,15 @@ struct DepthwiseInt8 {
 };
 
 // True when the path takes `g`: 2-D, one input and one output channel per
-// group, at most 514 taps, an input plane of at most 8 x 8 (wider ones
-// vectorize along their rows in conv.cc, NCHW); *d then holds `w` ([channels,
-// 1, kh, kw]) and `bias` (null: none) rearranged.
+// group, at most 514 taps; *d then holds `w` ([channels, 1, kh, kw]) and
+// `bias` (null: none) rearranged.
 bool MakeDepthwiseInt8(const ConvGeometry& g, int32_t offset_x, const int8_t* w,
                        const int32_t* bias, DepthwiseInt8* d);
+
+// Whether the path pays on an NCHW input: a plane of at most 8 x 8. Wider
+// ones vectorize along their rows in conv.cc; a channels-last input (an
+// agreed layout, kernel.h) always takes the path.
+bool DepthwiseInt8FitsPlanes(const ConvGeometry& g);
 
 // Bytes of scratch RunDepthwiseInt8 needs for `g` (one image's padded
 // input), known before the weights are.

@@ -19,6 +19,8 @@
 //     once; sqrt_mode refused, as CANN does. fp16 (v100 chips): y =
 //     fp16(fp16(x) * deq_scale) (twice with sqrt_mode). relu_flag: ReLU
 //     after. The output is float16 whatever `dtype` says (the TBE kernel's).
+#include "quant.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -39,8 +41,6 @@ namespace kernels {
 namespace {
 
 using K = Attribute::Kind;
-
-enum class RoundMode { kRound, kFloor, kCeil, kTrunc };
 
 bool ParseRoundMode(const char* s, RoundMode* mode) {
   const std::string m(s);
@@ -257,24 +257,40 @@ std::string InferAscendQuant(InferContext& ctx) {
   return SetOutput(op, ctx, 0, DType::kInt8, x.shape);
 }
 
+QuantParams ReadQuantParams(const Attributes& attrs,
+                            const std::string& prefix) {
+  const float scale = AttrFloat(attrs, (prefix + "scale").c_str(), 0.0f);
+  const float offset = AttrFloat(attrs, (prefix + "offset").c_str(), 0.0f);
+  QuantParams q;
+  q.twice = AttrInt(attrs, (prefix + "sqrt_mode").c_str(), 0) != 0;
+  ParseRoundMode(AttrString(attrs, (prefix + "round_mode").c_str(), "Round"),
+                 &q.mode);
+  // The TBE kernel tests the attributes, then makes float16 constants.
+  q.mul = scale != 1.0f;
+  q.add = offset != 0.0f;
+  q.scale = RoundToHalf(scale);
+  q.offset = RoundToHalf(offset);
+  return q;
+}
+
+void QuantizeAscend(const float* x, int8_t* y, int64_t n,
+                    const QuantParams& q) {
+  Quant(x, y, n, q.scale, q.mul, q.twice, q.offset, q.add, q.mode);
+}
+
+void QuantizeAscend(const Half* x, int8_t* y, int64_t n, const QuantParams& q) {
+  Quant(x, y, n, q.scale, q.mul, q.twice, q.offset, q.add, q.mode);
+}
+
 void RunAscendQuant(const RunContext& ctx) {
   const TensorRef& x = ctx.inputs[0];
-  const float scale_attr = AttrFloat(ctx.attrs, "scale", 0.0f);
-  const float offset_attr = AttrFloat(ctx.attrs, "offset", 0.0f);
-  const bool twice = AttrInt(ctx.attrs, "sqrt_mode", 0) != 0;
-  RoundMode mode = RoundMode::kRound;
-  ParseRoundMode(AttrString(ctx.attrs, "round_mode", "Round"), &mode);
-  // The TBE kernel tests the attributes, then makes float16 constants.
-  const bool mul = scale_attr != 1.0f;
-  const bool add = offset_attr != 0.0f;
-  const float scale = RoundToHalf(scale_attr);
-  const float offset = RoundToHalf(offset_attr);
+  const QuantParams q = ReadQuantParams(ctx.attrs, "");
   int8_t* y = ctx.outputs[0].as<int8_t>();
   const int64_t n = x.shape.numel();
   if (x.dtype == DType::kFloat16) {
-    Quant(x.as<const Half>(), y, n, scale, mul, twice, offset, add, mode);
+    QuantizeAscend(x.as<const Half>(), y, n, q);
   } else {
-    Quant(x.as<const float>(), y, n, scale, mul, twice, offset, add, mode);
+    QuantizeAscend(x.as<const float>(), y, n, q);
   }
 }
 

@@ -177,6 +177,64 @@ TEST_F(AtcQuantTest, DequantCastClipFuseIntoTheInt8Conv) {
   }
 }
 
+// The next layer's AscendQuant merges too (int8 out of the first Conv's
+// FusedConvDequant), and the second int8 Conv takes its offset_x from the
+// merged AscendQuant: the same numbers as the ops apart.
+TEST_F(AtcQuantTest, NextLayersQuantFusesAndKeepsItsOffset) {
+  OnnxBuilder b = QuantConvGraph();
+  onnx::GraphProto* g = b.model().mutable_graph();
+  g->mutable_node(g->node_size() - 1)->set_output(0, "yf");
+  g->mutable_output(0)->set_name("z");
+  g->mutable_output(0)
+      ->mutable_type()
+      ->mutable_tensor_type()
+      ->mutable_shape()
+      ->mutable_dim(1)
+      ->set_dim_value(2);
+  AddInit(b, "lo", onnx::TensorProto::FLOAT, {}, std::vector<float>{0.0f});
+  AddInit(b, "hi", onnx::TensorProto::FLOAT, {}, std::vector<float>{6.0f});
+  b.Node("Clip", {"yf", "lo", "hi"}, {"r"}, "relu6");
+  onnx::NodeProto& q = b.Node("AscendQuant", {"r"}, {"rq"}, "quant2");
+  OnnxBuilder::AttrFloat(q, "scale", 21.0f);
+  OnnxBuilder::AttrFloat(q, "offset", -9.0f);
+  AddInit(b, "w2", onnx::TensorProto::INT8, {2, 3, 1, 1},
+          std::vector<int8_t>{5, -7, 3, -2, 11, 1});
+  b.Node("Conv", {"rq", "w2"}, {"acc2"}, "conv2");
+  AddInit(b, "deq2", onnx::TensorProto::UINT64, {1},
+          std::vector<uint64_t>{0x3C000000u});  // 2^-7
+  b.Node("AscendDequant", {"acc2", "deq2"}, {"zh"}, "dequant2");
+  onnx::NodeProto& cast = b.Node("Cast", {"zh"}, {"z"}, "cast2");
+  OnnxBuilder::AttrInt(cast, "to", onnx::TensorProto::FLOAT);
+  WriteFile("fusion_off.cfg", R"({"Switch": {"GraphFusion": {"ALL": "off"}, )"
+                              R"("UBFusion": {"ALL": "off"}}})");
+  std::vector<float> x(50);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = -7.0f + 0.2937f * static_cast<float>((i * 13) % 50);
+  std::vector<std::vector<float>> outs;
+  for (bool fuse : {true, false}) {
+    std::vector<std::string> args;
+    if (!fuse) args.push_back("--fusion_switch_file=" + Path("fusion_off.cfg"));
+    const std::string name = fuse ? "requant" : "requant_plain";
+    std::unique_ptr<Model> model = CompileAndLoad(b, name, args);
+    ASSERT_NE(model, nullptr);
+    const std::vector<std::string> ops = OpNames(Path(name + ".om"));
+    if (fuse) {
+      EXPECT_NE(std::find(ops.begin(), ops.end(),
+                          "FusedConvDequant:conv+dequant+cast+relu6+quant2"),
+                ops.end());
+      EXPECT_EQ(ops.size(), 3u);
+    } else {
+      EXPECT_EQ(ops.size(), 9u);
+    }
+    outs.push_back(RunFloat(*model, {x})[0]);
+  }
+  ASSERT_EQ(outs[0].size(), 50u);
+  EXPECT_EQ(outs[0], outs[1]);
+  // Not all zero: the offset and the saturation matter to these numbers.
+  EXPECT_NE(*std::max_element(outs[0].begin(), outs[0].end()),
+            *std::min_element(outs[0].begin(), outs[0].end()));
+}
+
 TEST_F(AtcQuantTest, Int8ConvWithoutAQuantGetsOffsetZero) {
   // The int8 input is a graph input: offset_x 0.
   OnnxBuilder b;

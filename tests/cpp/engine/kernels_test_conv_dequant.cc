@@ -48,9 +48,22 @@ struct EpilogueCase {
   bool to_float;
   std::string act;  // "", "Relu", "Clip"
   int relu_flag;
-  int scales;  // 0: one per channel, 1: one, 2: float16 per channel,
-               // 3: per channel with an inf among them
+  int scales;     // 0: one per channel, 1: one, 2: float16 per channel,
+                  // 3: per channel with an inf among them
+  int quant = 0;  // an AscendQuant after: 0 none, 1 scale and offset (Round),
+                  // 2 scale twice (sqrt_mode), Floor, no offset
 };
+
+// The AscendQuant attributes of EpilogueCase::quant, with `prefix`.
+Attrs& QuantAttrs(Attrs& a, int quant, const std::string& prefix) {
+  if (quant == 1) {
+    a.Float(prefix + "scale", 11.3f).Float(prefix + "offset", -3.0f);
+  } else if (quant == 2) {
+    a.Float(prefix + "scale", 3.7f).Int(prefix + "sqrt_mode", 1);
+    a.Str(prefix + "round_mode", "Floor");
+  }
+  return a;
+}
 
 std::vector<HostTensor> ConvInputs(const ConvCase& t, uint32_t seed) {
   std::mt19937 gen(seed);
@@ -119,7 +132,82 @@ std::vector<uint32_t> Chain(const ConvCase& t, const EpilogueCase& e,
                    HostTensor::F32(S({}), {6.0f})});
   }
   EXPECT_EQ(y.error, "");
+  if (e.quant != 0) {
+    Attrs q;
+    y = RunKernel("AscendQuant", QuantAttrs(q, e.quant, ""), {y.outputs[0]});
+    EXPECT_EQ(y.error, "");
+    std::vector<uint32_t> out;
+    for (int8_t v : y.outputs[0].values<int8_t>())
+      out.push_back(static_cast<uint8_t>(v));
+    return out;
+  }
   return e.to_float ? Bits<float>(y.outputs[0]) : Bits<Half>(y.outputs[0]);
+}
+
+// The fused op's output bits (int8 when an AscendQuant is merged).
+std::vector<uint32_t> OutputBits(const HostTensor& y, const EpilogueCase& e) {
+  if (e.quant != 0) {
+    std::vector<uint32_t> out;
+    for (int8_t v : y.values<int8_t>()) out.push_back(static_cast<uint8_t>(v));
+    return out;
+  }
+  return e.to_float ? Bits<float>(y) : Bits<Half>(y);
+}
+
+// An int8 [N, C, H, W] tensor's data NHWC (the shape unchanged, as an agreed
+// tensor's), and a channels-last int8 result's bits back in NCHW order.
+HostTensor Int8ToNhwc(const HostTensor& x) {
+  const int64_t n = x.shape.dims[0], c = x.shape.dims[1],
+                plane = x.shape.dims[2] * x.shape.dims[3];
+  const std::vector<int8_t> v = x.values<int8_t>();
+  std::vector<int8_t> t(v.size());
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t k = 0; k < c; ++k)
+      for (int64_t p = 0; p < plane; ++p)
+        t[(b * plane + p) * c + k] = v[(b * c + k) * plane + p];
+  return HostTensor::Of(DType::kInt8, x.shape, t);
+}
+std::vector<uint32_t> Int8BitsFromNhwc(const HostTensor& y) {
+  const int64_t n = y.shape.dims[0], c = y.shape.dims[1],
+                plane = y.shape.dims[2] * y.shape.dims[3];
+  const std::vector<int8_t> v = y.values<int8_t>();
+  std::vector<uint32_t> t(v.size());
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t k = 0; k < c; ++k)
+      for (int64_t p = 0; p < plane; ++p)
+        t[(b * c + k) * plane + p] =
+            static_cast<uint8_t>(v[(b * plane + p) * c + k]);
+  return t;
+}
+
+// With an AscendQuant merged: x and y agreed channels last (model.cc's
+// AgreeLayouts between two int8 Convs), each alone and both, where the
+// prepared op takes them; depthwise Convs (their channels-last path) must.
+void ExpectSameInLayouts(const ConvCase& t, const EpilogueCase& e,
+                         const Attrs& a, const std::vector<HostTensor>& in,
+                         const std::vector<uint32_t>& want,
+                         const std::string& label) {
+  const bool depthwise = t.group == t.c && t.m == t.c;
+  const bool epilogue = e.scales != 2 && e.scales != 3;  // uint64, finite
+  for (int layouts : {1, 2, 3}) {
+    AgreedLayouts agreed;
+    std::vector<HostTensor> x = in;
+    if (layouts & 1) {
+      agreed.inputs = {TensorLayout::kNhwc};
+      x[0] = Int8ToNhwc(in[0]);
+    }
+    if (layouts & 2) agreed.outputs = {TensorLayout::kNhwc};
+    RunResult r = RunKernel("FusedConvDequant", a, x, 1, true, &agreed);
+    ASSERT_EQ(r.error, "") << label;
+    if (depthwise && epilogue && layouts != 2) {
+      EXPECT_TRUE(r.agreed) << label << " layouts=" << layouts;
+    }
+    if (!r.agreed) continue;
+    const std::vector<uint32_t> got = (layouts & 2)
+                                          ? Int8BitsFromNhwc(r.outputs[0])
+                                          : OutputBits(r.outputs[0], e);
+    ASSERT_EQ(got, want) << label << " layouts=" << layouts;
+  }
 }
 
 void ExpectFusedSame(const ConvCase& t, const EpilogueCase& e, uint32_t seed) {
@@ -134,6 +222,7 @@ void ExpectFusedSame(const ConvCase& t, const EpilogueCase& e, uint32_t seed) {
   a.Int("relu_flag", e.relu_flag).Int("to", e.to_float ? 1 : 10);
   if (!e.act.empty()) a.Str("activation", e.act);
   if (e.act == "Clip") a.Floats("activation_params", {0.0f, 6.0f});
+  QuantAttrs(a, e.quant, "quant_");
   const std::vector<HostTensor> fused_in = {in[0], in[1], deq, in[2]};
   const std::string label =
       "n=" + std::to_string(t.n) + " c=" + std::to_string(t.c) +
@@ -142,12 +231,12 @@ void ExpectFusedSame(const ConvCase& t, const EpilogueCase& e, uint32_t seed) {
       " group=" + std::to_string(t.group) +
       " to_float=" + std::to_string(e.to_float) + " act=" + e.act +
       " relu_flag=" + std::to_string(e.relu_flag) +
-      " scales=" + std::to_string(e.scales);
+      " scales=" + std::to_string(e.scales) +
+      " quant=" + std::to_string(e.quant);
   for (bool prepare : {false, true}) {
     RunResult r = RunKernel("FusedConvDequant", a, fused_in, 1, prepare);
     ASSERT_EQ(r.error, "") << label;
-    const std::vector<uint32_t> got =
-        e.to_float ? Bits<float>(r.outputs[0]) : Bits<Half>(r.outputs[0]);
+    const std::vector<uint32_t> got = OutputBits(r.outputs[0], e);
     ASSERT_EQ(got.size(), want.size()) << label;
     for (size_t i = 0; i < got.size(); ++i) {
       ASSERT_EQ(got[i], want[i])
@@ -159,6 +248,7 @@ void ExpectFusedSame(const ConvCase& t, const EpilogueCase& e, uint32_t seed) {
           << label << ": the prepared epilogue allocated";
     }
   }
+  if (e.quant != 0) ExpectSameInLayouts(t, e, a, fused_in, want, label);
 }
 
 TEST(KernelsConvDequant, FusedMatchesTheChainBitForBit) {
@@ -169,11 +259,14 @@ TEST(KernelsConvDequant, FusedMatchesTheChainBitForBit) {
       {1, 32, 64, 2, 2, 1, 1, 1, 0, 0, 1000},     // a 2x2 plane
       {1, 8, 40, 6, 6, 3, 1, 2, 1, 0, 1000},      // stride 2: 3x3 out
       {1, 16, 16, 8, 8, 1, 1, 1, 0, 0, 1 << 26},  // sums past 2^24
-      {2, 16, 24, 4, 4, 1, 1, 1, 0, 7, 1000}};    // dense, a batch of 2
-  const EpilogueCase epilogues[] = {{true, "Clip", 0, 0}, {false, "Relu", 0, 0},
-                                    {false, "", 1, 0},    {true, "", 0, 1},
-                                    {false, "", 0, 2},    {true, "Clip", 0, 3},
-                                    {true, "Relu", 1, 0}};
+      {2, 16, 24, 4, 4, 1, 1, 1, 0, 7, 1000},     // dense, a batch of 2
+      {1, 40, 40, 12, 12, 3, 40, 2, 1, 9, 1000},  // depthwise, 12x12 stride 2
+      {1, 20, 20, 9, 9, 5, 20, 1, 2, -3, 1000}};  // depthwise 5x5, edges
+  const EpilogueCase epilogues[] = {
+      {true, "Clip", 0, 0}, {false, "Relu", 0, 0},   {false, "", 1, 0},
+      {true, "", 0, 1},     {false, "", 0, 2},       {true, "Clip", 0, 3},
+      {true, "Relu", 1, 0}, {true, "Clip", 0, 0, 1}, {false, "Relu", 0, 1, 2},
+      {false, "", 0, 0, 1}};
   uint32_t seed = 1;
   for (const ConvCase& t : convs) {
     for (const EpilogueCase& e : epilogues) ExpectFusedSame(t, e, seed += 7);
