@@ -6,7 +6,8 @@ blob version, written once by its generate.py) is read back and run on the emula
 
 - Its blobs decode (blob.py) to what the manifest says, are byte for byte the .blob files the C++
   reader's test reads (tests/cpp/runtime/delegate_blob_corpus_test.cpp), and every named-data
-  key they name is there, under its key scheme, with its size.
+  key they name is there, under its key scheme, with its size; its compile specs read back as
+  they were given.
 - It runs through executorch.runtime (AscendBackend::init reads the blob with the C++ reader) as
   the chip it was exported for, and in ascend_runner as every further chip its blob has a target
   for; each call's outputs match the stored ones within STORED_REL (by the run's arithmetic) and
@@ -24,7 +25,7 @@ import numpy as np
 import pytest
 import torch
 
-from executorch_ascend import blob
+from executorch_ascend import AscendCompileSpec, blob
 from executorch_ascend.ptd_check import check_ptd
 from executorch_ascend.run import run_with_runner
 from executorch_ascend.saved_program import SavedProgram
@@ -104,6 +105,10 @@ def test_blobs_decode_as_saved(folder: Path, program: dict) -> None:
         assert len(decoded.states) == described["states"]
         assert (decoded.source_key is not None) == described["source"]
         _check_named_data(saved, decoded)
+        # `executorch-ascend compile` reads every compile spec of a saved program back.
+        spec = AscendCompileSpec.from_compile_specs(delegate.compile_specs)
+        for name, value in program["compile_spec"].items():
+            assert json.loads(json.dumps(getattr(spec, name))) == value, name
 
 
 def _check_content_key(saved: SavedProgram, key: str, prefix: str, size: int | None = None) -> None:
