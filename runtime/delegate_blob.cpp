@@ -246,6 +246,35 @@ bool read_states(Cursor& in, std::vector<DeviceStateEntry>* states) {
   return true;
 }
 
+// Version 5: the targets, the states, the source.
+bool read_v5(Cursor& in, DelegateBlob* blob) {
+  return read_targets(in, &blob->targets) && read_states(in, &blob->states) &&
+         read_source(in, &blob->source_key);
+}
+
+// One reader per version this runtime reads, kBlobMinReadVersion to
+// kBlobVersion in order. A new version adds its own (the fields it appends
+// read, defaults for the older ones) and leaves every older reader as it is,
+// so an old version's bytes keep their meaning (docs/blob-format.md,
+// Compatibility).
+struct BodyReader {
+  uint32_t version;
+  bool (*read)(Cursor&, DelegateBlob*);
+};
+constexpr BodyReader kBodyReaders[] = {{5, read_v5}};
+constexpr size_t kBodyReaderCount = sizeof(kBodyReaders) / sizeof(BodyReader);
+
+constexpr bool one_reader_per_version() {
+  if (kBodyReaderCount != kBlobVersion - kBlobMinReadVersion + 1) return false;
+  for (size_t i = 0; i < kBodyReaderCount; ++i) {
+    if (kBodyReaders[i].version != kBlobMinReadVersion + i) return false;
+  }
+  return true;
+}
+static_assert(one_reader_per_version(),
+              "kBodyReaders must read each version from delegate_blob.json's "
+              "min_read_version to its version, in order");
+
 }  // namespace
 
 Result<DelegateBlob> read_delegate_blob(const void* data, size_t size) {
@@ -264,13 +293,19 @@ Result<DelegateBlob> read_delegate_blob(const void* data, size_t size) {
     return Error::InvalidProgram;
   }
   ASCEND_CHECK_OR_RETURN_ERROR(
-      version == kBlobVersion, DelegateInvalidCompatibility,
-      "delegate blob version %u is not supported by this runtime (it reads "
-      "version %u); re-export the model with a matching executorch-ascend",
-      version, kBlobVersion);
+      version <= kBlobVersion, DelegateInvalidCompatibility,
+      "delegate blob version %u was written by a newer executorch-ascend; "
+      "this runtime reads versions %u to %u: upgrade executorch-ascend to "
+      "load it",
+      version, kBlobMinReadVersion, kBlobVersion);
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      version >= kBlobMinReadVersion, DelegateInvalidCompatibility,
+      "delegate blob version %u is from a development build before version "
+      "%u, the first released format; this runtime reads versions %u to %u: "
+      "re-export the model with this executorch-ascend",
+      version, kBlobMinReadVersion, kBlobMinReadVersion, kBlobVersion);
   DelegateBlob blob;
-  if (!read_targets(in, &blob.targets) || !read_states(in, &blob.states) ||
-      !read_source(in, &blob.source_key)) {
+  if (!kBodyReaders[version - kBlobMinReadVersion].read(in, &blob)) {
     return Error::InvalidProgram;
   }
   ASCEND_CHECK_OR_RETURN_ERROR(in.remaining() == 0, InvalidProgram,

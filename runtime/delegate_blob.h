@@ -69,13 +69,17 @@ struct DelegateBlob {
   std::string source_key;
 };
 
-// Parses a blob. Errors (each logged once):
-//   DelegateInvalidCompatibility  a version other than kBlobVersion;
+// Parses a blob of any version from kBlobMinReadVersion to kBlobVersion
+// (docs/blob-format.md, Compatibility). Errors (each logged once):
+//   DelegateInvalidCompatibility  a newer version (upgrade executorch-ascend)
+//                                 or one older than kBlobMinReadVersion
+//                                 (re-export the model);
 //   InvalidProgram                anything else malformed.
 executorch::runtime::Result<DelegateBlob> read_delegate_blob(const void* data,
                                                              size_t size);
 
-// The bytes of `blob`, as the Python encoder writes them (tests and tools).
+// The bytes of `blob` in version kBlobVersion, as the Python encoder writes
+// them (tests and tools).
 std::vector<uint8_t> write_delegate_blob(const DelegateBlob& blob);
 
 }  // namespace executorch::backends::ascend

@@ -18,13 +18,18 @@ from __future__ import annotations
 import json
 import struct
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 
 _SPEC = json.loads(resources.files(__package__).joinpath("delegate_blob.json").read_text("utf-8"))
 
 MAGIC: bytes = _SPEC["magic"].encode("ascii")
+# The version encode writes.
 VERSION: int = _SPEC["version"]
+# decode reads every version from this one to VERSION. It is the first released format and is
+# never raised: a program saved by any release keeps loading (docs/blob-format.md, Compatibility).
+MIN_READ_VERSION: int = _SPEC["min_read_version"]
 MAX_TARGETS: int = _SPEC["max_targets"]
 MAX_SOC_VERSION_BYTES: int = _SPEC["soc_version_max_bytes"]
 MAX_KEY_BYTES: int = _SPEC["om_key_max_bytes"]
@@ -44,7 +49,8 @@ class BlobError(ValueError):
 
 
 class BlobVersionError(BlobError):
-    """A blob of a version this code does not know (the C++ side: DelegateInvalidCompatibility)."""
+    """A blob of a version this code does not read: newer than VERSION or older than
+    MIN_READ_VERSION (the C++ side: DelegateInvalidCompatibility)."""
 
 
 @dataclass(frozen=True)
@@ -227,12 +233,31 @@ def decode(data: bytes) -> AscendBlob:
         raise BlobError(f"no {MAGIC!r} magic; this is not an AscendBackend delegate blob")
     reader = _Reader(data)
     reader.take(len(MAGIC), "magic")
-    version = reader.u32("version")
-    if version != VERSION:
+    read_body = _body_reader(reader.u32("version"))
+    decoded = read_body(reader)
+    if reader.remaining():
+        raise BlobError(f"{reader.remaining()} trailing bytes after the source")
+    return decoded
+
+
+def _body_reader(version: int) -> Callable[[_Reader], AscendBlob]:
+    """The reader of `version`'s fields after the version, or the error that says what to do."""
+    if version > VERSION:
         raise BlobVersionError(
-            f"blob version {version}; this code reads version {VERSION} "
-            "(re-export the model with a matching executorch-ascend)"
+            f"blob version {version} was written by a newer executorch-ascend; this one reads "
+            f"versions {MIN_READ_VERSION} to {VERSION}: upgrade executorch-ascend to load it"
         )
+    if version < MIN_READ_VERSION:
+        raise BlobVersionError(
+            f"blob version {version} is from a development build before version "
+            f"{MIN_READ_VERSION}, the first released format; this executorch-ascend reads "
+            f"versions {MIN_READ_VERSION} to {VERSION}: re-export the model with it"
+        )
+    return _BODY_READERS[version]
+
+
+def _read_v5(reader: _Reader) -> AscendBlob:
+    """Version 5: the targets, the states, the source."""
     count = reader.u32("target count")
     if not 0 < count <= MAX_TARGETS:
         raise BlobError(f"target count {count} is outside 1..{MAX_TARGETS}")
@@ -243,8 +268,6 @@ def decode(data: bytes) -> AscendBlob:
     if kind not in (0, 1):
         raise BlobError(f"source kind {kind}; it must be 0 (none) or 1 (a key follows)")
     source_key = reader.text("source key", MAX_KEY_BYTES) if kind else None
-    if reader.remaining():
-        raise BlobError(f"{reader.remaining()} trailing bytes after the source")
     return AscendBlob(targets, states, source_key)
 
 
@@ -288,3 +311,10 @@ def _read_states(reader: _Reader) -> tuple[BlobState, ...]:
         states.append(BlobState(name, input_index, output_index, size, key))
     _check_states(tuple(states))
     return tuple(states)
+
+
+# One reader per version decode reads, MIN_READ_VERSION to VERSION. A new version adds its own
+# (the fields it appends read with defaults for the older ones) and leaves every older reader as
+# it is, so an old version's bytes keep their meaning (docs/blob-format.md, Compatibility).
+_BODY_READERS: dict[int, Callable[[_Reader], AscendBlob]] = {5: _read_v5}
+READ_VERSIONS: tuple[int, ...] = tuple(sorted(_BODY_READERS))

@@ -22,6 +22,8 @@ using executorch::backends::ascend::kBlobMaxSocVersionBytes;
 using executorch::backends::ascend::kBlobMaxTargets;
 using executorch::backends::ascend::kBlobMaxWeightNameBytes;
 using executorch::backends::ascend::kBlobMaxWeights;
+using executorch::backends::ascend::kBlobMinReadVersion;
+using executorch::backends::ascend::kBlobVersion;
 using executorch::backends::ascend::OmTarget;
 using executorch::backends::ascend::read_delegate_blob;
 using executorch::backends::ascend::write_delegate_blob;
@@ -72,7 +74,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       !valid_string(blob.source_key, kBlobMaxKeyBytes)) {
     std::abort();
   }
+  // A blob that parses is of a version the reader reads (the u32 after the
+  // 4-byte magic, little-endian).
+  const uint32_t version = static_cast<uint32_t>(data[4]) |
+                           (static_cast<uint32_t>(data[5]) << 8) |
+                           (static_cast<uint32_t>(data[6]) << 16) |
+                           (static_cast<uint32_t>(data[7]) << 24);
+  if (version < kBlobMinReadVersion || version > kBlobVersion) std::abort();
   // Round trip: what the reader accepts, the writer gives back byte for byte.
+  // The writer writes kBlobVersion only; an older version the reader still
+  // reads (docs/blob-format.md, Compatibility) is held to the checks above.
+  if (version != kBlobVersion) return 0;
   const auto again = write_delegate_blob(blob);
   if (again.size() != size || std::memcmp(again.data(), data, size) != 0) {
     std::abort();

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
 """Writes the fuzzers' seed inputs: small ONNX models (opset 17, IR 8, the
-ops the Python lowering emits), delegate blobs (docs/blob-format.md) and
+ops the Python lowering emits), delegate blobs (docs/blob-format.md: written
+here, and those of the programs in tests/data/blob_corpus/) and
 TensorProtos stored as ONNX external data (fuzz_atc_external_data, whose
 model folder holds data.bin, sub/inner.bin, empty.bin and the symlinks
 link_in, link_out and link_abs) and atc command lines (fuzz_atc_command_line:
@@ -21,6 +22,9 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 F32 = TensorProto.FLOAT
+# Programs saved by each release (docs/blob-format.md, Compatibility): real
+# blobs of every version the reader reads.
+BLOB_CORPUS = Path(__file__).resolve().parents[1] / "data" / "blob_corpus"
 
 
 def _model(
@@ -172,6 +176,9 @@ def blob_seeds() -> dict[str, bytes]:
             source_key="ascend/source/" + digest,
         ),
         "version_4": blob("ascend/om/x", version=4),
+    } | {
+        f"corpus_{path.parent.name}_{path.stem}": path.read_bytes()
+        for path in sorted(BLOB_CORPUS.glob("v*/*.blob"))
     }
 
 

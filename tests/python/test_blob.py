@@ -94,6 +94,7 @@ def raw_state(s: BlobState) -> tuple[bytes, int, int, int, int, bytes | None]:
 def test_constants_are_the_spec() -> None:
     assert blob.MAGIC == SPEC["magic"].encode() == b"ASCB"
     assert blob.VERSION == SPEC["version"] == 5
+    assert blob.MIN_READ_VERSION == SPEC["min_read_version"] == 5
     assert blob.MAX_TARGETS == SPEC["max_targets"] == 64
     assert blob.MAX_SOC_VERSION_BYTES == SPEC["soc_version_max_bytes"] == 64
     assert blob.MAX_KEY_BYTES == SPEC["om_key_max_bytes"] == 4096
@@ -105,6 +106,7 @@ def test_constants_are_the_spec() -> None:
         "about",
         "magic",
         "version",
+        "min_read_version",
         "max_targets",
         "soc_version_max_bytes",
         "om_key_max_bytes",
@@ -249,12 +251,39 @@ def test_bad_magic() -> None:
         blob.decode(bytes(data))
 
 
-def test_other_versions_are_a_compatibility_error() -> None:
-    for version in (0, 1, 2, 3, 4, 6, 0xFFFFFFFF):
-        data = bytearray(blob.encode(SAMPLE))
-        data[4:8] = u32(version)
-        with pytest.raises(BlobVersionError, match="re-export"):
-            blob.decode(bytes(data))
+def _with_version(version: int) -> bytes:
+    data = bytearray(blob.encode(SAMPLE))
+    data[4:8] = u32(version)
+    return bytes(data)
+
+
+def test_a_reader_for_every_version_from_the_oldest_to_the_current() -> None:
+    # The rule (docs/blob-format.md, Compatibility): no version in the range is left unread, and
+    # the oldest one, the first released format, is never raised.
+    assert blob.READ_VERSIONS == tuple(range(blob.MIN_READ_VERSION, blob.VERSION + 1))
+    for version in blob.READ_VERSIONS:
+        assert blob.decode(_with_version(version)) == SAMPLE  # version 5 alone so far
+
+
+def test_a_newer_version_says_to_upgrade() -> None:
+    for version in (blob.VERSION + 1, 0xFFFFFFFF):
+        with pytest.raises(BlobVersionError) as refused:
+            blob.decode(_with_version(version))
+        assert str(refused.value) == (
+            f"blob version {version} was written by a newer executorch-ascend; this one reads "
+            "versions 5 to 5: upgrade executorch-ascend to load it"
+        )
+
+
+def test_a_version_before_the_first_release_says_to_re_export() -> None:
+    for version in range(blob.MIN_READ_VERSION):
+        with pytest.raises(BlobVersionError) as refused:
+            blob.decode(_with_version(version))
+        assert str(refused.value) == (
+            f"blob version {version} is from a development build before version 5, the first "
+            "released format; this executorch-ascend reads versions 5 to 5: re-export the model "
+            "with it"
+        )
 
 
 @pytest.mark.parametrize(

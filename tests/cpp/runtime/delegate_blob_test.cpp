@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
 // The delegate blob codec against docs/blob-format.md: golden bytes, round
-// trip, every truncation, every rejection the document lists, versions and
-// limits.
+// trip, every truncation, every rejection the document lists, the versions
+// read and refused, and limits.
 #include "delegate_blob.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "log_capture.h"
 #include "program_spec.h"
 
 namespace executorch::backends::ascend {
@@ -260,13 +261,56 @@ TEST(DelegateBlob, BadMagicAndTrailingBytes) {
   EXPECT_EQ(read_error(bytes), Error::InvalidProgram);
 }
 
-TEST(DelegateBlob, OtherVersionsAreIncompatible) {
-  for (uint32_t version : {0u, 1u, 2u, 3u, kBlobVersion + 1, 0xFFFFFFFFu}) {
+// docs/blob-format.md, Compatibility: every version from the oldest a
+// released program may carry to the current one is read ...
+TEST(DelegateBlob, EveryVersionFromTheOldestToTheCurrentIsRead) {
+  for (uint32_t version = kBlobMinReadVersion; version <= kBlobVersion;
+       ++version) {
+    testing::BlobSpec spec;
+    spec.version = version;
+    EXPECT_EQ(read_error(testing::write_blob(spec)), Error::Ok) << version;
+  }
+}
+
+// "versions 5 to 5": what the messages say this runtime reads.
+std::string read_versions() {
+  return "versions " + std::to_string(kBlobMinReadVersion) + " to " +
+         std::to_string(kBlobVersion);
+}
+
+// ... a newer one is refused, saying to upgrade ...
+TEST(DelegateBlob, ANewerVersionSaysToUpgrade) {
+  testing::LogCapture log;
+  for (uint32_t version : {kBlobVersion + 1, 0xFFFFFFFFu}) {
     testing::BlobSpec spec;
     spec.version = version;
     EXPECT_EQ(read_error(testing::write_blob(spec)),
               Error::DelegateInvalidCompatibility)
         << version;
+    const std::string expected =
+        "delegate blob version " + std::to_string(version) +
+        " was written by a newer executorch-ascend; this runtime reads " +
+        read_versions() + ": upgrade executorch-ascend to load it";
+    EXPECT_NE(log.take().find(expected), std::string::npos) << version;
+  }
+}
+
+// ... and one from before the first release, saying to re-export.
+TEST(DelegateBlob, AVersionBeforeTheFirstReleaseSaysToReExport) {
+  testing::LogCapture log;
+  for (uint32_t version = 0; version < kBlobMinReadVersion; ++version) {
+    testing::BlobSpec spec;
+    spec.version = version;
+    EXPECT_EQ(read_error(testing::write_blob(spec)),
+              Error::DelegateInvalidCompatibility)
+        << version;
+    const std::string expected =
+        "delegate blob version " + std::to_string(version) +
+        " is from a development build before version " +
+        std::to_string(kBlobMinReadVersion) +
+        ", the first released format; this runtime reads " + read_versions() +
+        ": re-export the model with this executorch-ascend";
+    EXPECT_NE(log.take().find(expected), std::string::npos) << version;
   }
 }
 
