@@ -122,10 +122,25 @@ class KernelCase {
       out.data = buffers_.back().get();
     }
     scratch_ = AlignedZeros(ctx.scratch_bytes);
-    if (prepared && kernel_->prepare != nullptr) {
-      prepared_ = kernel_->prepare(PrepareContext{attrs_, inputs_, outputs_});
-      if (prepared_ == nullptr) throw std::runtime_error(op + ": not prepared");
-    }
+    if (prepared) Prepare();
+  }
+
+  // The kernel's PrepareFn (again: after refilling a constant input).
+  void Prepare() {
+    if (kernel_->prepare == nullptr) return;
+    prepared_ = kernel_->prepare(PrepareContext{attrs_, inputs_, outputs_});
+    if (prepared_ == nullptr) throw std::runtime_error("not prepared");
+  }
+
+  // Input 0 and output 0 in `layout`, as model.cc's AgreeLayouts would
+  // agree them with neighbours; false when the prepared op does not take it.
+  bool Agree(ascend_emu::TensorLayout layout) {
+    if (prepared_ == nullptr || !prepared_->CanReadInput(0, layout))
+      return false;
+    prepared_->UseInputLayout(0, layout);
+    if (prepared_->PreferredOutputLayout(0) != layout) return false;
+    prepared_->UseOutputLayout(0, layout);
+    return true;
   }
 
   // An input's tensor, to refill before timing (deq_scale values, say).
@@ -424,9 +439,12 @@ BENCHMARK_MAIN();
 // MobileNetV2's int8 convolutions at 32x32 (1x1 16 -> 96; depthwise 3x3
 // over 96 channels on an input padded to 34x34): the int8 Conv alone (fused
 // 0) against FusedConvDequant (fused 1: AscendDequant with a uint64 scale
-// per channel, Cast to float32 and Clip [0, 6] in the same pass).
+// per channel, Cast to float32 and Clip [0, 6] in the same pass; fused 2:
+// the next layer's AscendQuant merged too, x and y agreed channels last, as
+// between two int8 Convs of a loaded model).
 void BM_ConvInt8Dequant(benchmark::State& state) {
-  const bool depthwise = state.range(0) != 0, fused = state.range(1) != 0;
+  const bool depthwise = state.range(0) != 0;
+  const int64_t fused = state.range(1);
   const int64_t c = depthwise ? 96 : 16, hw = depthwise ? 34 : 32;
   const int64_t k = depthwise ? 3 : 1, group = depthwise ? 96 : 1;
   Attributes attrs;
@@ -436,7 +454,7 @@ void BM_ConvInt8Dequant(benchmark::State& state) {
                                MakeShape({96, c / group, k, k}),
                                MakeShape({96})};
   std::vector<DType> dtypes = {DType::kInt8, DType::kInt8, DType::kInt32};
-  if (fused) {
+  if (fused != 0) {
     attrs.map()["to"] = Int(1);
     Attribute act;
     act.kind = Attribute::Kind::kString;
@@ -450,9 +468,17 @@ void BM_ConvInt8Dequant(benchmark::State& state) {
     shapes.insert(shapes.begin() + 2, MakeShape({96}));
     dtypes.insert(dtypes.begin() + 2, DType::kUInt64);
   }
-  KernelCase op(fused ? "FusedConvDequant" : "Conv", attrs, shapes,
-                fused || !depthwise, dtypes);
-  if (fused) {
+  if (fused == 2) {
+    Attribute scale, offset;
+    scale.kind = offset.kind = Attribute::Kind::kFloat;
+    scale.f = 21.0f;
+    offset.f = -3.0f;
+    attrs.map()["quant_scale"] = scale;
+    attrs.map()["quant_offset"] = offset;
+  }
+  KernelCase op(fused != 0 ? "FusedConvDequant" : "Conv", attrs, shapes,
+                fused == 0 && !depthwise, dtypes);
+  if (fused != 0) {
     uint64_t* d = op.input(2).as<uint64_t>();
     for (int64_t i = 0; i < 96; ++i) {
       const float s = 1e-4f * static_cast<float>(1 + i % 13);
@@ -460,6 +486,11 @@ void BM_ConvInt8Dequant(benchmark::State& state) {
       std::memcpy(&bits, &s, sizeof bits);
       d[i] = bits;
     }
+    op.Prepare();
+  }
+  if (fused == 2 && !op.Agree(ascend_emu::TensorLayout::kNhwc)) {
+    state.SkipWithError("the layouts were not agreed");
+    return;
   }
   for (auto _ : state) op.Run();
 }
@@ -467,5 +498,7 @@ BENCHMARK(BM_ConvInt8Dequant)
     ->ArgNames({"depthwise", "fused"})
     ->Args({0, 0})
     ->Args({0, 1})
+    ->Args({0, 2})
     ->Args({1, 0})
-    ->Args({1, 1});
+    ->Args({1, 1})
+    ->Args({1, 2});

@@ -206,6 +206,57 @@ int64_t PlaneVecAny(const int32_t* x, int64_t len, const DeqScale& s,
   return e.relu_flag ? PlaneVec<false, false, true>(x, len, s, vs, hs, e, out)
                      : PlaneVec<false, false, false>(x, len, s, vs, hs, e, out);
 }
+
+#if defined(ASCEND_EMU_QUANT_VECTORS)
+// The channels-last pass with the merged AscendQuant kept in registers:
+// PlaneVec's dequantization and activation (the activation as a clamp to
+// [lo, hi], -inf and inf without one), then quant.h's steps, rounded to
+// nearest even, stored as int8. uint64 scales, no sqrt_mode, Round only
+// (the caller checks). Returns how many elements it did, as PlaneVec.
+template <bool kReluFlag, bool kMul, bool kAdd>
+int64_t DequantQuantVec(const int32_t* x, int64_t len, const float* vs,
+                        const float* hs, const Epilogue& e, int8_t* y) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const Vec lo = Vec{} + (e.relu ? 0.0f : e.clip ? e.lo : -inf);
+  const Vec hi = Vec{} + (e.relu ? inf : e.clip ? e.hi : inf);
+  const Vec scale = Vec{} + e.q.scale, offset = Vec{} + e.q.offset;
+  int64_t i = 0;
+  for (; i + kLanes <= len; i += kLanes) {
+    Mask xi;
+    std::memcpy(&xi, x + i, sizeof xi);
+    Vec v;
+    if (!gnu_vectors::DequantV<true, false, kReluFlag>(
+            xi, gnu_vectors::Load(vs + i), gnu_vectors::Load(hs + i), &v))
+      break;
+    v = v < lo ? lo : v;  // Relu: `v < 0 ? 0 : v`; Clip: max(v, lo)
+    v = hi < v ? hi : v;  // min(v, hi)
+    gnu_vectors::StoreInt8V(
+        y + i, gnu_vectors::RoundNearestV(
+                   gnu_vectors::QuantClampedV<true, kMul, false, kAdd>(
+                       v, scale, offset)));
+  }
+  return i;
+}
+
+int64_t DequantQuantVecAny(const int32_t* x, int64_t len, const float* vs,
+                           const float* hs, const Epilogue& e, int8_t* y) {
+  const bool mul = e.q.mul, add = e.q.add;
+  if (e.relu_flag) {
+    if (mul) {
+      return add ? DequantQuantVec<true, true, true>(x, len, vs, hs, e, y)
+                 : DequantQuantVec<true, true, false>(x, len, vs, hs, e, y);
+    }
+    return add ? DequantQuantVec<true, false, true>(x, len, vs, hs, e, y)
+               : DequantQuantVec<true, false, false>(x, len, vs, hs, e, y);
+  }
+  if (mul) {
+    return add ? DequantQuantVec<false, true, true>(x, len, vs, hs, e, y)
+               : DequantQuantVec<false, true, false>(x, len, vs, hs, e, y);
+  }
+  return add ? DequantQuantVec<false, false, true>(x, len, vs, hs, e, y)
+             : DequantQuantVec<false, false, false>(x, len, vs, hs, e, y);
+}
+#endif
 #endif
 
 // Element i of y (float32 or float16) = v.
@@ -682,6 +733,26 @@ void RunFusedConvDequant(const RunContext& ctx) {
     const int64_t m = shape.dims[1], pixels = shape.dims[0] * plane;
     const int64_t per =
         m > 0 ? static_cast<int64_t>(p->rep_vs.size()) / m : int64_t{1};
+#if defined(ASCEND_EMU_QUANT_VECTORS)
+    if (!e.q.twice && e.q.mode == RoundMode::kRound) {
+      // Straight to int8: no dequantized tensor written and read back.
+      int8_t* yq = y.as<int8_t>();
+      for (int64_t q0 = 0; m > 0 && q0 < pixels; q0 += per) {
+        const int64_t len = std::min(per, pixels - q0) * m;
+        const int32_t* a = channels_last + q0 * m;
+        int64_t i = DequantQuantVecAny(a, len, p->rep_vs.data(),
+                                       p->rep_hs.data(), e, yq + q0 * m);
+        for (; i < len; ++i) {
+          const float v =
+              Activate(DequantOne(a[i], scales[count != 1 ? i % m : 0], true,
+                                  false, e.relu_flag),
+                       e);
+          QuantizeAscend(&v, yq + q0 * m + i, 1, e.q);
+        }
+      }
+      return;
+    }
+#endif
     for (int64_t q0 = 0; m > 0 && q0 < pixels; q0 += per) {
       const int64_t len = std::min(per, pixels - q0) * m;
       const int32_t* a = channels_last + q0 * m;

@@ -112,8 +112,7 @@ void QuantLoop(const T* x, int8_t* y, int64_t n, float scale, bool mul,
   }
 }
 
-#if defined(ASCEND_EMU_GNU_VECTORS) && defined(ASCEND_EMU_HALF_VECTORS)
-#define ASCEND_EMU_QUANT_VECTORS 1
+#if defined(ASCEND_EMU_QUANT_VECTORS)
 using gnu_vectors::kLanes;
 using gnu_vectors::Mask;
 using gnu_vectors::RoundToHalfV;
@@ -128,39 +127,22 @@ inline Vec LoadV(const T* p) {
   }
 }
 
-// QuantLoop's steps on whole vectors, the round mode and the optional steps
-// template arguments (no branch in the loop). NaN is set to 0 and the value
-// clamped to [-128, 127] before rounding: the bounds are integers and every
-// round mode is monotonic, so that gives round-then-saturate's int8 for every
-// value, and leaves the conversion to int32 exact. Round converts with the
-// CPU's own round-to-nearest-even (cvtps2dq); Floor and Ceil correct the
-// truncation by one. Returns how many elements it did (a multiple of kLanes).
+// QuantLoop's steps on whole vectors (quant.h's QuantClampedV), the round
+// mode and the optional steps template arguments (no branch in the loop).
+// Round converts with the CPU's own round-to-nearest-even; Floor and Ceil
+// correct the truncation by one. Returns how many elements it did (a
+// multiple of kLanes).
 template <RoundMode kMode, bool kMul, bool kTwice, bool kAdd, typename T>
 int64_t QuantVec(const T* x, int8_t* y, int64_t n, float scale, float offset) {
-  const Vec lo = Vec{} - 128.0f, hi = Vec{} + 127.0f;
+  const Vec vscale = Vec{} + scale, voffset = Vec{} + offset;
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
-    Vec v = LoadV(x + i);
-    if constexpr (!std::is_same_v<T, Half>) v = RoundToHalfV(v);
-    if constexpr (kMul) {
-      v = RoundToHalfV(v * scale);
-      if constexpr (kTwice) v = RoundToHalfV(v * scale);
-    }
-    if constexpr (kAdd) v = RoundToHalfV(v + offset);
-    // NaN -> 0 (its lanes' mask is 0), then the clamp (no NaN left for
-    // the selects to disagree on).
-    v = gnu_vectors::BitCastV<Vec>(gnu_vectors::BitCastV<Mask>(v) & (v == v));
-    v = v < lo ? lo : v;
-    v = v > hi ? hi : v;
+    const Vec v =
+        gnu_vectors::QuantClampedV<!std::is_same_v<T, Half>, kMul, kTwice,
+                                   kAdd>(LoadV(x + i), vscale, voffset);
     Mask r;
     if constexpr (kMode == RoundMode::kRound) {
-#if defined(__AVX512F__)
-      r = gnu_vectors::BitCastV<Mask>(
-          _mm512_cvtps_epi32(gnu_vectors::BitCastV<__m512>(v)));
-#else
-      r = gnu_vectors::BitCastV<Mask>(
-          _mm256_cvtps_epi32(gnu_vectors::BitCastV<__m256>(v)));
-#endif
+      r = gnu_vectors::RoundNearestV(v);
     } else {
       const Mask t = __builtin_convertvector(v, Mask);  // toward zero
       const Vec tf = __builtin_convertvector(t, Vec);

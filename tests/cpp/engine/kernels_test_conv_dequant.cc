@@ -182,12 +182,14 @@ std::vector<uint32_t> Int8BitsFromNhwc(const HostTensor& y) {
 
 // With an AscendQuant merged: x and y agreed channels last (model.cc's
 // AgreeLayouts between two int8 Convs), each alone and both, where the
-// prepared op takes them; depthwise Convs (their channels-last path) must.
+// prepared op takes them; small depthwise Convs (their channels-last path)
+// must.
 void ExpectSameInLayouts(const ConvCase& t, const EpilogueCase& e,
                          const Attrs& a, const std::vector<HostTensor>& in,
                          const std::vector<uint32_t>& want,
                          const std::string& label) {
-  const bool depthwise = t.group == t.c && t.m == t.c;
+  // (depthwise_int8.h's path, channels last on planes up to 8x8)
+  const bool depthwise = t.group == t.c && t.m == t.c && t.h <= 8 && t.w <= 8;
   const bool epilogue = e.scales != 2 && e.scales != 3;  // uint64, finite
   for (int layouts : {1, 2, 3}) {
     AgreedLayouts agreed;
