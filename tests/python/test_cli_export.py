@@ -18,7 +18,7 @@ import torch
 from parity import fp32_tolerance, max_abs_error
 
 from executorch_ascend.cli import main
-from executorch_ascend.cli_inputs import InputSpec, make_tensor, parse_input
+from executorch_ascend.cli.inputs import InputSpec, make_tensor, parse_input
 from executorch_ascend.run import run_with_runtime
 
 REPO = Path(__file__).resolve().parents[2]

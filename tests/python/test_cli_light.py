@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from executorch_ascend import cann, cli_info
+from executorch_ascend import cann
+from executorch_ascend.cli import info as cli_info
 
 HEAVY = ("executorch.exir", "torch")
 

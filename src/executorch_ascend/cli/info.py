@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from . import cann, paths
-from ._version import __version__
+from .. import cann, paths
+from .._version import __version__
 
 PROBE_TIMEOUT_S = 30
 _DISTRIBUTIONS = ("executorch-ascend-emulator", "executorch", "torch")

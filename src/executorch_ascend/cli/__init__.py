@@ -15,10 +15,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from .cli_inputs import CliError
-from .upstream_noise import quiet_known_upstream_noise
+from .inputs import CliError
+from ..upstream_noise import quiet_known_upstream_noise
 
-OP_TABLE = Path(__file__).resolve().parent / "op_support_table.md"
+OP_TABLE = Path(__file__).resolve().parents[1] / "op_support_table.md"
 
 
 class _VersionAction(argparse.Action):
@@ -28,7 +28,7 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="show the versions and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
-        from .cli_info import version_text
+        from .info import version_text
 
         print(version_text())
         parser.exit()
@@ -36,7 +36,7 @@ class _VersionAction(argparse.Action):
 
 def _cmd_ops(args: argparse.Namespace) -> int:
     if args.from_registry:
-        from .lowering.op_table import render_op_table
+        from ..lowering.op_table import render_op_table
 
         print(render_op_table(), end="")
     else:
@@ -45,20 +45,20 @@ def _cmd_ops(args: argparse.Namespace) -> int:
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
-    from .cli_info import info_lines
+    from .info import info_lines
 
     print("\n".join(info_lines()))
     return 0
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from .cli_export import run_export
+    from .export import run_export
 
     return run_export(args)
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
-    from .cli_explain import run_explain
+    from .explain import run_explain
 
     return run_explain(args)
 
@@ -67,7 +67,7 @@ def _run_runner(runner_args: list[str]) -> int:
     """Runs a .pte (and its .ptd) with the C++ ascend_runner; arguments go to the runner."""
     import subprocess
 
-    from . import paths
+    from .. import paths
 
     # `executorch-ascend --emulator run ...` has already chosen the emulator; else CANN.
     runner = paths.runner()
@@ -78,8 +78,8 @@ def _run_runner(runner_args: list[str]) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .cli_export import add_atc_arguments, add_model_arguments, add_spec_arguments
-    from .cli_quantize import add_quantize_arguments
+    from .export import add_atc_arguments, add_model_arguments, add_spec_arguments
+    from .quantize import add_quantize_arguments
 
     parser = argparse.ArgumentParser(
         prog="executorch-ascend",
@@ -132,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_spec_arguments(explain)
     explain.set_defaults(fn=_cmd_explain)
-    from .cli_compile import add_compile_parser
+    from .compile import add_compile_parser
 
     add_compile_parser(sub)
     # `run` hands every argument to ascend_runner untouched (see `run --help`).
@@ -141,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .cann import EmulatorNotFound, use_emulator
+    from ..cann import EmulatorNotFound, use_emulator
 
     quiet_known_upstream_noise()
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -160,7 +160,3 @@ def main(argv: list[str] | None = None) -> int:
     except (CliError, EmulatorNotFound) as e:
         print(f"executorch-ascend {args.command}: error: {e}", file=sys.stderr)
         return getattr(e, "exit_status", 2)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

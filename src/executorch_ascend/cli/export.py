@@ -12,12 +12,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cli_inputs import CliError, InputSpec, LoadedModel, load_model, parse_input, parse_shape
-from .cli_progress import Progress
-from .cli_quantize import check_quantize_arguments, quantize
+from .inputs import CliError, InputSpec, LoadedModel, load_model, parse_input, parse_shape
+from .progress import Progress
+from .quantize import check_quantize_arguments, quantize
 
 if TYPE_CHECKING:
-    from .compile_spec import AscendCompileSpec
+    from ..compile_spec import AscendCompileSpec
 
 STAGES = 5
 
@@ -110,8 +110,8 @@ def model_from_args(args: argparse.Namespace) -> LoadedModel:
 
 
 def compile_spec_from_args(args: argparse.Namespace, external_tag: str | None = None):
-    from .cann import use_emulator
-    from .compile_spec import AscendCompileSpec, CompileSpecError
+    from ..cann import use_emulator
+    from ..compile_spec import AscendCompileSpec, CompileSpecError
 
     if args.emulator:
         use_emulator()
@@ -146,7 +146,7 @@ def _size(path: Path) -> str:
 
 def precision_note(spec: AscendCompileSpec) -> str:
     """The precision mode atc compiles with on the spec's chip, and what it does to the numbers."""
-    from .cann_op_facts import KEEP_DTYPE, family, no_float32_ops
+    from ..cann_op_facts import KEEP_DTYPE, family, no_float32_ops
 
     mode = dict(spec.atc_options).get("precision_mode_v2")
     if mode is not None:
@@ -166,8 +166,8 @@ def precision_note(spec: AscendCompileSpec) -> str:
 def run_export(args: argparse.Namespace) -> int:
     import torch
 
-    from .export import delegation_summary, save
-    from .toolchain import ToolchainError, resolve_atc
+    from ..export import delegation_summary, save
+    from ..toolchain import ToolchainError, resolve_atc
 
     output = Path(args.output)
     if output.suffix != ".pte":
@@ -201,7 +201,7 @@ def run_export(args: argparse.Namespace) -> int:
                 ) from None
     from executorch.exir import to_edge_transform_and_lower
 
-    from .partitioner import AscendPartitioner
+    from ..partitioner import AscendPartitioner
 
     with failure("lowering", args.traceback):
         with progress.stage(f"partition, ONNX, atc ({atc.description})"), progress.package_logs():

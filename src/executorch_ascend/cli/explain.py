@@ -9,12 +9,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli_export import compile_spec_from_args, failure, inputs_from_args, model_from_args
-from .cli_inputs import CliError
+from .export import compile_spec_from_args, failure, inputs_from_args, model_from_args
+from .inputs import CliError
 
 
 def _explain_pte(path: str) -> int:
-    from .pte_report import format_pte_report, report_pte
+    from ..pte_report import format_pte_report, report_pte
 
     try:
         print(format_pte_report(report_pte(path)))
@@ -31,7 +31,7 @@ def run_explain(args: argparse.Namespace) -> int:
         return _explain_pte(args.model)
     inputs_from_args(args)  # a bad --input fails before the imports below
     if args.graph:
-        from .graph_picture import check_picture_path
+        from ..graph_picture import check_picture_path
 
         try:
             check_picture_path(args.graph)
@@ -41,7 +41,7 @@ def run_explain(args: argparse.Namespace) -> int:
 
     import torch
 
-    from .explain import explain, format_explanation
+    from ..explain import explain, format_explanation
 
     spec = compile_spec_from_args(args)
     loaded = model_from_args(args)
@@ -57,7 +57,7 @@ def run_explain(args: argparse.Namespace) -> int:
         explanation = explain(exported, spec)
     print(format_explanation(explanation))
     if for_picture is not None:
-        from .graph_picture import partition_dot, write_picture
+        from ..graph_picture import partition_dot, write_picture
 
         with failure("drawing the partition picture", args.traceback):
             dot = partition_dot(for_picture, spec)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .cli_inputs import CliError, LoadedModel
+from .inputs import CliError, LoadedModel
 
 MODES = ("int8", "int8-weight", "int4-weight")
 
@@ -47,7 +47,7 @@ def check_quantize_arguments(args: argparse.Namespace) -> None:
     if args.quantize == "int8" and not args.calibration:
         raise CliError("--quantize int8 needs --calibration DIR_OR_NPY (16 samples or more)")
     if args.quantize == "int4-weight":
-        from .recipes import WEIGHT_GROUP_SIZES
+        from ..recipes import WEIGHT_GROUP_SIZES
 
         if args.group_size not in WEIGHT_GROUP_SIZES:
             raise CliError(f"--group-size {args.group_size}: one of {WEIGHT_GROUP_SIZES}")
@@ -117,7 +117,7 @@ def quantize(args: argparse.Namespace, loaded: LoadedModel, note: Callable[[str]
     if args.quantize == "int8":
         from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
-        from .quantizer import AscendQuantizer
+        from ..quantizer import AscendQuantizer
 
         samples = _samples(Path(args.calibration), loaded)
         graph = torch.export.export(loaded.model, loaded.args, kwargs=loaded.kwargs).module()
@@ -130,7 +130,7 @@ def quantize(args: argparse.Namespace, loaded: LoadedModel, note: Callable[[str]
     else:
         from torchao.quantization import quantize_
 
-        from .recipes import weight_only_config
+        from ..recipes import weight_only_config
 
         # --group-size was checked by check_quantize_arguments
         config = weight_only_config(args.quantize == "int4-weight", args.group_size)
