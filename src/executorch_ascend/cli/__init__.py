@@ -15,8 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from .inputs import CliError
 from ..upstream_noise import quiet_known_upstream_noise
+from .inputs import CliError
 
 OP_TABLE = Path(__file__).resolve().parents[1] / "op_support_table.md"
 

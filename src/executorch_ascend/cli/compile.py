@@ -57,12 +57,12 @@ def add_compile_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run_compile(args: argparse.Namespace) -> int:
-    from .export import LoweringFailed, _size
     from ..compile_spec import AscendCompileSpec, CompileSpecError
     from ..recompile import RecompileError, recompile
     from ..saved_program import SavedProgram, SavedProgramError
     from ..soc_versions import soc_version_error
     from ..toolchain import ToolchainError, resolve_atc
+    from .export import LoweringFailed, _size
 
     output = Path(args.output)
     if output.suffix != ".pte":
