@@ -48,24 +48,14 @@ std::string GraphCompiler::FuseIntoConv(const onnx::NodeProto& node, int index,
   PendingOp fused_op = op;
   if (type == "Relu") {
     if (node.input_size() != 1 || node.input(0) != y) return "";
-    Attribute a;
-    a.kind = Attribute::Kind::kString;
-    a.s = "Relu";
-    fused_op.attrs.map()["activation"] = a;
+    SetActivation(&fused_op.attrs, "Relu");
     fused_op.op_type = "FusedConv";
   } else if (type == "Clip") {
     float bounds[2];
     if (node.input_size() < 1 || node.input(0) != y ||
         node.attribute_size() != 0 || !ClipBounds(node, bounds))
       return "";
-    Attribute a;
-    a.kind = Attribute::Kind::kString;
-    a.s = "Clip";
-    fused_op.attrs.map()["activation"] = a;
-    Attribute params;
-    params.kind = Attribute::Kind::kFloats;
-    params.floats.assign(bounds, bounds + 2);
-    fused_op.attrs.map()["activation_params"] = params;
+    SetActivation(&fused_op.attrs, "Clip", bounds);
     fused_op.op_type = "FusedConv";
   } else {
     if (node.input_size() != 2 || node.input(0) == node.input(1)) return "";

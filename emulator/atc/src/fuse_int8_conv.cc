@@ -82,23 +82,13 @@ std::string GraphCompiler::FuseIntoInt8Conv(const onnx::NodeProto& node,
       fused_op.attrs.map()["to"] = to;
     } else if (type == "Relu") {
       if (node.input_size() != 1) return "";
-      Attribute a;
-      a.kind = Attribute::Kind::kString;
-      a.s = "Relu";
-      fused_op.attrs.map()["activation"] = a;
+      SetActivation(&fused_op.attrs, "Relu");
     } else {
       // Clip on float32 only (its bounds in float16 would be rounded).
       float bounds[2];
       if (!to_float || node.attribute_size() != 0 || !ClipBounds(node, bounds))
         return "";
-      Attribute a;
-      a.kind = Attribute::Kind::kString;
-      a.s = "Clip";
-      fused_op.attrs.map()["activation"] = a;
-      Attribute params;
-      params.kind = Attribute::Kind::kFloats;
-      params.floats.assign(bounds, bounds + 2);
-      fused_op.attrs.map()["activation_params"] = params;
+      SetActivation(&fused_op.attrs, "Clip", bounds);
     }
   }
   std::string err = CheckOpDtypeOnSoc(node);

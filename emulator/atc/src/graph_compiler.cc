@@ -86,6 +86,18 @@ std::string Describe(DType dtype, const Shape& shape) {
   return std::string(DTypeName(dtype)) + " " + shape.ToString();
 }
 
+void SetActivation(Attributes* attrs, const char* name, const float* bounds) {
+  Attribute a;
+  a.kind = Attribute::Kind::kString;
+  a.s = name;
+  attrs->map()["activation"] = a;
+  if (bounds == nullptr) return;
+  Attribute params;
+  params.kind = Attribute::Kind::kFloats;
+  params.floats.assign(bounds, bounds + 2);
+  attrs->map()["activation_params"] = params;
+}
+
 std::string GraphCompiler::Compile(
     Program* program, std::vector<PendingFileConstant>* file_constants) {
   std::string err = AddInitializers();

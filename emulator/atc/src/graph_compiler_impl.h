@@ -102,6 +102,11 @@ std::string ResolveOpsetSemantics(const std::string& op_type, int64_t opset,
 
 std::string Describe(DType dtype, const Shape& shape);
 
+// A fused op's activation attributes: `activation` = name, and for Clip
+// `activation_params` = [min, max] (FusedConv's and FusedConvDequant's).
+void SetActivation(Attributes* attrs, const char* name,
+                   const float* bounds = nullptr);
+
 class GraphCompiler {
  public:
   GraphCompiler(const onnx::ModelProto& model, int64_t opset,

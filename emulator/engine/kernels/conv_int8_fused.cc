@@ -62,6 +62,7 @@ size_t Align64(size_t bytes) { return (bytes + 63) / 64 * 64; }
 struct Epilogue {
   bool u64 = true, twice = false, relu_flag = false, to_float = false;
   bool relu = false, clip = false;
+  // The activation as a clamp (Relu: [0, inf], none: [-inf, inf]).
   float lo = -std::numeric_limits<float>::infinity();
   float hi = std::numeric_limits<float>::infinity();
   // An AscendQuant merged after the activation: int8 out.
@@ -82,6 +83,8 @@ Epilogue ReadEpilogue(const Attributes& attrs, const TensorRef& deq) {
   if (e.clip) {
     e.lo = params[0];
     e.hi = params[1];
+  } else if (e.relu) {
+    e.lo = 0.0f;  // the vector passes clamp to [lo, hi] for either
   }
   e.quant = attrs.Has("quant_scale");
   if (e.quant) e.q = ReadQuantParams(attrs, kQuantPrefix);
@@ -164,9 +167,7 @@ int64_t PlaneVec(const int32_t* x, int64_t len, const DeqScale& s,
                  const float* vs, const float* hs, const Epilogue& e,
                  void* out) {
   const Vec scale = Vec{} + s.vscale, half = Vec{} + s.half_scale;
-  const Vec lo = Vec{} + (e.relu ? 0.0f : e.lo);
-  const Vec hi =
-      Vec{} + (e.relu ? std::numeric_limits<float>::infinity() : e.hi);
+  const Vec lo = Vec{} + e.lo, hi = Vec{} + e.hi;
   const bool act = e.relu || e.clip;
   int64_t i = 0;
   for (; i + kLanes <= len; i += kLanes) {
@@ -216,9 +217,7 @@ int64_t PlaneVecAny(const int32_t* x, int64_t len, const DeqScale& s,
 template <bool kReluFlag, bool kMul, bool kAdd>
 int64_t DequantQuantVec(const int32_t* x, int64_t len, const float* vs,
                         const float* hs, const Epilogue& e, int8_t* y) {
-  const float inf = std::numeric_limits<float>::infinity();
-  const Vec lo = Vec{} + (e.relu ? 0.0f : e.clip ? e.lo : -inf);
-  const Vec hi = Vec{} + (e.relu ? inf : e.clip ? e.hi : inf);
+  const Vec lo = Vec{} + e.lo, hi = Vec{} + e.hi;
   const Vec scale = Vec{} + e.q.scale, offset = Vec{} + e.q.offset;
   int64_t i = 0;
   for (; i + kLanes <= len; i += kLanes) {
@@ -388,9 +387,7 @@ void ChannelsLastT(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
       static_cast<Half*>(y)[at] = Half(v);
     }
   };
-  const V8 lo = V8{} + (kAct == 1 ? 0.0f : e.lo);
-  const V8 hi =
-      V8{} + (kAct == 1 ? std::numeric_limits<float>::infinity() : e.hi);
+  const V8 lo = V8{} + e.lo, hi = V8{} + e.hi;
   const __m256i top = _mm256_set1_epi32(1 << 24);
   const __m256i bottom = _mm256_set1_epi32(-(1 << 24));
   const int64_t p8 = plane / 8 * 8, m8 = m / 8 * 8;
