@@ -28,16 +28,12 @@
 #include <vector>
 
 #include "conv_int8.h"
+#include "conv_int8_epilogue.h"
 #include "dequant.h"
 #include "kernel_util.h"
 #include "numeric.h"
 #include "ops.h"
 #include "quant.h"
-
-// The channels-last passes (AVX2 intrinsics: the 8x8 transposes).
-#if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
-#define ASCEND_EMU_FUSED_CHANNELS_LAST 1
-#endif
 
 namespace ascend_emu {
 namespace kernels {
@@ -51,53 +47,10 @@ constexpr const char* kOwnAttrs[] = {
     "activation",      "activation_params", "quant_scale",   "quant_offset",
     "quant_sqrt_mode", "quant_round_mode",  "quant_dst_type"};
 
-// The merged AscendQuant's attributes: its own names behind this prefix.
-constexpr const char* kQuantPrefix = "quant_";
 constexpr const char* kQuantAttrs[] = {"scale", "offset", "sqrt_mode",
                                        "round_mode", "dst_type"};
 
 size_t Align64(size_t bytes) { return (bytes + 63) / 64 * 64; }
-
-// What the epilogue applies after AscendDequant's float16 rounding.
-struct Epilogue {
-  bool u64 = true, twice = false, relu_flag = false, to_float = false;
-  bool relu = false, clip = false;
-  // The activation as a clamp (Relu: [0, inf], none: [-inf, inf]).
-  float lo = -std::numeric_limits<float>::infinity();
-  float hi = std::numeric_limits<float>::infinity();
-  // An AscendQuant merged after the activation: int8 out.
-  bool quant = false;
-  QuantParams q;
-};
-
-Epilogue ReadEpilogue(const Attributes& attrs, const TensorRef& deq) {
-  Epilogue e;
-  e.u64 = deq.dtype == DType::kUInt64;
-  e.twice = AttrInt(attrs, "sqrt_mode", 0) != 0;
-  e.relu_flag = AttrInt(attrs, "relu_flag", 0) != 0;
-  e.to_float = AttrInt(attrs, "to", 10) == 1;
-  const std::string act = AttrString(attrs, "activation", "");
-  e.relu = act == "Relu";
-  const std::vector<float> params = attrs.GetFloats("activation_params");
-  e.clip = act == "Clip" && params.size() == 2;
-  if (e.clip) {
-    e.lo = params[0];
-    e.hi = params[1];
-  } else if (e.relu) {
-    e.lo = 0.0f;  // the vector passes clamp to [lo, hi] for either
-  }
-  e.quant = attrs.Has("quant_scale");
-  if (e.quant) e.q = ReadQuantParams(attrs, kQuantPrefix);
-  return e;
-}
-
-// The activation on one float16 value: the Relu and Clip kernels' own
-// expressions (NaN kept; Clip is max then min).
-inline float Activate(float v, const Epilogue& e) {
-  if (e.relu) return v < 0.0f ? 0.0f : v;
-  if (e.clip) return std::min(std::max(v, e.lo), e.hi);
-  return v;
-}
 
 // The prepared op: the int8 Conv's own (or null) and the scales, read once.
 class FusedConvDequantPrepared final : public PreparedOp {
@@ -154,349 +107,6 @@ std::vector<float> ChannelVScales(const DeqScale* scales, int64_t count,
   return vs;
 }
 
-#if defined(ASCEND_EMU_DEQUANT_VECTORS)
-using gnu_vectors::kLanes;
-using gnu_vectors::Mask;
-using gnu_vectors::Vec;
-
-// len elements from x: with one scale (vs / hs null) or element j's at
-// vs[j] / hs[j]. Returns how many it did (stops at a vector with |x| >
-// 2^24: the caller's reference loop does the rest).
-template <bool kU64, bool kTwice, bool kReluFlag>
-int64_t PlaneVec(const int32_t* x, int64_t len, const DeqScale& s,
-                 const float* vs, const float* hs, const Epilogue& e,
-                 void* out) {
-  const Vec scale = Vec{} + s.vscale, half = Vec{} + s.half_scale;
-  const Vec lo = Vec{} + e.lo, hi = Vec{} + e.hi;
-  const bool act = e.relu || e.clip;
-  int64_t i = 0;
-  for (; i + kLanes <= len; i += kLanes) {
-    Mask xi;
-    std::memcpy(&xi, x + i, sizeof xi);
-    Vec v;
-    if (!gnu_vectors::DequantV<kU64, kTwice, kReluFlag>(
-            xi, vs != nullptr ? gnu_vectors::Load(vs + i) : scale,
-            hs != nullptr ? gnu_vectors::Load(hs + i) : half, &v))
-      break;
-    if (act) {
-      v = v < lo ? lo : v;  // Relu: `v < 0 ? 0 : v`; Clip: max(v, lo)
-      v = hi < v ? hi : v;  // min(v, hi)
-    }
-    if (e.to_float) {
-      gnu_vectors::Store(static_cast<float*>(out) + i, v);
-    } else {
-      gnu_vectors::StoreHalfV(static_cast<Half*>(out) + i, v);  // exact
-    }
-  }
-  return i;
-}
-
-int64_t PlaneVecAny(const int32_t* x, int64_t len, const DeqScale& s,
-                    const float* vs, const float* hs, const Epilogue& e,
-                    void* out) {
-  if (e.u64) {
-    return e.relu_flag
-               ? PlaneVec<true, false, true>(x, len, s, vs, hs, e, out)
-               : PlaneVec<true, false, false>(x, len, s, vs, hs, e, out);
-  }
-  if (e.twice) {
-    return e.relu_flag
-               ? PlaneVec<false, true, true>(x, len, s, vs, hs, e, out)
-               : PlaneVec<false, true, false>(x, len, s, vs, hs, e, out);
-  }
-  return e.relu_flag ? PlaneVec<false, false, true>(x, len, s, vs, hs, e, out)
-                     : PlaneVec<false, false, false>(x, len, s, vs, hs, e, out);
-}
-
-#if defined(ASCEND_EMU_QUANT_VECTORS)
-// The channels-last pass with the merged AscendQuant kept in registers:
-// PlaneVec's dequantization and activation (the activation as a clamp to
-// [lo, hi], -inf and inf without one), then quant.h's steps, rounded to
-// nearest even, stored as int8. uint64 scales, no sqrt_mode, Round only
-// (the caller checks). Returns how many elements it did, as PlaneVec.
-template <bool kReluFlag, bool kMul, bool kAdd>
-int64_t DequantQuantVec(const int32_t* x, int64_t len, const float* vs,
-                        const float* hs, const Epilogue& e, int8_t* y) {
-  const Vec lo = Vec{} + e.lo, hi = Vec{} + e.hi;
-  const Vec scale = Vec{} + e.q.scale, offset = Vec{} + e.q.offset;
-  int64_t i = 0;
-  for (; i + kLanes <= len; i += kLanes) {
-    Mask xi;
-    std::memcpy(&xi, x + i, sizeof xi);
-    Vec v;
-    if (!gnu_vectors::DequantV<true, false, kReluFlag>(
-            xi, gnu_vectors::Load(vs + i), gnu_vectors::Load(hs + i), &v))
-      break;
-    v = v < lo ? lo : v;  // Relu: `v < 0 ? 0 : v`; Clip: max(v, lo)
-    v = hi < v ? hi : v;  // min(v, hi)
-    gnu_vectors::StoreInt8V(
-        y + i, gnu_vectors::RoundNearestV(
-                   gnu_vectors::QuantClampedV<true, kMul, false, kAdd>(
-                       v, scale, offset)));
-  }
-  return i;
-}
-
-int64_t DequantQuantVecAny(const int32_t* x, int64_t len, const float* vs,
-                           const float* hs, const Epilogue& e, int8_t* y) {
-  const bool mul = e.q.mul, add = e.q.add;
-  if (e.relu_flag) {
-    if (mul) {
-      return add ? DequantQuantVec<true, true, true>(x, len, vs, hs, e, y)
-                 : DequantQuantVec<true, true, false>(x, len, vs, hs, e, y);
-    }
-    return add ? DequantQuantVec<true, false, true>(x, len, vs, hs, e, y)
-               : DequantQuantVec<true, false, false>(x, len, vs, hs, e, y);
-  }
-  if (mul) {
-    return add ? DequantQuantVec<false, true, true>(x, len, vs, hs, e, y)
-               : DequantQuantVec<false, true, false>(x, len, vs, hs, e, y);
-  }
-  return add ? DequantQuantVec<false, false, true>(x, len, vs, hs, e, y)
-             : DequantQuantVec<false, false, false>(x, len, vs, hs, e, y);
-}
-#endif
-#endif
-
-// Element i of y (float32 or float16) = v.
-inline void Put(void* y, const Epilogue& e, int64_t i, float v) {
-  if (e.to_float) {
-    static_cast<float*>(y)[i] = v;
-  } else {
-    static_cast<Half*>(y)[i] = Half(v);
-  }
-}
-
-// Planes under a vector's length (the last blocks' 2x2, 4x4): the vectors
-// run across channels, each element given its channel's scale in arrays of
-// up to kSmallChunk elements, as AscendDequant's own DequantPlanes.
-constexpr int64_t kSmallChunk = 1024;
-
-// y (N, M, plane) from the int32 conv output, channel c with scales[c] (or
-// scales[0] for one scale).
-void ApplyEpilogue(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
-                   const DeqScale* scales, bool per_channel, bool any_special,
-                   const Epilogue& e, void* y) {
-#if defined(ASCEND_EMU_DEQUANT_VECTORS)
-  if (plane < kLanes && plane > 0 && !(e.u64 && any_special)) {
-    const int64_t per_chunk = kSmallChunk / plane;
-    alignas(64) float vs[kSmallChunk];
-    alignas(64) float hs[kSmallChunk];
-    for (int64_t c0 = 0; c0 < m; c0 += per_chunk) {
-      const int64_t len = std::min(per_chunk, m - c0) * plane;
-      for (int64_t j = 0; j < len; ++j) {
-        const DeqScale& s = scales[per_channel ? c0 + j / plane : 0];
-        vs[j] = s.vscale;
-        hs[j] = s.half_scale;
-      }
-      for (int64_t b = 0; b < n; ++b) {
-        const int64_t base = (b * m + c0) * plane;
-        void* out = e.to_float
-                        ? static_cast<void*>(static_cast<float*>(y) + base)
-                        : static_cast<void*>(static_cast<Half*>(y) + base);
-        int64_t i = PlaneVecAny(acc + base, len, scales[0], vs, hs, e, out);
-        for (; i < len; ++i) {
-          const DeqScale& s = scales[per_channel ? c0 + i / plane : 0];
-          Put(y, e, base + i,
-              Activate(
-                  DequantOne(acc[base + i], s, e.u64, e.twice, e.relu_flag),
-                  e));
-        }
-      }
-    }
-    return;
-  }
-#endif
-  for (int64_t b = 0; b < n; ++b) {
-    for (int64_t c = 0; c < m; ++c) {
-      const DeqScale& s = scales[per_channel ? c : 0];
-      const int64_t base = (b * m + c) * plane;
-      const int32_t* x = acc + base;
-      int64_t i = 0;
-#if defined(ASCEND_EMU_DEQUANT_VECTORS)
-      if (!(e.u64 && s.special)) {
-        void* out = e.to_float
-                        ? static_cast<void*>(static_cast<float*>(y) + base)
-                        : static_cast<void*>(static_cast<Half*>(y) + base);
-        i = PlaneVecAny(x, plane, s, nullptr, nullptr, e, out);
-      }
-#endif
-      for (; i < plane; ++i) {
-        Put(y, e, base + i,
-            Activate(DequantOne(x[i], s, e.u64, e.twice, e.relu_flag), e));
-      }
-    }
-  }
-}
-
-#if defined(ASCEND_EMU_FUSED_CHANNELS_LAST)
-typedef float V8 __attribute__((vector_size(32)));
-typedef int32_t M8 __attribute__((vector_size(32)));
-
-// Rows r[0..7] (8 channels of one pixel each) to columns (8 pixels of one
-// channel each): the usual AVX2 8x8 transpose.
-inline void Transpose8x8(__m256i r[8]) {
-  __m256i t[8], u[8];
-  for (int i = 0; i < 8; i += 2) {
-    t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
-    t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
-  }
-  for (int i = 0; i < 8; i += 4) {
-    u[i] = _mm256_unpacklo_epi64(t[i], t[i + 2]);
-    u[i + 1] = _mm256_unpackhi_epi64(t[i], t[i + 2]);
-    u[i + 2] = _mm256_unpacklo_epi64(t[i + 1], t[i + 3]);
-    u[i + 3] = _mm256_unpackhi_epi64(t[i + 1], t[i + 3]);
-  }
-  for (int i = 0; i < 4; ++i) {
-    r[i] = _mm256_permute2x128_si256(u[i], u[i + 4], 0x20);
-    r[i + 4] = _mm256_permute2x128_si256(u[i], u[i + 4], 0x31);
-  }
-}
-
-// The uint64 path of DequantV and the activation on 8 lanes of |x| <= 2^24.
-template <bool kReluFlag, int kAct>
-inline V8 Dequant8(__m256i xi, V8 scale, V8 lo, V8 hi) {
-  const V8 xf = gnu_vectors::BitCastV<V8>(_mm256_cvtepi32_ps(xi));
-  const V8 odd = gnu_vectors::ScaleToHalfOdd<V8, M8>(xf, scale);
-  V8 v = gnu_vectors::BitCastV<V8>(_mm256_cvtph_ps(_mm256_cvtps_ph(
-      gnu_vectors::BitCastV<__m256>(odd), _MM_FROUND_TO_NEAREST_INT)));
-  if constexpr (kReluFlag) v = v < V8{} ? V8{} : v;
-  if constexpr (kAct != 0) {
-    v = v < lo ? lo : v;  // Relu (lo 0): `v < 0 ? 0 : v`; Clip: max(v, lo)
-    v = hi < v ? hi : v;  // min(v, hi)
-  }
-  return v;
-}
-
-// y [N, M, P] from oneDNN's channels-last int32 result [N, P, M], uint64
-// scales: blocks of 8 pixels x 8 channels transposed in registers and
-// dequantized a channel (8 pixels) at a time; the edges and any block with
-// |x| > 2^24 one element at a time (the reference).
-template <bool kToFloat, bool kReluFlag, int kAct>
-void ChannelsLastT(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
-                   const DeqScale* scales, const float* vs, bool per_channel,
-                   const Epilogue& e, void* y) {
-  auto one = [&](const int32_t* a, int64_t p, int64_t c, int64_t base) {
-    const DeqScale& s = scales[per_channel ? c : 0];
-    const float v =
-        Activate(DequantOne(a[p * m + c], s, true, false, kReluFlag), e);
-    const int64_t at = base + c * plane + p;
-    if constexpr (kToFloat) {
-      static_cast<float*>(y)[at] = v;
-    } else {
-      static_cast<Half*>(y)[at] = Half(v);
-    }
-  };
-  const V8 lo = V8{} + e.lo, hi = V8{} + e.hi;
-  const __m256i top = _mm256_set1_epi32(1 << 24);
-  const __m256i bottom = _mm256_set1_epi32(-(1 << 24));
-  const int64_t p8 = plane / 8 * 8, m8 = m / 8 * 8;
-  for (int64_t b = 0; b < n; ++b) {
-    const int32_t* a = acc + b * plane * m;
-    const int64_t base = b * m * plane;
-    // Channels outer: the stores run along 8 output rows (at one plane's
-    // stride from each other: pixels outer would touch each row's line
-    // twice, evicted between, at 4 KB strides).
-    for (int64_t c0 = 0; c0 < m8; c0 += 8) {
-      for (int64_t p0 = 0; p0 < p8; p0 += 8) {
-        __m256i r[8];
-        __m256i big = _mm256_setzero_si256();
-        for (int i = 0; i < 8; ++i) {
-          r[i] = _mm256_loadu_si256(
-              reinterpret_cast<const __m256i*>(a + (p0 + i) * m + c0));
-          big = _mm256_or_si256(big, _mm256_cmpgt_epi32(r[i], top));
-          big = _mm256_or_si256(big, _mm256_cmpgt_epi32(bottom, r[i]));
-        }
-        if (!_mm256_testz_si256(big, big)) {
-          for (int64_t c = c0; c < c0 + 8; ++c) {
-            for (int64_t p = p0; p < p0 + 8; ++p) one(a, p, c, base);
-          }
-          continue;
-        }
-        Transpose8x8(r);
-        for (int j = 0; j < 8; ++j) {
-          const int64_t c = c0 + j;
-          const V8 v = Dequant8<kReluFlag, kAct>(
-              r[j], V8{} + scales[per_channel ? c : 0].vscale, lo, hi);
-          const int64_t at = base + c * plane + p0;
-          if constexpr (kToFloat) {
-            _mm256_storeu_ps(static_cast<float*>(y) + at,
-                             gnu_vectors::BitCastV<__m256>(v));
-          } else {
-            _mm_storeu_si128(
-                reinterpret_cast<__m128i*>(static_cast<Half*>(y) + at),
-                _mm256_cvtps_ph(gnu_vectors::BitCastV<__m256>(v),
-                                _MM_FROUND_TO_NEAREST_INT));
-          }
-        }
-      }
-    }
-    for (int64_t c = m8; c < m; ++c) {
-      for (int64_t p = 0; p < p8; ++p) one(a, p, c, base);
-    }
-    // The pixels past the last block of 8 (all of a 2x2 plane): a pixel's
-    // channels are contiguous, 8 at a time with their scales from vs.
-    for (int64_t p = p8; p < plane; ++p) {
-      for (int64_t c0 = 0; c0 < m8; c0 += 8) {
-        const __m256i xi = _mm256_loadu_si256(
-            reinterpret_cast<const __m256i*>(a + p * m + c0));
-        const __m256i big = _mm256_or_si256(_mm256_cmpgt_epi32(xi, top),
-                                            _mm256_cmpgt_epi32(bottom, xi));
-        if (!_mm256_testz_si256(big, big)) {
-          for (int64_t c = c0; c < c0 + 8; ++c) one(a, p, c, base);
-          continue;
-        }
-        const V8 v = Dequant8<kReluFlag, kAct>(
-            xi, gnu_vectors::BitCastV<V8>(_mm256_loadu_ps(vs + c0)), lo, hi);
-        alignas(32) float lanes[8];
-        _mm256_store_ps(lanes, gnu_vectors::BitCastV<__m256>(v));
-        for (int j = 0; j < 8; ++j) {
-          const int64_t at = base + (c0 + j) * plane + p;
-          if constexpr (kToFloat) {
-            static_cast<float*>(y)[at] = lanes[j];
-          } else {
-            static_cast<Half*>(y)[at] = Half(lanes[j]);  // exact
-          }
-        }
-      }
-      for (int64_t c = m8; c < m; ++c) one(a, p, c, base);
-    }
-  }
-}
-
-template <bool kToFloat, bool kReluFlag>
-void ChannelsLastAct(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
-                     const DeqScale* scales, const float* vs, bool per_channel,
-                     const Epilogue& e, void* y) {
-  if (e.relu) {
-    ChannelsLastT<kToFloat, kReluFlag, 1>(acc, n, m, plane, scales, vs,
-                                          per_channel, e, y);
-  } else if (e.clip) {
-    ChannelsLastT<kToFloat, kReluFlag, 2>(acc, n, m, plane, scales, vs,
-                                          per_channel, e, y);
-  } else {
-    ChannelsLastT<kToFloat, kReluFlag, 0>(acc, n, m, plane, scales, vs,
-                                          per_channel, e, y);
-  }
-}
-
-void ApplyEpilogueChannelsLast(const int32_t* acc, int64_t n, int64_t m,
-                               int64_t plane, const DeqScale* scales,
-                               const float* vs, bool per_channel,
-                               const Epilogue& e, void* y) {
-  if (e.to_float) {
-    return e.relu_flag ? ChannelsLastAct<true, true>(acc, n, m, plane, scales,
-                                                     vs, per_channel, e, y)
-                       : ChannelsLastAct<true, false>(acc, n, m, plane, scales,
-                                                      vs, per_channel, e, y);
-  }
-  return e.relu_flag ? ChannelsLastAct<false, true>(acc, n, m, plane, scales,
-                                                    vs, per_channel, e, y)
-                     : ChannelsLastAct<false, false>(acc, n, m, plane, scales,
-                                                     vs, per_channel, e, y);
-}
-#endif
-
 // The Conv's own attributes (InferConvInt8 refuses any other).
 Attributes ConvAttributes(const Attributes& attrs) {
   Attributes conv = attrs;
@@ -510,16 +120,6 @@ std::vector<TensorRef> ConvInputs(const TensorRef* inputs, size_t n) {
   std::vector<TensorRef> in = {inputs[0], inputs[1]};
   if (n > 3 && inputs[3].present()) in.push_back(inputs[3]);
   return in;
-}
-
-// y = AscendQuant(deq), element for element (any layout, the same in both).
-void QuantizeOut(const Epilogue& e, const TensorRef& deq, TensorRef& y) {
-  const int64_t n = y.shape.numel();
-  if (e.to_float) {
-    QuantizeAscend(deq.as<const float>(), y.as<int8_t>(), n, e.q);
-  } else {
-    QuantizeAscend(deq.as<const Half>(), y.as<int8_t>(), n, e.q);
-  }
 }
 
 }  // namespace
@@ -718,107 +318,46 @@ void RunFusedConvDequant(const RunContext& ctx) {
   const int64_t plane = shape.rank == 4   ? shape.dims[2] * shape.dims[3]
                         : shape.rank == 3 ? shape.dims[2]
                                           : int64_t{1};
-  bool done = false;
+  const int64_t m = shape.dims[1], n = shape.dims[0];
 #if defined(ASCEND_EMU_FUSED_CHANNELS_LAST) && \
     defined(ASCEND_EMU_DEQUANT_VECTORS)
   if (y_nhwc && channels_last != nullptr) {
     // Channels last in and out (only with uint64 scales, none special, and
-    // an AscendQuant merged: ChannelsLastEpilogue): a pixel's channels at a
-    // time with their scales from the prepared arrays.
-    // Chunks of whole pixels, their channels' scales repeated (rep_vs,
-    // rep_hs: one PlaneVec call per chunk, not per pixel).
-    const int64_t m = shape.dims[1], pixels = shape.dims[0] * plane;
+    // an AscendQuant merged: ChannelsLastEpilogue), chunks of whole pixels.
     const int64_t per =
         m > 0 ? static_cast<int64_t>(p->rep_vs.size()) / m : int64_t{1};
-#if defined(ASCEND_EMU_QUANT_VECTORS)
-    if (!e.q.twice && e.q.mode == RoundMode::kRound) {
-      // Straight to int8: no dequantized tensor written and read back.
-      int8_t* yq = y.as<int8_t>();
-      for (int64_t q0 = 0; m > 0 && q0 < pixels; q0 += per) {
-        const int64_t len = std::min(per, pixels - q0) * m;
-        const int32_t* a = channels_last + q0 * m;
-        int64_t i = DequantQuantVecAny(a, len, p->rep_vs.data(),
-                                       p->rep_hs.data(), e, yq + q0 * m);
-        for (; i < len; ++i) {
-          const float v =
-              Activate(DequantOne(a[i], scales[count != 1 ? i % m : 0], true,
-                                  false, e.relu_flag),
-                       e);
-          QuantizeAscend(&v, yq + q0 * m + i, 1, e.q);
-        }
-      }
+    // Straight to int8 where it can: no dequantized tensor written and
+    // read back.
+    if (RequantNhwc(channels_last, n * plane, m, scales, count != 1,
+                    p->rep_vs.data(), p->rep_hs.data(), per, e, y.as<int8_t>()))
       return;
-    }
-#endif
-    for (int64_t q0 = 0; m > 0 && q0 < pixels; q0 += per) {
-      const int64_t len = std::min(per, pixels - q0) * m;
-      const int32_t* a = channels_last + q0 * m;
-      void* row = e.to_float
-                      ? static_cast<void*>(static_cast<float*>(out) + q0 * m)
-                      : static_cast<void*>(static_cast<Half*>(out) + q0 * m);
-      int64_t i = PlaneVecAny(a, len, scales[0], p->rep_vs.data(),
-                              p->rep_hs.data(), e, row);
-      for (; i < len; ++i) {
-        const int64_t c = i % m;
-        Put(out, e, q0 * m + i,
-            Activate(DequantOne(a[i], scales[count != 1 ? c : 0], true, false,
-                                e.relu_flag),
-                     e));
-      }
-    }
+    EpilogueNhwc(channels_last, n * plane, m, scales, count != 1,
+                 p->rep_vs.data(), p->rep_hs.data(), per, e, out);
     QuantizeOut(e, deq, y);
     return;
   }
 #endif
 #if defined(ASCEND_EMU_FUSED_CHANNELS_LAST)
   if (channels_last != nullptr && !any_special) {
-    ApplyEpilogueChannelsLast(channels_last, shape.dims[0], shape.dims[1],
-                              plane, scales, vs, count != 1, e, out);
-    done = true;
+    ApplyEpilogueChannelsLast(channels_last, n, m, plane, scales, vs,
+                              count != 1, e, out);
   } else if (channels_last != nullptr) {
     // A special (inf / NaN) scale: the reference on every element.
-    const int64_t m = shape.dims[1];
-    for (int64_t b = 0; b < shape.dims[0]; ++b) {
-      for (int64_t p = 0; p < plane; ++p) {
-        for (int64_t c = 0; c < m; ++c) {
-          const float v = Activate(
-              DequantOne(channels_last[(b * plane + p) * m + c],
-                         scales[count != 1 ? c : 0], true, false, e.relu_flag),
-              e);
-          Put(out, e, (b * m + c) * plane + p, v);
-        }
-      }
-    }
-    done = true;
+    ApplyEpilogueChannelsLastReference(channels_last, n, m, plane, scales,
+                                       count != 1, e, out);
   }
 #endif
-  if (!done) {
-    ApplyEpilogue(acc.as<const int32_t>(), shape.dims[0], shape.dims[1], plane,
-                  scales, count != 1, any_special, e, out);
+  if (channels_last == nullptr) {
+    ApplyEpilogue(acc.as<const int32_t>(), n, m, plane, scales, count != 1,
+                  any_special, e, out);
   }
   if (!e.quant) return;
-  if (!y_nhwc) {
+  if (y_nhwc) {
+    // y agreed channels last, the result NCHW (oneDNN's fast path declined
+    // this run).
+    QuantizeTransposed(e, deq, n, m, plane, y.as<int8_t>());
+  } else {
     QuantizeOut(e, deq, y);
-    return;
-  }
-  // y agreed channels last, the result NCHW (oneDNN's fast path declined
-  // this run): quantized a row at a time, stored transposed.
-  const int64_t m = shape.dims[1];
-  int8_t row[256];
-  for (int64_t b = 0; b < shape.dims[0]; ++b) {
-    for (int64_t c = 0; c < m; ++c) {
-      for (int64_t p0 = 0; p0 < plane; p0 += 256) {
-        const int64_t len = std::min<int64_t>(256, plane - p0);
-        const int64_t at = (b * m + c) * plane + p0;
-        if (e.to_float) {
-          QuantizeAscend(deq.as<const float>() + at, row, len, e.q);
-        } else {
-          QuantizeAscend(deq.as<const Half>() + at, row, len, e.q);
-        }
-        for (int64_t i = 0; i < len; ++i)
-          y.as<int8_t>()[(b * plane + p0 + i) * m + c] = row[i];
-      }
-    }
   }
 }
 

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copyright (c) 2026 the executorch-ascend authors.
+// FusedConvDequant's epilogue (conv_int8_fused.cc): AscendDequant's
+// arithmetic (dequant.h), the exact float16 -> float32 widening, the
+// activation and a merged AscendQuant (quant.h) applied to the int8 Conv's
+// int32 result, in the layouts the Conv writes and the op's output is
+// agreed in: NCHW to NCHW, channels last to NCHW (8x8 blocks transposed in
+// registers), channels last to channels last. Every pass gives what the
+// unfused chain gives, bit for bit (kernels_test_conv_dequant.cc).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#include "ascend_emu/kernel.h"
+#include "dequant.h"
+#include "quant.h"
+
+// The channels-last passes (AVX2 intrinsics: the 8x8 transposes).
+#if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+#define ASCEND_EMU_FUSED_CHANNELS_LAST 1
+#endif
+
+namespace ascend_emu {
+namespace kernels {
+
+// The merged AscendQuant's attributes: its own names behind this prefix.
+constexpr const char* kQuantPrefix = "quant_";
+
+// What the epilogue applies after AscendDequant's float16 rounding.
+struct Epilogue {
+  bool u64 = true, twice = false, relu_flag = false, to_float = false;
+  bool relu = false, clip = false;
+  // The activation as a clamp (Relu: [0, inf], none: [-inf, inf]).
+  float lo = -std::numeric_limits<float>::infinity();
+  float hi = std::numeric_limits<float>::infinity();
+  // An AscendQuant merged after the activation: int8 out.
+  bool quant = false;
+  QuantParams q;
+};
+
+// The op's attributes (Infer validated them) and deq_scale's dtype.
+Epilogue ReadEpilogue(const Attributes& attrs, const TensorRef& deq);
+
+// Planes under a vector's length (the last blocks' 2x2, 4x4) take vectors
+// across channels, each element given its channel's scale in arrays of up
+// to kSmallChunk elements; the channels-last passes likewise chunks of
+// whole pixels.
+constexpr int64_t kSmallChunk = 1024;
+
+// y (N, M, plane) from the int32 result in NCHW, channel c with scales[c]
+// (or scales[0] for one scale).
+void ApplyEpilogue(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
+                   const DeqScale* scales, bool per_channel, bool any_special,
+                   const Epilogue& e, void* y);
+
+// y (N, M, plane) from the int32 result channels last ([N, plane, M]): the
+// reference on every element (any scale, special ones included).
+void ApplyEpilogueChannelsLastReference(const int32_t* acc, int64_t n,
+                                        int64_t m, int64_t plane,
+                                        const DeqScale* scales,
+                                        bool per_channel, const Epilogue& e,
+                                        void* y);
+
+#if defined(ASCEND_EMU_FUSED_CHANNELS_LAST)
+// The same with uint64 scales, none special: 8x8 blocks transposed in
+// registers; vs holds each channel's vscale.
+void ApplyEpilogueChannelsLast(const int32_t* acc, int64_t n, int64_t m,
+                               int64_t plane, const DeqScale* scales,
+                               const float* vs, bool per_channel,
+                               const Epilogue& e, void* y);
+#endif
+
+#if defined(ASCEND_EMU_DEQUANT_VECTORS)
+// Channels last in and out ([pixels, M], uint64 scales, none special):
+// chunks of `per` whole pixels, their channels' scales repeated in rep_vs
+// and rep_hs (per * M each). EpilogueNhwc writes the dequantized value
+// (float16 or float32); RequantNhwc the merged AscendQuant's int8 and
+// returns false, writing nothing, where it has no vector pass (sqrt_mode,
+// a round mode other than Round).
+void EpilogueNhwc(const int32_t* acc, int64_t pixels, int64_t m,
+                  const DeqScale* scales, bool per_channel, const float* rep_vs,
+                  const float* rep_hs, int64_t per, const Epilogue& e,
+                  void* out);
+bool RequantNhwc(const int32_t* acc, int64_t pixels, int64_t m,
+                 const DeqScale* scales, bool per_channel, const float* rep_vs,
+                 const float* rep_hs, int64_t per, const Epilogue& e,
+                 int8_t* y);
+#endif
+
+// y = AscendQuant(deq), element for element (any layout, the same in both).
+void QuantizeOut(const Epilogue& e, const TensorRef& deq, TensorRef& y);
+// y [N, plane, M] = AscendQuant(deq [N, M, plane]): an NCHW result into an
+// output agreed channels last.
+void QuantizeTransposed(const Epilogue& e, const TensorRef& deq, int64_t n,
+                        int64_t m, int64_t plane, int8_t* y);
+
+}  // namespace kernels
+}  // namespace ascend_emu
