@@ -1,22 +1,19 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// conv_int8.h: CANN's int8 Conv2D, the reference loop and oneDNN's int8
-// convolution prepared at load (as conv_onednn.cc does for float32: the
-// primitive, the weights reordered once, the reorders of the NCHW
-// activations; a run sets data handles and executes through the C API with
-// its arguments on the stack).
+// conv_int8.h: CANN's int8 Conv2D: the reference loop, the exact float
+// paths, the channels-last depthwise path and the choice between them and
+// oneDNN's int8 convolution (conv_int8_onednn.cc).
 #include "conv_int8.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <mutex>
-#include <oneapi/dnnl/dnnl.hpp>
 #include <string>
 #include <vector>
 
 #include "conv_geometry.h"
+#include "conv_int8_prepared.h"
 #include "conv_onednn.h"
 #include "depthwise_int8.h"
 #include "kernel_util.h"
@@ -29,134 +26,9 @@ namespace {
 
 constexpr const char* kOp = "Conv";
 
-using dnnl::memory;
-using Tag = dnnl::memory::format_tag;
-
-const dnnl::engine& CpuEngine() {
-  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  return engine;
-}
-
-int32_t OffsetX(const Attributes& attrs) {
-  return static_cast<int32_t>(AttrInt(attrs, "offset_x", 0));
-}
-
-OnednnConvShape ShapeOf(const ConvGeometry& g) {
-  OnednnConvShape s;
-  s.n = g.n;
-  s.c = g.c;
-  s.m = g.m;
-  s.group = g.group;
-  s.w = g.w;
-  return s;
-}
-
-// What PrepareConvInt8 made: oneDNN's int8 convolution, or the exact float
-// convolutions of ViaFloat.
-class ConvInt8Prepared : public PreparedOp {
- public:
-  enum class Kind { kOnednnInt8, kViaFloat, kDepthwise };
-  explicit ConvInt8Prepared(Kind k) : kind(k) {}
-  const Kind kind;
-};
-
-class OnednnConvInt8 final : public ConvInt8Prepared {
- public:
-  OnednnConvInt8() : ConvInt8Prepared(Kind::kOnednnInt8) {}
-  mutable std::mutex run_lock;  // guards the memories' handles, as float's
-  dnnl::convolution_forward conv;
-  dnnl::reorder src_in, dst_out;
-  memory::desc src_plain, dst_plain, src_md, dst_md, scratchpad_md;
-  memory weights, bias, zero_point;
-  bool has_bias = false, has_zero_point = false;
-  bool reorder_src = false, reorder_dst = false;
-  bool dst_nhwc = false;  // oneDNN's destination is channels last
-  bool src_nhwc = false;  // and its source
-  size_t scratch_bytes = 0;
-  mutable dnnl::stream stream;
-  mutable memory x_plain, y_plain, src, dst, pad;
-};
-
-thread_local std::vector<unsigned char> tls_pad;
-
 // SetConvInt8ViaFloatForTest: the exact float paths (on), or only oneDNN's
 // int8 convolution and the reference loop (off).
 bool g_via_float = true;
-
-std::unique_ptr<PreparedOp> PrepareOnednnInt8(const PrepareContext& ctx,
-                                              const ConvGeometry& g,
-                                              bool has_bias);
-
-void SetHandle(memory& m, const void* data) {
-  if (m.get_data_handle() != data) m.set_data_handle(const_cast<void*>(data));
-}
-
-void Execute(const dnnl::primitive& prim, const dnnl::stream& stream,
-             const dnnl_exec_arg_t* args, int nargs) {
-  dnnl::error::wrap_c_api(
-      dnnl_primitive_execute(prim.get(), stream.get(), nargs, args),
-      "could not execute a primitive");
-}
-
-// oneDNN's run; false when the prepared op cannot serve this call (scratch
-// too small, or another thread holds it): the caller runs the reference.
-// With `keep` and a destination in another layout, that destination is left
-// in the scratch (*keep its address) rather than reordered into y.
-// With x_channels_last (an agreed layout: src_nhwc), x is oneDNN's source
-// as it is, and the run waits for the lock: the reference cannot read it.
-bool RunOnednn(const OnednnConvInt8& p, const int8_t* x, int32_t* y,
-               void* scratch, const int32_t** keep = nullptr,
-               bool x_channels_last = false) {
-  std::unique_lock<std::mutex> lock(p.run_lock, std::defer_lock);
-  if (x_channels_last) {
-    lock.lock();
-  } else if (!lock.try_lock()) {
-    return false;
-  }
-  OmpThreads threads;
-  auto* base = static_cast<unsigned char*>(scratch);
-  const size_t src_room =
-      p.reorder_src ? (p.src_md.get_size() + 63) / 64 * 64 : 0;
-  SetHandle(p.x_plain, x);
-  SetHandle(p.y_plain, y);
-  memory& src = p.reorder_src ? p.src : p.x_plain;
-  memory& dst = p.reorder_dst ? p.dst : p.y_plain;
-  if (x_channels_last) {
-    SetHandle(p.src, x);
-  } else if (p.reorder_src) {
-    SetHandle(p.src, base);
-    const dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, p.x_plain.get()},
-                                    {DNNL_ARG_TO, p.src.get()}};
-    Execute(p.src_in, p.stream, args, 2);
-  }
-  if (p.reorder_dst) SetHandle(p.dst, base + src_room);
-  dnnl_exec_arg_t args[6] = {{DNNL_ARG_SRC, src.get()},
-                             {DNNL_ARG_WEIGHTS, p.weights.get()},
-                             {DNNL_ARG_DST, dst.get()}};
-  int nargs = 3;
-  if (p.has_bias) args[nargs++] = {DNNL_ARG_BIAS, p.bias.get()};
-  if (p.has_zero_point) {
-    args[nargs++] = {DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC,
-                     p.zero_point.get()};
-  }
-  const size_t pad_bytes = p.scratchpad_md.get_size();
-  if (pad_bytes != 0) {
-    if (tls_pad.size() < pad_bytes + 64) tls_pad.resize(pad_bytes + 64);
-    auto addr = reinterpret_cast<uintptr_t>(tls_pad.data());
-    SetHandle(p.pad, reinterpret_cast<void*>((addr + 63) & ~uintptr_t{63}));
-    args[nargs++] = {DNNL_ARG_SCRATCHPAD, p.pad.get()};
-  }
-  Execute(p.conv, p.stream, args, nargs);
-  if (p.reorder_dst && keep != nullptr) {
-    *keep = static_cast<const int32_t*>(p.dst.get_data_handle());
-  } else if (p.reorder_dst) {
-    const dnnl_exec_arg_t out[] = {{DNNL_ARG_FROM, p.dst.get()},
-                                   {DNNL_ARG_TO, p.y_plain.get()}};
-    Execute(p.dst_out, p.stream, out, 2);
-  }
-  p.stream.wait();
-  return true;
-}
 
 // The exact float paths. Every product (x - offset_x) * w is an integer of
 // magnitude at most 255 * 128 = 32640, so any float32 sum of up to 514 of
@@ -551,8 +423,7 @@ void RunConvInt8(const RunContext& ctx) {
       return;
     }
     if (p.kind == ConvInt8Prepared::Kind::kOnednnInt8
-            ? RunOnednn(static_cast<const OnednnConvInt8&>(p), x, y,
-                        ctx.scratch)
+            ? RunOnednnInt8(p, x, y, ctx.scratch)
             : RunViaFloat(static_cast<const ConvInt8ViaFloat&>(p), x, y,
                           ctx.scratch)) {
       return;
@@ -580,10 +451,11 @@ const int32_t* RunConvInt8KeepChannelsLast(const RunContext& ctx,
         return RunDepthwiseKept(dw, x, x_channels_last, ctx.scratch);
     }
     if (p.kind == ConvInt8Prepared::Kind::kOnednnInt8) {
-      const auto& o = static_cast<const OnednnConvInt8&>(p);
+      bool src_nhwc = false, dst_nhwc = false;
+      OnednnInt8ChannelsLast(p, &src_nhwc, &dst_nhwc);
       const int32_t* kept = nullptr;
-      if (o.dst_nhwc && RunOnednn(o, x, ctx.outputs[0].as<int32_t>(),
-                                  ctx.scratch, &kept, x_channels_last)) {
+      if (dst_nhwc && RunOnednnInt8(p, x, ctx.outputs[0].as<int32_t>(),
+                                    ctx.scratch, &kept, x_channels_last)) {
         return kept;
       }
     }
@@ -601,9 +473,10 @@ bool ConvInt8ReadsChannelsLast(const PreparedOp* prepared) {
   if (p->kind == ConvInt8Prepared::Kind::kDepthwise)
     return static_cast<const ConvInt8Depthwise*>(p)->small;
   // (the destination too: RunConvInt8KeepChannelsLast keeps only that)
-  return p->kind == ConvInt8Prepared::Kind::kOnednnInt8 &&
-         static_cast<const OnednnConvInt8*>(p)->src_nhwc &&
-         static_cast<const OnednnConvInt8*>(p)->dst_nhwc;
+  if (p->kind != ConvInt8Prepared::Kind::kOnednnInt8) return false;
+  bool src = false, dst = false;
+  OnednnInt8ChannelsLast(*p, &src, &dst);
+  return src && dst;
 }
 
 bool ConvInt8WritesChannelsLast(const PreparedOp* prepared,
@@ -612,8 +485,10 @@ bool ConvInt8WritesChannelsLast(const PreparedOp* prepared,
   if (p == nullptr) return false;
   if (p->kind == ConvInt8Prepared::Kind::kDepthwise)
     return x_channels_last || static_cast<const ConvInt8Depthwise*>(p)->small;
-  return p->kind == ConvInt8Prepared::Kind::kOnednnInt8 &&
-         static_cast<const OnednnConvInt8*>(p)->dst_nhwc;
+  if (p->kind != ConvInt8Prepared::Kind::kOnednnInt8) return false;
+  bool src = false, dst = false;
+  OnednnInt8ChannelsLast(*p, &src, &dst);
+  return dst;
 }
 
 void SetConvInt8ViaFloatForTest(bool on) { g_via_float = on; }
@@ -645,108 +520,6 @@ std::unique_ptr<PreparedOp> PrepareConvInt8(const PrepareContext& ctx) {
   if (int8 != nullptr || !g_via_float) return int8;
   return PrepareViaFloat(ctx, g);
 }
-
-namespace {
-std::unique_ptr<PreparedOp> PrepareOnednnInt8(const PrepareContext& ctx,
-                                              const ConvGeometry& g,
-                                              bool has_bias) {
-  const std::vector<TensorRef>& in = ctx.inputs;
-  if (g.w.spatial_rank != 2 || g.n == 0 || g.out_plane() == 0 ||
-      g.in_plane() == 0)
-    return nullptr;
-  const int32_t ox = OffsetX(ctx.attrs);
-  OmpThreads threads;
-  const dnnl::engine& engine = CpuEngine();
-  const Window2D& w = g.w;
-  auto p = std::make_unique<OnednnConvInt8>();
-  using dt = memory::data_type;
-  const memory::dims src = {g.n, g.c, w.in[0], w.in[1]};
-  const memory::dims dst = {g.n, g.m, w.out[0], w.out[1]};
-  const memory::dims wdims =
-      g.group == 1
-          ? memory::dims{g.m, g.c, w.kernel[0], w.kernel[1]}
-          : memory::dims{g.group, g.mg(), g.cg(), w.kernel[0], w.kernel[1]};
-  const Tag wtag = g.group == 1 ? Tag::oihw : Tag::goihw;
-  p->src_plain = memory::desc(src, dt::s8, Tag::nchw);
-  p->dst_plain = memory::desc(dst, dt::s32, Tag::nchw);
-  const memory::desc b_md({g.m}, dt::s32, Tag::x);
-  const memory::dims strides = {w.stride[0], w.stride[1]};
-  const memory::dims dilations = {w.dilation[0] - 1, w.dilation[1] - 1};
-  const memory::dims pad_l = {w.pad_begin[0], w.pad_begin[1]};
-  memory::dims pad_r(2);
-  for (int a = 0; a < 2; ++a) {
-    const int64_t reach =
-        (w.out[a] - 1) * w.stride[a] + (w.kernel[a] - 1) * w.dilation[a] + 1;
-    pad_r[a] = reach - w.in[a] - w.pad_begin[a];
-  }
-  dnnl::primitive_attr attr;
-  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  // oneDNN subtracts the source zero point from every source value and
-  // counts a padded position as the zero point (contributing 0), CANN's
-  // offset_x filling the padding.
-  if (ox != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
-  try {
-    const dnnl::convolution_forward::desc desc(
-        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-        memory::desc(src, dt::s8, Tag::any),
-        memory::desc(wdims, dt::s8, Tag::any), has_bias ? b_md : memory::desc(),
-        memory::desc(dst, dt::s32, Tag::any), strides, dilations, pad_l, pad_r);
-    dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
-    if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0) return nullptr;
-    p->conv = dnnl::convolution_forward(pd);
-    p->src_md = pd.src_desc();
-    p->dst_md = pd.dst_desc();
-    p->scratchpad_md = pd.scratchpad_desc();
-    dnnl::stream stream(engine);
-    memory user_w(memory::desc(wdims, dt::s8, wtag), engine,
-                  const_cast<void*>(in[1].data));
-    p->weights = memory(pd.weights_desc(), engine);
-    dnnl::reorder(user_w, p->weights).execute(stream, user_w, p->weights);
-    if (has_bias) {
-      p->bias = memory(b_md, engine);
-      std::memcpy(p->bias.get_data_handle(), in[2].data,
-                  static_cast<size_t>(g.m) * sizeof(int32_t));
-      p->has_bias = true;
-    }
-    if (ox != 0) {
-      p->zero_point = memory(memory::desc({1}, dt::s32, Tag::x), engine);
-      std::memcpy(p->zero_point.get_data_handle(), &ox, sizeof ox);
-      p->has_zero_point = true;
-    }
-    stream.wait();
-    p->reorder_src = p->src_md != p->src_plain;
-    p->reorder_dst = p->dst_md != p->dst_plain;
-    p->dst_nhwc = p->dst_md == memory::desc(dst, dt::s32, Tag::nhwc);
-    p->src_nhwc = p->src_md == memory::desc(src, dt::s8, Tag::nhwc);
-    const size_t src_room =
-        p->reorder_src ? (p->src_md.get_size() + 63) / 64 * 64 : 0;
-    const size_t dst_bytes = p->reorder_dst ? p->dst_md.get_size() : 0;
-    p->scratch_bytes = src_room + dst_bytes;
-    if (p->scratch_bytes >
-        static_cast<size_t>(OnednnConvScratchBytes(ShapeOf(g))))
-      return nullptr;
-    if (p->reorder_src) {
-      p->src_in = dnnl::reorder(dnnl::reorder::primitive_desc(
-          engine, p->src_plain, engine, p->src_md));
-    }
-    if (p->reorder_dst) {
-      p->dst_out = dnnl::reorder(dnnl::reorder::primitive_desc(
-          engine, p->dst_md, engine, p->dst_plain));
-    }
-    p->stream = dnnl::stream(engine);
-    p->x_plain = memory(p->src_plain, engine, nullptr);
-    p->y_plain = memory(p->dst_plain, engine, nullptr);
-    if (p->reorder_src || p->src_nhwc)
-      p->src = memory(p->src_md, engine, nullptr);
-    if (p->reorder_dst) p->dst = memory(p->dst_md, engine, nullptr);
-    if (p->scratchpad_md.get_size() != 0)
-      p->pad = memory(p->scratchpad_md, engine, nullptr);
-  } catch (const dnnl::error&) {
-    return nullptr;  // no int8 primitive for this shape: the reference runs
-  }
-  return p;
-}
-}  // namespace
 
 }  // namespace kernels
 }  // namespace ascend_emu
