@@ -12,6 +12,7 @@ add_executable(ascend_emu_kernels_test
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_reduction.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_softmax.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_conv.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_conv_depthwise.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_conv_transpose.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_pool.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_normalization.cc
@@ -35,7 +36,7 @@ add_executable(ascend_emu_kernels_test
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_fuzz.cc
 )
 # The kernels' own headers, for the tests that call a path directly
-# (kernels_test_conv.cc: depthwise_flat.h).
+# (kernels_test_conv_depthwise.cc: depthwise_flat.h).
 target_include_directories(ascend_emu_kernels_test PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/../../../emulator/engine/kernels)
 target_link_libraries(ascend_emu_kernels_test PRIVATE ascend_emu_kernels
