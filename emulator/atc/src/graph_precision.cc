@@ -2,6 +2,7 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 // GraphCompiler (graph_compiler_impl.h): the precision mode and the chip:
 // per-op dtypes, refusals, rounding Casts.
+#include "ascend_emu/soc_versions.h"
 #include "graph_compiler_impl.h"
 
 namespace ascend_emu {
@@ -58,7 +59,18 @@ std::string GraphCompiler::CheckOpOnSoc(const onnx::NodeProto& node) const {
                     InputDType(node, 1, &w) && w == DType::kInt32;
   const bool uint64_deq =
       op == "AscendDequant" && InputDType(node, 1, &w) && w == DType::kUInt64;
-  return OpUnavailableOnSoc(op, options_.soc_version, int8, int4, uint64_deq);
+  std::string err =
+      OpUnavailableOnSoc(op, options_.soc_version, int8, int4, uint64_deq);
+  if (!err.empty() || op != "NPUDynamicQuant") return err;
+  // The emulator's DynamicQuant is the Ascend910B kernel's arithmetic
+  // (dynamic_quant.cc); the other chips' kernels round otherwise (Ascend310P
+  // and Ascend910 multiply in float16; Ascend950 has its own kernel).
+  const std::string family = SocFamily(options_.soc_version);
+  if (family == "Ascend910B" || family == "Ascend910_93") return "";
+  return "NPUDynamicQuant on " + options_.soc_version + " (family " + family +
+         ") is not emulated: the emulator computes the Ascend910B kernel's "
+         "arithmetic (ops-nn quant/dynamic_quant/op_kernel/dynamic_quant.h), "
+         "and this chip's kernel rounds otherwise";
 }
 
 // An int8 Conv, MatMul or Gemm gets CANN's offset_x (the activation's

@@ -304,6 +304,46 @@ TEST_F(AtcQuantTest, RefusesWhatTheChipLacks) {
   EXPECT_EQ(r.code, 0) << r.err;
 }
 
+// NPUDynamicQuant (registered for ai.onnx 11-18): compiles and runs on
+// Ascend910B1 (the kernel it emulates), refused on Ascend310B (CANN has
+// none) and on Ascend310P3 (its kernel rounds otherwise: not emulated).
+TEST_F(AtcQuantTest, DynamicQuantPerChipAndOpset) {
+  auto graph = [](int64_t opset) {
+    OnnxBuilder b(opset);
+    b.Input("x", {2, 4}, onnx::TensorProto::FLOAT16);
+    b.Output("y", {2, 4}, onnx::TensorProto::INT8);
+    b.Output("scale", {2}, onnx::TensorProto::FLOAT);
+    b.Node("NPUDynamicQuant", {"x"}, {"y", "scale"}, "dq");
+    return b;
+  };
+  std::unique_ptr<Model> model = CompileAndLoad(graph(17), "dq910b");
+  ASSERT_NE(model, nullptr);
+  const std::vector<Eigen::half> x = {Eigen::half(1.0f), Eigen::half(-2.0f),
+                                      Eigen::half(0.5f), Eigen::half(4.0f),
+                                      Eigen::half(0.0f), Eigen::half(0.0f),
+                                      Eigen::half(0.0f), Eigen::half(-0.25f)};
+  std::vector<int8_t> y(8);
+  std::vector<float> scale(2);
+  const void* in[] = {x.data()};
+  void* out[] = {y.data(), scale.data()};
+  std::string error;
+  ASSERT_TRUE(model->Run(in, out, nullptr, &error)) << error;
+  // Row 0: s = 127 / 4; row 1: s = 127 / 0.25 = 508.
+  EXPECT_EQ(y, (std::vector<int8_t>{32, -64, 16, 127, 0, 0, 0, -127}));
+  EXPECT_EQ(scale, (std::vector<float>{1.0f / (127.0f / 4.0f),
+                                       1.0f / (127.0f / 0.25f)}));
+
+  AtcResult r = Compile(graph(17), "dq310b", {"--soc_version=Ascend310B1"});
+  EXPECT_NE(r.err.find("CANN has no NPUDynamicQuant on Ascend310B1"),
+            std::string::npos)
+      << r.err;
+  r = Compile(graph(17), "dq310p", {"--soc_version=Ascend310P3"});
+  EXPECT_NE(r.err.find("NPUDynamicQuant on Ascend310P3 (family Ascend310P) is "
+                       "not emulated"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST_F(AtcQuantTest, RefusesMixedDtypesAndUnemulatedQuantTypes) {
   OnnxBuilder b;
   b.Input("xq", {1, 1, 3, 3}, onnx::TensorProto::INT8);

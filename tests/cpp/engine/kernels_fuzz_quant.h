@@ -105,6 +105,29 @@ bool QuantFuzzInputs(F& f, const std::string& op, std::vector<HostTensor>* in) {
     }
     return true;
   }
+  if (op == "NPUDynamicQuant") {
+    // x [.., K] float16 or bfloat16 (a float32 now and then), smooth [K]
+    // or a near miss, group_index now and then.
+    const int64_t k = f.Int(0, 9);
+    const bool bf16 = f.Coin(30);
+    auto half = [&](const Shape& s) {
+      std::vector<Eigen::half> v(static_cast<size_t>(s.numel()));
+      for (auto& x : v) x = Eigen::half(static_cast<float>(f.Int(-9, 9)) / 8);
+      HostTensor t = HostTensor::Of(DType::kFloat16, s, v);
+      if (bf16) t.dtype = DType::kBFloat16;  // (any bytes will do here)
+      return t;
+    };
+    in->push_back(f.Coin(10) ? f.RandomTensor(3)
+                             : half(f.Coin() ? S({f.Int(0, 3), k})
+                                             : S({2, f.Int(0, 2), k})));
+    if (f.Coin(50)) in->push_back(half(f.Coin(85) ? S({k}) : S({k + 1})));
+    if (f.Coin(10)) {
+      if (in->size() == 1) in->push_back(HostTensor::Absent());
+      in->push_back(
+          HostTensor::Of(DType::kInt32, S({1}), std::vector<int32_t>{1}));
+    }
+    return true;
+  }
   if (op == "NPUWeightQuantBatchMatmulV2") {
     const int64_t m = f.Int(0, 3), k = f.Coin(30) ? 64 : f.Int(0, 9),
                   n8 = f.Int(0, 3);

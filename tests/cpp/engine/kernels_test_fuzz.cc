@@ -230,7 +230,9 @@ TEST(KernelsFuzz, InferRefusesOrRunStaysInBounds) {
       Attrs attrs = f.RandomAttrs(op, spatial);
       const bool failed_before = ::testing::Test::HasFailure();
       // Every other iteration prepared as at load (Conv: the oneDNN path).
-      RunResult r = RunKernel(op, attrs, in, 1, iter % 2 == 1);
+      // One output each, but NPUDynamicQuant's two (y and scale).
+      const size_t outputs = op == "NPUDynamicQuant" ? 2 : 1;
+      RunResult r = RunKernel(op, attrs, in, outputs, iter % 2 == 1);
       if (!r.error.empty()) {
         ++refused;
         ASSERT_EQ(r.error.rfind(op + ": ", 0), 0u) << r.error;
