@@ -48,21 +48,17 @@ const char* llm_usage() {
 std::optional<LlmOptions> parse_llm_options(int argc, char** argv,
                                             std::string* error) {
   LlmOptions o;
-  const std::vector<tools::OwnOption> own = {
-      {"--prompt",
-       [&o](const std::string& v) {
-         return parse_tokens(v, &o.prompt)
-                    ? std::string()
-                    : "--prompt needs token ids >= 0 separated by commas, "
-                      "got '" +
-                          v + "'";
-       }},
-      {"--tokens",
-       [&o](const std::string& v) {
-         return tools::int_option("--tokens", v, 1, &o.tokens);
-       }},
+  // llm_runner's own options; the shared ones are tools::ProgramOptions'.
+  const auto prompt = [&o](const std::string& v) {
+    if (parse_tokens(v, &o.prompt)) return std::string();
+    return "--prompt needs token ids >= 0 separated by commas, got '" + v + "'";
   };
-  if (!tools::parse_arguments(argc, argv, &o, own, error)) {
+  const auto tokens = [&o](const std::string& v) {
+    return tools::int_option("--tokens", v, 1, &o.tokens);
+  };
+  if (!tools::parse_arguments(argc, argv, &o,
+                              {{"--prompt", prompt}, {"--tokens", tokens}},
+                              error)) {
     return std::nullopt;
   }
   // (A --prompt that parsed holds at least one token.)
