@@ -24,6 +24,8 @@ endif()
 # The ExecuTorch release the backend was compiled against: the config refuses
 # another one, since ExecuTorch has no ABI stability across releases.
 set(EXECUTORCH_ASCEND_EXECUTORCH_VERSION ${executorch_VERSION})
+# executorch_ascend_acl_library()'s names (src/executorch_ascend/acl_library.json).
+include(${CMAKE_CURRENT_LIST_DIR}/AclLibraryNames.cmake)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/executorch_ascendConfig.cmake.in
                ${CMAKE_CURRENT_BINARY_DIR}/package/executorch_ascendConfig.cmake
                @ONLY)

@@ -11,16 +11,22 @@
 #include <mutex>
 #include <utility>
 
+#include "acl_library_data.h"
 #include "log.h"
 
 namespace executorch::backends::ascend {
 
 namespace {
 
-constexpr const char kSingle[] = "libascendcl.so";
-constexpr const char kRuntime[] = "libacl_rt.so";
-constexpr const char kModel[] = "libacl_mdl.so";
-constexpr const char kProfiler[] = "libmsprofiler.so";
+// The names of the rule: src/executorch_ascend/acl_library.json, which
+// cann.py reads too (the generated acl_library_data.h).
+using acl_names::kExplicitVariable;
+using acl_names::kHomeVariables;
+using acl_names::kLibraryFolder;
+constexpr const char* kSingle = acl_names::kSingleLibrary;
+constexpr const char* kRuntime = acl_names::kRuntimeLibrary;
+constexpr const char* kModel = acl_names::kModelLibrary;
+constexpr const char* kProfiler = acl_names::kProfilerLibrary;
 
 bool exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
 
@@ -52,24 +58,26 @@ std::string explained(const char* recent) {
 // that named it: most users meet this first, on a host where CANN's
 // set_env.sh was not sourced, or with no CANN at all (docs/troubleshooting.md).
 std::string load_hint() {
-  if (env_or_null("EXECUTORCH_ASCEND_ACL_LIB") != nullptr) {
-    return "; EXECUTORCH_ASCEND_ACL_LIB names this file: point it at an "
-           "existing libascendcl.so (or libacl_rt.so, with libacl_mdl.so "
-           "beside it), or unset it";
+  const std::string single = kSingle;
+  if (env_or_null(kExplicitVariable) != nullptr) {
+    return std::string("; ") + kExplicitVariable +
+           " names this file: point it at an existing " + single + " (or " +
+           kRuntime + ", with " + kModel + " beside it), or unset it";
   }
-  for (const char* home_variable :
-       {"ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME"}) {
+  for (const char* home_variable : kHomeVariables) {
     if (env_or_null(home_variable) != nullptr) {
-      return std::string("; ") + home_variable +
-             " holds no loadable lib64/libascendcl.so (nor both of "
-             "libacl_rt.so and libacl_mdl.so): source the set_env.sh "
-             "of a complete CANN installation, or set "
-             "EXECUTORCH_ASCEND_ACL_LIB to a libascendcl.so";
+      return std::string("; ") + home_variable + " holds no loadable " +
+             kLibraryFolder + "/" + single + " (nor both of " + kRuntime +
+             " and " + kModel +
+             "): source the set_env.sh of a complete CANN installation, or "
+             "set " +
+             kExplicitVariable + " to a " + single;
     }
   }
-  return "; no CANN found: source CANN's set_env.sh (it sets "
-         "ASCEND_HOME_PATH), or set EXECUTORCH_ASCEND_ACL_LIB to a "
-         "libascendcl.so; without an NPU, the CANN emulator "
+  return std::string("; no CANN found: source CANN's set_env.sh (it sets ") +
+         kHomeVariables[0] + "), or set " + kExplicitVariable + " to a " +
+         single +
+         "; without an NPU, the CANN emulator "
          "(executorch-ascend-emulator) runs on the CPU: "
          "executorch_ascend.use_emulator() or EXECUTORCH_ASCEND_USE_EMULATOR=1";
 }
@@ -100,7 +108,7 @@ std::string AclLibrary::Layout::describe() const {
 AclLibrary::Layout AclLibrary::resolve() {
   // The same rule as src/executorch_ascend/cann.py (docs/runtime.md).
   Layout layout;
-  if (const char* explicit_path = env_or_null("EXECUTORCH_ASCEND_ACL_LIB")) {
+  if (const char* explicit_path = env_or_null(kExplicitVariable)) {
     const std::string path = explicit_path;
     const std::string folder = folder_of(path);
     const std::string name = path.substr(folder.size());
@@ -112,10 +120,9 @@ AclLibrary::Layout AclLibrary::resolve() {
     }
     return layout;
   }
-  for (const char* home_variable :
-       {"ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME"}) {
+  for (const char* home_variable : kHomeVariables) {
     if (const char* home = env_or_null(home_variable)) {
-      const std::string lib64 = std::string(home) + "/lib64/";
+      const std::string lib64 = std::string(home) + "/" + kLibraryFolder + "/";
       if (exists(lib64 + kRuntime) && exists(lib64 + kModel)) {
         layout.runtime = lib64 + kRuntime;
         layout.model = lib64 + kModel;
@@ -269,9 +276,9 @@ void AclLibrary::load() {
     // A stub stays a stub: final, not retried.
     std::lock_guard<std::mutex> lock(mutex_);
     fail("ACL library '" + path_ +
-         "' is a CANN stub library (aclInit returned 100039); point "
-         "EXECUTORCH_ASCEND_ACL_LIB or ASCEND_HOME_PATH at a runtime "
-         "library");
+         "' is a CANN stub library (aclInit returned 100039); point " +
+         kExplicitVariable + " or " + kHomeVariables[0] +
+         " at a runtime library");
     return;
   }
   usable_ = true;

@@ -3,29 +3,37 @@
 """The options of CANN's atc, as data: which ones AscendCompileSpec.atc_options passes through,
 which ones the compile spec owns, and which ones the backend cannot pass.
 
-Where the facts come from: CANN's graph engine, hicann/ge at commit ffdcbc9f (2026-08-21):
-`api/atc/atc_flags.cc` (the 85 options atc defines and their help text), `api/atc/cmd_flag_info.cc`
-(the value ranges atc checks on its command line) and `compiler/api/aclgrph/option_utils.cc`
-(file options must name an existing file; --precision_mode and --precision_mode_v2 exclude each
-other; --optypelist_for_implmode needs --op_select_implmode). Nothing is copied from there; the
-names and value lists are facts. docs/atc.md says what the emulator's atc does with each option.
+The facts are data, `atc_options.json` beside this file: every option atc defines, the kind of
+value it takes and the values atc accepts, from CANN's graph engine (hicann/ge, the commit named
+in the file: `api/atc/atc_flags.cc`, `api/atc/cmd_flag_info.cc`, `compiler/api/aclgrph/
+option_utils.cc`). The emulator's atc reads the same file (a header generated from it at build
+time), so the compile spec and atc agree on what each option takes. Here: which options the
+compile spec sets itself (OWNED) and which the backend cannot pass (REFUSED), with the reason;
+every other option passes through. docs/atc.md says what the emulator's atc does with each one.
 """
 
 from __future__ import annotations
 
 import difflib
 import hashlib
+import json
 import os
 import shutil
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Literal, cast
+
+_DATA = json.loads(resources.files(__package__).joinpath("atc_options.json").read_text("utf-8"))
+
+#: Where the option table comes from (repository@commit:files).
+SOURCE: str = _DATA["source"]
 
 # choice: one of `values`; file: an existing file (atc reads it); dir: an existing folder atc
 # reads (a tuning repository); outdir: a folder atc writes (created by atc); int: a decimal
-# integer >= `minimum`; text: free text on one line.
-Kind = Literal["choice", "file", "dir", "outdir", "int", "text"]
+# integer >= `minimum`; text: free text on one line; bool: a flag (help and one more).
+Kind = Literal["choice", "file", "dir", "outdir", "int", "text", "bool"]
 
 
 @dataclass(frozen=True)
@@ -35,90 +43,28 @@ class AtcOption:
     minimum: int = 0  # kind "int"
 
 
-_BOOL_TEXT = ("true", "false")
-_BIT = ("0", "1")
+def _option(entry: Mapping[str, object]) -> AtcOption:
+    values = entry.get("values", [])
+    assert isinstance(values, list)
+    return AtcOption(
+        cast(Kind, entry["kind"]),
+        tuple(str(v) for v in values),
+        int(cast(int, entry.get("minimum", 0))),
+    )
 
-# Options atc_options passes to atc as --name=value.
-PASS_THROUGH: dict[str, AtcOption] = {
-    # Operator implementation and precision
-    "op_select_implmode": AtcOption(
-        "choice",
-        (
-            "high_precision",
-            "high_performance",
-            "high_precision_for_all",
-            "high_performance_for_all",
-        ),
-    ),
-    "optypelist_for_implmode": AtcOption("text"),
-    "precision_mode_v2": AtcOption(
-        "choice",
-        (
-            "fp16",
-            "origin",
-            "cube_fp16in_fp32out",
-            "mixed_float16",
-            "mixed_bfloat16",
-            "cube_hif8",
-            "mixed_hif8",
-        ),
-    ),
-    "allow_hf32": AtcOption("choice", _BOOL_TEXT),
-    "op_precision_mode": AtcOption("file"),
-    "keep_dtype": AtcOption("file"),
-    "modify_mixlist": AtcOption("file"),
-    "customize_dtypes": AtcOption("file"),
-    "is_weight_clip": AtcOption("choice", _BIT),
-    # Graph features and tuning
-    "insert_op_conf": AtcOption("file"),
-    "fusion_switch_file": AtcOption("file"),
-    "compression_optimize_conf": AtcOption("file"),
-    "enable_compress_weight": AtcOption("choice", _BOOL_TEXT),
-    "compress_weight_conf": AtcOption("file"),
-    "cal_conf": AtcOption("file"),
-    "op_name_map": AtcOption("file"),
-    "enable_small_channel": AtcOption("choice", _BIT),
-    "buffer_optimize": AtcOption("choice", ("l1_optimize", "l2_optimize", "off_optimize")),
-    "disable_reuse_memory": AtcOption("choice", _BIT),
-    "enable_single_stream": AtcOption("choice", _BOOL_TEXT),
-    "ac_parallel_enable": AtcOption("choice", _BIT),
-    "tiling_schedule_optimize": AtcOption("choice", _BIT),
-    "sparsity": AtcOption("choice", _BIT),
-    "oo_level": AtcOption("choice", ("O1", "O3")),
-    "optimization_switch": AtcOption("text"),
-    "static_model_ops_lower_limit": AtcOption("int", minimum=-1),
-    "h2d_overlapped_with_compute": AtcOption("text"),
-    "jit_compile": AtcOption("choice", ("0", "1", "2")),
-    "mdl_bank_path": AtcOption("dir"),
-    "op_bank_path": AtcOption("dir"),
-    "auto_tune_mode": AtcOption("text"),
-    "enable_attr_compression": AtcOption("choice", _BOOL_TEXT),
-    "atomic_clean_policy": AtcOption("choice", _BIT),
-    "deterministic": AtcOption("choice", _BIT),
-    "deterministic_level": AtcOption("choice", ("0", "1", "2", "3")),
-    "quant_dumpable": AtcOption("choice", _BIT),
-    # Target
-    "virtual_type": AtcOption("choice", _BIT),
-    "core_type": AtcOption("choice", ("AiCore", "VectorCore")),
-    "aicore_num": AtcOption("text"),
-    "host_env_os": AtcOption("text"),
-    "host_env_cpu": AtcOption("text"),
-    "cluster_config": AtcOption("file"),
-    "hccl_sub_comm_config": AtcOption("file"),
-    "target": AtcOption("text"),
-    # Debugging and caches
-    "log": AtcOption("choice", ("debug", "info", "warning", "error", "null")),
-    "op_debug_level": AtcOption("choice", ("0", "1", "2", "3", "4")),
-    "op_debug_config": AtcOption("file"),
-    "debug_dir": AtcOption("outdir"),
-    "status_check": AtcOption("choice", _BIT),
-    "op_compiler_cache_dir": AtcOption("outdir"),
-    "op_compiler_cache_mode": AtcOption("choice", ("enable", "disable", "force")),
-    "display_model_info": AtcOption("choice", _BIT),
-    "save_original_model": AtcOption("choice", _BOOL_TEXT),
-    "shape_generalized_build_mode": AtcOption("choice", ("shape_generalized", "shape_precise")),
-    "build_config": AtcOption("text"),
+
+#: Every option of CANN's atc (help included), in atc_flags.cc's order.
+CANN_OPTIONS: dict[str, AtcOption] = {
+    name: _option(entry) for name, entry in _DATA["options"].items()
 }
+
+#: CANN's --precision_mode values, in CANN's order.
+PRECISION_MODES: tuple[str, ...] = CANN_OPTIONS["precision_mode"].values
+
+#: Each --precision_mode_v2 value as a --precision_mode value (None: none, the HiFloat8 modes).
+PRECISION_MODE_V2_AS_V1: dict[str, str | None] = dict(
+    _DATA["precision_mode_v2"]["as_precision_mode"]
+)
 
 # Options the compile spec sets itself: the field (or the reason) to use instead.
 OWNED: dict[str, str] = {
@@ -168,7 +114,14 @@ REFUSED: dict[str, str] = {
     "help": "it prints atc's help and builds nothing",
 }
 
-ALL_ATC_OPTIONS: frozenset[str] = frozenset(PASS_THROUGH) | frozenset(OWNED) | frozenset(REFUSED)
+# Options atc_options passes to atc as --name=value: every other option.
+PASS_THROUGH: dict[str, AtcOption] = {
+    name: option
+    for name, option in CANN_OPTIONS.items()
+    if name not in OWNED and name not in REFUSED
+}
+
+ALL_ATC_OPTIONS: frozenset[str] = frozenset(CANN_OPTIONS)
 
 # CANN's atc takes one of --precision_mode and --precision_mode_v2 ("Cannot config both").
 PRECISION_MODE_V2 = "precision_mode_v2"

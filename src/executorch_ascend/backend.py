@@ -141,7 +141,8 @@ def _effective_precision_mode(spec: AscendCompileSpec) -> str:
     v2 = dict(spec.atc_options).get(atc_table.PRECISION_MODE_V2)
     if v2 is None:
         return str(spec.precision_mode)
-    return "must_keep_origin_dtype" if v2 == "origin" else f"precision_mode_v2={v2}"
+    v1 = atc_table.PRECISION_MODE_V2_AS_V1.get(v2)
+    return v1 if v1 == "must_keep_origin_dtype" else f"precision_mode_v2={v2}"
 
 
 def _warn_if_tags_are_lost(

@@ -3,7 +3,9 @@
 """Where CANN is: the one resolver of the ACL library and of atc, and the explicit switch to the
 CANN emulator.
 
-The C++ backend resolves ACL by the same rule (runtime/acl_library.cpp). Current CANN splits ACL
+The rule's names are data, acl_library.json beside this file, which the C++ backend
+(runtime/acl_library.cpp) and llm_runner (tools/llm_runner/acl_traffic.cpp) read too (a header
+generated from it at build time), so all three follow the same rule. Current CANN splits ACL
 into libacl_rt.so (runtime functions) and libacl_mdl.so (model functions, aclmdl*) and keeps
 libascendcl.so, with every function, as a compatibility library:
 
@@ -22,20 +24,28 @@ CANN for both the backend (EXECUTORCH_ASCEND_ACL_LIB) and atc (toolchain "auto")
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 logger = logging.getLogger(__name__)
 
-ENV_ACL_LIB = "EXECUTORCH_ASCEND_ACL_LIB"
+_ACL = json.loads(resources.files(__package__).joinpath("acl_library.json").read_text("utf-8"))
+#: Where the ACL library names and CANN's home variables come from (repository@commit:files).
+ACL_LIBRARY_SOURCE: str = _ACL["source"]
+
+ENV_ACL_LIB: str = _ACL["explicit_variable"]
 ENV_USE_EMULATOR = "EXECUTORCH_ASCEND_USE_EMULATOR"
 # A development build's emulator, instead of the installed package's.
 ENV_EMULATOR_ATC = "EXECUTORCH_ASCEND_EMULATOR_ATC"
 ENV_EMULATOR_ACL_LIB = "EXECUTORCH_ASCEND_EMULATOR_ACL_LIB"
-HOME_VARIABLES = ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME")
+HOME_VARIABLES: tuple[str, ...] = tuple(_ACL["home_variables"])
+# The folder of a CANN home that holds its libraries.
+LIBRARY_FOLDER: str = _ACL["library_folder"]
 
 
 class EmulatorNotFound(RuntimeError):
@@ -56,9 +66,9 @@ def cann_home() -> Path | None:
     return None
 
 
-SINGLE_ACL_LIBRARY = "libascendcl.so"
-RUNTIME_ACL_LIBRARY = "libacl_rt.so"
-MODEL_ACL_LIBRARY = "libacl_mdl.so"
+SINGLE_ACL_LIBRARY: str = _ACL["single_library"]
+RUNTIME_ACL_LIBRARY: str = _ACL["runtime_library"]
+MODEL_ACL_LIBRARY: str = _ACL["model_library"]
 
 
 def acl_libraries() -> tuple[Path, ...] | None:
@@ -74,7 +84,7 @@ def acl_libraries() -> tuple[Path, ...] | None:
     home = cann_home()
     if home is None:
         return None
-    lib64 = home / "lib64"
+    lib64 = home / LIBRARY_FOLDER
     pair = (lib64 / RUNTIME_ACL_LIBRARY, lib64 / MODEL_ACL_LIBRARY)
     if all(p.exists() for p in pair):
         return pair

@@ -21,27 +21,19 @@ from .soc_versions import MIN_GEARS, max_gears, soc_version_error
 Toolchain = Literal["auto", "cann", "emulator"]
 TOOLCHAINS: tuple[str, ...] = ("auto", "cann", "emulator")
 
-# atc's --precision_mode values (CANN ATC guide). The backend's default depends on the chip
-# (cann_op_facts.default_precision_mode): must_keep_origin_dtype, which keeps fp32 graphs fp32 (an
-# exported program gives eager PyTorch's fp32 numbers on the chip as on the emulator), where every
-# op has float32; allow_fp32_to_fp16 on the inference chips (Ascend310P, Ascend310B), whose cube
-# units have no float32: Conv/MatMul/Gemm run in float16 there. CANN's own default is force_fp16,
-# which the emulator's atc emulates too (docs/atc.md "Precision modes").
-PRECISION_MODES: tuple[str, ...] = (
-    "force_fp32",
-    "force_fp16",
-    "cube_fp16in_fp32out",
-    "allow_fp32_to_fp16",
-    "must_keep_origin_dtype",
-    "allow_mix_precision",
-    "allow_mix_precision_fp16",
-    "allow_mix_precision_bf16",
-    "allow_fp32_to_bf16",
-)
+# atc's --precision_mode values (CANN's atc: atc_options.json). The backend's default depends on
+# the chip (cann_op_facts.default_precision_mode): must_keep_origin_dtype, which keeps fp32 graphs
+# fp32 (an exported program gives eager PyTorch's fp32 numbers on the chip as on the emulator),
+# where every op has float32; allow_fp32_to_fp16 on the inference chips (Ascend310P, Ascend310B),
+# whose cube units have no float32: Conv/MatMul/Gemm run in float16 there. CANN's own default is
+# force_fp16, which the emulator's atc emulates too (docs/atc.md "Precision modes").
+PRECISION_MODES: tuple[str, ...] = atc_table.PRECISION_MODES  # atc_options.json
 
-# atc --external_weight (CANN ATC guide): 0 every constant inside the .om, 1 one file per constant
-# in weight/ beside the .om, 2 all of them in one combined file there.
-EXTERNAL_WEIGHT_MODES: tuple[int, ...] = (0, 1, 2)
+# atc --external_weight (CANN's atc: atc_options.json): 0 every constant inside the .om, 1 one
+# file per constant in weight/ beside the .om, 2 all of them in one combined file there.
+EXTERNAL_WEIGHT_MODES: tuple[int, ...] = tuple(
+    int(v) for v in atc_table.CANN_OPTIONS["external_weight"].values
+)
 # The default where every op has float32 (the chip's own default: default_precision_mode).
 DEFAULT_PRECISION_MODE = "must_keep_origin_dtype"
 # How long atc may run on one partition before the lowering fails (seconds).

@@ -8,29 +8,33 @@
 #include <cstdlib>
 #include <vector>
 
+#include "acl_library_data.h"
+
 namespace executorch::backends::ascend::llm {
 namespace {
 
 // The names the backend may have loaded ACL under, in its own order
-// (docs/runtime.md, "How the backend finds ACL"). RTLD_NOLOAD returns a
-// handle only for a library already in the process, so whichever matches is
-// the very copy serving the delegates; a bare "libascendcl.so" also matches a
-// library loaded by path through its SONAME.
+// (docs/runtime.md, "How the backend finds ACL"; the names from
+// src/executorch_ascend/acl_library.json, as the backend reads them).
+// RTLD_NOLOAD returns a handle only for a library already in the process, so
+// whichever matches is the very copy serving the delegates; a bare
+// "libascendcl.so" also matches a library loaded by path through its SONAME.
 std::vector<std::string> candidate_names() {
   std::vector<std::string> names;
   auto env = [](const char* name) {
     const char* value = std::getenv(name);
     return value != nullptr ? std::string(value) : std::string();
   };
-  if (!env("EXECUTORCH_ASCEND_ACL_LIB").empty()) {
-    names.push_back(env("EXECUTORCH_ASCEND_ACL_LIB"));
+  if (!env(acl_names::kExplicitVariable).empty()) {
+    names.push_back(env(acl_names::kExplicitVariable));
   }
-  for (const char* home : {"ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME"}) {
+  for (const char* home : acl_names::kHomeVariables) {
     if (!env(home).empty()) {
-      names.push_back(env(home) + "/lib64/libascendcl.so");
+      names.push_back(env(home) + "/" + acl_names::kLibraryFolder + "/" +
+                      acl_names::kSingleLibrary);
     }
   }
-  names.push_back("libascendcl.so");
+  names.push_back(acl_names::kSingleLibrary);
   return names;
 }
 

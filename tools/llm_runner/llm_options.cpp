@@ -2,46 +2,24 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 #include "llm_options.h"
 
-#include <cerrno>
-#include <cstdlib>
 #include <limits>
 
 namespace executorch::backends::ascend::llm {
 namespace {
 
-// A whole decimal integer in [min, max], nothing else.
-bool parse_integer(const std::string& text, long long min, long long max,
-                   long long* out) {
-  if (text.empty()) {
-    return false;
-  }
-  char* end = nullptr;
-  errno = 0;
-  const long long value = std::strtoll(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0' || value < min || value > max) {
-    return false;
-  }
-  *out = value;
-  return true;
-}
+using tools::parse_integer;
 
 // "1,5,9" -> {1, 5, 9}; token ids are >= 0 (the model checks the upper bound).
 bool parse_tokens(const std::string& text, std::vector<int64_t>* out) {
   out->clear();
-  size_t start = 0;
-  while (true) {
-    const size_t comma = text.find(',', start);
+  for (const std::string& item : tools::split_commas(text)) {
     long long id = 0;
-    if (!parse_integer(text.substr(start, comma - start), 0,
-                       std::numeric_limits<int64_t>::max(), &id)) {
+    if (!parse_integer(item, 0, std::numeric_limits<int64_t>::max(), &id)) {
       return false;
     }
     out->push_back(id);
-    if (comma == std::string::npos) {
-      return true;
-    }
-    start = comma + 1;
   }
+  return true;
 }
 
 }  // namespace
@@ -69,70 +47,27 @@ const char* llm_usage() {
 
 std::optional<LlmOptions> parse_llm_options(int argc, char** argv,
                                             std::string* error) {
-  LlmOptions options;
-  bool have_prompt = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      options.help = true;
-      return options;
-    }
-    std::string value;
-    const size_t equals = arg.find('=');
-    if (arg.rfind("--", 0) == 0 && equals != std::string::npos) {
-      value = arg.substr(equals + 1);
-      arg = arg.substr(0, equals);
-    } else if (i + 1 < argc) {
-      value = argv[++i];
-    } else {
-      *error = "missing value for " + arg;
-      return std::nullopt;
-    }
-    if (arg == "--model") {
-      options.model = value;
-    } else if (arg == "--data") {
-      options.data = value;
-    } else if (arg == "--method") {
-      options.method = value;
-    } else if (arg == "--prompt") {
-      if (!parse_tokens(value, &options.prompt)) {
-        *error = "--prompt needs token ids >= 0 separated by commas, got '" +
-                 value + "'";
-        return std::nullopt;
-      }
-      have_prompt = true;
-    } else if (arg == "--tokens") {
-      long long tokens = 0;
-      if (!parse_integer(value, 1, std::numeric_limits<int>::max(), &tokens)) {
-        *error = "--tokens needs an integer >= 1, got '" + value + "'";
-        return std::nullopt;
-      }
-      options.tokens = static_cast<int>(tokens);
-    } else if (arg == "--verification") {
-      if (value != "minimal" && value != "internal") {
-        *error =
-            "--verification needs 'minimal' or 'internal', got '" + value + "'";
-        return std::nullopt;
-      }
-      options.minimal_verification = value == "minimal";
-    } else {
-      *error = "unknown argument '" + arg + "'";
-      return std::nullopt;
-    }
-  }
-  if (options.model.empty()) {
-    *error = "--model is required";
+  LlmOptions o;
+  // llm_runner's own options; the shared ones are tools::ProgramOptions'.
+  const auto prompt = [&o](const std::string& v) {
+    if (parse_tokens(v, &o.prompt)) return std::string();
+    return "--prompt needs token ids >= 0 separated by commas, got '" + v + "'";
+  };
+  const auto tokens = [&o](const std::string& v) {
+    return tools::int_option("--tokens", v, 1, &o.tokens);
+  };
+  if (!tools::parse_arguments(argc, argv, &o,
+                              {{"--prompt", prompt}, {"--tokens", tokens}},
+                              error)) {
     return std::nullopt;
   }
-  if (!have_prompt) {
+  // (A --prompt that parsed holds at least one token.)
+  if (!o.help && o.prompt.empty()) {
     *error = "--prompt is required (e.g. --prompt 1,5,9)";
     return std::nullopt;
   }
-  if (options.method.empty()) {
-    *error = "--method must not be empty";
-    return std::nullopt;
-  }
-  return options;
+  o.minimal_verification = o.verification == tools::Verification::kMinimal;
+  return o;
 }
 
 }  // namespace executorch::backends::ascend::llm

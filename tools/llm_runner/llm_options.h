@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// Command line of llm_runner (docs/llm.md).
+// Command line of llm_runner (docs/llm.md). The options it shares with
+// ascend_runner are read by tools/common/program_options.h.
 #pragma once
 
 #include <cstdint>
@@ -8,18 +9,19 @@
 #include <string>
 #include <vector>
 
+#include "program_options.h"
+
 namespace executorch::backends::ascend::llm {
 
-struct LlmOptions {
-  std::string model;
-  std::string data;  // optional .ptd
-  std::string method = "forward";
+// --model, --data, --method and --verification (ProgramOptions), then the
+// runner's own.
+struct LlmOptions : tools::ProgramOptions {
   std::vector<int64_t> prompt;  // token ids, at least one
   int tokens = 32;  // new tokens to generate (the first from prefill)
-  // Program::Verification::Minimal instead of InternalConsistency (the
-  // default, so a corrupted file is refused rather than crashing the runner).
+  // verification is kMinimal: Program::Verification::Minimal instead of
+  // InternalConsistency (the default, so a corrupted file is refused rather
+  // than crashing the runner).
   bool minimal_verification = false;
-  bool help = false;
 };
 
 // Parses argv; on error returns nullopt and sets `error`.

@@ -2,55 +2,49 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 #include "runner_options.h"
 
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-#include <limits>
-
 namespace executorch::backends::ascend::runner {
-namespace {
 
-bool parse_int(const std::string& text, int min, int* out) {
-  if (text.empty()) {
-    return false;
+std::optional<RunnerOptions> parse_options(int argc, char** argv,
+                                           std::string* error) {
+  RunnerOptions o;
+  const std::vector<tools::OwnOption> own = {
+      {"--inputs",
+       [&o](const std::string& v) {
+         o.inputs = tools::split_commas(v);
+         return std::string();
+       }},
+      {"--output-dir",
+       [&o](const std::string& v) {
+         o.output_dir = v;
+         return std::string();
+       }},
+      {"--iterations",
+       [&o](const std::string& v) {
+         return tools::int_option("--iterations", v, 1, &o.iterations);
+       }},
+      {"--warmup",
+       [&o](const std::string& v) {
+         return tools::int_option("--warmup", v, 0, &o.warmup);
+       }},
+      {"--device-id",
+       [&o](const std::string& v) {
+         int device = 0;
+         std::string bad = tools::int_option("--device-id", v, 0, &device);
+         if (bad.empty()) o.device_id = device;
+         return bad;
+       }},
+  };
+  if (!tools::parse_arguments(argc, argv, &o, own, error)) {
+    return std::nullopt;
   }
-  char* end = nullptr;
-  errno = 0;
-  const long value = std::strtol(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0' || value < min ||
-      value > std::numeric_limits<int>::max()) {
-    return false;
-  }
-  *out = static_cast<int>(value);
-  return true;
-}
-
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = text.find(',', start);
-    parts.push_back(text.substr(start, comma - start));
-    if (comma == std::string::npos) {
-      break;
+  // (An --inputs value always splits into at least one name.)
+  for (const std::string& path : o.inputs) {
+    if (!o.help && path.empty()) {
+      *error = "--inputs has an empty file name";
+      return std::nullopt;
     }
-    start = comma + 1;
   }
-  return parts;
-}
-
-}  // namespace
-
-bool parse_verification(const std::string& text, Verification* out) {
-  if (text == "minimal") {
-    *out = Verification::kMinimal;
-    return true;
-  }
-  if (text == "internal") {
-    *out = Verification::kInternalConsistency;
-    return true;
-  }
-  return false;
+  return o;
 }
 
 const char* usage() {
@@ -80,85 +74,6 @@ const char* usage() {
          "                internal (default) checks the whole file, so a\n"
          "                corrupted one is refused; minimal checks only its\n"
          "                header (faster load, trusted files only)\n";
-}
-
-std::optional<RunnerOptions> parse_options(int argc, char** argv,
-                                           std::string* error) {
-  RunnerOptions options;
-  bool have_inputs = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      options.help = true;
-      return options;
-    }
-    std::string value;
-    const size_t equals = arg.find('=');
-    if (arg.rfind("--", 0) == 0 && equals != std::string::npos) {
-      value = arg.substr(equals + 1);
-      arg = arg.substr(0, equals);
-    } else if (i + 1 < argc) {
-      value = argv[++i];
-    } else {
-      *error = "missing value for " + arg;
-      return std::nullopt;
-    }
-    if (arg == "--model") {
-      options.model = value;
-    } else if (arg == "--data") {
-      options.data = value;
-    } else if (arg == "--method") {
-      options.method = value;
-    } else if (arg == "--inputs") {
-      options.inputs = split_commas(value);
-      have_inputs = true;
-    } else if (arg == "--output-dir") {
-      options.output_dir = value;
-    } else if (arg == "--iterations") {
-      if (!parse_int(value, 1, &options.iterations)) {
-        *error = "--iterations needs an integer >= 1, got '" + value + "'";
-        return std::nullopt;
-      }
-    } else if (arg == "--warmup") {
-      if (!parse_int(value, 0, &options.warmup)) {
-        *error = "--warmup needs an integer >= 0, got '" + value + "'";
-        return std::nullopt;
-      }
-    } else if (arg == "--device-id") {
-      int device = 0;
-      if (!parse_int(value, 0, &device)) {
-        *error = "--device-id needs an integer >= 0, got '" + value + "'";
-        return std::nullopt;
-      }
-      options.device_id = device;
-    } else if (arg == "--verification") {
-      if (!parse_verification(value, &options.verification)) {
-        *error =
-            "--verification needs 'minimal' or 'internal', got '" + value + "'";
-        return std::nullopt;
-      }
-    } else {
-      *error = "unknown argument '" + arg + "'";
-      return std::nullopt;
-    }
-  }
-  if (options.model.empty()) {
-    *error = "--model is required";
-    return std::nullopt;
-  }
-  if (options.method.empty()) {
-    *error = "--method must not be empty";
-    return std::nullopt;
-  }
-  if (have_inputs) {
-    for (const std::string& path : options.inputs) {
-      if (path.empty()) {
-        *error = "--inputs has an empty file name";
-        return std::nullopt;
-      }
-    }
-  }
-  return options;
 }
 
 }  // namespace executorch::backends::ascend::runner

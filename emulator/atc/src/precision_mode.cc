@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "ascend_emu/kernel.h"
+#include "atc_option_table.h"
 #include "atc_options.h"
 #include "cann_op_facts.h"
 #include "soc_dtypes.h"
@@ -25,33 +26,6 @@
 namespace ascend_emu {
 namespace atc {
 namespace {
-
-struct ModeName {
-  const char* name;
-  PrecisionMode mode;
-};
-
-constexpr ModeName kModes[] = {
-    {"force_fp16", PrecisionMode::kForceFp16},
-    {"force_fp32", PrecisionMode::kForceFp32},
-    {"cube_fp16in_fp32out", PrecisionMode::kCubeFp16inFp32out},
-    {"allow_mix_precision", PrecisionMode::kAllowMixPrecision},
-    {"allow_fp32_to_fp16", PrecisionMode::kAllowFp32ToFp16},
-    {"must_keep_origin_dtype", PrecisionMode::kMustKeepOriginDtype},
-    {"allow_mix_precision_fp16", PrecisionMode::kAllowMixPrecisionFp16},
-    {"allow_mix_precision_bf16", PrecisionMode::kAllowMixPrecisionBf16},
-    {"allow_fp32_to_bf16", PrecisionMode::kAllowFp32ToBf16},
-};
-
-constexpr ModeName kModesV2[] = {
-    {"fp16", PrecisionMode::kForceFp16},
-    {"origin", PrecisionMode::kMustKeepOriginDtype},
-    {"cube_fp16in_fp32out", PrecisionMode::kCubeFp16inFp32out},
-    {"mixed_float16", PrecisionMode::kAllowMixPrecisionFp16},
-    {"mixed_bfloat16", PrecisionMode::kAllowMixPrecisionBf16},
-};
-// HiFloat8 modes: the emulator has no HiFloat8 dtype to round to.
-constexpr const char* kNotEmulatedV2[] = {"cube_hif8", "mixed_hif8"};
 
 // The emulator's black list for the mixed modes: ops kept in float32 because
 // their result is sensitive to the input's precision (exponentials,
@@ -84,31 +58,42 @@ bool IsBf16(PrecisionMode mode) {
          mode == PrecisionMode::kAllowFp32ToBf16;
 }
 
-std::string JoinNames(const ModeName* begin, const ModeName* end) {
+std::string Join(const std::vector<std::string>& names) {
   std::string s;
-  for (const ModeName* m = begin; m != end; ++m) {
+  for (const std::string& name : names) {
     if (!s.empty()) s += ", ";
-    s += m->name;
+    s += name;
   }
   return s;
 }
 
-}  // namespace
-
-std::string PrecisionModeNames() {
-  return JoinNames(std::begin(kModes), std::end(kModes));
+// The --precision_mode_v2 values with a --precision_mode equivalent.
+std::vector<std::string> EmulatedV2Names() {
+  std::vector<std::string> names;
+  for (const PrecisionModeV2Fact& fact : PrecisionModeV2Facts()) {
+    if (fact.as_precision_mode != nullptr) names.emplace_back(fact.name);
+  }
+  return names;
 }
 
+}  // namespace
+
+std::string PrecisionModeNames() { return Join(PrecisionModeNameList()); }
+
 std::string PrecisionModeV2Names() {
-  std::string s = JoinNames(std::begin(kModesV2), std::end(kModesV2));
-  for (const char* name : kNotEmulatedV2) s += std::string(", ") + name;
-  return s;
+  std::vector<std::string> names;
+  for (const PrecisionModeV2Fact& fact : PrecisionModeV2Facts()) {
+    names.emplace_back(fact.name);
+  }
+  return Join(names);
 }
 
 bool ParsePrecisionMode(const std::string& name, PrecisionMode* mode) {
-  for (const ModeName& m : kModes) {
-    if (name == m.name) {
-      *mode = m.mode;
+  // PrecisionMode's enumerators are in CANN's order, the data's.
+  const std::vector<std::string>& names = PrecisionModeNameList();
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (name == names[i]) {
+      *mode = static_cast<PrecisionMode>(i);
       return true;
     }
   }
@@ -116,19 +101,17 @@ bool ParsePrecisionMode(const std::string& name, PrecisionMode* mode) {
 }
 
 std::string PrecisionModeFromV2(const std::string& value, PrecisionMode* mode) {
-  for (const ModeName& m : kModesV2) {
-    if (value == m.name) {
-      *mode = m.mode;
+  for (const PrecisionModeV2Fact& fact : PrecisionModeV2Facts()) {
+    if (value != fact.name) continue;
+    if (fact.as_precision_mode != nullptr &&
+        ParsePrecisionMode(fact.as_precision_mode, mode)) {
       return "";
     }
-  }
-  for (const char* name : kNotEmulatedV2) {
-    if (value == name) {
-      return "--precision_mode_v2=" + value +
-             " is not emulated: the emulator has no HiFloat8 dtype (it "
-             "emulates " +
-             JoinNames(std::begin(kModesV2), std::end(kModesV2)) + ")";
-    }
+    // HiFloat8 modes: the emulator has no HiFloat8 dtype to round to.
+    return "--precision_mode_v2=" + value +
+           " is not emulated: the emulator has no HiFloat8 dtype (it "
+           "emulates " +
+           Join(EmulatedV2Names()) + ")";
   }
   return "--precision_mode_v2='" + value +
          "' is not a CANN precision_mode_v2 (" + PrecisionModeV2Names() + ")";

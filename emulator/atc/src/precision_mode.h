@@ -17,7 +17,9 @@ namespace ascend_emu {
 namespace atc {
 
 // CANN's nine --precision_mode values (hicann/ge api/atc; CANN's ATC guide,
-// "--precision_mode"). The v2 names map onto them (PrecisionModeFromV2).
+// "--precision_mode"), in CANN's order: the i-th enumerator is the i-th name
+// of --precision_mode's values in atc_options.json. The v2 names map onto
+// them (PrecisionModeFromV2, the data's precision_mode_v2).
 enum class PrecisionMode {
   kForceFp16,  // CANN's default with no --precision_mode
   kForceFp32,  // same effect as kCubeFp16inFp32out (CANN docs)

@@ -8,17 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "test_argv.h"
+
 namespace executorch::backends::ascend::llm {
 namespace {
 
 std::optional<LlmOptions> parse(std::vector<std::string> args,
                                 std::string* error) {
-  args.insert(args.begin(), "llm_runner");
-  std::vector<char*> argv;
-  for (auto& a : args) {
-    argv.push_back(a.data());
-  }
-  return parse_llm_options(static_cast<int>(argv.size()), argv.data(), error);
+  test_util::Argv argv("llm_runner", std::move(args));
+  return parse_llm_options(argv.argc(), argv.argv(), error);
 }
 
 TEST(LlmOptions, AllOptions) {

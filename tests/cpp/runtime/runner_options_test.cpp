@@ -8,17 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "test_argv.h"
+
 namespace executorch::backends::ascend::runner {
 namespace {
 
 std::optional<RunnerOptions> parse(std::vector<std::string> args,
                                    std::string* error) {
-  args.insert(args.begin(), "ascend_runner");
-  std::vector<char*> argv;
-  for (auto& a : args) {
-    argv.push_back(a.data());
-  }
-  return parse_options(static_cast<int>(argv.size()), argv.data(), error);
+  test_util::Argv argv("ascend_runner", std::move(args));
+  return parse_options(argv.argc(), argv.argv(), error);
 }
 
 TEST(RunnerOptions, AllOptions) {
