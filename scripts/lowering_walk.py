@@ -2,7 +2,7 @@
 # Copyright (c) 2026 the executorch-ascend authors.
 """The modules of executorch_ascend a partition passes through in AscendBackend.preprocess.
 
-Lowers two small programs, an MLP with static shapes and the same MLP with batch gears, with the
+Lowers two small programs, the examples' MLP with static shapes and with batch gears, with the
 emulator's atc, and records (sys.setprofile) every call into a function of the package while
 preprocess runs. Prints, per program, the package's modules in the order they are first entered
 (the converter families as one entry, `lowering/converters/`), how many, and how often the walk
@@ -31,16 +31,8 @@ from executorch_ascend import AscendCompileSpec, AscendPartitioner
 from executorch_ascend.backend import AscendBackend
 
 PACKAGE = Path(executorch_ascend.__file__).resolve().parent
-
-
-class Mlp(torch.nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.fc1 = torch.nn.Linear(8, 16)
-        self.fc2 = torch.nn.Linear(16, 4)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.softmax(self.fc2(torch.relu(self.fc1(x))), dim=-1)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+from example_models import Mlp  # noqa: E402  (examples/ is no package)
 
 
 def _module_of(frame: FrameType) -> str | None:
@@ -106,7 +98,7 @@ def report(title: str, walked: tuple[list[str], list[str]]) -> None:
 def main() -> None:
     executorch_ascend.use_emulator()
     module = Mlp().eval()
-    x = torch.randn(2, 8)
+    x = torch.randn(2, 32)
     report("static", walk(export(module, (x,)), AscendCompileSpec()))
     geared = export(module, (x,), dynamic_shapes=({0: Dim("batch", min=1, max=4)},))
     report("gears", walk(geared, AscendCompileSpec(dynamic_batch_size=(1, 2, 4))))
