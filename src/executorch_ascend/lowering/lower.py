@@ -24,20 +24,18 @@ from torch.export import ExportedProgram
 from ..compile_spec import AscendCompileSpec
 from .context import LoweringError
 from .gears.merge import merge_gears
-from .gears.plan import GearPlan, atc_gear_options, plan_gears
+from .gears.plan import atc_gear_options, plan_gears
 from .gears.specialize import specialize
 from .program import LoweredGraph, to_onnx
 
 
 @dataclass(frozen=True)
 class LoweredPartition:
-    """One partition, lowered: its ONNX graph (every gear's, merged, when it has gears), the atc
-    options for those gears (--dynamic_batch_size or --dynamic_dims; none when static), and the
-    plan they were made from (None when static)."""
+    """One partition, lowered: its ONNX graph (every gear's, merged, when it has gears) and the
+    atc options for those gears (--dynamic_batch_size or --dynamic_dims; none when static)."""
 
     graph: LoweredGraph
     gear_options: tuple[str, ...] = ()
-    plan: GearPlan | None = None
 
 
 def lower_partition(
@@ -73,4 +71,4 @@ def lower_partition(
     dims = [list(d) for d in plan.input_dims]
     dims += [list(v.dims) for v in graphs[0].inputs[len(dims) :]]
     merged = merge_gears(graphs, plan, dims, external_threshold, check=check)
-    return LoweredPartition(merged, tuple(atc_gear_options(plan, dims)), plan)
+    return LoweredPartition(merged, tuple(atc_gear_options(plan, dims)))
