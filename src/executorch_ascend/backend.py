@@ -2,10 +2,11 @@
 # Copyright (c) 2026 the executorch-ascend authors.
 """AscendBackend: the ExecuTorch BackendDetails that compiles a partition to an Ascend .om.
 
-preprocess lowers the partition to ONNX (large constants as external data), runs atc, and stores
-the .om and the weight files atc wrote beside it as named data (weights.py), and with keep_onnx
-the ONNX source too (source.py); the blob it returns lists their keys (blob.py), the .om as the
-one target of the compile spec's soc_version (`executorch-ascend compile` adds others).
+preprocess lowers the partition to ONNX (lowering/lower.py; large constants as external data),
+runs atc (toolchain.py), and stores the .om and the weight files atc wrote beside it as named data
+(weights.py), and with keep_onnx the ONNX source too (source.py); the blob it returns lists their
+keys (blob.py), the .om as the one target of the compile spec's soc_version
+(`executorch-ascend compile` adds others).
 
 The class name is the backend id (`AscendBackend.__name__`) the C++ runtime registers.
 """
@@ -28,7 +29,7 @@ from .cann_op_facts import check_quant_ops, int8_values
 from .compile_spec import AscendCompileSpec
 from .debug_map import debug_handle_map
 from .lowering import LoweredGraph
-from .lowering.gears import lower_partition
+from .lowering.lower import lower_partition
 from .program_copy import copy_sharing_tensors
 from .soc_dtypes import check_float32_ops, check_program
 from .source import store_source
@@ -68,12 +69,10 @@ class AscendBackend(BackendDetails):
         # A subgraph tagged by another partitioner may hold bf16 for a chip without it.
         check_program(edge_program, spec.soc_version)
         # Large constants go to atc as ONNX external data, so no protobuf size limit applies.
-        # With shape gears: one graph for every gear, and atc's gear options (lowering/gears.py).
+        # With shape gears: one graph for every gear, and atc's gear options (lowering/lower.py).
         # Checked once, as the files atc gets (LoweredGraph.save), not also in memory.
-        lowered, gear_options = lower_partition(
-            edge_program, spec, spec.external_weight_threshold, check=False
-        )
-        assert isinstance(lowered, LoweredGraph)
+        partition = lower_partition(edge_program, spec, spec.external_weight_threshold, check=False)
+        lowered, gear_options = partition.graph, partition.gear_options
         # float32 ops the chip has no float32 kernel for, under a mode that keeps float32 (an
         # int8 Conv/Gemm computes from a float FX node, but not in float32).
         int8 = int8_values(lowered.model)

@@ -18,7 +18,7 @@ from torch.export import ExportedProgram
 from torch.fx import Node
 
 from .compile_spec import SpecLike, as_compile_spec
-from .lowering.gears import has_symbolic_shape
+from .lowering.gears.partitioning import has_symbolic_shape
 from .lowering.registry import op_name, ops_kept_whole, why_unsupported
 from .partitioner import AscendPartitioner, analyze, propose_partitions
 

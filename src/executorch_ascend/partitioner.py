@@ -19,8 +19,14 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 
 from .backend import AscendBackend
 from .compile_spec import AscendCompileSpec, SpecLike, as_compile_spec
-from .lowering import gears
 from .lowering.constants import ConstantResolver
+from .lowering.gears.partitioning import (
+    analyze_at_gears,
+    explain_refusal,
+    has_symbolic_shape,
+    kept_whole_at_gears,
+)
+from .lowering.gears.plan import GearPlan, plan_gears
 from .lowering.registry import ops_kept_whole, why_unsupported
 from .lowering.whole_ops import make_kept_outputs_contiguous
 from .soc_dtypes import bf16_refusal
@@ -37,13 +43,13 @@ def analyze(
 
     With `soc_version`, nodes with dtypes that chip lacks (bf16 on Ascend310P) are refused too.
     With the shape gears of `spec`, symbolic shapes are taken where every gear is
-    (lowering/gears.py); without usable gears the reason says what to add.
+    (lowering/gears/partitioning.py); without usable gears the reason says what to add.
     """
-    plan = gears.plan_gears(program, spec or AscendCompileSpec())
-    if isinstance(plan, gears.GearPlan):
-        return gears.analyze_at_gears(program, plan, lambda p: _analyze(p, soc_version))
+    plan = plan_gears(program, spec or AscendCompileSpec())
+    if isinstance(plan, GearPlan):
+        return analyze_at_gears(program, plan, lambda p: _analyze(p, soc_version))
     decisions = _analyze(program, soc_version)
-    return decisions if plan is None else gears.explain_refusal(decisions, plan)
+    return decisions if plan is None else explain_refusal(decisions, plan)
 
 
 def _computes_tensors(node: Node) -> bool:
@@ -220,14 +226,14 @@ class AscendPartitioner(Partitioner):
         return self._gear_kept
 
     def _kept_at_gears(self, ep: ExportedProgram) -> set[str] | None:
-        return gears.kept_whole_at_gears(
+        return kept_whole_at_gears(
             ep, self.compile_spec, lambda n: _kept_whole(n, self.compile_spec.soc_version)
         )
 
     def _kept_whole(self, node: Node) -> bool:
         # A kept op left on the CPU (bf16 on Ascend310P included) has no portable kernel.
         # With shape gears, a symbolic op is kept when it is lowerable at every gear.
-        if self._gear_kept is not None and gears.has_symbolic_shape(node):
+        if self._gear_kept is not None and has_symbolic_shape(node):
             return node.name in self._gear_kept
         return _kept_whole(node, self.compile_spec.soc_version)
 

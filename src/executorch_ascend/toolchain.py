@@ -174,7 +174,7 @@ def atc_command(
     gear_options: Sequence[str] = (),
     atc_options: Sequence[tuple[str, str]] | None = None,
 ) -> list[str]:
-    """`gear_options`: --dynamic_batch_size or --dynamic_dims (lowering/gears.py), for shapes
+    """`gear_options`: --dynamic_batch_size or --dynamic_dims (lowering/gears/plan.py), for shapes
     with -1 at the geared dims; CANN takes --dynamic_dims only with --input_format=ND.
     `atc_options`: the spec's pass-through options (default spec.atc_options; compile_onnx gives
     them with file options staged into atc's folder), last, as --name=value; precision_mode_v2

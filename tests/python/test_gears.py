@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
-"""Shape gears on the AOT side (lowering/gears.py): the compile spec, the partitioner's decisions,
-the one merged ONNX graph (checked on ONNX Runtime at every gear against eager PyTorch), and the
-atc command line. No emulator is needed: a recording atc keeps what AscendBackend handed it.
+"""Shape gears on the AOT side (lowering/lower.py, lowering/gears/): the compile spec, the
+partitioner's decisions, the one merged ONNX graph (checked on ONNX Runtime at every gear against
+eager PyTorch), and the atc command line. No emulator is needed: a recording atc keeps what
+AscendBackend handed it.
 End-to-end runs on the emulator are in test_gears_end_to_end.py.
 """
 
@@ -24,7 +25,7 @@ from torch.export import Dim, export
 from executorch_ascend import AscendCompileSpec, AscendPartitioner, CompileSpecError
 from executorch_ascend.explain import edge_program, explain, format_explanation
 from executorch_ascend.lowering import LoweringError
-from executorch_ascend.lowering.gears import lower_partition
+from executorch_ascend.lowering.lower import lower_partition
 from executorch_ascend.toolchain import Atc, atc_command
 
 # --- the compile spec ---------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 
 from .context import LoweringError
 from .external_data import GraphConstant
+from .lower import LoweredPartition, lower_partition
 from .onnx_graph import IR_VERSION, OPSET
 from .program import LoweredGraph, OnnxValue, to_onnx
 from .registry import Converter, Sample, all_converters, ops_kept_whole, why_unsupported
@@ -14,10 +15,12 @@ __all__ = [
     "Converter",
     "GraphConstant",
     "LoweredGraph",
+    "LoweredPartition",
     "LoweringError",
     "OnnxValue",
     "Sample",
     "all_converters",
+    "lower_partition",
     "ops_kept_whole",
     "to_onnx",
     "why_unsupported",

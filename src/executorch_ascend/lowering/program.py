@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
-"""ExportedProgram (edge dialect, all ops lowerable) -> one ONNX model.
+"""ExportedProgram (edge dialect, all ops lowerable, static shapes) -> one ONNX model.
+
+`to_onnx` reads the program's inputs, state and outputs (partition.py), then converts every
+node through its converter (registry.py). lower.py calls it once per partition, or once per shape
+gear on the partition specialised to that gear.
 
 User inputs become graph inputs "input_<i>" in call order; parameters, buffers and lifted constants
 become initializers when an op reads them; user outputs become "output_<i>" in order. The result is
@@ -24,8 +28,6 @@ from pathlib import Path
 import onnx
 import torch
 from torch.export import ExportedProgram
-from torch.export.graph_signature import InputKind, OutputKind
-from torch.fx import Node
 
 from ..dtypes import onnx_elem_type
 from . import external_data
@@ -34,6 +36,7 @@ from .constants import ConstantResolver
 from .context import LoweringContext, LoweringError
 from .external_data import GraphConstant
 from .onnx_graph import OnnxGraphBuilder
+from .partition import initial_value, read_io, tensor_meta
 from .registry import lookup, op_name, why_unsupported
 
 
@@ -81,69 +84,6 @@ class LoweredGraph:
             raise LoweringError(f"emitted ONNX failed onnx.checker: {e}") from e
 
 
-def _tensor_meta(node: Node) -> torch.Tensor:
-    val = node.meta.get("val")
-    if not isinstance(val, torch.Tensor):
-        raise LoweringError(f"{node.name} has no tensor metadata")
-    if not all(isinstance(d, int) for d in val.shape):
-        raise LoweringError(f"{node.name} has a dynamic shape {tuple(val.shape)}")
-    return val
-
-
-def _user_input_nodes(program: ExportedProgram) -> list[Node]:
-    kinds = {s.arg.name: s.kind for s in program.graph_signature.input_specs}
-    return [
-        n
-        for n in program.graph.nodes
-        if n.op == "placeholder" and kinds.get(n.name) == InputKind.USER_INPUT
-    ]
-
-
-def _state_input_nodes(program: ExportedProgram) -> dict[str, Node]:
-    """Buffer target -> placeholder, for the mutated buffers the program owns."""
-    sig = program.graph_signature
-    mutated = set(sig.buffers_to_mutate.values())
-    by_name = {n.name: n for n in program.graph.nodes if n.op == "placeholder"}
-    return {
-        target: by_name[name]
-        for name, target in sig.inputs_to_buffers.items()
-        if target in mutated and name in by_name
-    }
-
-
-def _output_nodes(program: ExportedProgram) -> tuple[list[Node], dict[str, Node]]:
-    """The user output values in order, and buffer target -> its new value."""
-    output = program.graph.output_node()
-    specs = program.graph_signature.output_specs
-    values = list(output.args[0])
-    if len(values) != len(specs):
-        raise LoweringError("output node and graph signature disagree")
-    users: list[Node] = []
-    mutations: dict[str, Node] = {}
-    for spec, value in zip(specs, values, strict=True):
-        if not isinstance(value, Node):
-            raise LoweringError(f"output {spec.arg} is not a tensor value")
-        if spec.kind == OutputKind.USER_OUTPUT:
-            users.append(value)
-        elif spec.kind == OutputKind.BUFFER_MUTATION and spec.target is not None:
-            mutations[spec.target] = value
-        else:
-            raise LoweringError(
-                f"output {spec.arg} is a {spec.kind.name}; only user outputs and buffer "
-                "mutations lower"
-            )
-    return users, mutations
-
-
-def _initial_value(program: ExportedProgram, target: str) -> torch.Tensor:
-    value = program.state_dict.get(target)
-    if value is None:
-        value = program.constants.get(target)  # a non-persistent buffer
-    if not isinstance(value, torch.Tensor):
-        raise LoweringError(f"mutable buffer {target} has no initial value in the program")
-    return value.detach()
-
-
 def to_onnx(
     program: ExportedProgram, external_threshold: int | None = None, check: bool = True
 ) -> LoweredGraph:
@@ -159,31 +99,24 @@ def to_onnx(
     constants = ConstantResolver(program)
     ctx = LoweringContext(builder, constants)
 
+    io = read_io(program)
     inputs: list[OnnxValue] = []
-    for i, node in enumerate(_user_input_nodes(program)):
-        val = _tensor_meta(node)
+    for i, node in enumerate(io.user_inputs):
+        val = tensor_meta(node)
         name = builder.reserve(f"input_{i}")
         builder.add_input(name, onnx_elem_type(val.dtype), list(val.shape))
         ctx.bind(node, name)
         inputs.append(OnnxValue(name, val.dtype, tuple(val.shape)))
-
-    user_outputs, mutations = _output_nodes(program)
-    state_inputs = _state_input_nodes(program)
-    if set(mutations) != set(state_inputs):
-        raise LoweringError(
-            "the mutated buffers read and written disagree: read "
-            f"{sorted(state_inputs)}, written {sorted(mutations)}"
-        )
-    targets = sorted(state_inputs)
-    for k, target in enumerate(targets):
-        node = state_inputs[target]
-        val = _tensor_meta(node)
+    for k, owned in enumerate(io.states):
+        val = tensor_meta(owned.placeholder)
         name = builder.reserve(f"state_in_{k}")
         builder.add_input(name, onnx_elem_type(val.dtype), list(val.shape))
-        ctx.bind(node, name)
+        ctx.bind(owned.placeholder, name)
         inputs.append(OnnxValue(name, val.dtype, tuple(val.shape)))
 
-    output_nodes = user_outputs + [mutations[t] for t in targets]
+    user_outputs = io.user_outputs
+    targets = [owned.target for owned in io.states]
+    output_nodes = user_outputs + [owned.value for owned in io.states]
     output_names = [f"output_{i}" for i in range(len(user_outputs))]
     output_names += [f"state_out_{k}" for k in range(len(targets))]
     for i, (name, node) in enumerate(zip(output_names, output_nodes, strict=True)):
@@ -208,7 +141,7 @@ def to_onnx(
 
     outputs: list[OnnxValue] = []
     for name, node in zip(output_names, output_nodes, strict=True):
-        val = _tensor_meta(node)
+        val = tensor_meta(node)
         produced = ctx.value(node)
         if produced != name:
             builder.reserve(name)
@@ -221,7 +154,7 @@ def to_onnx(
 
     user_inputs = len(inputs) - len(targets)
     states = tuple(
-        StateValue(t, user_inputs + k, len(user_outputs) + k, _initial_value(program, t))
+        StateValue(t, user_inputs + k, len(user_outputs) + k, initial_value(program, t))
         for k, t in enumerate(targets)
     )
     for state in states:

@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
+"""The lowering's front door: one partition (an edge-dialect ExportedProgram) -> one ONNX graph.
+
+`lower_partition` is what AscendBackend.preprocess calls. Its walk:
+
+1. plan the shape gears (gears/plan.py) from the partition's inputs (partition.py): none for a
+   static partition;
+2. lower with `to_onnx` (program.py): read the partition's inputs, state and outputs
+   (partition.py), then one converter per node (registry.py, converters/) writes ONNX through the
+   context (context.py, constants.py, onnx_graph.py);
+3. with gears, step 2 runs on the partition specialised to each gear (gears/specialize.py), and
+   the per-gear graphs are merged into one graph with symbolic input dims (gears/merge.py).
+
+The result, a LoweredPartition, holds the graph and the atc options its gears need.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from torch.export import ExportedProgram
+
+from ..compile_spec import AscendCompileSpec
+from .context import LoweringError
+from .gears.merge import merge_gears
+from .gears.plan import atc_gear_options, plan_gears
+from .gears.specialize import specialize
+from .program import LoweredGraph, to_onnx
+
+
+@dataclass(frozen=True)
+class LoweredPartition:
+    """One partition, lowered: its ONNX graph (every gear's, merged, when it has gears) and the
+    atc options for those gears (--dynamic_batch_size or --dynamic_dims; none when static)."""
+
+    graph: LoweredGraph
+    gear_options: tuple[str, ...] = ()
+
+
+def lower_partition(
+    edge_program: ExportedProgram,
+    spec: AscendCompileSpec,
+    external_threshold: int | None,
+    check: bool = True,
+) -> LoweredPartition:
+    """Lowers a delegated partition for `spec`'s shape gears.
+
+    `external_threshold`: initializers of at least this many bytes become ONNX external data
+    (None keeps them all in the model). `check`: run onnx.checker on a graph without external data
+    here, in memory; False when the caller saves the graph (LoweredGraph.save checks the files
+    then: one serialization)."""
+    plan = plan_gears(edge_program, spec)
+    if plan is None:
+        return LoweredPartition(to_onnx(edge_program, external_threshold, check=check))
+    if isinstance(plan, str):
+        raise LoweringError(plan)
+    if len(plan.gears) == 1:
+        # Every gear gives this partition's symbols the same values: it is static.
+        special = specialize(edge_program, plan.bindings()[0])
+        return LoweredPartition(to_onnx(special, external_threshold, check=check))
+    graphs = []
+    for binding, gear in zip(plan.bindings(), plan.gears, strict=True):
+        try:
+            graphs.append(
+                to_onnx(specialize(edge_program, binding), external_threshold, check=check)
+            )
+        except LoweringError as e:
+            raise LoweringError(f"at gear ({plan.label(gear)}): {e}") from e
+    # Device-state inputs (a KV cache, partition.py) follow the user inputs: static.
+    dims = [list(d) for d in plan.input_dims]
+    dims += [list(v.dims) for v in graphs[0].inputs[len(dims) :]]
+    merged = merge_gears(graphs, plan, dims, external_threshold, check=check)
+    return LoweredPartition(merged, tuple(atc_gear_options(plan, dims)))
