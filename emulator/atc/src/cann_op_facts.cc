@@ -37,6 +37,14 @@ bool SocHasBf16(const std::string& soc_version) {
   return !Lists(kFamiliesWithoutBf16, FamilyOf(soc_version));
 }
 
+std::string NoBf16Reason(const std::string& soc_version) {
+  const std::string family = FamilyOf(soc_version);
+  for (const NoBf16Family& f : kNoBf16Families) {
+    if (family == f.family) return f.reason;
+  }
+  return "";
+}
+
 bool OpHasFloat32(const std::string& op_type, const std::string& soc_version) {
   const CannOpFact* f = Find(op_type);
   return f == nullptr || !Lists(f->no_float32, FamilyOf(soc_version));

@@ -53,6 +53,8 @@ std::string CheckAttributeFacts(const std::string& op_type,
 
 // false for a SoC of a family CANN documents without bfloat16 (Ascend310P).
 bool SocHasBf16(const std::string& soc_version);
+// Why that family has no bfloat16 (cann_op_facts.json's words), or "".
+std::string NoBf16Reason(const std::string& soc_version);
 
 // false when CANN has no float32 kernel of `op_type` on `soc_version`'s
 // family (Conv, MatMul, Gemm, ... on Ascend310P and Ascend310B).

@@ -14,8 +14,8 @@ std::string CheckSocDtypes(const Program& program,
     if (t.dtype != DType::kBFloat16) continue;
     return "tensor '" + t.name +
            "' is bfloat16, which --soc_version=" + soc_version +
-           " does not support (CANN documents bf16 for Ascend910B and later, "
-           "not for Ascend310P): cast the model to float16 or float32";
+           " does not support (" + NoBf16Reason(soc_version) +
+           "): cast the model to float16 or float32";
   }
   return "";
 }
