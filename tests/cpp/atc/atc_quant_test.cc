@@ -307,7 +307,7 @@ TEST_F(AtcQuantTest, RefusesWhatTheChipLacks) {
 // NPUDynamicQuant (registered for ai.onnx 11-18): compiles and runs on
 // Ascend910B1 (the kernel it emulates), refused on Ascend310B (CANN has
 // none) and on Ascend310P3 (its kernel rounds otherwise: not emulated).
-TEST_F(AtcQuantTest, DynamicQuantPerChipAndOpset) {
+TEST_F(AtcQuantTest, DynamicQuantPerChip) {
   auto graph = [](int64_t opset) {
     OnnxBuilder b(opset);
     b.Input("x", {2, 4}, onnx::TensorProto::FLOAT16);
