@@ -270,7 +270,10 @@ inline RunResult RunKernel(const std::string& op, const Attrs& attrs,
     }
     result.agreed = all;
     // An agreement taken in part runs in layouts the test did not ask for.
-    if (!all) return result;
+    if (!all) {
+      std::free(scratch);
+      return result;
+    }
   }
   RunContext rctx{attrs.get(), in.data(), in.size(),     out.data(),
                   out.size(),  scratch,   prepared.get()};
