@@ -45,4 +45,9 @@ echo "[setup] building and installing executorch-ascend (C++ backend, runner, C+
 pip install -q --no-build-isolation ".[test]" \
   --config-settings=cmake.define.EXECUTORCH_ASCEND_BUILD_TESTS=ON \
   --config-settings=build-dir=build/cmake
+# optimum-executorch pins transformers==5.0.0rc1; its code runs on the transformers pinned above,
+# so it is installed without its pins (docs/llm.md, "Install optimum-executorch").
+echo "[setup] installing optimum-executorch (the ascend recipe's tests)"
+pip install -q "optimum==2.0.0" "accelerate==1.16.0"
+pip install -q --no-deps "optimum-executorch==1.1.0"
 echo "[setup] done: $(python -c 'import executorch_ascend as ea; print(ea.__file__)')"

@@ -133,8 +133,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_spec_arguments(explain)
     explain.set_defaults(fn=_cmd_explain)
     from .compile import add_compile_parser
+    from .export_hf import add_export_hf_parser
 
     add_compile_parser(sub)
+    add_export_hf_parser(sub)
     # `run` hands every argument to ascend_runner untouched (see `run --help`).
     sub.add_parser("run", help=_run_runner.__doc__, add_help=False)
     return parser

@@ -34,15 +34,46 @@ def dim_order(value: object) -> list[int] | None:
         val = val[0] if val else None
     if not isinstance(val, torch.Tensor):
         return None
+    return _order_of(val)
+
+
+def _order_of(val: torch.Tensor) -> list[int]:
+    """The dim order of `val`'s strides. A zero stride (a broadcast view, as `expand` records it
+    when the edge program keeps aten views) has none: ExecuTorch stores such a tensor
+    contiguous, so it counts as the default order."""
+    if 0 in val.stride():
+        return list(range(val.dim()))
     return [int(d) for d in dim_order_from_stride(val.stride())]
+
+
+_MEMORY_FORMAT_ORDERS = {
+    torch.contiguous_format: lambda n: list(range(n)),
+    torch.channels_last: lambda n: [0, 2, 3, 1],
+    torch.channels_last_3d: lambda n: [0, 2, 3, 4, 1],
+}
+
+
+def requested_dim_order(node: Node) -> list[int] | None:
+    """The dim order a layout copy asks for (None: keep its input's). ExecuTorch's edge dialect
+    says it as `dim_order` (`_clone_dim_order`, `_to_dim_order_copy`); with
+    `EdgeCompileConfig(_skip_dim_order=True)`, as optimum-executorch lowers, the copies stay
+    `aten.clone` / `aten._to_copy` with a `memory_format`."""
+    order = node.kwargs.get("dim_order")
+    if order is not None:
+        return [int(d) for d in order]
+    memory_format = node.kwargs.get("memory_format")
+    to_order = _MEMORY_FORMAT_ORDERS.get(memory_format) if memory_format is not None else None
+    val = node.meta.get("val")
+    if to_order is None or not isinstance(val, torch.Tensor):
+        return None  # preserve_format: the input's order
+    return to_order(val.dim())
 
 
 def _has_default_order(node: Node) -> bool:
     vals = node.meta.get("val")
     for val in vals if isinstance(vals, (list, tuple)) else [vals]:
         if isinstance(val, torch.Tensor):
-            order = [int(d) for d in dim_order_from_stride(val.stride())]
-            if order != list(range(val.dim())):
+            if _order_of(val) != list(range(val.dim())):
                 return False
     return True
 

@@ -13,8 +13,9 @@ from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample, module_sample
 from ._args import tensor_val
-from ._layout import layout_reason
+from ._layout import layout_reason, requested_dim_order
 
+aten = torch.ops.aten
 dim_order_ops = torch.ops.dim_order_ops
 
 
@@ -32,8 +33,7 @@ def _cast_supported(node: Node) -> str | None:
     is taken when the chain ends in a contiguous copy on the device, and refused (with that
     reason) when a channels_last tensor would be a model output or feed a CPU op.
     """
-    dim_order = node.kwargs.get("dim_order")
-    return layout_reason(node, None if dim_order is None else [int(d) for d in dim_order])
+    return layout_reason(node, requested_dim_order(node))
 
 
 class _ChannelsLastConvs(torch.nn.Module):
@@ -51,6 +51,7 @@ class _ChannelsLastConvs(torch.nn.Module):
 
 @converter(
     dim_order_ops._to_dim_order_copy.default,
+    aten._to_copy.default,  # with EdgeCompileConfig(_skip_dim_order=True), as optimum lowers
     onnx=["Cast", "Identity"],
     supports=_cast_supported,
     dtypes=_CAST_DTYPES,

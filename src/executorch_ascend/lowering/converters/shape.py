@@ -18,7 +18,7 @@ from ..registry import converter
 from ..samples import fn_sample, ints
 from ._args import arg, norm_dims, rank, shape, tensor_val
 from ._dtypes import MOVABLE
-from ._layout import layout_reason
+from ._layout import layout_reason, requested_dim_order
 
 aten = torch.ops.aten
 dim_order_ops = torch.ops.dim_order_ops
@@ -78,12 +78,12 @@ def _identity_copy_supported(node: Node) -> str | None:
     dtype = node.kwargs.get("dtype")
     if dtype is not None and dtype != src.dtype:
         return f"dtype conversion {src.dtype} -> {dtype} (Cast is not lowered)"
-    dim_order = node.kwargs.get("dim_order")
-    return layout_reason(node, None if dim_order is None else [int(d) for d in dim_order])
+    return layout_reason(node, requested_dim_order(node))
 
 
 @converter(
     dim_order_ops._clone_dim_order.default,
+    aten.clone.default,  # with EdgeCompileConfig(_skip_dim_order=True), as optimum lowers
     aten.alias_copy.default,
     onnx=["Identity"],
     dtypes=MOVABLE,

@@ -52,7 +52,7 @@ def exported_symbols(program: ExportedProgram) -> list[sympy.Symbol]:
     return order if local and set(local) <= set(order) else local
 
 
-def _ranges(program: ExportedProgram) -> dict[sympy.Symbol, tuple[int, float]]:
+def symbol_ranges(program: ExportedProgram) -> dict[sympy.Symbol, tuple[int, float]]:
     """(lower, upper) of each symbol, from the shape environment (or the range constraints)."""
     ranges: dict[sympy.Symbol, tuple[int, float]] = {}
     for key, vr in program.range_constraints.items():
@@ -91,7 +91,7 @@ def plan_gears(program: ExportedProgram, spec: AscendCompileSpec) -> GearPlan | 
     if not symbols:
         return None
     names = ", ".join(str(s) for s in symbols)
-    ranges = _ranges(program)
+    ranges = symbol_ranges(program)
     unbounded = [s for s in symbols if ranges.get(s, (0, float("inf")))[1] == float("inf")]
     if not spec.gears:
         extra = f"; {', '.join(map(str, unbounded))} also need(s) a max" if unbounded else ""

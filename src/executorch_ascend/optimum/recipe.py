@@ -1,0 +1,174 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
+"""The `ascend` recipe of optimum-executorch's recipe registry.
+
+optimum-executorch calls a recipe with its task's exportable module (CausalLMExportableModule,
+MaskedLMExportableModule, Seq2SeqLMExportableModule, ...) and the `recipe_kwargs`; the recipe
+exports it (`model.export()`: one ExportedProgram per method), lowers and returns
+{file stem: ExecutorchProgramManager}, which optimum writes as `<stem>.pte` (and the `.ptd`
+files). This one lowers as optimum's own XNNPACK recipe does (EdgeCompileConfig with
+`_skip_dim_order`, its padding-index pass, constant methods from the model's metadata), with
+AscendPartitioner and the shape gears of shape_gears.py.
+
+recipe_kwargs: AscendCompileSpec fields (soc_version, toolchain, external_tag, ...), and
+  prefill_chunk  a decoder's largest prompt chunk P (default 8): gears S = 1..P; 1 exports the
+                 decode shape only and the runner feeds the prompt one token per call;
+  gears          AscendCompileSpec.dynamic_dims for every method that has symbolic dims,
+                 instead of the chosen ones.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from typing import Any
+
+import torch
+from executorch.exir import (
+    EdgeCompileConfig,
+    ExecutorchBackendConfig,
+    ExecutorchProgramManager,
+    to_edge_transform_and_lower,
+)
+from executorch.exir.passes import MemoryPlanningPass
+from torch.export import ExportedProgram
+
+from ..compile_spec import AscendCompileSpec
+from ..export import delegation_summary
+from ..lowering.gears.plan import exported_symbols
+from ..partitioner import AscendPartitioner
+from .shape_gears import DEFAULT_PREFILL_CHUNK, choose_gears
+
+RECIPE_NAME = "ascend"
+log = logging.getLogger(__name__)
+
+_SPEC_FIELDS = {f.name for f in dataclasses.fields(AscendCompileSpec)}
+_RECIPE_OPTIONS = {"prefill_chunk", "gears"}
+
+
+def register() -> None:
+    """Adds the `ascend` recipe to optimum-executorch's registry (idempotent)."""
+    from optimum.exporters.executorch.recipe_registry import register_recipe
+
+    register_recipe(RECIPE_NAME)(export_with_ascend)
+
+
+def _is_decoder(model: torch.nn.Module) -> bool:
+    """A causal LM as optimum exports it: `forward(input_ids [1, S], cache_position [S])`."""
+    metadata = getattr(model, "metadata", None) or {}
+    return type(model).__name__ == "CausalLMExportableModule" or bool(metadata.get("use_kv_cache"))
+
+
+def export_with_ascend(model: Any, **kwargs: Any) -> dict[str, ExecutorchProgramManager]:
+    """optimum-executorch's recipe entry: `model` is the task's exportable module."""
+    unknown = set(kwargs) - _SPEC_FIELDS - _RECIPE_OPTIONS
+    if unknown:
+        raise TypeError(
+            f"unknown ascend recipe option(s) {sorted(unknown)}: AscendCompileSpec fields or "
+            f"{sorted(_RECIPE_OPTIONS)}"
+        )
+    prefill_chunk = int(kwargs.pop("prefill_chunk", DEFAULT_PREFILL_CHUNK))
+    explicit_gears = kwargs.pop("gears", None)
+    if prefill_chunk < 1:
+        raise ValueError(f"prefill_chunk must be at least 1, got {prefill_chunk}")
+    decoder = _is_decoder(model)
+    metadata: dict[str, Any] = dict(getattr(model, "metadata", None) or {})
+    if decoder:
+        _fit_decoder(model, metadata, prefill_chunk)
+    programs = model.export()
+    if decoder and not any(exported_symbols(p) for p in programs.values()):
+        _static_decoder(metadata)  # optimum exported the decode shape (e.g. a sliding window)
+    if len(programs) == 1:
+        # One program: ExecuTorch's runners call its method "forward".
+        programs = {"forward": next(iter(programs.values()))}
+    base = AscendCompileSpec(**kwargs)
+    partitioners = {
+        method: [
+            AscendPartitioner(_spec_for(program, base, decoder, prefill_chunk, explicit_gears))
+        ]
+        for method, program in programs.items()
+    }
+    edge = to_edge_transform_and_lower(
+        programs,
+        partitioner=partitioners,
+        compile_config=EdgeCompileConfig(_check_ir_validity=False, _skip_dim_order=True),
+        constant_methods=metadata or None,
+        transform_passes=_optimum_passes(),
+    )
+    for method in edge.methods:
+        log.info("%s: %s", method, delegation_summary(edge.exported_program(method)))
+    program = edge.to_executorch(
+        ExecutorchBackendConfig(
+            extract_delegate_segments=True,
+            memory_planning_pass=MemoryPlanningPass(alloc_graph_input=False),
+        )
+    )
+    return {"model": program}
+
+
+def _fit_decoder(model: Any, metadata: dict[str, Any], prefill_chunk: int) -> None:
+    """The decoder's runner facts for the gears, in `metadata` (the constant methods):
+    ExecuTorch's runner prefills chunks of at most `get_max_seq_len` tokens, and reads the
+    context from `get_max_context_len` (else from `get_max_seq_len`, which optimum sets to the
+    cache length)."""
+    eos = _eos_ids(model)
+    if eos and "get_eos_ids" not in metadata:
+        # ExecuTorch's runner stops on these (else only on the tokenizer's own EOS).
+        metadata["get_eos_ids"] = eos
+    cache_len = int(metadata.get("get_max_context_len", metadata.get("get_max_seq_len", 0)))
+    if cache_len:
+        metadata["get_max_context_len"] = cache_len
+    if prefill_chunk == 1 or not metadata.get("enable_dynamic_shape", True):
+        model.disable_dynamic_shapes = True
+        _static_decoder(metadata)
+    else:
+        chunk = min(prefill_chunk, cache_len or prefill_chunk)
+        metadata["get_max_seq_len"] = chunk
+        # optimum bounds the exported S at its metadata's get_max_seq_len - 1: bounded at the
+        # largest gear, ExecuTorch plans the inputs and the [1, S, vocab] logits for S <= P
+        # instead of the whole cache length.
+        model.metadata = {**model.metadata, "get_max_seq_len": chunk + 1}
+
+
+def _eos_ids(model: Any) -> list[int]:
+    """The model's end-of-sequence tokens: its generation config's, else its config's."""
+    ids: list[int] = []
+    for source in (getattr(model.model, "generation_config", None), model.config):
+        value = getattr(source, "eos_token_id", None)
+        for v in value if isinstance(value, (list, tuple)) else [value]:
+            if v is not None and int(v) not in ids:
+                ids.append(int(v))
+        if ids:
+            break
+    return ids
+
+
+def _static_decoder(metadata: dict[str, Any]) -> None:
+    """The decode shape only: the runner then feeds the prompt one token per call."""
+    metadata["enable_dynamic_shape"] = False
+    metadata["get_max_seq_len"] = 1
+
+
+def _spec_for(
+    program: ExportedProgram,
+    base: AscendCompileSpec,
+    decoder: bool,
+    prefill_chunk: int,
+    explicit_gears: Any,
+) -> AscendCompileSpec:
+    if explicit_gears is not None and exported_symbols(program):
+        gears = tuple(tuple(int(v) for v in g) for g in explicit_gears)
+    else:
+        gears = choose_gears(
+            program, base.soc_version, decoder=decoder, prefill_chunk=prefill_chunk
+        )
+    return dataclasses.replace(base, dynamic_dims=gears) if gears else base
+
+
+def _optimum_passes() -> list[Any]:
+    """The edge passes optimum's own recipes run (an embedding's padding_idx removed)."""
+    from optimum.executorch.passes.remove_padding_idx_embedding_pass import (
+        RemovePaddingIdxEmbeddingPass,
+    )
+
+    return [RemovePaddingIdxEmbeddingPass()]

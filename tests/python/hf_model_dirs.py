@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
+"""Hugging Face model directories as a user has them (config.json, weights, tokenizer.json), made
+offline: a small config of each family in its default configuration, random weights rescaled so
+the logits are O(1) (model_zoo.rescale_weights), and a byte-level BPE tokenizer trained on a
+made-up corpus (what pytorch-tokenizers' HFTokenizer, behind ExecuTorch's TextLLMRunner, reads).
+The tokenizer knows only the corpus' ASCII characters and their merges, and the model's vocabulary
+is exactly the tokenizer's: any token a random model picks decodes to whole UTF-8 text.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import torch
+from model_zoo import rescale_weights
+
+transformers = __import__("transformers")
+
+BOS, EOS = 0, 1  # the tokenizer's special tokens, trained first
+_WORDS = (
+    "the a cat dog sat on mat ran fast slow red blue green tree house river npu ascend model "
+    "token text cube vector core chip board edge cloud"
+).split()
+
+_SMALL = dict(
+    hidden_size=64,
+    intermediate_size=128,
+    num_hidden_layers=2,
+    num_attention_heads=4,
+    num_key_value_heads=2,
+    max_position_embeddings=128,
+    bos_token_id=BOS,
+    eos_token_id=EOS,
+    pad_token_id=EOS,
+    tie_word_embeddings=False,
+)
+
+# Decoder families, by what the recipe's tests name them: (config class, overrides).
+DECODERS: dict[str, tuple[str, dict[str, object]]] = {
+    "llama": ("LlamaConfig", {}),
+    "qwen3": ("Qwen3Config", {"head_dim": 16}),
+    "gemma3": (
+        "Gemma3TextConfig",
+        {
+            "head_dim": 16,
+            "sliding_window": 16,
+            "layer_types": ["sliding_attention", "full_attention"],
+        },
+    ),
+}
+
+
+def write_tokenizer(directory: Path) -> Path:
+    """A byte-level BPE tokenizer.json (up to 300 entries, <|bos|> = 0, <|eos|> = 1)."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    rng = random.Random(0)
+    corpus = [" ".join(rng.choice(_WORDS) for _ in range(12)) for _ in range(400)]
+    trainer = trainers.BpeTrainer(
+        vocab_size=300,
+        special_tokens=["<|bos|>", "<|eos|>"],
+        show_progress=False,
+    )
+    tok.train_from_iterator(corpus, trainer)
+    path = directory / "tokenizer.json"
+    tok.save(str(path))
+    return path
+
+
+def write_decoder(directory: Path, family: str, dtype: torch.dtype = torch.float32) -> Path:
+    """A CausalLM directory of `family` (DECODERS) with tokenizer.json; returns the directory."""
+    from tokenizers import Tokenizer
+
+    directory.mkdir(parents=True, exist_ok=True)
+    vocab = Tokenizer.from_file(str(write_tokenizer(directory))).get_vocab_size()
+    config_cls, overrides = DECODERS[family]
+    config = getattr(transformers, config_cls)(**{**_SMALL, "vocab_size": vocab, **overrides})
+    torch.manual_seed(0)
+    model = transformers.AutoModelForCausalLM.from_config(config)
+    rescale_weights(model)
+    model.to(dtype).save_pretrained(directory)
+    return directory
+
+
+def eager_greedy_tokens(
+    directory: Path, prompt: str, new_tokens: int, dtype: torch.dtype = torch.float32
+) -> list[int]:
+    """Eager greedy decoding of the saved model: `new_tokens` argmax steps (no EOS stop) from the
+    prompt as the tokenizer encodes it, no BOS added (TextLLMRunner with num_bos=0)."""
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(directory / "tokenizer.json"))
+    ids = tok.encode(prompt).ids
+    model = transformers.AutoModelForCausalLM.from_pretrained(directory, dtype=dtype).eval()
+    new: list[int] = []
+    with torch.no_grad():
+        for _ in range(new_tokens):
+            logits = model(torch.tensor([ids + new])).logits
+            new.append(int(logits[0, -1].float().argmax()))
+    return new

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
+"""Hugging Face model directory -> optimum-executorch's task export with the `ascend` recipe ->
+model.pte -> ExecuTorch's own TextLLMRunner with the model's tokenizer.json -> text.
+
+For small Llama, Qwen3 and Gemma 3 decoders (default configurations, random weights rescaled so
+the logits are O(1), see hf_model_dirs): the `forward` method is one Ascend delegate with no CPU
+kernel, and the runner's greedy text equals eager transformers' greedy decoding, for a prompt,
+then another prompt after `reset`; the runner stops on an end-of-sequence token it reads from
+the program's `get_eos_ids`. Llama runs with shape gears (prompt chunks of 1..4 tokens in one
+call each), Qwen3 with the decode shape only (the prompt fed one token per call), Gemma 3 as
+optimum exports a sliding-window model (the decode shape).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hf_model_dirs import EOS, eager_greedy_tokens, write_decoder
+
+import executorch_ascend.optimum  # noqa: F401  (registers the recipe)
+from executorch_ascend.pte_report import report_pte
+
+pytestmark = pytest.mark.emulator
+
+PROMPTS = ("the cat sat on the", "a red tree by the river")
+NEW_TOKENS = 12
+STOP_AFTER = 5  # the second prompt's 5th greedy token is made an EOS: the runner stops there
+CACHE = 48
+FAMILIES = {"llama": 4, "qwen3": 1, "gemma3": 4}  # family -> prefill_chunk asked of the recipe
+
+
+def _until_eos(tokens: list[int], eos: set[int]) -> list[int]:
+    for i, t in enumerate(tokens):
+        if t in eos:
+            return tokens[: i + 1]
+    return tokens
+
+
+@pytest.fixture(scope="module", params=list(FAMILIES))
+def exported(request, tmp_path_factory, native) -> tuple[str, Path, Path, dict]:
+    """(family, model directory, model.pte, eager greedy tokens per prompt); the directory's
+    EOS list gets the second prompt's STOP_AFTER-th token, as a model's config lists several."""
+    from optimum.exporters.executorch import main_export
+
+    family = request.param
+    root = tmp_path_factory.mktemp(f"hf-{family}")
+    model_dir = write_decoder(root / "model", family)
+    eager = {p: eager_greedy_tokens(model_dir, p, NEW_TOKENS) for p in PROMPTS}
+    stop = eager[PROMPTS[1]][STOP_AFTER - 1]
+    for name in ("config.json", "generation_config.json"):
+        path = model_dir / name
+        data = json.loads(path.read_text())
+        data["eos_token_id"] = [EOS, stop]
+        path.write_text(json.dumps(data))
+    out = root / "out"
+    main_export(
+        str(model_dir),
+        "text-generation",
+        "ascend",
+        str(out),
+        max_seq_len=CACHE,
+        recipe_kwargs={"prefill_chunk": FAMILIES[family], "toolchain": "emulator"},
+    )
+    return family, model_dir, out / "model.pte", {"eager": eager, "eos": {EOS, stop}}
+
+
+def test_forward_is_one_ascend_delegate(exported) -> None:
+    _, _, pte, _ = exported
+    forward = {r.name: r for r in report_pte(pte)}["forward"]
+    assert dict(forward.delegate_calls) == {"AscendBackend": 1}
+    assert not forward.cpu_ops, forward.cpu_ops
+
+
+def test_runner_metadata_matches_the_gears(exported) -> None:
+    from executorch.runtime import Runtime
+
+    family, _, pte, ref = exported
+    program = Runtime.get().load_program(pte)
+    facts = [m for m in program.method_names if m != "forward"]
+    value = {m: program.load_method(m).execute([]) for m in facts}
+    chunk = FAMILIES[family] if family != "gemma3" else 1
+    assert value["get_max_seq_len"][0] == chunk
+    assert value["get_max_context_len"][0] == CACHE
+    assert bool(value["enable_dynamic_shape"][0]) == (chunk > 1)
+    assert set(value["get_eos_ids"]) == ref["eos"]
+
+
+def test_text_llm_runner_text_equals_eager_greedy(exported) -> None:
+    from executorch.extension.llm.runner import GenerationConfig, TextLLMRunner
+    from tokenizers import Tokenizer
+
+    _, model_dir, pte, ref = exported
+    tok = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+    runner = TextLLMRunner(str(pte), str(model_dir / "tokenizer.json"))
+    for i, prompt in enumerate(PROMPTS):
+        if i:
+            runner.reset()
+        pieces: list[str] = []
+        config = GenerationConfig(
+            echo=False, max_new_tokens=NEW_TOKENS, temperature=0.0, num_bos=0, num_eos=0
+        )
+        runner.generate(prompt, config, token_callback=pieces.append)
+        expected = _until_eos(ref["eager"][prompt], ref["eos"])
+        assert "".join(pieces).strip() == tok.decode(expected).strip(), (prompt, expected)
+    # the second prompt stopped on the EOS read from get_eos_ids, STOP_AFTER tokens in
+    assert len(expected) <= STOP_AFTER
