@@ -4,7 +4,7 @@
 offline: a small config of each family in its default configuration, random weights rescaled so
 the logits are O(1) (model_zoo.rescale_weights), and a byte-level BPE tokenizer trained on a
 made-up corpus (what pytorch-tokenizers' HFTokenizer, behind ExecuTorch's TextLLMRunner, reads).
-The tokenizer knows only the corpus' ASCII characters and their merges, and the model's vocabulary
+The tokenizer knows printable ASCII and the corpus' merges, no other byte, and the model's vocabulary
 is exactly the tokenizer's: any token a random model picks decodes to whole UTF-8 text.
 """
 
@@ -64,6 +64,8 @@ def write_tokenizer(directory: Path) -> Path:
     trainer = trainers.BpeTrainer(
         vocab_size=300,
         special_tokens=["<|bos|>", "<|eos|>"],
+        # Printable ASCII as ByteLevel spells it (space is "Ġ"): any ASCII prompt is known text.
+        initial_alphabet=[chr(c) for c in range(0x21, 0x7F)] + ["Ġ"],
         show_progress=False,
     )
     tok.train_from_iterator(corpus, trainer)
@@ -103,3 +105,35 @@ def eager_greedy_tokens(
             logits = model(torch.tensor([ids + new])).logits
             new.append(int(logits[0, -1].float().argmax()))
     return new
+
+
+def write_model(directory: Path, kind: str) -> Path:
+    """A fill-mask BERT ("bert": 64 positions) or an image-classification ViT ("vit": 32x32
+    images, 10 labels) directory, default configuration shrunk in size only."""
+    if kind == "bert":
+        config = transformers.BertConfig(
+            vocab_size=96,
+            hidden_size=32,
+            num_hidden_layers=2,
+            num_attention_heads=2,
+            intermediate_size=64,
+            max_position_embeddings=64,
+        )
+        model = transformers.BertForMaskedLM(config)
+    elif kind == "vit":
+        config = transformers.ViTConfig(
+            image_size=32,
+            patch_size=8,
+            hidden_size=32,
+            num_hidden_layers=2,
+            num_attention_heads=2,
+            intermediate_size=64,
+            num_labels=10,
+        )
+        model = transformers.ViTForImageClassification(config)
+    else:
+        raise ValueError(kind)
+    torch.manual_seed(0)
+    rescale_weights(model)
+    model.save_pretrained(directory)
+    return directory

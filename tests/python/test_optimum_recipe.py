@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 
 import pytest
+import torch
 from hf_model_dirs import EOS, eager_greedy_tokens, write_decoder
 
 import executorch_ascend.optimum  # noqa: F401  (registers the recipe)
@@ -107,3 +108,68 @@ def test_text_llm_runner_text_equals_eager_greedy(exported) -> None:
         assert "".join(pieces).strip() == tok.decode(expected).strip(), (prompt, expected)
     # the second prompt stopped on the EOS read from get_eos_ids, STOP_AFTER tokens in
     assert len(expected) <= STOP_AFTER
+
+
+def _export_task(tmp_path: Path, kind: str, task: str) -> tuple[Path, Path]:
+    from hf_model_dirs import write_model
+    from optimum.exporters.executorch import main_export
+
+    model_dir = write_model(tmp_path / kind, kind)
+    main_export(
+        str(model_dir),
+        task,
+        "ascend",
+        str(tmp_path / "out"),
+        recipe_kwargs={"toolchain": "emulator"},
+    )
+    pte = tmp_path / "out" / "model.pte"
+    forward = {r.name: r for r in report_pte(pte)}["forward"]
+    assert dict(forward.delegate_calls) == {"AscendBackend": 1}
+    assert not forward.cpu_ops, forward.cpu_ops
+    return model_dir, pte
+
+
+def test_fill_mask_runs_at_its_gears(tmp_path, native) -> None:
+    """optimum exports BERT's sequence length dynamic (torch.export bounds it by the 64 position
+    embeddings): the recipe compiles the gears 1, 16, 32 and 64, and a padded batch at a gear
+    equals eager's logits; a length between gears is refused, not run wrong."""
+    import transformers
+    from executorch.runtime import Runtime
+
+    model_dir, pte = _export_task(tmp_path, "bert", "fill-mask")
+    eager = transformers.BertForMaskedLM.from_pretrained(model_dir).eval()
+    method = Runtime.get().load_program(pte).load_method("forward")
+    gen = torch.Generator().manual_seed(1)
+    for seq in (16, 32, 64):
+        ids = torch.randint(0, 96, (1, seq), generator=gen)
+        mask = torch.ones(1, seq, dtype=torch.long)
+        mask[0, seq - 5 :] = 0  # padding up to the gear
+        with torch.no_grad():
+            want = eager(ids, attention_mask=mask).logits
+        got = method.execute([ids, mask])[0]
+        assert got.shape == want.shape
+        torch.testing.assert_close(got, want, atol=1e-4 * float(want.abs().max()), rtol=0)
+    with pytest.raises(RuntimeError):
+        method.execute([ids[:, :20], mask[:, :20]])  # not a gear: refused, not run wrong
+
+
+def test_image_classification_through_the_recipe(tmp_path, native) -> None:
+    import transformers
+    from executorch.runtime import Runtime
+
+    model_dir, pte = _export_task(tmp_path, "vit", "image-classification")
+    eager = transformers.ViTForImageClassification.from_pretrained(model_dir).eval()
+    pixels = torch.randn(1, 3, 32, 32, generator=torch.Generator().manual_seed(2))
+    with torch.no_grad():
+        want = eager(pixels).logits
+    got = Runtime.get().load_program(pte).load_method("forward").execute([pixels])[0]
+    torch.testing.assert_close(got, want, atol=1e-4 * float(want.abs().max()), rtol=0)
+
+
+def test_recipe_refuses_unknown_options() -> None:
+    from executorch_ascend.optimum import export_with_ascend
+
+    with pytest.raises(TypeError, match="unknown ascend recipe option"):
+        export_with_ascend(torch.nn.Identity(), prefill_chunks=4)
+    with pytest.raises(ValueError, match="prefill_chunk must be at least 1"):
+        export_with_ascend(torch.nn.Identity(), prefill_chunk=0)
