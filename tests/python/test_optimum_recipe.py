@@ -8,13 +8,16 @@ the logits are O(1), see hf_model_dirs): the `forward` method is one Ascend dele
 kernel, and the runner's greedy text equals eager transformers' greedy decoding, for a prompt,
 then another prompt after `reset`; the runner stops on an end-of-sequence token it reads from
 the program's `get_eos_ids`. Llama runs with shape gears (prompt chunks of 1..4 tokens in one
-call each), Qwen3 with the decode shape only (the prompt fed one token per call), Gemma 3 as
-optimum exports a sliding-window model (the decode shape).
+call each) and is exported with `executorch-ascend export-hf`; Qwen3 with the decode shape only
+(the prompt fed one token per call); Gemma 3 as optimum exports a sliding-window model (the
+decode shape). BERT (fill-mask) and ViT (image classification) go through the recipe too.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,15 +60,39 @@ def exported(request, tmp_path_factory, native) -> tuple[str, Path, Path, dict]:
         data["eos_token_id"] = [EOS, stop]
         path.write_text(json.dumps(data))
     out = root / "out"
-    main_export(
-        str(model_dir),
-        "text-generation",
-        "ascend",
-        str(out),
-        max_seq_len=CACHE,
-        recipe_kwargs={"prefill_chunk": FAMILIES[family], "toolchain": "emulator"},
-    )
+    if family == "llama":  # the command line's way, which calls the same main_export
+        _cli(
+            "export-hf", str(model_dir), "--task", "text-generation", "-o", str(out),
+            "--max-seq-len", str(CACHE), "--prefill-chunk", str(FAMILIES[family]), "--emulator",
+        )  # fmt: skip
+    else:
+        main_export(
+            str(model_dir),
+            "text-generation",
+            "ascend",
+            str(out),
+            max_seq_len=CACHE,
+            recipe_kwargs={"prefill_chunk": FAMILIES[family], "toolchain": "emulator"},
+        )
     return family, model_dir, out / "model.pte", {"eager": eager, "eos": {EOS, stop}}
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "executorch_ascend.cli", *args], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+def test_export_hf_refuses_a_folder_that_is_no_model(tmp_path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "executorch_ascend.cli", "export-hf", str(tmp_path), "--task",
+         "text-generation", "-o", str(tmp_path / "out")],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "is not a model directory (no config.json)" in done.stderr
 
 
 def test_forward_is_one_ascend_delegate(exported) -> None:
