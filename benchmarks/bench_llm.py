@@ -61,6 +61,7 @@ def _make_model_dir(directory: Path, size: str, dtype: str) -> int:
     with torch.device("meta"):
         model = transformers.Qwen2ForCausalLM(config)
     model = model.to_empty(device="cpu").to(getattr(torch, DTYPES[dtype]))
+    model.tie_weights()  # to_empty gave the LM head its own storage
     gen = torch.Generator().manual_seed(0)
     with torch.no_grad():
         for name, p in model.named_parameters():
