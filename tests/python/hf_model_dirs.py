@@ -4,8 +4,8 @@
 offline: a small config of each family in its default configuration, random weights rescaled so
 the logits are O(1) (model_zoo.rescale_weights), and a byte-level BPE tokenizer trained on a
 made-up corpus (what pytorch-tokenizers' HFTokenizer, behind ExecuTorch's TextLLMRunner, reads).
-The tokenizer knows printable ASCII and the corpus' merges, no other byte, and the model's vocabulary
-is exactly the tokenizer's: any token a random model picks decodes to whole UTF-8 text.
+The tokenizer knows printable ASCII and the corpus' merges, no other byte, and the model's
+vocabulary is exactly the tokenizer's: any token a random model picks decodes to whole UTF-8 text.
 """
 
 from __future__ import annotations
@@ -137,3 +137,23 @@ def write_model(directory: Path, kind: str) -> Path:
     rescale_weights(model)
     model.save_pretrained(directory)
     return directory
+
+
+def eager_quantized_greedy_tokens(
+    directory: Path, prompt: str, new_tokens: int, qlinear: str, dtype: torch.dtype
+) -> list[int]:
+    """eager_greedy_tokens of the model quantized as optimum's `--qlinear` quantizes it
+    (torchao weight-only, through optimum-executorch's own quantize_model_)."""
+    from optimum.exporters.executorch.quantization import quantize_model_
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(directory / "tokenizer.json"))
+    ids = tok.encode(prompt).ids
+    model = transformers.AutoModelForCausalLM.from_pretrained(directory, dtype=dtype).eval()
+    quantize_model_(model, qlinear_config=qlinear)
+    new: list[int] = []
+    with torch.no_grad():
+        for _ in range(new_tokens):
+            logits = model(torch.tensor([ids + new])).logits
+            new.append(int(logits[0, -1].float().argmax()))
+    return new

@@ -200,3 +200,31 @@ def test_recipe_refuses_unknown_options() -> None:
         export_with_ascend(torch.nn.Identity(), prefill_chunks=4)
     with pytest.raises(ValueError, match="prefill_chunk must be at least 1"):
         export_with_ascend(torch.nn.Identity(), prefill_chunk=0)
+
+
+@pytest.mark.parametrize("qlinear", ["4w", "8w"])
+def test_weight_only_quantized_decoder_through_the_recipe(tmp_path, native, qlinear: str) -> None:
+    """optimum's `--qlinear 4w|8w` (torchao weight-only int4 per group of 32, int8 per channel)
+    in float16: one Ascend delegate (NPUWeightQuantBatchMatmulV2), and TextLLMRunner's text equals
+    the quantized eager model's greedy text."""
+    from executorch.extension.llm.runner import GenerationConfig, TextLLMRunner
+    from hf_model_dirs import eager_quantized_greedy_tokens
+    from tokenizers import Tokenizer
+
+    model_dir = write_decoder(tmp_path / "model", "llama", torch.float16)
+    out = tmp_path / "out"
+    _cli(
+        "export-hf", str(model_dir), "--task", "text-generation", "-o", str(out), "--dtype",
+        "float16", "--qlinear", qlinear, "--max-seq-len", str(CACHE), "--prefill-chunk", "1",
+        "--emulator",
+    )  # fmt: skip
+    forward = {r.name: r for r in report_pte(out / "model.pte")}["forward"]
+    assert dict(forward.delegate_calls) == {"AscendBackend": 1}
+    assert not forward.cpu_ops, forward.cpu_ops
+    tok = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+    want = eager_quantized_greedy_tokens(model_dir, PROMPTS[0], NEW_TOKENS, qlinear, torch.float16)
+    pieces: list[str] = []
+    runner = TextLLMRunner(str(out / "model.pte"), str(model_dir / "tokenizer.json"))
+    config = GenerationConfig(echo=False, max_new_tokens=NEW_TOKENS, temperature=0.0)
+    runner.generate(PROMPTS[0], config, token_callback=pieces.append)
+    assert "".join(pieces).strip() == tok.decode(_until_eos(want, {EOS})).strip()

@@ -46,6 +46,12 @@ def add_export_hf_parser(sub: Any) -> None:
         "shape only, the prompt fed one token per call)",
     )
     p.add_argument(
+        "--qlinear",
+        choices=("8w", "4w"),
+        help="optimum's weight-only quantization of the linears (torchao, int8 per channel or "
+        "int4 per group of 32): NPUWeightQuantBatchMatmulV2 on Ascend (docs/quantization.md)",
+    )
+    p.add_argument(
         "--ptd", metavar="TAG", help="put the .om and weight files into TAG.ptd beside model.pte"
     )
     add_spec_arguments(p)
@@ -76,6 +82,8 @@ def run_export_hf(args: argparse.Namespace) -> int:
     task_kwargs: dict[str, Any] = {"dtype": args.dtype}
     if args.max_seq_len is not None:
         task_kwargs["max_seq_len"] = args.max_seq_len
+    if args.qlinear is not None:
+        task_kwargs["qlinear"] = args.qlinear
     out = Path(args.output_dir)
     programs = main_export(
         str(model_dir),
