@@ -90,15 +90,25 @@ def write_decoder(directory: Path, family: str, dtype: torch.dtype = torch.float
 
 
 def eager_greedy_tokens(
-    directory: Path, prompt: str, new_tokens: int, dtype: torch.dtype = torch.float32
+    directory: Path,
+    prompt: str,
+    new_tokens: int,
+    dtype: torch.dtype = torch.float32,
+    qlinear: str | None = None,
 ) -> list[int]:
     """Eager greedy decoding of the saved model: `new_tokens` argmax steps (no EOS stop) from the
-    prompt as the tokenizer encodes it, no BOS added (TextLLMRunner with num_bos=0)."""
+    prompt as the tokenizer encodes it, no BOS added (TextLLMRunner with num_bos=0). `qlinear`
+    ("8w", "4w") quantizes the model first as optimum's `--qlinear` does (torchao weight-only,
+    through optimum-executorch's own quantize_model_)."""
     from tokenizers import Tokenizer
 
     tok = Tokenizer.from_file(str(directory / "tokenizer.json"))
     ids = tok.encode(prompt).ids
     model = transformers.AutoModelForCausalLM.from_pretrained(directory, dtype=dtype).eval()
+    if qlinear is not None:
+        from optimum.exporters.executorch.quantization import quantize_model_
+
+        quantize_model_(model, qlinear_config=qlinear)
     new: list[int] = []
     with torch.no_grad():
         for _ in range(new_tokens):
@@ -137,23 +147,3 @@ def write_model(directory: Path, kind: str) -> Path:
     rescale_weights(model)
     model.save_pretrained(directory)
     return directory
-
-
-def eager_quantized_greedy_tokens(
-    directory: Path, prompt: str, new_tokens: int, qlinear: str, dtype: torch.dtype
-) -> list[int]:
-    """eager_greedy_tokens of the model quantized as optimum's `--qlinear` quantizes it
-    (torchao weight-only, through optimum-executorch's own quantize_model_)."""
-    from optimum.exporters.executorch.quantization import quantize_model_
-    from tokenizers import Tokenizer
-
-    tok = Tokenizer.from_file(str(directory / "tokenizer.json"))
-    ids = tok.encode(prompt).ids
-    model = transformers.AutoModelForCausalLM.from_pretrained(directory, dtype=dtype).eval()
-    quantize_model_(model, qlinear_config=qlinear)
-    new: list[int] = []
-    with torch.no_grad():
-        for _ in range(new_tokens):
-            logits = model(torch.tensor([ids + new])).logits
-            new.append(int(logits[0, -1].float().argmax()))
-    return new

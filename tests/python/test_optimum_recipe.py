@@ -208,7 +208,6 @@ def test_weight_only_quantized_decoder_through_the_recipe(tmp_path, native, qlin
     in float16: one Ascend delegate (NPUWeightQuantBatchMatmulV2), and TextLLMRunner's text equals
     the quantized eager model's greedy text."""
     from executorch.extension.llm.runner import GenerationConfig, TextLLMRunner
-    from hf_model_dirs import eager_quantized_greedy_tokens
     from tokenizers import Tokenizer
 
     model_dir = write_decoder(tmp_path / "model", "llama", torch.float16)
@@ -222,7 +221,7 @@ def test_weight_only_quantized_decoder_through_the_recipe(tmp_path, native, qlin
     assert dict(forward.delegate_calls) == {"AscendBackend": 1}
     assert not forward.cpu_ops, forward.cpu_ops
     tok = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
-    want = eager_quantized_greedy_tokens(model_dir, PROMPTS[0], NEW_TOKENS, qlinear, torch.float16)
+    want = eager_greedy_tokens(model_dir, PROMPTS[0], NEW_TOKENS, torch.float16, qlinear)
     pieces: list[str] = []
     runner = TextLLMRunner(str(out / "model.pte"), str(model_dir / "tokenizer.json"))
     config = GenerationConfig(echo=False, max_new_tokens=NEW_TOKENS, temperature=0.0)
