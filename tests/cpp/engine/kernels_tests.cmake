@@ -12,6 +12,7 @@ add_executable(ascend_emu_kernels_test
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_reduction.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_softmax.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_conv.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_conv_fused.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_conv_depthwise.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_conv_transpose.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_pool.cc
