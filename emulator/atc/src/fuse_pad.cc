@@ -36,16 +36,37 @@ bool GraphCompiler::PadIntoConv(const onnx::NodeProto& node, int index,
   const OpPrecision precision = DecideOpPrecision(node);
   if (precision.dtype != DType::kFloat32 || precision.round_outputs)
     return false;
+  std::vector<int64_t> extra;
+  if (!ZeroSpatialPad(pad, yv.dtype, rank, &extra)) return false;
+  *merged = node;
+  if (!AddConvPads(extra, merged)) return false;
+  merged->set_input(0, pad.inputs[0]);
+  merged->set_name(
+      pad.name + "+" +
+      (node.name().empty() ? "#" + std::to_string(index) : node.name()));
+  // The Pad was the last op: its output value goes with it, and the Conv
+  // takes its index (so its input's last use stays right).
+  values_.erase(y);
+  ops_.pop_back();
+  return true;
+}
+
+// `pad` is a constant Pad by +0 (every bit of its fill, of `dtype`, zero:
+// the Conv's own padding) of the spatial dims only, by constant pads:
+// `*spatial` gets them in a Conv's order (SpatialPads). What both Pad
+// fusions require of the Pad.
+bool GraphCompiler::ZeroSpatialPad(const PendingOp& pad, DType dtype,
+                                   int32_t rank,
+                                   std::vector<int64_t>* spatial) const {
   if (pad.attrs.GetString("mode", "constant") != "constant") return false;
   if (pad.inputs.size() > 2 && !pad.inputs[2].empty()) {
-    // The fill must be +0.0f, the Conv's own padding.
     const Value& c = values_.at(pad.inputs[2]);
-    if (c.kind != Value::Kind::kConst || c.dtype != DType::kFloat32 ||
+    if (c.kind != Value::Kind::kConst || c.dtype != dtype ||
         c.shape.numel() != 1)
       return false;
-    uint32_t bits = 1;
-    std::memcpy(&bits, consts_[c.index].infer_data(), sizeof bits);
-    if (bits != 0) return false;
+    const uint8_t* bytes = consts_[c.index].infer_data();
+    for (size_t b = 0; b < DTypeSize(c.dtype); ++b)
+      if (bytes[b] != 0) return false;
   }
   const Value& pv = values_.at(pad.inputs[1]);
   if (pv.kind != Value::Kind::kConst || pv.dtype != DType::kInt64 ||
@@ -55,16 +76,7 @@ bool GraphCompiler::PadIntoConv(const onnx::NodeProto& node, int index,
   std::memcpy(pads.data(), consts_[pv.index].infer_data(),
               pads.size() * sizeof(int64_t));
   if (!OnlySpatialPads(pads, rank)) return false;
-  *merged = node;
-  if (!AddConvPads(SpatialPads(pads, rank), merged)) return false;
-  merged->set_input(0, pad.inputs[0]);
-  merged->set_name(
-      pad.name + "+" +
-      (node.name().empty() ? "#" + std::to_string(index) : node.name()));
-  // The Pad was the last op: its output value goes with it, and the Conv
-  // takes its index (so its input's last use stays right).
-  values_.erase(y);
-  ops_.pop_back();
+  *spatial = SpatialPads(pads, rank);
   return true;
 }
 
@@ -159,26 +171,8 @@ bool GraphCompiler::PadIntoQuant(const onnx::NodeProto& node, int index,
   const int32_t rank = yv.shape.rank;
   if ((yv.dtype != DType::kFloat32 && yv.dtype != DType::kFloat16) || rank != 4)
     return false;
-  if (pad.attrs.GetString("mode", "constant") != "constant") return false;
-  if (pad.inputs.size() > 2 && !pad.inputs[2].empty()) {
-    // The fill must be +0: every bit of it zero.
-    const Value& c = values_.at(pad.inputs[2]);
-    if (c.kind != Value::Kind::kConst || c.dtype != yv.dtype ||
-        c.shape.numel() != 1)
-      return false;
-    const uint8_t* bytes = consts_[c.index].infer_data();
-    for (size_t b = 0; b < DTypeSize(c.dtype); ++b)
-      if (bytes[b] != 0) return false;
-  }
-  const Value& pv = values_.at(pad.inputs[1]);
-  if (pv.kind != Value::Kind::kConst || pv.dtype != DType::kInt64 ||
-      pv.shape.numel() != 2 * rank)
-    return false;
-  std::vector<int64_t> pads(static_cast<size_t>(2 * rank));
-  std::memcpy(pads.data(), consts_[pv.index].infer_data(),
-              pads.size() * sizeof(int64_t));
-  if (!OnlySpatialPads(pads, rank)) return false;
-  const std::vector<int64_t> extra = SpatialPads(pads, rank);
+  std::vector<int64_t> extra;
+  if (!ZeroSpatialPad(pad, yv.dtype, rank, &extra)) return false;
   // Every reader of the AscendQuant's output a Conv reading it as x only,
   // whose pads can take the Pad's.
   auto q_uses = uses_.find(q);

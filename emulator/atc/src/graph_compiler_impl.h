@@ -158,6 +158,8 @@ class GraphCompiler {
   // AscendQuant.
   bool PadIntoConv(const onnx::NodeProto& node, int index,
                    onnx::NodeProto* merged);
+  bool ZeroSpatialPad(const PendingOp& pad, DType dtype, int32_t rank,
+                      std::vector<int64_t>* spatial) const;
   static bool OnlySpatialPads(const std::vector<int64_t>& pads, int32_t rank);
   static std::vector<int64_t> SpatialPads(const std::vector<int64_t>& pads,
                                           int32_t rank);
