@@ -14,6 +14,7 @@
 
 #include "conv_int8_prepared.h"
 #include "onednn.h"
+#include "onednn_exec.h"
 
 namespace ascend_emu {
 namespace kernels {
@@ -45,17 +46,6 @@ class OnednnConvInt8 final : public ConvInt8Prepared {
 };
 
 thread_local std::vector<unsigned char> tls_pad;
-
-void SetHandle(memory& m, const void* data) {
-  if (m.get_data_handle() != data) m.set_data_handle(const_cast<void*>(data));
-}
-
-void Execute(const dnnl::primitive& prim, const dnnl::stream& stream,
-             const dnnl_exec_arg_t* args, int nargs) {
-  dnnl::error::wrap_c_api(
-      dnnl_primitive_execute(prim.get(), stream.get(), nargs, args),
-      "could not execute a primitive");
-}
 
 bool RunOnednnImpl(const OnednnConvInt8& p, const int8_t* x, int32_t* y,
                    void* scratch, const int32_t** keep, bool x_channels_last) {

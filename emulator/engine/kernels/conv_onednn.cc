@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "onednn.h"
+#include "onednn_exec.h"
 
 namespace ascend_emu {
 namespace kernels {
@@ -343,20 +344,6 @@ void RunFresh(const OnednnConv& p, const float* x, const float* z, float* y,
   if (p.reorder_dst && !p.keep_y) p.dst_out.execute(stream, dst, y_plain);
   stream.wait();
   if (p.clip) ClipInPlace(y, p.y_count, p.clip_lo, p.clip_hi);
-}
-
-// Points `m` at `data` (a no-op when it already does).
-void SetHandle(memory& m, const void* data) {
-  if (m.get_data_handle() != data) m.set_data_handle(const_cast<void*>(data));
-}
-
-// Executes `prim` through oneDNN's C API with the arguments in an array on
-// the stack (the C++ execute() copies them into a map and a vector).
-void Execute(const dnnl::primitive& prim, const dnnl::stream& stream,
-             const dnnl_exec_arg_t* args, int nargs) {
-  dnnl::error::wrap_c_api(
-      dnnl_primitive_execute(prim.get(), stream.get(), nargs, args),
-      "could not execute a primitive");
 }
 
 }  // namespace
