@@ -107,6 +107,26 @@ _minmax("ReduceMax", aten.amax.default, torch.amax, "amax")
 _minmax("ReduceMin", aten.amin.default, torch.amin, "amin")
 
 
+def _whole(onnx_op: str, target: object, fn: object, id: str) -> None:
+    """max()/min() of every element (a 0-d result): the reduction with no axes, which ONNX
+    reads as all of them. Phi-3's longrope takes max(position_ids) to choose its factors.
+    CANN's ReduceMax/ReduceMin take NumberType x (hicann/ops-math math/reduce_max
+    op_graph/reduce_max_proto.h; int64 on AI Core from Ascend910B, AI CPU before)."""
+    samples = [
+        fn_sample(f"{id}_all", lambda x: fn(x) * 2, (3, 5)),  # type: ignore[operator]
+        fn_sample(f"{id}_all_int64", lambda x: fn(x) + 1, (2, 7), inputs=_small_ints),  # type: ignore[operator]
+        fn_sample(f"{id}_all_int32", lambda x: fn(x.int()), (6,), inputs=_small_ints),  # type: ignore[operator]
+    ]
+
+    @converter(target, onnx=[onnx_op], dtypes=(*FLOATS, torch.int32, torch.int64), samples=samples)
+    def convert(ctx: LoweringContext, node: Node) -> None:
+        ctx.emit(onnx_op, [ctx.value(node.args[0])], node, keepdims=0)
+
+
+_whole("ReduceMax", aten.max.default, torch.max, "max")
+_whole("ReduceMin", aten.min.default, torch.min, "min")
+
+
 def _arg_supported(node: Node) -> str | None:
     """rank >= 1 (dim=None runs over the flattened tensor)."""
     if rank(node.args[0]) == 0:
