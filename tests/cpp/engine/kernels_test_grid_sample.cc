@@ -182,10 +182,9 @@ TEST(KernelsGridSample, Refusals) {
                      "align_corners must be 0 or 1");
   EXPECT_INFER_FAILS(
       Sample(RandF32(S({1, 2, 2}), 1), g, "bilinear", "zeros", 0), "4-D NCHW");
-  EXPECT_INFER_FAILS(
-      Sample(k2x2, HostTensor::F32(S({1, 1, 1, 3}), {0, 0, 0}), "bilinear",
-             "zeros", 0),
-      "grid must be (N, H_out, W_out, 2)");
+  EXPECT_INFER_FAILS(Sample(k2x2, HostTensor::F32(S({1, 1, 1, 3}), {0, 0, 0}),
+                            "bilinear", "zeros", 0),
+                     "grid must be (N, H_out, W_out, 2)");
   EXPECT_INFER_FAILS(
       Sample(k2x2, HostTensor::F32(S({2, 1, 1, 2}), {0, 0, 0, 0}), "bilinear",
              "zeros", 0),
