@@ -27,6 +27,7 @@ from .lowering.gears.partitioning import (
     kept_whole_at_gears,
 )
 from .lowering.gears.plan import GearPlan, plan_gears
+from .lowering.pre_decompositions import decompose_adaptive_max_pools
 from .lowering.registry import ops_kept_whole, why_unsupported
 from .lowering.whole_ops import make_kept_outputs_contiguous
 from .soc_dtypes import bf16_refusal
@@ -208,6 +209,8 @@ class AscendPartitioner(Partitioner):
         # A kept op's output layout can differ between the traces to_edge makes, and a view
         # after it then fails to re-trace; see lowering/whole_ops.py. The program is edited in
         # place (a clone that changes no value), as ExecuTorch hands it over for that purpose.
+        # Adaptive max pools become core ATen ops first (lowering/pre_decompositions.py).
+        exported_program = decompose_adaptive_max_pools(exported_program)
         self._gear_kept = self._kept_at_gears(exported_program)
         self.layout_fixes = make_kept_outputs_contiguous(exported_program, self._kept_whole)
         return exported_program

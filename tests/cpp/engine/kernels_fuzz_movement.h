@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// Random inputs for the data-movement, normalization, Resize and
+// Random inputs for the data-movement, normalization, Resize, GridSample and
 // ConvTranspose kernels in kernels_test_fuzz.cc: their operands (starts,
 // pads, scales, ...) are constant inputs, so the fuzzer must build them with
 // values near the valid range to get both acceptances and refusals.
@@ -106,6 +106,21 @@ bool MovementFuzzInputs(F& f, const std::string& op,
       }
       in->push_back(t);
     }
+  } else if (op == "GridSample") {
+    // X mostly 4-D, the grid mostly (N, h, w, 2) with X's N, values about
+    // [-3, 3] (outside the input a third of the time).
+    Shape s = f.Coin(90) ? shape(4, 4, 4) : shape(2, 5, 4);
+    Shape g = shape(4, 4, 4);
+    if (f.Coin(85) && s.rank >= 1) g.dims[0] = s.dims[0];
+    if (f.Coin(85)) g.dims[3] = 2;
+    HostTensor grid = RandF32(g, seed());
+    for (size_t i = 0; i + 4 <= grid.bytes.size(); i += 4) {
+      float v;
+      std::memcpy(&v, grid.bytes.data() + i, 4);
+      v *= 3.0f;
+      std::memcpy(grid.bytes.data() + i, &v, 4);
+    }
+    *in = {RandF32(s, seed()), grid};
   } else if (op == "ConvTranspose") {
     Shape s = shape(f.Coin(85) ? 4 : 3, 4, 5);
     for (int32_t i = 2; i < s.rank; ++i) s.dims[i] = f.Int(1, 5);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// No-alloc cases for the data-movement, normalization, Resize and
+// No-alloc cases for the data-movement, normalization, Resize, GridSample and
 // ConvTranspose kernels (kernels_test_noalloc.cc runs them): each uses the
 // attributes and constant operands its Run re-reads.
 #pragma once
@@ -43,6 +43,11 @@ void AppendMovementNoAllocCases(std::vector<CaseT>* c) {
       {"Resize",
        resize,
        {x4, HostTensor::Absent(), HostTensor::Absent(), ints({1, 2, 7, 3})}});
+  Attrs grid;
+  grid.Str("mode", "bilinear")
+      .Str("padding_mode", "reflection")
+      .Int("align_corners", 1);
+  c->push_back({"GridSample", grid, {x4, RandF32(S({1, 3, 4, 2}), 5)}});
   Attrs ct;
   ct.Ints("strides", {2, 2}).Ints("pads", {1, 1, 0, 0}).Int("group", 2);
   c->push_back({"ConvTranspose",

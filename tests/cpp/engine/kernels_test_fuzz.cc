@@ -105,11 +105,23 @@ class Fuzzer {
     maybe("output_padding",
           [&](const char* n) { a.Ints(n, ints_of(spatial, 0, 2)); });
     maybe("epsilon", [&](const char* n) { a.Float(n, Coin() ? 1e-5f : 0.0f); });
-    maybe("mode", [&](const char* n) {
-      const char* modes[] = {"constant", "reflect", "edge",
-                             "nearest",  "linear",  "cubic"};
-      a.Str(n, modes[Int(0, 5)]);
-    });
+    if (op == "GridSample") {
+      maybe("mode", [&](const char* n) {
+        const char* modes[] = {"bilinear", "nearest", "bicubic"};
+        a.Str(n, modes[Int(0, 2)]);
+      });
+      maybe("padding_mode", [&](const char* n) {
+        const char* modes[] = {"zeros", "border", "reflection", "wrap"};
+        a.Str(n, modes[Int(0, 3)]);
+      });
+      maybe("align_corners", [&](const char* n) { a.Int(n, Int(-1, 2)); });
+    } else {
+      maybe("mode", [&](const char* n) {
+        const char* modes[] = {"constant", "reflect", "edge",
+                               "nearest",  "linear",  "cubic"};
+        a.Str(n, modes[Int(0, 5)]);
+      });
+    }
     maybe("coordinate_transformation_mode", [&](const char* n) {
       const char* modes[] = {"half_pixel", "pytorch_half_pixel",
                              "align_corners", "asymmetric",
@@ -160,6 +172,7 @@ class Fuzzer {
     if (op == "Resize") {
       return " coordinate_transformation_mode mode nearest_mode ";
     }
+    if (op == "GridSample") return " align_corners mode padding_mode ";
     if (op == "ReduceMean") return " axes keepdims noop_with_empty_axes ";
     if (op == "Softmax" || op == "LogSoftmax" || op == "Flatten" ||
         op == "Concat" || op == "ScatterElements") {

@@ -25,6 +25,7 @@ add_executable(ascend_emu_kernels_test
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_scatter.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_cast.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_resize.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_grid_sample.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_quant.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_quant_fast.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_int8.cc

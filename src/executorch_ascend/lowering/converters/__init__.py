@@ -11,6 +11,7 @@ from . import (  # noqa: F401
     concat_split,
     conv,
     gather,
+    grid_sample,
     logical,
     matmul,
     normalization,

@@ -24,6 +24,7 @@ FIRST_OUTPUT_OPS = (
     aten._native_batch_norm_legit_no_training.default,
     aten.native_layer_norm.default,
     aten.native_group_norm.default,
+    aten._embedding_bag.default,
 )
 
 

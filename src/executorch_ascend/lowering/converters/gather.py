@@ -16,12 +16,14 @@ import math
 import torch
 from torch.fx import Node
 
+from ...dtypes import onnx_elem_type
 from ..context import LoweringContext
 from ..registry import converter
 from ..samples import ConstantIndices, fn_sample, index_inputs, int_inputs, module_sample
 from ._args import arg, norm_dim, rank, shape, tensor_val
 from ._dtypes import FLOATS, MOVABLE
 from ._indexing import INDEX_DTYPES, Indexing, as_value, index_value, indexing_plan, normalized
+from ._tuple_outputs import first_output_name, only_first_output_used
 
 aten = torch.ops.aten
 
@@ -282,3 +284,208 @@ def index(ctx: LoweringContext, node: Node) -> None:
         merged = [*dims[:p], math.prod(sizes), *dims[p + k :]]
         xv = ctx.tmp("Reshape", [xv, ctx.int64s(merged)])
     ctx.emit("Gather", [xv, idx], node, axis=p)
+
+
+# _embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
+#                per_sample_weights=None, include_last_offset=False, padding_idx=-1)
+_BAG_MODES = {0: "sum", 1: "mean", 2: "max"}
+# The bag mask selects each bag's rows out of a (bags, L, D) tensor: bounded, as any one tensor.
+_BAG_ELEMENTS = 1 << 24
+
+
+def _bag_sizes(node: Node) -> tuple[int, int, int]:
+    """(bags, indices, embedding dim) of an _embedding_bag node."""
+    last = bool(arg(node, 7, "include_last_offset", False))
+    bags = shape(node.args[2])[0] - int(last)
+    return bags, shape(node.args[1])[0], shape(node.args[0])[1]
+
+
+def _embedding_bag_supported(node: Node) -> str | None:
+    """1-D int64/int32 indices and offsets, float weight, only the bags used (not offset2bag, bag
+    sizes or max indices); bags x indices x dim <= 2**24 (each bag's rows are picked with a mask
+    over all indices)."""
+    if not only_first_output_used(node):
+        return "the offset2bag, bag_size or max_indices output of embedding_bag is used"
+    for i, what in ((1, "indices"), (2, "offsets")):
+        if rank(node.args[i]) != 1 or tensor_val(node.args[i]).dtype not in INDEX_DTYPES:
+            return f"embedding_bag {what} must be a 1-D int64/int32 tensor"
+    if tensor_val(node.args[0]).dtype not in FLOATS:
+        return "embedding_bag of a non-float weight"
+    bags, length, dim = _bag_sizes(node)
+    if bags < 1:
+        return "embedding_bag without a bag"
+    if bags * length * dim > _BAG_ELEMENTS:
+        return (
+            f"{bags} bags x {length} indices x dim {dim} exceeds {_BAG_ELEMENTS} elements (the "
+            "bag mask's tensor)"
+        )
+    return None
+
+
+class _Bag(torch.nn.Module):
+    """nn.EmbeddingBag called with constant offsets, and per-sample weights when `weighted`."""
+
+    def __init__(self, offsets: list[int], weighted: bool = False, **kwargs: object) -> None:
+        super().__init__()
+        self.bag = torch.nn.EmbeddingBag(6, 3, **kwargs)
+        self.register_buffer("offsets", torch.tensor(offsets))
+        self.weighted = weighted
+
+    def forward(self, ids: torch.Tensor, w: torch.Tensor | None = None) -> torch.Tensor:
+        psw = w.reshape(-1) if self.weighted and w is not None else None
+        return self.bag(ids, self.offsets, per_sample_weights=psw)
+
+
+# Offsets given at run time, as a (3,) input: three bags, the middle one empty.
+_RUNTIME_OFFSETS = (3,)
+
+
+def _bag_inputs(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
+    # 1-D shapes are the indices (ids of 6 rows, 0 = padding_idx included), others floats.
+    if tuple(shape_) == _RUNTIME_OFFSETS:
+        return torch.tensor([0, 2, 2])
+    if len(shape_) == 1:
+        return torch.randint(0, 6, shape_, generator=gen)
+    return torch.randn(shape_, generator=gen)
+
+
+@converter(
+    aten._embedding_bag.default,
+    onnx=[
+        "Gather",
+        "Mul",
+        "Unsqueeze",
+        "Slice",
+        "Concat",
+        "Cast",
+        "GreaterOrEqual",
+        "Less",
+        "And",
+        "Equal",
+        "Not",
+        "Where",
+        "ReduceSum",
+        "ReduceMax",
+        "Max",
+        "Div",
+        "Greater",
+    ],
+    supports=_embedding_bag_supported,
+    dtypes=(*FLOATS, *INDEX_DTYPES),
+    samples=[
+        module_sample(
+            "embedding_bag_sum", lambda: _Bag([0, 2, 5], mode="sum"), (8,), inputs=_bag_inputs
+        ),
+        module_sample(
+            "embedding_bag_mean_empty_bag",
+            lambda: _Bag([0, 3, 3, 4], mode="mean"),
+            (7,),
+            inputs=_bag_inputs,
+            half=True,
+        ),
+        module_sample(
+            "embedding_bag_max_empty_bag",
+            lambda: _Bag([0, 0, 4], mode="max"),
+            (6,),
+            inputs=_bag_inputs,
+            half=True,
+        ),
+        module_sample(
+            "embedding_bag_include_last_offset",
+            lambda: _Bag([0, 1, 4, 6], mode="sum", include_last_offset=True),
+            (7,),
+            inputs=_bag_inputs,
+        ),
+        module_sample(
+            "embedding_bag_padding_idx_mean",
+            lambda: _Bag([0, 4], mode="mean", padding_idx=0),
+            (9,),
+            inputs=_bag_inputs,
+        ),
+        module_sample(
+            "embedding_bag_per_sample_weights",
+            lambda: _Bag([0, 3], weighted=True, mode="sum"),
+            (5,),
+            (1, 5),
+            inputs=_bag_inputs,
+            half=True,
+        ),
+        module_sample(
+            "embedding_bag_runtime_offsets",
+            lambda: torch.nn.EmbeddingBag(6, 3, mode="mean"),
+            (5,),
+            _RUNTIME_OFFSETS,
+            inputs=_bag_inputs,
+        ),
+        # 2-D ids: fixed-length bags, the offsets an arange (folded to a constant).
+        module_sample(
+            "embedding_bag_2d_ids",
+            lambda: torch.nn.EmbeddingBag(10, 4, mode="mean"),
+            (3, 4),
+            inputs=int_inputs(0, 10),
+        ),
+    ],
+)
+def embedding_bag(ctx: LoweringContext, node: Node) -> None:
+    """Each bag b takes the gathered rows j with offsets[b] <= j < offsets[b + 1] (the last bag
+    runs to the end unless include_last_offset) and index != padding_idx: a (bags, L) mask picks
+    them with Where (an inf or NaN row stays in its own bag), ReduceSum or ReduceMax over L. A
+    mean divides by the bag's count (at least 1) and an empty bag is 0, as PyTorch's."""
+    weight, indices, offsets = node.args[0], node.args[1], node.args[2]
+    mode = _BAG_MODES[int(arg(node, 4, "mode", 0))]
+    psw = arg(node, 6, "per_sample_weights")
+    pad = arg(node, 8, "padding_idx", -1)
+    bags, length, _ = _bag_sizes(node)
+    dtype = tensor_val(weight).dtype
+    ids = _constant_index(ctx, indices, shape(weight)[0])
+    rows = ctx.tmp("Gather", [ctx.value(weight), ids], axis=0)  # (L, D)
+    if isinstance(psw, Node):
+        rows = ctx.tmp("Mul", [rows, ctx.tmp("Unsqueeze", [ctx.value(psw), ctx.int64s([1])])])
+
+    off = ctx.value(offsets)
+    if tensor_val(offsets).dtype != torch.int64:
+        off = ctx.tmp("Cast", [off], to=onnx_elem_type(torch.int64))
+    n_off = shape(offsets)[0]
+
+    def part(start: int, end: int) -> str:
+        return ctx.tmp("Slice", [off, ctx.int64s([start]), ctx.int64s([end]), ctx.int64s([0])])
+
+    starts = part(0, bags)
+    if n_off == bags:  # the last bag runs to the end of the indices
+        tail = [ctx.int64s([length])]
+        ends = ctx.tmp("Concat", [part(1, n_off), *tail], axis=0) if n_off > 1 else tail[0]
+    else:
+        ends = part(1, n_off)
+    column = ctx.int64s([1])
+    positions = ctx.int64s(list(range(length)))
+    inside = ctx.tmp(
+        "And",
+        [
+            ctx.tmp("GreaterOrEqual", [positions, ctx.tmp("Unsqueeze", [starts, column])]),
+            ctx.tmp("Less", [positions, ctx.tmp("Unsqueeze", [ends, column])]),
+        ],
+    )  # (bags, L)
+    if isinstance(pad, int) and pad >= 0:
+        padding = ctx.scalar(pad, tensor_val(indices).dtype)
+        kept = ctx.tmp("Not", [ctx.tmp("Equal", [ctx.value(indices), padding])])
+        inside = ctx.tmp("And", [inside, kept])
+    picks = ctx.tmp("Unsqueeze", [inside, ctx.int64s([2])])  # (bags, L, 1)
+    over_l = ctx.int64s([1])
+    out = first_output_name(ctx, node)
+    zero = ctx.scalar(0.0, dtype)
+    # Each bag's count, (bags, 1), in the weight's dtype (exact: bags are short).
+    count = ctx.tmp("ReduceSum", [ctx.tmp("Cast", [inside], to=onnx_elem_type(dtype)), over_l])
+    if mode == "max":
+        lowest = ctx.scalar(float("-inf"), dtype)
+        picked = ctx.tmp("Where", [picks, rows, lowest])
+        best = ctx.tmp("ReduceMax", [picked], axes=[1], keepdims=0)
+        filled = ctx.tmp("Greater", [count, zero])  # (bags, 1): an empty bag is 0
+        ctx.builder.add_node("Where", [filled, best, zero], [out])
+        return
+    picked = ctx.tmp("Where", [picks, rows, zero])
+    if mode == "sum":
+        ctx.builder.add_node("ReduceSum", [picked, over_l], [out], keepdims=0)
+        return
+    total = ctx.tmp("ReduceSum", [picked, over_l], keepdims=0)
+    divisor = ctx.tmp("Max", [count, ctx.scalar(1.0, dtype)])
+    ctx.builder.add_node("Div", [total, divisor], [out])
