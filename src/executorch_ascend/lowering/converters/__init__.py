@@ -23,5 +23,6 @@ from . import (  # noqa: F401
     shape,
     slice,
     softmax,
+    topk,
     unary_math,
 )
