@@ -21,8 +21,10 @@ from collections.abc import Callable
 import pytest
 import torch
 from ascend_helpers import assert_close, eager
+from parity import bf16_tolerance, max_abs_error
 
 from executorch_ascend import AscendCompileSpec
+from executorch_ascend.explain import explain
 from executorch_ascend.export import lower
 from executorch_ascend.run import run_with_runtime
 
@@ -244,3 +246,32 @@ def _check_detector_fp16(
     assert_close(
         outputs, eager(stable, inputs), "detector fp16 vs eager fp16 (ties by index)", 1e-2
     )
+
+
+@pytest.mark.emulator
+def test_bidirectional_gru_in_bfloat16_is_one_partition_and_matches_eager(native) -> None:
+    # bf16 where the chip has it (Ascend910B, the default): flip's Gather moves bf16 as any dtype.
+    module, inputs = _recurrent(torch.nn.GRU)()
+    module = module.to(torch.bfloat16)
+    inputs = tuple(t.to(torch.bfloat16) for t in inputs)
+    outputs = _lower_and_run(module, inputs, "bf16 GRU")
+    expected = eager(module, inputs)
+    assert [o.dtype for o in outputs] == [torch.bfloat16], "bf16 GRU"
+    err, tol = max_abs_error(outputs, expected), bf16_tolerance(expected)
+    assert err <= tol, f"bf16 GRU: max abs error {err:.3g} > bf16 tolerance {tol:.3g}"
+
+
+class _TopK(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x.topk(3)[0] * 2
+
+
+@pytest.mark.emulator
+def test_topk_in_bfloat16_stays_on_the_cpu_with_the_reason(native) -> None:
+    # CANN's TopK takes float16/float32 only: a bf16 topk stays on the CPU, saying why.
+    module, inputs = _TopK().eval(), (torch.randn(4, 6, generator=_gen()).to(torch.bfloat16),)
+    reasons = {r.reason for r in explain(torch.export.export(module, inputs), SPEC).cpu}
+    assert "input dtype bfloat16 (supported: float32, float16, int64)" in reasons, reasons
+    lowering = lower(module, inputs, SPEC)
+    outputs = run_with_runtime(lowering.program.buffer, inputs)
+    assert_close(outputs, eager(module, inputs), "bf16 topk on the CPU")
