@@ -125,7 +125,7 @@ def test_state_is_a_graph_input_and_output_of_the_onnx(accumulator) -> None:
 
 class UpdatedOnTheCpu(torch.nn.Module):
     """The buffer is read by a delegated op but updated by an op Ascend does not take (a
-    `flip`): it stays with ExecuTorch, and the program still runs right."""
+    `atan`): it stays with ExecuTorch, and the program still runs right."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -133,7 +133,7 @@ class UpdatedOnTheCpu(torch.nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         y = torch.relu(x + self.seen)
-        self.seen.copy_(torch.flip(y, (0,)))
+        self.seen.copy_(torch.atan(y))
         return y * 2
 
 

@@ -30,10 +30,10 @@ class ConvBnSoftmax(torch.nn.Module):
 
 
 class FlipBetween(torch.nn.Module):
-    """relu and add go to Ascend; flip has no converter and stays on the CPU between them."""
+    """relu and add go to Ascend; atan has no converter and stays on the CPU between them."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.flip(torch.relu(x), [0]) + 1
+        return torch.atan(torch.relu(x)) + 1
 
 
 def _aten(model: torch.nn.Module, *shape: int):
@@ -53,8 +53,8 @@ def test_explain_takes_aten_and_edge_programs_alike() -> None:
 def test_picture_colours_partitions_and_cpu_reasons(tmp_path: Path) -> None:
     dot = partition_dot(_aten(FlipBetween(), 3, 4))
     assert dot.startswith("digraph partitions {")
-    assert dot.count("subgraph cluster_ascend_") == 2  # relu, and add: flip splits them
-    assert "flip" in dot and "CPU: " in dot
+    assert dot.count("subgraph cluster_ascend_") == 2  # relu, and add: atan splits them
+    assert "atan" in dot and "CPU: " in dot
     assert "input x" in dot and '"outputs"' in dot
     picture = write_picture(dot, tmp_path / "flip.dot")
     assert picture.dot.read_text() == dot and picture.rendered is None
@@ -74,7 +74,7 @@ def test_explain_cli_draws_an_svg(tmp_path: Path, monkeypatch, capsys) -> None:
         "import torch\n"
         "class Net(torch.nn.Module):\n"
         "    def forward(self, x):\n"
-        "        return torch.flip(torch.relu(x), [0]) + 1\n"
+        "        return torch.atan(torch.relu(x)) + 1\n"
     )
     monkeypatch.chdir(tmp_path)
     assert (
@@ -83,4 +83,4 @@ def test_explain_cli_draws_an_svg(tmp_path: Path, monkeypatch, capsys) -> None:
     out = capsys.readouterr().out
     assert "in 2 partition(s)" in out and "wrote p.svg" in out, out
     svg = (tmp_path / "p.svg").read_text()
-    assert "<svg" in svg and "Ascend partition 0" in svg and "flip" in svg
+    assert "<svg" in svg and "Ascend partition 0" in svg and "atan" in svg

@@ -303,15 +303,15 @@ def test_dims_gears_force_nd_for_4d_inputs() -> None:
 
 
 class FlipBetween(torch.nn.Module):
-    """Two partitions around a CPU op (flip): the first reads only y's symbol, the second reads
-    the symbols in another order (flip's output, of y, before x) than the program's inputs."""
+    """Two partitions around a CPU op (atan): the first reads only y's symbol, the second reads
+    the symbols in another order (atan's output, of y, before x) than the program's inputs."""
 
     def __init__(self) -> None:
         super().__init__()
         self.fc1, self.fc2 = torch.nn.Linear(8, 8), torch.nn.Linear(8, 8)
 
     def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-        h = torch.flip(torch.relu(self.fc1(y)), [0])  # y: (s, 8)
+        h = torch.atan(torch.relu(self.fc1(y)))  # y: (s, 8)
         return self.fc2(h).sum(0) + x.mean(0)  # x: (b, 8)
 
 
@@ -324,11 +324,11 @@ def test_each_partition_gets_the_gears_of_its_own_symbols_in_its_own_order(recor
     )
     # Gears of (b, s), the order of the program's inputs.
     _, partitioner = _lower_with(_spec(base, dynamic_dims=((1, 4), (2, 8), (4, 8))), exported)
-    assert list(partitioner.reasons) == ["aten_flip_default"]
+    assert list(partitioner.reasons) == ["aten_atan_default"]
     (first, first_onnx), (second, second_onnx) = _runs(keep)
     # fc1 on y alone: s takes 4 and 8 (the gear (2, 8) and (4, 8) give it the same value).
     assert "--input_shape=input_0:-1,8" in first and "--dynamic_dims=4;8" in first
-    # fc2 on flip(y) (s) before x (b): each gear's values reordered to (s, b).
+    # fc2 on atan(y) (s) before x (b): each gear's values reordered to (s, b).
     assert "--input_shape=input_0:-1,8;input_1:-1,8" in second
     assert "--dynamic_dims=4,1;8,2;8,4" in second
     for seq in (4, 8):

@@ -11,21 +11,24 @@ import torch
 
 from .registry import InputFn, Sample
 
+# A sample's function: one tensor out, or a tuple of them (topk's values and indices).
+SampleFn = Callable[..., torch.Tensor | tuple[torch.Tensor, ...]]
+
 
 class Fn(torch.nn.Module):
     """Wraps a function of tensors as a module, so a sample can be exported."""
 
-    def __init__(self, fn: Callable[..., torch.Tensor]) -> None:
+    def __init__(self, fn: SampleFn) -> None:
         super().__init__()
         self.fn = fn
 
-    def forward(self, *xs: torch.Tensor) -> torch.Tensor:
+    def forward(self, *xs: torch.Tensor) -> torch.Tensor | tuple[torch.Tensor, ...]:
         return self.fn(*xs)
 
 
 def fn_sample(
     id: str,
-    fn: Callable[..., torch.Tensor],
+    fn: SampleFn,
     *shapes: Sequence[int],
     inputs: InputFn | None = None,
     half: bool = False,

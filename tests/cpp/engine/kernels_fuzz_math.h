@@ -60,7 +60,7 @@ inline bool IsMathFuzzOp(const std::string& op) {
       "Not",         "Or",        "Pow",         "Reciprocal",
       "ReduceMax",   "ReduceMin", "ReduceSum",   "Round",
       "Sigmoid",     "Sign",      "Sin",         "Sqrt",
-      "Tanh",        "Where",     "Xor"};
+      "Tanh",        "TopK",      "Where",       "Xor"};
   return kOps.count(op) != 0;
 }
 
@@ -124,6 +124,11 @@ bool MathFuzzInputs(F& f, const std::string& op, std::vector<HostTensor>* in) {
     if (f.Coin(50)) in->push_back(axis_operand(true, -4, 4));
   } else if (op == "CumSum") {
     in->push_back(axis_operand(false, -4, 4));
+  } else if (op == "TopK") {
+    // K: mostly a constant [1] (accepted by any non-empty axis), else 0..6.
+    const int64_t k = f.Coin(60) ? 1 : f.Int(0, 6);
+    HostTensor kt = HostTensor::I64(S({1}), {k});
+    in->push_back(f.Coin(90) ? kt.Const() : kt);
   }
   if (f.Coin(3)) in->push_back(f.RandomTensor(2));  // one input too many
   return true;
@@ -146,6 +151,11 @@ void MathFuzzAttrs(F& f, const std::string& op, Attrs* a) {
     if (f.Coin(60)) a->Int("axis", f.Int(-5, 5));
     if (f.Coin(40)) a->Int("keepdims", f.Int(0, 2));
     if (f.Coin(10)) a->Int("select_last_index", f.Int(0, 1));
+  }
+  if (op == "TopK") {
+    if (f.Coin(60)) a->Int("axis", f.Int(-5, 5));
+    if (f.Coin(30)) a->Int("largest", f.Int(0, 2));
+    if (f.Coin(30)) a->Int("sorted", f.Int(0, 2));
   }
   if (op == "ReduceSum" || op == "ReduceMax" || op == "ReduceMin") {
     if (op != "ReduceSum" && f.Coin(40)) {

@@ -110,6 +110,9 @@ std::vector<Case> Cases() {
   Attrs argmax;
   argmax.Int("axis", 1);
   c.push_back({"ArgMax", argmax, {x4}});
+  // TopK sorts an index array in its scratch (no std::stable_sort buffer).
+  c.push_back({"TopK", argmax, {x4, HostTensor::I64(S({1}), {2}).Const()}});
+  c.push_back({"TopK", Attrs(), {h4, HostTensor::I64(S({1}), {5}).Const()}});
   c.push_back({"Where",
                Attrs(),
                {HostTensor::Of<uint8_t>(DType::kBool, S({5}), {1, 0, 1, 0, 1}),

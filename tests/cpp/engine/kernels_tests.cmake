@@ -10,6 +10,7 @@ add_executable(ascend_emu_kernels_test
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_activation.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_matmul.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_reduction.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_topk.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_softmax.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_conv.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_conv_fused.cc

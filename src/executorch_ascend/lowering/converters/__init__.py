@@ -24,5 +24,6 @@ from . import (  # noqa: F401
     shape,
     slice,
     softmax,
+    topk,
     unary_math,
 )

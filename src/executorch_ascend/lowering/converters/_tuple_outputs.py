@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
 """Ops that return a tuple of which only element 0 is lowered (max_pool2d_with_indices' values,
-batch/layer/group norm's output). Their converters write straight into the first
-`getitem(op, 0)` user."""
+batch/layer/group norm's output), and those whose every element is (split, topk, sort). Their
+converters write straight into the `getitem` users."""
 
 from __future__ import annotations
 
@@ -46,8 +46,13 @@ def emit_first_output(
     ctx.builder.add_node(op_type, inputs, [first_output_name(ctx, node)], **attrs)
 
 
-# Ops whose every output is lowered (each getitem user gets its own ONNX output).
-ALL_OUTPUT_OPS = (aten.split_with_sizes_copy.default,)
+# Ops whose every output is lowered (each getitem user gets its own ONNX output): split's parts,
+# topk's and sort's values and indices.
+ALL_OUTPUT_OPS = (
+    aten.split_with_sizes_copy.default,
+    aten.topk.default,
+    aten.sort.default,
+)
 
 
 def _getitem_supported(node: Node) -> str | None:

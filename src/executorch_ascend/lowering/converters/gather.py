@@ -489,3 +489,41 @@ def embedding_bag(ctx: LoweringContext, node: Node) -> None:
     total = ctx.tmp("ReduceSum", [picked, over_l], keepdims=0)
     divisor = ctx.tmp("Max", [count, ctx.scalar(1.0, dtype)])
     ctx.builder.add_node("Div", [total, divisor], [out])
+def _flip_sample_inputs(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
+    return torch.randint(-100, 100, shape_, generator=gen)
+
+
+@converter(
+    aten.flip.default,
+    onnx=["Gather", "Identity"],
+    dtypes=MOVABLE,
+    samples=[
+        fn_sample("flip_last", lambda x: torch.flip(x, (-1,)), (3, 5), half=True),
+        fn_sample("flip_1d", lambda x: x.flip(0), (7,)),
+        fn_sample("flip_two_dims", lambda x: torch.flip(x, (0, 2)), (2, 3, 4), half=True),
+        fn_sample("flip_time_of_gru_input", lambda x: x.flip(1), (2, 6, 3)),
+        fn_sample("flip_size1_dim", lambda x: x.flip(1) * 2, (3, 1)),
+        fn_sample("flip_int64", lambda x: x.flip(-2), (4, 3), inputs=_flip_sample_inputs),
+        fn_sample("flip_bool", lambda x: (x > 0).flip(0), (5, 2)),
+    ],
+)
+def flip(ctx: LoweringContext, node: Node) -> None:
+    """One Gather of the reversed positions per flipped dim. Not Slice with step -1: CANN's
+    StridedSliceV2 needs step 1 on the last axis and takes no rank-1 input (cann-onnx-ops.md);
+    not ReverseSequence, which reverses only along axis 0 or 1 of a rank >= 2 tensor. Gather
+    (GatherV2) takes every axis, rank and dtype."""
+    x = node.args[0]
+    r = rank(x)
+    dims = sorted({norm_dim(int(d), r) for d in node.args[1]})
+    dims = [d for d in dims if shape(x)[d] > 1]  # reversing one element is a copy
+    if not dims:
+        ctx.emit("Identity", [ctx.value(x)], node)
+        return
+    value = ctx.value(x)
+    for d in dims[:-1]:
+        value = ctx.tmp("Gather", [value, _reversed(ctx, shape(x)[d])], axis=d)
+    ctx.emit("Gather", [value, _reversed(ctx, shape(x)[dims[-1]])], node, axis=dims[-1])
+
+
+def _reversed(ctx: LoweringContext, size: int) -> str:
+    return ctx.int64s(list(range(size - 1, -1, -1)))

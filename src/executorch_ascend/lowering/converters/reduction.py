@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
 """Reductions -> ReduceSum, ReduceMean, ReduceMax, ReduceMin, ArgMax, ArgMin, CumSum (float and
-int32/int64, an int32/bool input promoted to int64 first, as PyTorch does); the spatial mean of
+int32/int64, an int32/bool input promoted to int64 first, as PyTorch does; ArgMax/ArgMin read
+int32 as it is); the spatial mean of
 NCHW as GlobalAveragePool; var as mean((x - mean(x))^2) * n / (n - correction); any (and all,
 which PyTorch decomposes to not(any(not x))) as a ReduceMax over the mask cast to int32, since
 ReduceMax takes no bool.
@@ -142,13 +143,17 @@ def _argminmax(onnx_op: str, target: object, fn: object, id: str) -> None:
         fn_sample(f"{id}_flat", lambda x: fn(x), (3, 1, 4)),  # type: ignore[operator]
         fn_sample(f"{id}_flat_keep", lambda x: fn(x, keepdim=True), (2, 5)),  # type: ignore[operator]
         fn_sample(f"{id}_int64", lambda x: fn(x, 1), (4, 6), inputs=_distinct_ints),  # type: ignore[operator]
+        # CLIP's text tower: the end-of-text position of int32 token ids (ties: first index).
+        fn_sample(f"{id}_int32", lambda x: fn(x, -1), (2, 7), inputs=_tied_int32s),  # type: ignore[operator]
     ]
 
     @converter(
         target,
         onnx=[onnx_op, "Reshape"],
         supports=_arg_supported,
-        dtypes=(*FLOATS, torch.int64),
+        # int32 input: CANN's ArgMaxV2/ArgMin take any NumberType x (hicann/ops-math
+        # math/arg_max_v2/op_graph/arg_max_v2_proto.h, math/arg_min/op_graph/arg_min_proto.h).
+        dtypes=(*FLOATS, torch.int32, torch.int64),
         samples=samples,
     )
     def convert(ctx: LoweringContext, node: Node) -> None:
@@ -171,6 +176,12 @@ def _distinct_ints(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tenso
     against a kernel's tie order, and negative values are included."""
     n = math.prod(shape_)
     return (torch.randperm(n, generator=gen) - n // 2).reshape(shape_)
+
+
+def _tied_int32s(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
+    """int32 token-id-like values in [0, 5): ties, so the first-index rule (select_last_index=0,
+    PyTorch's) is what decides."""
+    return torch.randint(0, 5, shape_, generator=gen, dtype=torch.int32)
 
 
 _argminmax("ArgMax", aten.argmax.default, torch.argmax, "argmax")
