@@ -31,8 +31,9 @@ with `torch.topk`.
   reduction and Gather ops. Routers of other families are left as they are (their `torch.topk`
   then needs a TopK converter).
 
-Usable by hand before `torch.export` (`rewrite_moe(model)`); the LLM export path
-(`executorch_ascend.export.lower`, `examples/llm/export_llm.py`) applies it to every model.
+Usable by hand before `torch.export` (`rewrite_moe(model)`); the export paths
+(`executorch_ascend.export.lower`, `executorch-ascend export`, `examples/llm/export_llm.py`)
+apply it to every model (a no-op without MoE blocks).
 """
 
 from __future__ import annotations
