@@ -47,6 +47,7 @@ import executorch_ascend
 from executorch_ascend import AscendCompileSpec, AscendPartitioner
 from executorch_ascend.compile_spec import TOOLCHAINS
 from executorch_ascend.export import delegation_summary, save
+from executorch_ascend.transforms import rewrite_moe
 
 BACKENDS = ("ascend", "xnnpack")
 LAYOUTS = ("gears", "two-methods")
@@ -63,6 +64,7 @@ def export_decoder(model: torch.nn.Module, prefill_len: int) -> ExportedProgram:
     torch.export.Dim in [1, prefill_len], so one method serves both prompt chunks and decode."""
     from transformers.integrations.executorch import convert_and_export_with_cache
 
+    rewrite_moe(model)  # MoE routing without data-dependent ops (no-op for dense decoders)
     if prefill_len == 1:
         return convert_and_export_with_cache(model)  # example: one token at position 0
     seq = torch.export.Dim("seq", min=1, max=prefill_len)
@@ -79,6 +81,7 @@ def export_two_methods(model: torch.nn.Module, prefill_len: int) -> dict[str, Ex
     the same model, whose cache buffers carry the same names, so ExecuTorch can share them."""
     from transformers.integrations.executorch import convert_and_export_with_cache
 
+    rewrite_moe(model)
     return {
         "prefill": convert_and_export_with_cache(
             model,

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
-"""The example's decoders: a Llama or Qwen2 CausalLM from transformers, small config, random
-weights, set up for transformers' static-cache export (convert_and_export_with_cache).
+"""The example's decoders: a Llama, Qwen2 or Qwen3-MoE CausalLM from transformers, small
+config, random weights, set up for transformers' static-cache export
+(convert_and_export_with_cache).
 
 Shared by export_llm.py, benchmarks/bench_decode.py and tests/python/test_llm_example.py, so all
 three build the very same model (same config, same seed) and eager greedy tokens are a reference.
@@ -12,7 +13,7 @@ from __future__ import annotations
 import torch
 import transformers
 
-MODELS = ("llama", "qwen2")
+MODELS = ("llama", "qwen2", "qwen3_moe")
 DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 
 # Small enough to lower in seconds, big enough that a decode step is more than call overhead.
@@ -28,7 +29,12 @@ _CONFIG = dict(
     eos_token_id=2,
     pad_token_id=0,
 )
-_CONFIG_CLASSES = {"llama": "LlamaConfig", "qwen2": "Qwen2Config"}
+_CONFIG_CLASSES = {"llama": "LlamaConfig", "qwen2": "Qwen2Config", "qwen3_moe": "Qwen3MoeConfig"}
+# Qwen3-MoE: 8 experts of MLP 64, 2 per token, in every layer (its default routing: softmax
+# over the experts, the top-k probabilities).
+_OVERRIDES: dict[str, dict[str, object]] = {
+    "qwen3_moe": dict(head_dim=16, num_experts=8, num_experts_per_tok=2, moe_intermediate_size=64),
+}
 
 
 def _rescale(model: torch.nn.Module, seed: int) -> None:
@@ -44,6 +50,7 @@ def _rescale(model: torch.nn.Module, seed: int) -> None:
 
     with torch.no_grad():
         for m in model.modules():
+            _rescale_moe(m, normal)
             if isinstance(m, torch.nn.Embedding):
                 normal(m.weight, 1.0)
             elif isinstance(m, torch.nn.Linear):
@@ -56,14 +63,30 @@ def _rescale(model: torch.nn.Module, seed: int) -> None:
                 normal(m.weight, 0.1, mean=1.0)
 
 
+def _rescale_moe(m: torch.nn.Module, normal) -> None:
+    """Stacked expert weights [experts, out, in] LeCun-normal per expert; a router's weight
+    [experts, hidden] likewise, so the routing is far from ties."""
+    for name, p in m.named_parameters(recurse=False):
+        if p.dim() == 3 and hasattr(m, "has_gate"):  # transformers' experts modules
+            normal(p, p.shape[1 if getattr(m, "is_transposed", False) else 2] ** -0.5)
+        elif "Router" in type(m).__name__ and name == "weight":
+            normal(p, p.shape[1] ** -0.5)
+
+
 def build_model(
-    name: str, dtype: str = "fp32", max_cache_len: int = 64, seed: int = 0
+    name: str,
+    dtype: str = "fp32",
+    max_cache_len: int = 64,
+    seed: int = 0,
+    overrides: dict[str, object] | None = None,
 ) -> transformers.PreTrainedModel:
-    """The CausalLM, in eval mode and `dtype`, with a static cache of `max_cache_len` positions."""
+    """The CausalLM, in eval mode and `dtype`, with a static cache of `max_cache_len` positions;
+    `overrides` change its config (benchmarks/bench_moe.py: the number of experts)."""
     if name not in MODELS:
         raise ValueError(f"model must be one of {', '.join(MODELS)}, got {name!r}")
     config = getattr(transformers, _CONFIG_CLASSES[name])(
-        **_CONFIG, max_position_embeddings=max(max_cache_len, 128)
+        **{**_CONFIG, **_OVERRIDES.get(name, {}), **(overrides or {})},
+        max_position_embeddings=max(max_cache_len, 128),
     )
     torch.manual_seed(seed)
     model = transformers.AutoModelForCausalLM.from_config(config)

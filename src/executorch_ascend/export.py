@@ -21,6 +21,7 @@ from .backend import AscendBackend
 from .compile_spec import SpecLike, as_compile_spec
 from .lowering.registry import op_name
 from .partitioner import AscendPartitioner
+from .transforms.moe import rewrite_moe
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,11 @@ def lower(
     example_inputs: tuple[torch.Tensor, ...],
     compile_spec: SpecLike = None,
 ) -> AscendLowering:
-    """torch.export -> to_edge_transform_and_lower(AscendPartitioner) -> to_executorch."""
+    """torch.export -> to_edge_transform_and_lower(AscendPartitioner) -> to_executorch.
+
+    transformers' mixture-of-experts blocks are rewritten first, in place (transforms.moe:
+    their default routing exports data-dependent ops no backend lowers)."""
+    rewrite_moe(model)
     return lower_program(torch.export.export(model, tuple(example_inputs)), compile_spec)
 
 

@@ -57,6 +57,7 @@ def rescale_weights(model: torch.nn.Module, seed: int = 0) -> torch.nn.Module:
 
     with torch.no_grad():
         for m in model.modules():
+            _rescale_experts(m, normal)
             weight = getattr(m, "weight", None)
             bias = getattr(m, "bias", None)
             if isinstance(m, torch.nn.Embedding):
@@ -78,6 +79,26 @@ def rescale_weights(model: torch.nn.Module, seed: int = 0) -> torch.nn.Module:
                 if isinstance(bias, torch.nn.Parameter):
                     normal(bias, 0.1)
     return model
+
+
+def _rescale_experts(m: torch.nn.Module, normal: Callable[..., None]) -> None:
+    """Mixture of experts: the stacked expert weights ([experts, out, in], or [experts, in, out]
+    when is_transposed) LeCun-normal per expert, their biases small; a router's weight
+    [experts, hidden] LeCun-normal too, so the routing is far from ties (transformers' zero or
+    std-0.02 routers send every token to near-tied experts)."""
+    router = "router" in type(m).__name__.lower()
+    experts = hasattr(m, "has_gate")  # transformers' use_experts_implementation sets it
+    if not (router or experts):
+        return
+    for name, p in m.named_parameters(recurse=False):
+        if experts and p.dim() == 3:
+            normal(p, p.shape[1 if getattr(m, "is_transposed", False) else 2] ** -0.5)
+        elif experts and name.endswith("_bias"):
+            normal(p, 0.1)
+        elif router and name == "weight":
+            normal(p, p.shape[1] ** -0.5)
+        elif router and name == "bias":
+            normal(p, 0.1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -437,3 +458,42 @@ STATIC_CACHE_DECODERS = {
     "llama": lambda: static_cache_decoder("LlamaConfig"),
     "gemma": lambda: static_cache_decoder("GemmaConfig", head_dim=8),
 }
+
+# Mixture-of-experts decoders, each family's default configuration shrunk: 8 experts (2 per
+# token), 32-wide experts; DeepSeek-V3 with MLA (low-rank q and kv), 4 expert groups of which 2
+# are kept, one dense layer first, one shared expert.
+MOE_DECODERS: dict[str, tuple[str, dict[str, object]]] = {
+    "qwen3_moe": (
+        "Qwen3MoeConfig",
+        dict(head_dim=8, num_experts=8, num_experts_per_tok=2, moe_intermediate_size=32),
+    ),
+    "olmoe": ("OlmoeConfig", dict(num_experts=8, num_experts_per_tok=2)),
+    "mixtral": ("MixtralConfig", dict(num_local_experts=8, num_experts_per_tok=2)),
+    "gpt_oss": (
+        "GptOssConfig",
+        dict(head_dim=8, num_local_experts=8, num_experts_per_tok=2, sliding_window=8),
+    ),
+    "deepseek_v3": (
+        "DeepseekV3Config",
+        dict(
+            n_routed_experts=8,
+            num_experts_per_tok=2,
+            n_group=4,
+            topk_group=2,
+            moe_intermediate_size=32,
+            first_k_dense_replace=1,
+            num_key_value_heads=4,
+            kv_lora_rank=16,
+            q_lora_rank=24,
+            qk_rope_head_dim=4,
+            qk_nope_head_dim=8,
+            v_head_dim=8,
+        ),
+    ),
+}
+
+
+def moe_decoder(family: str, max_cache_len: int = 16) -> torch.nn.Module:
+    """A MOE_DECODERS CausalLM, set up as static_cache_decoder."""
+    config_cls, overrides = MOE_DECODERS[family]
+    return static_cache_decoder(config_cls, max_cache_len=max_cache_len, **overrides)

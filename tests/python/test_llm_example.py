@@ -43,7 +43,7 @@ def _check_traffic(report) -> None:
 
 
 @pytest.mark.emulator
-@pytest.mark.parametrize("name", ["llama", "qwen2"])
+@pytest.mark.parametrize("name", ["llama", "qwen2", "qwen3_moe"])
 def test_llm_runner_generates_eager_greedy_tokens(native, tmp_path: Path, name: str) -> None:
     pte = tmp_path / f"{name}.pte"
     metadata = export_llm(name, "fp32", CACHE, prefill_len=1, output=pte)

@@ -168,6 +168,7 @@ def run_export(args: argparse.Namespace) -> int:
 
     from ..export import delegation_summary, save
     from ..toolchain import ToolchainError, resolve_atc
+    from ..transforms.moe import rewrite_moe
 
     output = Path(args.output)
     if output.suffix != ".pte":
@@ -188,6 +189,13 @@ def run_export(args: argparse.Namespace) -> int:
             f"{name}{list(t.shape)} {str(t.dtype).replace('torch.', '')}" for name, t in named
         )
         progress.note(f"{type(loaded.model).__name__}; inputs: {shown}")
+        # transformers' MoE routing exports data-dependent ops (transforms/moe.py).
+        moe = rewrite_moe(loaded.model)
+        if moe:
+            progress.note(
+                f"mixture of experts: {moe.experts} experts and {moe.routers} router modules "
+                f"rewritten ({moe.form} form)"
+            )
     if args.quantize:
         with progress.stage(f"quantize ({args.quantize})"), failure("quantizing", args.traceback):
             exported = quantize(args, loaded, progress.note)

@@ -11,11 +11,10 @@ from __future__ import annotations
 import torch
 from torch.fx import Node
 
-from ...dtypes import to_numpy
 from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample, module_sample
-from ._args import arg, rank
+from ._args import arg, rank, shape
 from ._dtypes import FLOATS
 from ._quant import takes_int8
 from ._weight_only import (
@@ -49,7 +48,6 @@ def _linear_supported(node: Node) -> str | None:
     onnx=[
         "Gemm",
         "MatMul",
-        "Transpose",
         "Add",
         "AscendDequant",
         "NPUWeightQuantBatchMatmulV2",
@@ -60,7 +58,7 @@ def _linear_supported(node: Node) -> str | None:
     supports=_linear_supported,
     keep_whole=True,
     samples=[
-        # First, so the fp16 leg covers the transposed-weight initializer (fp16 Gemm: addmm's).
+        # First, so the fp16 leg covers the flattened rows around Gemm (fp16 Gemm: addmm's).
         module_sample("linear_3d", lambda: torch.nn.Linear(5, 6), (2, 3, 5)),
         module_sample("linear_2d", lambda: torch.nn.Linear(8, 4), (3, 8)),
         module_sample("linear_no_bias", lambda: torch.nn.Linear(6, 2, bias=False), (4, 6)),
@@ -77,24 +75,20 @@ def linear(ctx: LoweringContext, node: Node) -> None:
             emit_weight_only_linear(ctx, node)
             return
         warn_float_weight(node, refusal)
-    x, w = ctx.value(node.args[0]), node.args[1]
+    x, w = ctx.value(node.args[0]), ctx.value(node.args[1])
     bias = arg(node, 2, "bias")
+    inputs = [w] + ([ctx.value(bias)] if bias is not None else [])
     if rank(node.args[0]) == 2:
-        inputs = [x, ctx.value(w)] + ([ctx.value(bias)] if bias is not None else [])
-        ctx.emit("Gemm", inputs, node, transB=1)
+        ctx.emit("Gemm", [x, *inputs], node, transB=1)
         return
-    weight = ctx.constant(w)
-    if weight is not None:
-        # The folded transpose keeps the weight's own dtype (fp16 under model.half()). A view:
-        # its bytes are written transposed block by block (GraphConstant.chunks), so the
-        # lowering never holds a transposed copy of the weight.
-        w_t = ctx.derived_initializer(to_numpy(weight.t()), "weight_t", [w])
-    else:
-        w_t = ctx.tmp("Transpose", [ctx.value(w)], perm=[1, 0])
-    if bias is None:
-        ctx.emit("MatMul", [x, w_t], node)
-    else:
-        ctx.emit("Add", [ctx.tmp("MatMul", [x, w_t]), ctx.value(bias)], node)
+    # Any other rank: rows flattened to 2-D around one Gemm with transB=1 (CANN's Gemm is 2-D;
+    # the Reshapes move no data). The weight is read as stored, never as a transposed copy: a
+    # weight another op reads too (a tied LM head and embedding table) stays one initializer,
+    # one weight file and one named-data key.
+    in_features = shape(node.args[1])[1]
+    rows = ctx.tmp("Reshape", [x, ctx.int64s([-1, in_features])])
+    y = ctx.tmp("Gemm", [rows, *inputs], transB=1)
+    ctx.emit("Reshape", [y, ctx.int64s(shape(node))], node)
 
 
 def _number(node: Node, index: int, name: str) -> str | None:

@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 the executorch-ascend authors.
+"""Source transforms: rewrites of a model's modules before torch.export, as ExecuTorch applies
+per-backend model rewrites, so the exported graph holds only what the backend can run."""
+
+from .moe import MoeRewrite, dense_topk, rewrite_moe
+
+__all__ = ["MoeRewrite", "dense_topk", "rewrite_moe"]
