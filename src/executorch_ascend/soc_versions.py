@@ -28,6 +28,9 @@ _GEARS = _DATA["gear_limits"]
 MIN_GEARS: int = int(_GEARS["min"])
 #: Where the gear limits come from (repository@commit:file).
 GEAR_LIMITS_SOURCE: str = _GEARS["source"]
+# ACL's aclmdlIODims holds at most this many dims: with --dynamic_dims, the dims of all of a
+# model's inputs together (device-state inputs too) must fit, or ACL cannot report the gears.
+MAX_GEARED_INPUT_DIMS: int = int(_GEARS["max_input_dims"])
 
 
 def max_gears(soc_version: str) -> int:

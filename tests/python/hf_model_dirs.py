@@ -41,6 +41,10 @@ _SMALL = dict(
 DECODERS: dict[str, tuple[str, dict[str, object]]] = {
     "llama": ("LlamaConfig", {}),
     "qwen3": ("Qwen3Config", {"head_dim": 16}),
+    "qwen3_moe": (
+        "Qwen3MoeConfig",
+        {"head_dim": 16, "num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 32},
+    ),
     "gemma3": (
         "Gemma3TextConfig",
         {

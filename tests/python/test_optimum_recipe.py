@@ -3,14 +3,15 @@
 """Hugging Face model directory -> optimum-executorch's task export with the `ascend` recipe ->
 model.pte -> ExecuTorch's own TextLLMRunner with the model's tokenizer.json -> text.
 
-For small Llama, Qwen3 and Gemma 3 decoders (default configurations, random weights rescaled so
-the logits are O(1), see hf_model_dirs): the `forward` method is one Ascend delegate with no CPU
-kernel, and the runner's greedy text equals eager transformers' greedy decoding, for a prompt,
-then another prompt after `reset`; the runner stops on an end-of-sequence token it reads from
-the program's `get_eos_ids`. Llama runs with shape gears (prompt chunks of 1..4 tokens in one
-call each) and is exported with `executorch-ascend export-hf`; Qwen3 with the decode shape only
-(the prompt fed one token per call); Gemma 3 as optimum exports a sliding-window model (the
-decode shape). BERT (fill-mask) and ViT (image classification) go through the recipe too.
+For small Llama, Qwen3, Qwen3-MoE (the recipe applies transforms/moe.py) and Gemma 3 decoders
+(default configurations, random weights rescaled so the logits are O(1), see hf_model_dirs): the
+`forward` method is one Ascend delegate with no CPU kernel, and the runner's greedy text equals
+eager transformers' greedy decoding, for a prompt, then another prompt after `reset`; the runner
+stops on an end-of-sequence token it reads from the program's `get_eos_ids`. Llama runs with shape
+gears (prompt chunks of 1..4 tokens in one call each) and is exported with `executorch-ascend
+export-hf`; Qwen3 with the decode shape only (the prompt fed one token per call); Gemma 3 as
+optimum exports a sliding-window model (the decode shape). BERT (fill-mask) and ViT (image
+classification) go through the recipe too.
 """
 
 from __future__ import annotations
@@ -33,7 +34,12 @@ PROMPTS = ("the cat sat on the", "a red tree by the river")
 NEW_TOKENS = 12
 STOP_AFTER = 5  # the second prompt's 5th greedy token is made an EOS: the runner stops there
 CACHE = 48
-FAMILIES = {"llama": 4, "qwen3": 1, "gemma3": 4}  # family -> prefill_chunk asked of the recipe
+FAMILIES = {
+    "llama": 4,
+    "qwen3": 1,
+    "qwen3_moe": 4,
+    "gemma3": 4,
+}  # family -> prefill_chunk asked of the recipe
 
 
 def _until_eos(tokens: list[int], eos: set[int]) -> list[int]:

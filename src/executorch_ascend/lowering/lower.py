@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from torch.export import ExportedProgram
 
 from ..compile_spec import AscendCompileSpec
+from ..soc_versions import MAX_GEARED_INPUT_DIMS
 from .context import LoweringError
 from .gears.merge import merge_gears
 from .gears.plan import atc_gear_options, plan_gears
@@ -36,6 +37,10 @@ class LoweredPartition:
 
     graph: LoweredGraph
     gear_options: tuple[str, ...] = ()
+
+
+class TooManyGearedDims(LoweringError):
+    """The partition's inputs have more dims together than ACL can report gears for."""
 
 
 def lower_partition(
@@ -70,5 +75,13 @@ def lower_partition(
     # Device-state inputs (a KV cache, partition.py) follow the user inputs: static.
     dims = [list(d) for d in plan.input_dims]
     dims += [list(v.dims) for v in graphs[0].inputs[len(dims) :]]
+    total = sum(len(d) for d in dims)
+    if not plan.batch and total > MAX_GEARED_INPUT_DIMS:
+        raise TooManyGearedDims(
+            f"shape gears need the dims of all the partition's inputs to fit ACL's "
+            f"aclmdlIODims ({MAX_GEARED_INPUT_DIMS}, ACL_MAX_DIM_CNT), and its {len(dims)} inputs "
+            f"(device state included) have {total}: aclmdlGetInputDynamicDims would fail at "
+            "load. Compile without gears (a decoder: one token per call)"
+        )
     merged = merge_gears(graphs, plan, dims, external_threshold, check=check)
     return LoweredPartition(merged, tuple(atc_gear_options(plan, dims)))

@@ -36,7 +36,9 @@ from torch.export import ExportedProgram
 from ..compile_spec import AscendCompileSpec
 from ..export import delegation_summary
 from ..lowering.gears.plan import exported_symbols
+from ..lowering.lower import TooManyGearedDims
 from ..partitioner import AscendPartitioner
+from ..transforms import rewrite_moe
 from .shape_gears import DEFAULT_PREFILL_CHUNK, choose_gears
 
 RECIPE_NAME = "ascend"
@@ -71,17 +73,49 @@ def export_with_ascend(model: Any, **kwargs: Any) -> dict[str, ExecutorchProgram
     explicit_gears = kwargs.pop("gears", None)
     if prefill_chunk < 1:
         raise ValueError(f"prefill_chunk must be at least 1, got {prefill_chunk}")
+    original = dict(getattr(model, "metadata", None) or {})
+    try:
+        return _export(model, dict(original), kwargs, prefill_chunk, explicit_gears)
+    except Exception as e:
+        if not (_is_decoder(model) and prefill_chunk > 1 and _caused_by_geared_dims(e)):
+            raise
+        # A deep decoder's device-state inputs (its KV cache) leave ACL no room for the gears.
+        log.warning("%s; exporting the decode shape only (prefill_chunk=1)", e)
+        model.metadata = original
+        return _export(model, dict(original), kwargs, 1, None)
+
+
+def _caused_by_geared_dims(error: BaseException | None) -> bool:
+    while error is not None:
+        if isinstance(error, TooManyGearedDims):
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def _export(
+    model: Any,
+    metadata: dict[str, Any],
+    spec_fields: dict[str, Any],
+    prefill_chunk: int,
+    explicit_gears: Any,
+) -> dict[str, ExecutorchProgramManager]:
     decoder = _is_decoder(model)
-    metadata: dict[str, Any] = dict(getattr(model, "metadata", None) or {})
     if decoder:
         _fit_decoder(model, metadata, prefill_chunk)
+    # transformers' expert routing (histc, nonzero) does not export: the same rewrite as every
+    # export path of this project (transforms/moe.py); a model without MoE blocks is untouched.
+    # A dynamic sequence length takes the dense form, which holds at every gear (strict export
+    # would otherwise specialise the auto form's choice to the example's length).
+    static = decoder and getattr(model, "disable_dynamic_shapes", False)
+    rewrite_moe(model, "auto" if static else "dense")
     programs = model.export()
     if decoder and not any(exported_symbols(p) for p in programs.values()):
         _static_decoder(metadata)  # optimum exported the decode shape (e.g. a sliding window)
     if len(programs) == 1:
         # One program: ExecuTorch's runners call its method "forward".
         programs = {"forward": next(iter(programs.values()))}
-    base = AscendCompileSpec(**kwargs)
+    base = AscendCompileSpec(**spec_fields)
     partitioners = {
         method: [
             AscendPartitioner(_spec_for(program, base, decoder, prefill_chunk, explicit_gears))

@@ -489,6 +489,8 @@ def embedding_bag(ctx: LoweringContext, node: Node) -> None:
     total = ctx.tmp("ReduceSum", [picked, over_l], keepdims=0)
     divisor = ctx.tmp("Max", [count, ctx.scalar(1.0, dtype)])
     ctx.builder.add_node("Div", [total, divisor], [out])
+
+
 def _flip_sample_inputs(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
     return torch.randint(-100, 100, shape_, generator=gen)
 
