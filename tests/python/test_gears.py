@@ -462,6 +462,39 @@ def test_a_constant_whose_value_changes_with_the_gear_is_a_clear_lowering_error(
         lower_partition(edge, spec, None)
 
 
+class ManyInputs(torch.nn.Module):
+    """x [2, s] and 32 static [1, 1, 2, 2] inputs: 2 + 32 * 4 = 130 dims in all."""
+
+    def forward(self, x: torch.Tensor, *ys: torch.Tensor) -> torch.Tensor:
+        return x * sum(y.sum() for y in ys)
+
+
+def test_gears_over_acls_128_input_dims_are_refused_before_the_other_gears() -> None:
+    """ACL's aclmdlGetInputDynamicDims lists the dims of every model input together in an
+    aclmdlIODims of 128 (ACL_MAX_DIM_CNT), so such gears would fail at load, on CANN as on the
+    emulator: the lowering says so (TooManyGearedDims) after the first gear."""
+    from executorch_ascend.lowering.lower import TooManyGearedDims
+
+    ys = tuple(torch.randn(1, 1, 2, 2) for _ in range(32))
+    exported = export(
+        _eval(ManyInputs()),
+        (torch.randn(2, 4), *ys),
+        dynamic_shapes=({1: Dim("s", max=8)}, (None,) * 32),
+    )
+    spec = AscendCompileSpec(dynamic_dims=((2,), (4,), (8,)))
+    edge, _ = edge_program(exported, spec)
+    with pytest.raises(TooManyGearedDims, match=r"33 inputs .* have 130"):
+        lower_partition(edge, spec, None)
+    # One input fewer (126 dims) lowers.
+    exported = export(
+        _eval(ManyInputs()),
+        (torch.randn(2, 4), *ys[:31]),
+        dynamic_shapes=({1: Dim("s", max=8)}, (None,) * 31),
+    )
+    edge, _ = edge_program(exported, spec)
+    assert lower_partition(edge, spec, None).gear_options
+
+
 def test_a_size_held_as_a_float_is_computed_from_the_input_shape(recording_atc) -> None:
     """x / x.shape[1]: the divisor is the fitted size, cast to float, so the whole program is
     one partition (transformers' StaticCache adds the chunk length to its counter this way)."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import sympy
 from torch.export import ExportedProgram
 
 from ..compile_spec import AscendCompileSpec
@@ -43,6 +44,19 @@ class TooManyGearedDims(LoweringError):
     """The partition's inputs have more dims together than ACL can report gears for."""
 
 
+def _check_geared_dims(dims: list[list[sympy.Expr | int]]) -> None:
+    """ACL's aclmdlGetInputDynamicDims lists the dims of every input together in one
+    aclmdlIODims (soc_versions.json, gear_limits.max_input_dims)."""
+    total = sum(len(d) for d in dims)
+    if total > MAX_GEARED_INPUT_DIMS:
+        raise TooManyGearedDims(
+            f"shape gears need the dims of all the partition's inputs to fit ACL's "
+            f"aclmdlIODims ({MAX_GEARED_INPUT_DIMS}, ACL_MAX_DIM_CNT), and its {len(dims)} inputs "
+            f"(device state included) have {total}: aclmdlGetInputDynamicDims would fail at "
+            "load. Compile without gears (a decoder: one token per call)"
+        )
+
+
 def lower_partition(
     edge_program: ExportedProgram,
     spec: AscendCompileSpec,
@@ -64,7 +78,8 @@ def lower_partition(
         # Every gear gives this partition's symbols the same values: it is static.
         special = specialize(edge_program, plan.bindings()[0])
         return LoweredPartition(to_onnx(special, external_threshold, check=check))
-    graphs = []
+    graphs: list[LoweredGraph] = []
+    dims: list[list[sympy.Expr | int]] = []
     for binding, gear in zip(plan.bindings(), plan.gears, strict=True):
         try:
             graphs.append(
@@ -72,16 +87,11 @@ def lower_partition(
             )
         except LoweringError as e:
             raise LoweringError(f"at gear ({plan.label(gear)}): {e}") from e
-    # Device-state inputs (a KV cache, partition.py) follow the user inputs: static.
-    dims = [list(d) for d in plan.input_dims]
-    dims += [list(v.dims) for v in graphs[0].inputs[len(dims) :]]
-    total = sum(len(d) for d in dims)
-    if not plan.batch and total > MAX_GEARED_INPUT_DIMS:
-        raise TooManyGearedDims(
-            f"shape gears need the dims of all the partition's inputs to fit ACL's "
-            f"aclmdlIODims ({MAX_GEARED_INPUT_DIMS}, ACL_MAX_DIM_CNT), and its {len(dims)} inputs "
-            f"(device state included) have {total}: aclmdlGetInputDynamicDims would fail at "
-            "load. Compile without gears (a decoder: one token per call)"
-        )
+        if len(graphs) == 1:
+            # Device-state inputs (a KV cache, partition.py) follow the user inputs: static.
+            dims = [list(d) for d in plan.input_dims]
+            dims += [list(v.dims) for v in graphs[0].inputs[len(dims) :]]
+            if not plan.batch:
+                _check_geared_dims(dims)  # before lowering the other gears
     merged = merge_gears(graphs, plan, dims, external_threshold, check=check)
     return LoweredPartition(merged, tuple(atc_gear_options(plan, dims)))
