@@ -6,6 +6,7 @@ optimum's own `xnnpack` recipe for comparison -> ExecuTorch's TextLLMRunner.
 
     python benchmarks/bench_llm.py [--size 0.5b|1.5b|tiny] [--dtype bf16|fp16|fp32]
                                    [--backends ascend,xnnpack] [--prompt-tokens 64] [--tokens 32]
+                                   [--prefill-chunk 8]
 
 Per backend, each phase in its own process so its peak RSS is its own: export (AOT seconds and
 peak RSS, the .pte/.ptd bytes) and generation (TextLLMRunner: load seconds, peak RSS, prefill and
@@ -84,7 +85,9 @@ def _padded_tokenizer(path: Path, vocab: int) -> None:
     path.write_text(json.dumps(data))
 
 
-def _export(model_dir: Path, out: Path, backend: str, dtype: str, cache: int) -> None:
+def _export(
+    model_dir: Path, out: Path, backend: str, dtype: str, cache: int, prefill_chunk: int = 8
+) -> None:
     if backend == "ascend":
         import executorch_ascend
 
@@ -92,7 +95,8 @@ def _export(model_dir: Path, out: Path, backend: str, dtype: str, cache: int) ->
         import executorch_ascend.optimum
     from optimum.exporters.executorch import main_export
 
-    kwargs = {"recipe_kwargs": {"toolchain": "emulator"}} if backend == "ascend" else {}
+    recipe_kwargs = {"toolchain": "emulator", "prefill_chunk": prefill_chunk}
+    kwargs = {"recipe_kwargs": recipe_kwargs} if backend == "ascend" else {}
     main_export(str(model_dir), "text-generation", backend, str(out),
                 dtype=DTYPES[dtype], max_seq_len=cache, **kwargs)  # fmt: skip
 
@@ -134,7 +138,7 @@ def _child(args: argparse.Namespace) -> None:
     """One phase in this process; prints its result as JSON with the process's peak RSS."""
     start = time.perf_counter()
     if args.phase == "export":
-        _export(args.model_dir, args.out, args.backend, args.dtype, args.cache)
+        _export(args.model_dir, args.out, args.backend, args.dtype, args.cache, args.prefill_chunk)
         result: dict[str, float] = {"aot_s": time.perf_counter() - start}
     else:
         result = _generate(args.model_dir, args.out, args.prompt_tokens, args.tokens)
@@ -145,7 +149,8 @@ def _child(args: argparse.Namespace) -> None:
 def _phase(args: argparse.Namespace, phase: str, backend: str, out: Path) -> dict[str, float]:
     cmd = [sys.executable, __file__, "--phase", phase, "--backend", backend, "--out", str(out),
            "--model-dir", str(args.model_dir), "--dtype", args.dtype, "--cache", str(args.cache),
-           "--prompt-tokens", str(args.prompt_tokens), "--tokens", str(args.tokens)]  # fmt: skip
+           "--prompt-tokens", str(args.prompt_tokens), "--tokens", str(args.tokens),
+           "--prefill-chunk", str(args.prefill_chunk)]  # fmt: skip
     proc = subprocess.run(cmd, capture_output=True, text=True)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
     if proc.returncode != 0 or not lines:
@@ -161,6 +166,13 @@ def main() -> None:
     p.add_argument("--cache", type=int, default=256, help="KV cache positions")
     p.add_argument("--prompt-tokens", type=int, default=64)
     p.add_argument("--tokens", type=int, default=32)
+    p.add_argument(
+        "--prefill-chunk",
+        type=int,
+        default=8,
+        help="the ascend recipe's prefill_chunk (gears 1..P; past 15 layers ACL's 128-dim limit "
+        "makes the recipe fall back to 1, after lowering one gear)",
+    )
     p.add_argument("--phase", choices=("export", "generate"), help=argparse.SUPPRESS)
     p.add_argument("--backend", help=argparse.SUPPRESS)
     p.add_argument("--out", type=Path, help=argparse.SUPPRESS)
