@@ -24,8 +24,16 @@ void* operator new(std::size_t size) {
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
   throw std::bad_alloc();
 }
+// The nothrow form too (std::stable_sort's temporary buffer takes it): left
+// to the runtime, its memory would come back through the replaced delete
+// below, a new/free mismatch under ASan.
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  ascend_emu::testing::g_operator_new_calls.fetch_add(1);
+  return std::malloc(size == 0 ? 1 : size);
+}
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace ascend_emu {
 namespace testing {
