@@ -106,5 +106,18 @@ inline Shape MakeShape(std::initializer_list<int64_t> dims) {
   return s;
 }
 
+// A shape as [outer, len, inner] around `axis`: the geometry of the ops
+// that work along one axis (ArgMax/ArgMin, TopK).
+struct AxisSplit {
+  int64_t outer = 1, len = 1, inner = 1;
+};
+inline AxisSplit SplitAroundAxis(const Shape& s, int32_t axis) {
+  AxisSplit a;
+  for (int32_t i = 0; i < axis; ++i) a.outer *= s.dims[i];
+  a.len = s.dims[axis];
+  for (int32_t i = axis + 1; i < s.rank; ++i) a.inner *= s.dims[i];
+  return a;
+}
+
 }  // namespace kernels
 }  // namespace ascend_emu

@@ -64,18 +64,6 @@ void RunReduce(const char* op, const RunContext& ctx, ReduceKind kind) {
   ReduceLoop(kind, plan, ctx.inputs[0], ctx.outputs[0], ctx.scratch);
 }
 
-// ArgMax/ArgMin geometry: [outer, len, inner] around the axis.
-struct AxisSplit {
-  int64_t outer = 1, len = 1, inner = 1;
-};
-AxisSplit SplitAt(const Shape& s, int32_t axis) {
-  AxisSplit a;
-  for (int32_t i = 0; i < axis; ++i) a.outer *= s.dims[i];
-  a.len = s.dims[axis];
-  for (int32_t i = axis + 1; i < s.rank; ++i) a.inner *= s.dims[i];
-  return a;
-}
-
 std::string InferArg(const char* op, InferContext& ctx) {
   using K = Attribute::Kind;
   std::string err = CheckInputs(op, ctx, 1, 1);
@@ -117,7 +105,7 @@ void ArgTyped(const RunContext& ctx, bool is_max) {
   const TensorRef& x = ctx.inputs[0];
   int32_t axis = 0;
   NormalizeAxis(AttrInt(ctx.attrs, "axis", 0), x.shape.rank, 0, &axis);
-  const AxisSplit a = SplitAt(x.shape, axis);
+  const AxisSplit a = SplitAroundAxis(x.shape, axis);
   const T* px = x.as<const T>();
   int64_t* py = ctx.outputs[0].as<int64_t>();
   for (int64_t o = 0; o < a.outer; ++o) {
@@ -167,7 +155,7 @@ void CumSumTyped(const RunContext& ctx, int32_t axis) {
   const TensorRef& x = ctx.inputs[0];
   const bool exclusive = AttrInt(ctx.attrs, "exclusive", 0) == 1;
   const bool reverse = AttrInt(ctx.attrs, "reverse", 0) == 1;
-  const AxisSplit a = SplitAt(x.shape, axis);
+  const AxisSplit a = SplitAroundAxis(x.shape, axis);
   const T* px = x.as<const T>();
   T* py = ctx.outputs[0].as<T>();
   for (int64_t o = 0; o < a.outer; ++o) {

@@ -30,18 +30,6 @@ namespace {
 
 constexpr const char* kOp = "TopK";
 
-struct Split3 {
-  int64_t outer = 1, len = 1, inner = 1;
-};
-
-Split3 SplitAround(const Shape& s, int32_t axis) {
-  Split3 a;
-  for (int32_t i = 0; i < axis; ++i) a.outer *= s.dims[i];
-  a.len = s.dims[axis];
-  for (int32_t i = axis + 1; i < s.rank; ++i) a.inner *= s.dims[i];
-  return a;
-}
-
 // True when a (at index ia) comes before b (at index ib) in the output.
 template <typename V>
 bool Before(V a, int64_t ia, V b, int64_t ib, bool largest) {
@@ -58,7 +46,7 @@ bool Before(V a, int64_t ia, V b, int64_t ib, bool largest) {
 template <typename T>
 void TopKTyped(const RunContext& ctx, int32_t axis, bool largest) {
   const TensorRef& x = ctx.inputs[0];
-  const Split3 a = SplitAround(x.shape, axis);
+  const AxisSplit a = SplitAroundAxis(x.shape, axis);
   const int64_t k = ctx.outputs[0].shape.dims[axis];
   const T* px = x.as<const T>();
   T* pv = ctx.outputs[0].as<T>();
