@@ -45,7 +45,8 @@ Error AclModel::make_current() const {
 
 Error AclModel::load(const ModelSource& source, const LoadOptions& options) {
   Error error = create_context(options.device_id);
-  if (error == Error::Ok) error = acquire_weights(source);
+  if (error == Error::Ok)
+    error = acquire_weights(source, options.verify_weights);
   if (error == Error::Ok) error = allocate_memory(source, options);
   if (error == Error::Ok) error = load_model(source, options);
   if (error == Error::Ok) error = read_desc();

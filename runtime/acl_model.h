@@ -45,6 +45,9 @@ struct LoadOptions {
   // The method instance whose delegates share work memory (kShared).
   const void* method_allocator = nullptr;
   const char* method_name = nullptr;
+  // Check every named-data item against the SHA-256 its key names before it
+  // is uploaded (content_digest.h).
+  bool verify_weights = false;
 };
 
 class AclModel {
@@ -83,7 +86,10 @@ class AclModel {
  private:
   executorch::runtime::Error create_context(int32_t device_id);
   // acl_model_load.cpp: the memory a model is loaded with, and the loads.
-  executorch::runtime::Error acquire_weights(const ModelSource& source);
+  // verify: each weight checked against its key (content_digest.h) before
+  // it is uploaded, and a copy uploaded unchecked is not reused.
+  executorch::runtime::Error acquire_weights(const ModelSource& source,
+                                             bool verify);
   executorch::runtime::Error allocate_memory(const ModelSource& source,
                                              const LoadOptions& options);
   executorch::runtime::Error load_model(const ModelSource& source,

@@ -122,7 +122,7 @@ Error check_weight_keys_present(const NamedDataMap& named_data,
 
 }  // namespace
 
-Error AclModel::acquire_weights(const ModelSource& source) {
+Error AclModel::acquire_weights(const ModelSource& source, bool verify) {
   if (source.weights == nullptr || source.weights->empty()) {
     return Error::Ok;
   }
@@ -139,7 +139,7 @@ Error AclModel::acquire_weights(const ModelSource& source) {
   weights_.reserve(source.weights->size());
   for (const ExternalWeight& weight : *source.weights) {
     auto device_weight = WeightsCache::get().acquire(
-        library_, device_id_, *source.named_data, weight);
+        library_, device_id_, *source.named_data, weight, verify);
     if (!device_weight.ok()) {
       return device_weight.error();
     }

@@ -12,6 +12,7 @@
 #include "acl_library.h"
 #include "ascend_delegate.h"
 #include "compile_options.h"
+#include "content_digest.h"
 #include "delegate_blob.h"
 #include "log.h"
 #include "om_target.h"
@@ -104,6 +105,23 @@ Result<WorkspaceMode> AscendBackend::choose_workspace(
   return workspace_default_.load();
 }
 
+Result<bool> AscendBackend::choose_verify(
+    const BackendInitContext& context) const {
+  const Result<bool> runtime_spec =
+      context.get_runtime_spec<bool>(kVerifyWeightsOption);
+  if (runtime_spec.ok()) {
+    return runtime_spec.get();
+  }
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      runtime_spec.error() == Error::NotFound, InvalidArgument,
+      "load-time option '%s' must be a bool", kVerifyWeightsOption);
+  const int override_verify = verify_override_.load();
+  if (override_verify >= 0) {
+    return override_verify == 1;
+  }
+  return verify_weights_from_environment();
+}
+
 Result<DelegateHandle*> AscendBackend::init(
     BackendInitContext& context, FreeableBuffer* processed,
     ArrayRef<CompileSpec> compile_specs) const {
@@ -158,7 +176,19 @@ Result<DelegateHandle*> AscendBackend::init(
   ASCEND_CHECK_OR_RETURN_ERROR(
       om_data.ok() && om_data.get() != nullptr && om->size() != 0,
       InvalidProgram, "named data '%s' is empty", chosen.om_key.c_str());
-  Error error = check_om_matches_library(om_data.get(), om->size(), library);
+  const Result<bool> verify = choose_verify(context);
+  if (!verify.ok()) {
+    return verify.error();
+  }
+  Error error = Error::Ok;
+  if (verify.get()) {
+    error = verify_content(om_data.get(), om->size(), chosen.om_key,
+                           "the compiled model for " + chosen.soc_version);
+    if (error != Error::Ok) {
+      return error;
+    }
+  }
+  error = check_om_matches_library(om_data.get(), om->size(), library);
   if (error != Error::Ok) {
     return error;
   }
@@ -208,6 +238,7 @@ Result<DelegateHandle*> AscendBackend::init(
   // One method instance: its runtime allocator and its name.
   options.method_allocator = allocator;
   options.method_name = context.get_method_name();
+  options.verify_weights = verify.get();
   error = delegate->load(source, options);
   om->Free();
   if (error != Error::Ok) {
@@ -260,6 +291,18 @@ Error AscendBackend::set_option(BackendOptionContext& /*context*/,
       workspace_default_.store(mode.get());
       continue;
     }
+    if (std::strcmp(option.key, kVerifyWeightsOption) == 0) {
+      // A bool, or the int -1 to go back to the environment's choice.
+      const bool* value = std::get_if<bool>(&option.value);
+      const int* clear = std::get_if<int>(&option.value);
+      ASCEND_CHECK_OR_RETURN_ERROR(
+          value != nullptr || (clear != nullptr && *clear == -1),
+          InvalidArgument,
+          "option '%s' must be a bool (or the int -1 to go back to %s)",
+          kVerifyWeightsOption, kVerifyWeightsVariable);
+      verify_override_.store(value != nullptr ? (*value ? 1 : 0) : -1);
+      continue;
+    }
     ASCEND_CHECK_OR_RETURN_ERROR(std::strcmp(option.key, kDeviceIdOption) == 0,
                                  InvalidArgument, "unknown option '%s'",
                                  option.key);
@@ -282,6 +325,19 @@ Error AscendBackend::get_option(BackendOptionContext& /*context*/,
       std::strncpy(name.data(), workspace_mode_name(workspace_default_.load()),
                    name.size() - 1);
       option.value = name;
+      continue;
+    }
+    if (std::strcmp(option.key, kVerifyWeightsOption) == 0) {
+      const int override_verify = verify_override_.load();
+      if (override_verify >= 0) {
+        option.value = override_verify == 1;
+        continue;
+      }
+      const Result<bool> from_environment = verify_weights_from_environment();
+      if (!from_environment.ok()) {
+        return from_environment.error();
+      }
+      option.value = from_environment.get();
       continue;
     }
     ASCEND_CHECK_OR_RETURN_ERROR(std::strcmp(option.key, kDeviceIdOption) == 0,

@@ -41,15 +41,19 @@ class AscendBackend final : public executorch::runtime::BackendInterface {
 
   void destroy(executorch::runtime::DelegateHandle* handle) const override;
 
-  // "device_id" (int >= 0, or -1 to go back to each program's own device)
-  // and "workspace" ("acl", "delegate" or "shared"): defaults for delegates
-  // initialised afterwards; a load-time option overrides them.
+  // "device_id" (int >= 0, or -1 to go back to each program's own device),
+  // "workspace" ("acl", "delegate" or "shared") and "verify_weights" (bool,
+  // or the int -1 to go back to EXECUTORCH_ASCEND_VERIFY_WEIGHTS;
+  // content_digest.h): defaults for delegates initialised afterwards; a
+  // load-time option overrides them.
   executorch::runtime::Error set_option(
       executorch::runtime::BackendOptionContext& context,
       const executorch::runtime::Span<executorch::runtime::BackendOption>&
           options) override;
   // "device_id": the value set with set_option, -1 when none is set;
-  // "workspace": the default mode's name ("acl" unless set).
+  // "workspace": the default mode's name ("acl" unless set);
+  // "verify_weights": the default (from EXECUTORCH_ASCEND_VERIFY_WEIGHTS
+  // unless set).
   executorch::runtime::Error get_option(
       executorch::runtime::BackendOptionContext& context,
       executorch::runtime::Span<executorch::runtime::BackendOption>& options)
@@ -61,9 +65,14 @@ class AscendBackend final : public executorch::runtime::BackendInterface {
       int32_t program_device) const;
   executorch::runtime::Result<WorkspaceMode> choose_workspace(
       const executorch::runtime::BackendInitContext& context) const;
+  // The load-time option, else set_option's value, else the environment.
+  executorch::runtime::Result<bool> choose_verify(
+      const executorch::runtime::BackendInitContext& context) const;
 
   std::atomic<int> device_override_{-1};
   std::atomic<WorkspaceMode> workspace_default_{WorkspaceMode::kAcl};
+  // -1: not set (the environment decides), else 0 or 1.
+  std::atomic<int> verify_override_{-1};
 };
 
 }  // namespace executorch::backends::ascend

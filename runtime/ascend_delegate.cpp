@@ -24,7 +24,7 @@ Error AscendDelegate::load(const ModelSource& source,
   }
   // Every load starts from the initial state: a reloaded method forgets what
   // an earlier instance wrote, and two instances never share it.
-  return error == Error::Ok ? io_.reset_states(source.named_data) : error;
+  return error == Error::Ok ? io_.reset_states(source.named_data, options.verify_weights) : error;
 }
 
 AscendDelegate::~AscendDelegate() {

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "acl_dtype.h"
+#include "content_digest.h"
 #include "log.h"
 
 namespace executorch::backends::ascend {
@@ -133,7 +134,7 @@ Error IoBinding::check_states() {
 }
 
 Error IoBinding::reset_states(
-    const executorch::runtime::NamedDataMap* named_data) {
+    const executorch::runtime::NamedDataMap* named_data, bool verify) {
   const AclApi& api = model_->api();
   for (const DeviceStateEntry& state : states_) {
     // The buffer the next call reads.
@@ -166,6 +167,14 @@ Error IoBinding::reset_states(
         initial->size() == size && initial->data() != nullptr, InvalidProgram,
         "named data '%s' has %zu bytes; state '%s' needs %zu",
         state.initial_key.c_str(), initial->size(), state.name.c_str(), size);
+    if (verify) {
+      const Error checked =
+          verify_content(initial->data(), size, state.initial_key,
+                         "the initial value of state '" + state.name + "'");
+      if (checked != Error::Ok) {
+        return checked;
+      }
+    }
     const aclError error = api.aclrtMemcpy(device, size, initial->data(), size,
                                            ACL_MEMCPY_HOST_TO_DEVICE);
     ASCEND_CHECK_OR_RETURN_ERROR(

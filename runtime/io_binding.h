@@ -43,9 +43,10 @@ class IoBinding {
   executorch::runtime::Error bind(const AclModel& model,
                                   const std::vector<DeviceStateEntry>& states);
   // Sets every state to its initial value: zeros, or the named data the
-  // blob names (which must have the state's size). Called once at load.
+  // blob names (which must have the state's size; with `verify`, also the
+  // bytes its key names: content_digest.h). Called once at load.
   executorch::runtime::Error reset_states(
-      const executorch::runtime::NamedDataMap* named_data);
+      const executorch::runtime::NamedDataMap* named_data, bool verify);
 
   // args: the delegate's inputs then outputs (device state excluded).
   // Checks the count, finds the shape gear of the inputs (*gear), checks

@@ -4,6 +4,7 @@
 
 #include <cinttypes>
 
+#include "content_digest.h"
 #include "log.h"
 
 namespace executorch::backends::ascend {
@@ -18,7 +19,8 @@ namespace {
 Result<std::unique_ptr<DeviceWeight>> upload(const AclLibrary& library,
                                              int32_t device,
                                              const NamedDataMap& data,
-                                             const ExternalWeight& weight) {
+                                             const ExternalWeight& weight,
+                                             bool verify) {
   Result<FreeableBuffer> bytes = data.get_data(weight.key.c_str());
   if (!bytes.ok()) {
     ASCEND_LOG(Error,
@@ -36,6 +38,14 @@ Result<std::unique_ptr<DeviceWeight>> upload(const AclLibrary& library,
       "named data '%s' holds %zu bytes, but the delegate blob says external "
       "weight '%s' has %" PRIu64 " bytes; re-export the program",
       weight.key.c_str(), bytes->size(), weight.name.c_str(), weight.size);
+  if (verify) {
+    const Error checked =
+        verify_content(source.get(), bytes->size(), weight.key,
+                       "external weight '" + weight.name + "'");
+    if (checked != Error::Ok) {
+      return checked;
+    }
+  }
   constexpr uint64_t kAlign = ACL_EXTERNAL_WEIGHT_SIZE_ALIGNMENT;
   ASCEND_CHECK_OR_RETURN_ERROR(weight.size <= SIZE_MAX - kAlign, InvalidProgram,
                                "external weight '%s' (%" PRIu64
@@ -61,6 +71,7 @@ Result<std::unique_ptr<DeviceWeight>> upload(const AclLibrary& library,
   auto uploaded = std::make_unique<DeviceWeight>();
   uploaded->allocation = std::move(**allocation);
   uploaded->bytes = weight.size;
+  uploaded->verified = verify;
   return uploaded;
 }
 
@@ -74,10 +85,11 @@ WeightsCache& WeightsCache::get() {
 
 Result<std::shared_ptr<const DeviceWeight>> WeightsCache::acquire(
     const AclLibrary& library, int32_t device, const NamedDataMap& data,
-    const ExternalWeight& weight) {
+    const ExternalWeight& weight, bool verify) {
   auto entry = entries_.get(
-      {device, weight.key}, [](const DeviceWeight&) { return true; },
-      [&] { return upload(library, device, data, weight); });
+      {device, weight.key},
+      [verify](const DeviceWeight& held) { return held.verified || !verify; },
+      [&] { return upload(library, device, data, weight, verify); });
   if (!entry.ok()) {
     return entry.error();
   }

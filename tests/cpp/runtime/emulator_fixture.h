@@ -195,9 +195,10 @@ class AscendEmulatorTest : public ::testing::Test {
     if (!hooks_.ok() || backend_ == nullptr) return;
     hooks_.clear();
     // set_option state is process-wide: leave no override behind.
-    executorch::runtime::BackendOptions<2> reset;
+    executorch::runtime::BackendOptions<3> reset;
     (void)reset.set_option("device_id", -1);
     (void)reset.set_option("workspace", "acl");
+    (void)reset.set_option("verify_weights", -1);
     (void)executorch::runtime::set_option(kAscendBackendName, reset.view());
     for (auto* handle : handles_) {
       backend_->destroy(handle);
