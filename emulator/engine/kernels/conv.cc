@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// Conv (1-D and 2-D, ONNX semantics: group, pads, strides, dilations,
-// auto_pad, optional bias), float32 (float16 via half_via_float.h). Each
+// Conv (1-D and 2-D here, 3-D in conv3d.cc; ONNX semantics: group, pads,
+// strides, dilations, auto_pad, optional bias), float32 (float16 and
+// bfloat16 via half_via_float.h). Each
 // (image, group) is one GEMM: W_g [M/g, C/g*kH*kW] x im2col(X_g) [C/g*kH*kW,
 // oH*oW], with the im2col matrix in the scratch buffer Infer sized. 1x1
 // convolutions with unit stride and no padding skip im2col: X_g already is that
@@ -42,17 +43,11 @@
 namespace ascend_emu {
 namespace kernels {
 
-// Validates everything and fills `g`; shared by Infer and Run so Run
-// recomputes the same geometry from the same (already validated) inputs.
-std::string GetConvGeometry(const char* op, const Attributes& attrs,
+std::string GetConvChannels(const char* op, const Attributes& attrs,
                             const TensorRef* inputs, size_t num_inputs,
-                            ConvGeometry* g) {
+                            ConvChannels* g) {
   const Shape& x = inputs[0].shape;
   const Shape& wt = inputs[1].shape;
-  if (x.rank != 3 && x.rank != 4) {
-    return Fail(
-        op, "input must be 3-D or 4-D (1-D or 2-D conv), got " + x.ToString());
-  }
   if (wt.rank != x.rank) {
     return Fail(op, "weight " + wt.ToString() +
                         " must have the rank of input " + x.ToString());
@@ -98,10 +93,23 @@ std::string GetConvGeometry(const char* op, const Attributes& attrs,
                           std::to_string(g->m) + "]");
     }
   }
+  return "";
+}
+
+std::string GetConvGeometry(const char* op, const Attributes& attrs,
+                            const TensorRef* inputs, size_t num_inputs,
+                            ConvGeometry* g) {
+  const Shape& x = inputs[0].shape;
+  if (x.rank != 3 && x.rank != 4) {
+    return Fail(
+        op, "input must be 3-D or 4-D (1-D or 2-D conv), got " + x.ToString());
+  }
+  std::string err = GetConvChannels(op, attrs, inputs, num_inputs, g);
+  if (!err.empty()) return err;
   WindowOptions opts;
   opts.allow_dilations = true;
-  return ResolveWindow(op, attrs, spatial, &x.dims[2], &wt.dims[2], opts,
-                       &g->w);
+  return ResolveWindow(op, attrs, x.rank - 2, &x.dims[2],
+                       &inputs[1].shape.dims[2], opts, &g->w);
 }
 
 namespace {
@@ -177,6 +185,44 @@ const float* WeightScale(const TensorRef* inputs, size_t num_inputs) {
                                                 : nullptr;
 }
 
+// Sets Conv's output and checks FusedConv's residual (shaped like it) and
+// weight scale ([m]).
+std::string SetFusedOutput(const char* op, InferContext& ctx, const Shape& out,
+                           int64_t m) {
+  std::string err = SetOutput(op, ctx, 0, DType::kFloat32, out);
+  if (!err.empty()) return err;
+  if (HasResidual(ctx.inputs.data(), ctx.inputs.size()) &&
+      ctx.inputs[3].shape != out) {
+    return Fail(op, "residual " + ctx.inputs[3].shape.ToString() +
+                        " must have the output's shape " + out.ToString());
+  }
+  if (ctx.inputs.size() >= 5 && ctx.inputs[4].present() &&
+      (ctx.inputs[4].shape.rank != 1 || ctx.inputs[4].shape.dims[0] != m)) {
+    return Fail(op, "weight scale " + ctx.inputs[4].shape.ToString() +
+                        " must be [" + std::to_string(m) + "]");
+  }
+  return "";
+}
+
+// The output and scratch of a 3-D Conv or FusedConv (conv3d.cc).
+std::string InferConv3DCommon(const char* op, InferContext& ctx) {
+  Conv3DGeometry g;
+  std::string err = GetConv3DGeometry(op, ctx.attrs, ctx.inputs.data(),
+                                      ctx.inputs.size(), &g);
+  if (!err.empty()) return err;
+  Shape out;
+  out.rank = 5;
+  out.dims[0] = g.n;
+  out.dims[1] = g.m;
+  for (int i = 0; i < 3; ++i) out.dims[2 + i] = g.w.out[i];
+  err = SetFusedOutput(op, ctx, out, g.m);
+  if (!err.empty()) return err;
+  const int64_t bytes = Conv3DScratchBytes(g);
+  if (bytes < 0) return Fail(op, "im2col buffer would be too large");
+  ctx.scratch_bytes = static_cast<size_t>(bytes);
+  return "";
+}
+
 // Conv's checks and output; FusedConv's when `fused`.
 std::string InferConvCommon(InferContext& ctx, bool fused) {
   using K = Attribute::Kind;
@@ -216,6 +262,7 @@ std::string InferConvCommon(InferContext& ctx, bool fused) {
                           DTypeName(ctx.inputs[i].dtype) + " (float32 only)");
     }
   }
+  if (ctx.inputs[0].shape.rank == 5) return InferConv3DCommon(op, ctx);
   ConvGeometry g;
   err =
       GetConvGeometry(op, ctx.attrs, ctx.inputs.data(), ctx.inputs.size(), &g);
@@ -230,18 +277,9 @@ std::string InferConvCommon(InferContext& ctx, bool fused) {
   } else {
     out.dims[2] = g.w.out[1];
   }
-  err = SetOutput(op, ctx, 0, DType::kFloat32, out);
+  err = SetFusedOutput(op, ctx, out, g.m);
   if (!err.empty()) return err;
   const bool residual = HasResidual(ctx.inputs.data(), ctx.inputs.size());
-  if (residual && ctx.inputs[3].shape != out) {
-    return Fail(op, "residual " + ctx.inputs[3].shape.ToString() +
-                        " must have the output's shape " + out.ToString());
-  }
-  if (ctx.inputs.size() >= 5 && ctx.inputs[4].present() &&
-      (ctx.inputs[4].shape.rank != 1 || ctx.inputs[4].shape.dims[0] != g.m)) {
-    return Fail(op, "weight scale " + ctx.inputs[4].shape.ToString() +
-                        " must be [" + std::to_string(g.m) + "]");
-  }
   int64_t col_bytes = 0;
   if (g.depthwise()) {
     if (!MulBounded(PaddedExtent(g.w, 0), PaddedExtent(g.w, 1), &col_bytes) ||
@@ -319,19 +357,29 @@ void RunConvAny(const RunContext& ctx) {
                     OnednnConvPreparedScratchBytes(*ctx.prepared))) {
     return;
   }
-  ConvGeometry g;
-  GetConvGeometry(kOp, ctx.attrs, ctx.inputs, ctx.num_inputs, &g);
   const float* bias = ctx.num_inputs >= 3 && ctx.inputs[2].present()
                           ? ctx.inputs[2].as<const float>()
                           : nullptr;
   const float* scale = WeightScale(ctx.inputs, ctx.num_inputs);
   // Conv(X, W * S) + B is S * Conv(X, W) + B: the bias goes in after S.
-  RunConvOwn(ctx, g, scale != nullptr ? nullptr : bias);
-  if (scale != nullptr) {
-    const int64_t plane = g.out_plane();
-    for (int64_t n = 0; n < g.n; ++n) {
-      for (int64_t m = 0; m < g.m; ++m) {
-        float* p = y + (n * g.m + m) * plane;
+  const float* own_bias = scale != nullptr ? nullptr : bias;
+  if (ctx.inputs[0].shape.rank == 5) {
+    Conv3DGeometry g;
+    GetConv3DGeometry(kOp, ctx.attrs, ctx.inputs, ctx.num_inputs, &g);
+    RunConv3D(ctx.inputs[0].as<const float>(), ctx.inputs[1].as<const float>(),
+              own_bias, g, static_cast<float*>(ctx.scratch), y);
+  } else {
+    ConvGeometry g;
+    GetConvGeometry(kOp, ctx.attrs, ctx.inputs, ctx.num_inputs, &g);
+    RunConvOwn(ctx, g, own_bias);
+  }
+  const Shape& ys = ctx.outputs[0].shape;
+  if (scale != nullptr && ys.dims[0] > 0 && ys.dims[1] > 0) {
+    const int64_t images = ys.dims[0], m_count = ys.dims[1];
+    const int64_t plane = ys.numel() / (images * m_count);
+    for (int64_t n = 0; n < images; ++n) {
+      for (int64_t m = 0; m < m_count; ++m) {
+        float* p = y + (n * m_count + m) * plane;
         const float s = scale[m], b = bias != nullptr ? bias[m] : 0.0f;
         for (int64_t i = 0; i < plane; ++i) p[i] = p[i] * s + b;
       }

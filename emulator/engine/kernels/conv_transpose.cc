@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// ConvTranspose for 2-D (NCHW) and 1-D (NCL, run as height 1): group,
-// strides, dilations, pads / auto_pad / output_shape, output_padding and an
-// optional bias. Each image and group is one GEMM (W_g^T * X_g, on Eigen)
-// into a column buffer, scattered into the output by col2im. float32, and
-// float16 through float copies of the operands (fp32 accumulation).
+// ConvTranspose for 3-D (NCDHW), 2-D (NCHW) and 1-D (NCL): group, strides,
+// dilations, pads / auto_pad / output_shape, output_padding and an optional
+// bias. The spatial axes are right-aligned in three (depth, height, width;
+// the ones an op does not have are 1). Each image and group is one GEMM
+// (W_g^T * X_g, on Eigen) into a column buffer, scattered into the output by
+// col2im. float32; float16 and bfloat16 through half_via_float.h (fp32
+// accumulation, the bias added in float, one rounding).
 #include <cstdint>
 #include <cstring>
 #include <string>
 
 #include "eigen_maps.h"
+#include "half_via_float.h"
 #include "kernel_util.h"
 #include "numeric.h"
 #include "ops.h"
@@ -21,15 +24,19 @@ namespace {
 
 constexpr const char* kOp = "ConvTranspose";
 
+constexpr int32_t kAxes = 3;  // depth, height, width
+
 struct TGeom {
   int64_t n = 0, c = 0, m = 0, group = 1;
-  int64_t in[2] = {1, 1}, k[2] = {1, 1}, out[2] = {1, 1};
-  int64_t stride[2] = {1, 1}, dil[2] = {1, 1}, pad_begin[2] = {0, 0};
+  int64_t in[kAxes] = {1, 1, 1}, k[kAxes] = {1, 1, 1}, out[kAxes] = {1, 1, 1};
+  int64_t stride[kAxes] = {1, 1, 1}, dil[kAxes] = {1, 1, 1};
+  int64_t pad_begin[kAxes] = {0, 0, 0};
   int64_t cg() const { return c / group; }
   int64_t mg() const { return m / group; }
-  int64_t kk() const { return k[0] * k[1]; }
-  int64_t in_plane() const { return in[0] * in[1]; }
-  int64_t out_plane() const { return out[0] * out[1]; }
+  // (PlanScratch checked these products against overflow.)
+  int64_t kk() const { return k[0] * k[1] * k[2]; }
+  int64_t in_plane() const { return in[0] * in[1] * in[2]; }
+  int64_t out_plane() const { return out[0] * out[1] * out[2]; }
 };
 
 // Validates shapes and attributes; fills the geometry. Shared by Infer and
@@ -38,16 +45,17 @@ std::string Resolve(const Attributes& attrs, const TensorRef* inputs,
                     size_t num_inputs, TGeom* g) {
   const Shape& x = inputs[0].shape;
   const Shape& w = inputs[1].shape;
-  if (x.rank != 3 && x.rank != 4) {
-    return Fail(kOp,
-                "input must be [N, C, L] or [N, C, H, W], got " + x.ToString());
+  if (x.rank < 3 || x.rank > 5) {
+    return Fail(
+        kOp, "input must be [N, C, L], [N, C, H, W] or [N, C, D, H, W], got " +
+                 x.ToString());
   }
   if (w.rank != x.rank) {
     return Fail(kOp, "weight " + w.ToString() +
                          " must have the rank of input " + x.ToString());
   }
   const int32_t sr = x.rank - 2;
-  const int32_t off = 2 - sr;
+  const int32_t off = kAxes - sr;
   g->n = x.dims[0];
   g->c = x.dims[1];
   g->group = AttrInt(attrs, "group", 1);
@@ -79,10 +87,11 @@ std::string Resolve(const Attributes& attrs, const TensorRef* inputs,
                            std::to_string(g->m) + "]");
     }
   }
-  int64_t out_pad[2] = {0, 0};
-  int64_t pads[4] = {0, 0, 0, 0};  // begin..., end... (spatial order)
-  int64_t out_shape[2] = {-1, -1};
-  // Absent attributes keep the defaults above; 1-D ops fill only the width.
+  int64_t out_pad[kAxes] = {0, 0, 0};
+  int64_t pads[2 * kAxes] = {0, 0, 0, 0, 0, 0};  // begin..., end... (spatial)
+  int64_t out_shape[kAxes] = {-1, -1, -1};
+  // Absent attributes keep the defaults above; an op fills only its own
+  // (trailing) axes.
   std::string err = ReadInts(kOp, attrs, "strides", sr, 1, 1, &g->stride[off]);
   if (err.empty())
     err = ReadInts(kOp, attrs, "dilations", sr, 1, 1, &g->dil[off]);
@@ -105,7 +114,7 @@ std::string Resolve(const Attributes& attrs, const TensorRef* inputs,
   if (!notset && HasAttr(attrs, "pads", Attribute::Kind::kInts)) {
     return Fail(kOp, "pads and auto_pad cannot both be set");
   }
-  for (int32_t i = off; i < 2; ++i) {
+  for (int32_t i = off; i < kAxes; ++i) {
     const int64_t s = g->stride[i];
     const int64_t d = g->dil[i];
     if (out_pad[i] >= (s > d ? s : d)) {
@@ -150,29 +159,21 @@ std::string Resolve(const Attributes& attrs, const TensorRef* inputs,
   return "";
 }
 
-// Scratch: the column buffer, then (fp16 only) float copies of one image,
-// the weight and one output image.
-struct ScratchPlan {
-  int64_t col = 0, x = 0, w = 0, y = 0;  // in floats
-};
-
-bool PlanScratch(const TGeom& g, bool half, ScratchPlan* p) {
-  // Every product is checked: with a zero-sized dim elsewhere, spatial dims
-  // alone are not bounded by the tensor-size check.
-  int64_t kk = 0, mgk = 0, in_plane = 0, out_plane = 0;
-  if (!MulBounded(g.k[0], g.k[1], &kk) || !MulBounded(g.mg(), kk, &mgk) ||
+// The column buffer's size in floats, or -1 when it is too large. Every
+// product is checked: with a zero-sized dim elsewhere, spatial dims alone
+// are not bounded by the tensor-size check.
+int64_t ColumnFloats(const TGeom& g) {
+  int64_t kk = 0, mgk = 0, in_plane = 0, out_plane = 0, col = 0;
+  if (!MulBounded(g.k[0], g.k[1], &kk) || !MulBounded(kk, g.k[2], &kk) ||
+      !MulBounded(g.mg(), kk, &mgk) ||
       !MulBounded(g.in[0], g.in[1], &in_plane) ||
+      !MulBounded(in_plane, g.in[2], &in_plane) ||
       !MulBounded(g.out[0], g.out[1], &out_plane) ||
-      !MulBounded(mgk, in_plane, &p->col)) {
-    return false;
+      !MulBounded(out_plane, g.out[2], &out_plane) ||
+      !MulBounded(mgk, in_plane, &col) || col > kMaxTensorBytes / 4) {
+    return -1;
   }
-  if (half) {
-    if (!MulBounded(g.c, in_plane, &p->x)) return false;
-    if (!MulBounded(g.c, mgk, &p->w)) return false;
-    if (!MulBounded(g.m, out_plane, &p->y)) return false;
-  }
-  const int64_t total = p->col + p->x + p->w + p->y;
-  return total <= kMaxTensorBytes / 4;
+  return col;
 }
 
 // One image: Y (m, out_plane) from X (c, in_plane) in float.
@@ -186,17 +187,26 @@ void OneImage(const TGeom& g, const float* x, const float* w, const float* b,
         ConstMatrix(x + gi * g.cg() * g.in_plane(), g.cg(), g.in_plane());
     for (int64_t r = 0; r < mgk; ++r) {
       const int64_t m = gi * g.mg() + r / g.kk();
-      const int64_t ky = (r % g.kk()) / g.k[1];
-      const int64_t kx = r % g.k[1];
+      const int64_t tap = r % g.kk();
+      const int64_t kz = tap / (g.k[1] * g.k[2]);
+      const int64_t ky = (tap / g.k[2]) % g.k[1];
+      const int64_t kx = tap % g.k[2];
       float* yp = y + m * g.out_plane();
       const float* cp = col + r * g.in_plane();
-      for (int64_t iy = 0; iy < g.in[0]; ++iy) {
-        const int64_t oy = iy * g.stride[0] - g.pad_begin[0] + ky * g.dil[0];
-        if (oy < 0 || oy >= g.out[0]) continue;
-        for (int64_t ix = 0; ix < g.in[1]; ++ix) {
-          const int64_t ox = ix * g.stride[1] - g.pad_begin[1] + kx * g.dil[1];
-          if (ox < 0 || ox >= g.out[1]) continue;
-          yp[oy * g.out[1] + ox] += cp[iy * g.in[1] + ix];
+      for (int64_t iz = 0; iz < g.in[0]; ++iz) {
+        const int64_t oz = iz * g.stride[0] - g.pad_begin[0] + kz * g.dil[0];
+        if (oz < 0 || oz >= g.out[0]) continue;
+        for (int64_t iy = 0; iy < g.in[1]; ++iy) {
+          const int64_t oy = iy * g.stride[1] - g.pad_begin[1] + ky * g.dil[1];
+          if (oy < 0 || oy >= g.out[1]) continue;
+          float* yrow = yp + (oz * g.out[1] + oy) * g.out[2];
+          const float* crow = cp + (iz * g.in[1] + iy) * g.in[2];
+          for (int64_t ix = 0; ix < g.in[2]; ++ix) {
+            const int64_t ox =
+                ix * g.stride[2] - g.pad_begin[2] + kx * g.dil[2];
+            if (ox < 0 || ox >= g.out[2]) continue;
+            yrow[ox] += crow[ix];
+          }
         }
       }
     }
@@ -209,9 +219,7 @@ void OneImage(const TGeom& g, const float* x, const float* w, const float* b,
   }
 }
 
-}  // namespace
-
-std::string InferConvTranspose(InferContext& ctx) {
+std::string InferConvTransposeFloat(InferContext& ctx) {
   using Kind = Attribute::Kind;
   std::string err = CheckInputs(kOp, ctx, 2, 3);
   if (err.empty()) {
@@ -227,78 +235,46 @@ std::string InferConvTranspose(InferContext& ctx) {
   }
   if (err.empty()) err = PrepareOutputs(kOp, ctx, 1);
   if (!err.empty()) return err;
-  const DType d = ctx.inputs[0].dtype;
-  // Its half path reads Eigen::half directly; bf16 has no converter here.
-  if (!IsFloat(d) || d == DType::kBFloat16) {
-    return Fail(kOp, DTypeRefusal(d, "float32 or float16"));
-  }
-  for (size_t i = 1; i < ctx.inputs.size(); ++i) {
-    if (ctx.inputs[i].present() && ctx.inputs[i].dtype != d) {
-      return Fail(kOp, "all inputs must be " + std::string(DTypeName(d)));
+  for (size_t i = 0; i < ctx.inputs.size(); ++i) {
+    if (ctx.inputs[i].present() && ctx.inputs[i].dtype != DType::kFloat32) {
+      return Fail(kOp, DTypeRefusal(ctx.inputs[i].dtype,
+                                    "float32, float16 or bfloat16"));
     }
   }
   TGeom g;
   err = Resolve(ctx.attrs, ctx.inputs.data(), ctx.inputs.size(), &g);
   if (!err.empty()) return err;
-  ScratchPlan sp;
-  if (!PlanScratch(g, d == DType::kFloat16, &sp)) {
-    return Fail(kOp, "scratch buffer is too large");
-  }
-  ctx.scratch_bytes =
-      static_cast<size_t>(sp.col + sp.x + sp.w + sp.y) * sizeof(float);
+  const int64_t col = ColumnFloats(g);
+  if (col < 0) return Fail(kOp, "scratch buffer is too large");
+  ctx.scratch_bytes = static_cast<size_t>(col) * sizeof(float);
   Shape out = ctx.inputs[0].shape;
   out.dims[1] = g.m;
-  if (out.rank == 4) {
-    out.dims[2] = g.out[0];
-    out.dims[3] = g.out[1];
-  } else {
-    out.dims[2] = g.out[1];
+  for (int32_t i = 2; i < out.rank; ++i) {
+    out.dims[i] = g.out[kAxes - out.rank + i];
   }
-  return SetOutput(kOp, ctx, 0, d, out);
+  return SetOutput(kOp, ctx, 0, DType::kFloat32, out);
 }
 
-void RunConvTranspose(const RunContext& ctx) {
+void RunConvTransposeFloat(const RunContext& ctx) {
   TGeom g;
   Resolve(ctx.attrs, ctx.inputs, ctx.num_inputs, &g);
-  const TensorRef& x = ctx.inputs[0];
-  const bool half = x.dtype == DType::kFloat16;
-  const bool has_bias = ctx.num_inputs > 2 && ctx.inputs[2].present();
   if (ctx.outputs[0].shape.numel() == 0) return;
-  ScratchPlan sp;
-  PlanScratch(g, half, &sp);
-  float* col = static_cast<float*>(ctx.scratch);
+  const float* b = ctx.num_inputs > 2 && ctx.inputs[2].present()
+                       ? ctx.inputs[2].as<const float>()
+                       : nullptr;
   const int64_t x_image = g.c * g.in_plane();
   const int64_t y_image = g.m * g.out_plane();
-  if (!half) {
-    const float* b = has_bias ? ctx.inputs[2].as<const float>() : nullptr;
-    for (int64_t i = 0; i < g.n; ++i) {
-      OneImage(g, x.as<const float>() + i * x_image,
-               ctx.inputs[1].as<const float>(), b, col,
-               ctx.outputs[0].as<float>() + i * y_image);
-    }
-    return;
-  }
-  float* xf = col + sp.col;
-  float* wf = xf + sp.x;
-  float* yf = wf + sp.w;
-  const Half* wh = ctx.inputs[1].as<const Half>();
-  for (int64_t j = 0; j < sp.w; ++j) wf[j] = Load(wh[j]);
-  // The bias is added while rounding to half, in float.
   for (int64_t i = 0; i < g.n; ++i) {
-    const Half* xh = x.as<const Half>() + i * x_image;
-    for (int64_t j = 0; j < x_image; ++j) xf[j] = Load(xh[j]);
-    OneImage(g, xf, wf, nullptr, col, yf);
-    Half* yh = ctx.outputs[0].as<Half>() + i * y_image;
-    for (int64_t m = 0; m < g.m; ++m) {
-      const float bias =
-          has_bias ? Load(ctx.inputs[2].as<const Half>()[m]) : 0.0f;
-      for (int64_t p = 0; p < g.out_plane(); ++p) {
-        yh[m * g.out_plane() + p] =
-            Store<Half>(yf[m * g.out_plane() + p] + bias);
-      }
-    }
+    OneImage(g, ctx.inputs[0].as<const float>() + i * x_image,
+             ctx.inputs[1].as<const float>(), b,
+             static_cast<float*>(ctx.scratch),
+             ctx.outputs[0].as<float>() + i * y_image);
   }
 }
+
+}  // namespace
+
+ASCEND_EMU_HALF_VIA_FLOAT(ConvTranspose)
 
 }  // namespace kernels
 }  // namespace ascend_emu

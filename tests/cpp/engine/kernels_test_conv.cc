@@ -397,7 +397,7 @@ TEST(KernelsConv, InferRejections) {
   EXPECT_INFER_FAILS(InferKernel("Conv", Attrs(), {x, w, RandF32(S({5}), 3)}),
                      "bias [5] must be [6]");
   EXPECT_INFER_FAILS(
-      InferKernel("Conv", Attrs(), {RandF32(S({1, 4, 5, 5, 5}), 1), w}),
+      InferKernel("Conv", Attrs(), {RandF32(S({1, 4, 5, 5, 5, 5}), 1), w}),
       "3-D or 4-D");
   EXPECT_INFER_FAILS(
       InferKernel("Conv", Attrs(), {x, RandF32(S({6, 4, 3}), 2)}),

@@ -218,9 +218,15 @@ TEST(KernelsConvTranspose, Refusals) {
   st.Ints("strides", {int64_t{1} << 40, int64_t{1} << 40});
   EXPECT_INFER_FAILS(RunKernel("ConvTranspose", st, {x, w}), "too large");
   EXPECT_INFER_FAILS(RunKernel("ConvTranspose", Attrs(),
-                               {RandF32(S({1, 4, 2, 2, 2}), 1),
-                                RandF32(S({4, 2, 1, 1, 1}), 1)}),
-                     "[N, C, H, W]");
+                               {RandF32(S({1, 4, 2, 2, 2, 2}), 1),
+                                RandF32(S({4, 2, 1, 1, 1, 1}), 1)}),
+                     "[N, C, D, H, W]");
+  EXPECT_INFER_FAILS(
+      RunKernel("ConvTranspose", Attrs(),
+                {HostTensor::Of(DType::kInt32, x.shape,
+                                std::vector<int32_t>(x.shape.numel())),
+                 w}),
+      "int32");
 }
 
 }  // namespace

@@ -16,6 +16,7 @@ add_executable(ascend_emu_kernels_test
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_conv_fused.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_conv_depthwise.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_conv_transpose.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_conv3d.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_pool.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_normalization.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_shape.cc
