@@ -3,7 +3,8 @@
 """Model load time and peak RSS: ExecuTorch + AscendBackend on the emulator vs XNNPACK (issue 14).
 
     python benchmarks/bench_load.py [--layers 16] [--width 4096] [--repeats 3]
-        [--variants inline,external,xnnpack] [--dev-build DIR] [--artifacts DIR] [--json PATH]
+        [--variants inline,external,xnnpack,inline_verified,external_verified]
+        [--dev-build DIR] [--artifacts DIR] [--json PATH]
 
 The model is a stack of `--layers` Linear(width, width) layers (default 16 x 4096 x 4096 fp32 =
 1 GiB of weights), lowered three ways, each in its own process:
@@ -15,6 +16,11 @@ The model is a stack of `--layers` Linear(width, width) layers (default 16 x 409
             the .om and one weight file per Linear in weights.ptd (the backend copies each from
             the mapped .ptd to device memory and binds it, aclmdlSetExternalWeightAddress);
   xnnpack   XnnpackPartitioner: XNNPACK packs the weights from the mapped .pte at init.
+
+and `inline_verified` / `external_verified` load the inline / external programs with
+EXECUTORCH_ASCEND_VERIFY_WEIGHTS=1: every .om and weight file is checked against the SHA-256 its
+named-data key names before it is uploaded (docs/runtime.md, "Verifying weights"); the difference
+to the unverified variant is the check's cost.
 
 Each load (executorch.runtime: load_program + load_method) runs in a fresh process, the variants
 interleaved, `--repeats` times, each with its files just read once (a warm page cache, as for a
@@ -50,12 +56,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dev_build
 
 GIB = 1 << 30
-VARIANTS = ("inline", "external", "xnnpack")
+VARIANTS = ("inline", "external", "xnnpack", "inline_verified", "external_verified")
 LABELS = {
     "inline": "AscendBackend, weights inside the .om (.pte)",
     "external": "AscendBackend, external weight files (.ptd)",
     "xnnpack": "XNNPACK (XnnpackPartitioner .pte)",
+    "inline_verified": "AscendBackend, weights inside the .om, verified",
+    "external_verified": "AscendBackend, external weight files, verified",
 }
+VERIFIED = "_verified"
+
+
+def _program(variant: str) -> str:
+    """The lowered program a variant loads: a verified variant loads its unverified twin's."""
+    return variant.removesuffix(VERIFIED)
 
 
 def _status(field: str, pid: int | str = "self") -> int:
@@ -131,8 +145,9 @@ def phase_load(work: Path, variant: str) -> dict:
         use_emulator()  # registers AscendBackend, on the emulator
     x = torch.from_numpy(np.load(work / "input.npy"))
     expected = torch.from_numpy(np.load(work / "expected.npy"))
-    pte = work / variant / "model.pte"
-    ptd = work / variant / "weights.ptd"
+    os.environ["EXECUTORCH_ASCEND_VERIFY_WEIGHTS"] = "1" if variant.endswith(VERIFIED) else "0"
+    pte = work / _program(variant) / "model.pte"
+    ptd = work / _program(variant) / "weights.ptd"
     runtime = Runtime.get()
     before = {f: _status(f) for f in ("VmRSS", "RssAnon", "RssFile")}
     cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -194,19 +209,19 @@ def _warm(folder: Path) -> None:
 def measure(work: Path, args: argparse.Namespace) -> dict:
     variants = [v for v in args.variants.split(",") if v]
     aot = {}
-    for v in variants:
+    for v in dict.fromkeys(_program(v) for v in variants):
         if (work / v / "aot.json").exists():  # --artifacts from an earlier run
             aot[v] = json.loads((work / v / "aot.json").read_text())
             continue
         aot[v], _ = _child(
             ["--phase", "aot", "--variant", v, "--layers", str(args.layers),
              "--width", str(args.width)], work)  # fmt: skip
-    weight_bytes = aot[variants[0]]["weight_bytes"]
+    weight_bytes = aot[_program(variants[0])]["weight_bytes"]
     runs: dict[str, list[dict]] = {v: [] for v in variants}
     for r in range(args.repeats):
         order = variants[r % len(variants) :] + variants[: r % len(variants)]
         for v in order:
-            _warm(work / v)
+            _warm(work / _program(v))
             result, peaks = _child(["--phase", "load", "--variant", v], work)
             tol = 1e-3 * max(1.0, result["max_abs_expected"])
             if result["max_abs_error"] > tol:
@@ -227,7 +242,7 @@ def measure(work: Path, args: argparse.Namespace) -> dict:
             (r["peak_rss_total"] - r["rss_before"]) / weight_bytes for r in rs
         )
         figures[f"{v}_max_abs_error"] = max(r["max_abs_error"] for r in rs)
-        figures[f"{v}_file_bytes"] = sum(aot[v]["files"].values())
+        figures[f"{v}_file_bytes"] = sum(aot[_program(v)]["files"].values())
     if "xnnpack" in variants:
         base = figures["xnnpack_load_cpu_s"]
         for v in variants:

@@ -16,11 +16,10 @@ using executorch::runtime::Result;
 
 namespace {
 
-Result<std::unique_ptr<DeviceWeight>> upload(const AclLibrary& library,
-                                             int32_t device,
-                                             const NamedDataMap& data,
-                                             const ExternalWeight& weight,
-                                             bool verify) {
+// The named data holding `weight`, of the size the blob says (the buffer
+// maps the .ptd without a copy where the data loader can).
+Result<FreeableBuffer> weight_bytes(const NamedDataMap& data,
+                                    const ExternalWeight& weight) {
   Result<FreeableBuffer> bytes = data.get_data(weight.key.c_str());
   if (!bytes.ok()) {
     ASCEND_LOG(Error,
@@ -38,14 +37,20 @@ Result<std::unique_ptr<DeviceWeight>> upload(const AclLibrary& library,
       "named data '%s' holds %zu bytes, but the delegate blob says external "
       "weight '%s' has %" PRIu64 " bytes; re-export the program",
       weight.key.c_str(), bytes->size(), weight.name.c_str(), weight.size);
-  if (verify) {
-    const Error checked =
-        verify_content(source.get(), bytes->size(), weight.key,
-                       "external weight '" + weight.name + "'");
-    if (checked != Error::Ok) {
-      return checked;
-    }
+  return bytes;
+}
+
+// `verified`: the caller checked these bytes against the key.
+Result<std::unique_ptr<DeviceWeight>> upload(const AclLibrary& library,
+                                             int32_t device,
+                                             const NamedDataMap& data,
+                                             const ExternalWeight& weight,
+                                             bool verified) {
+  Result<FreeableBuffer> bytes = weight_bytes(data, weight);
+  if (!bytes.ok()) {
+    return bytes.error();
   }
+  const void* source = bytes->data();
   constexpr uint64_t kAlign = ACL_EXTERNAL_WEIGHT_SIZE_ALIGNMENT;
   ASCEND_CHECK_OR_RETURN_ERROR(weight.size <= SIZE_MAX - kAlign, InvalidProgram,
                                "external weight '%s' (%" PRIu64
@@ -59,7 +64,7 @@ Result<std::unique_ptr<DeviceWeight>> upload(const AclLibrary& library,
     return allocation.error();
   }
   const aclError error =
-      library.api().aclrtMemcpy((*allocation)->get(), rounded, source.get(),
+      library.api().aclrtMemcpy((*allocation)->get(), rounded, source,
                                 bytes->size(), ACL_MEMCPY_HOST_TO_DEVICE);
   // The upload is the only reader: unmap now, before the next weight.
   bytes->Free();
@@ -71,8 +76,21 @@ Result<std::unique_ptr<DeviceWeight>> upload(const AclLibrary& library,
   auto uploaded = std::make_unique<DeviceWeight>();
   uploaded->allocation = std::move(**allocation);
   uploaded->bytes = weight.size;
-  uploaded->verified = verify;
+  uploaded->verified = verified;
   return uploaded;
+}
+
+// The program's own bytes of `weight` checked against its key (only read,
+// never uploaded: the cache may hold a checked copy already).
+Error verify_own_bytes(const NamedDataMap& data, const ExternalWeight& weight) {
+  Result<FreeableBuffer> bytes = weight_bytes(data, weight);
+  if (!bytes.ok()) {
+    return bytes.error();
+  }
+  const Error checked = verify_content(bytes->data(), bytes->size(), weight.key,
+                                       "external weight '" + weight.name + "'");
+  bytes->Free();
+  return checked;
 }
 
 }  // namespace
@@ -86,6 +104,14 @@ WeightsCache& WeightsCache::get() {
 Result<std::shared_ptr<const DeviceWeight>> WeightsCache::acquire(
     const AclLibrary& library, int32_t device, const NamedDataMap& data,
     const ExternalWeight& weight, bool verify) {
+  // Checked whether or not the cache holds a copy: whether a corrupted
+  // program loads must not depend on what else the process has loaded.
+  if (verify) {
+    const Error checked = verify_own_bytes(data, weight);
+    if (checked != Error::Ok) {
+      return checked;
+    }
+  }
   auto entry = entries_.get(
       {device, weight.key},
       [verify](const DeviceWeight& held) { return held.verified || !verify; },

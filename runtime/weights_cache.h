@@ -42,14 +42,15 @@ class WeightsCache {
   // without a host copy where the data loader can, and the buffer is freed
   // right after the upload, so one weight at a time is mapped). A context
   // of `device` must be current; the last holder releases the copy with a
-  // context of that device current. With `verify`, the bytes are checked
-  // against the SHA-256 the key names before the upload, and a copy another
-  // delegate uploaded unchecked is not reused: this one uploads its own,
-  // checked, and later acquirers share that (the unchecked copy lives on
-  // with its holders). Errors: NotFound (no such key: the .ptd holding the
-  // weights was not loaded), InvalidProgram (its size is not the blob's),
-  // InvalidExternalData (verify: the bytes are not the key's),
-  // DelegateMemoryAllocationFailed, InvalidState (the upload).
+  // context of that device current. With `verify`, this program's bytes
+  // are checked against the SHA-256 the key names first (even when a copy
+  // is on the device already), and a copy another delegate uploaded
+  // unchecked is not reused: this one uploads its own, checked, and later
+  // acquirers share that (the unchecked copy lives on with its holders).
+  // Errors: NotFound (no such key: the .ptd holding the weights was not
+  // loaded), InvalidProgram (its size is not the blob's), InvalidExternalData
+  // (verify: the bytes are not the key's), DelegateMemoryAllocationFailed,
+  // InvalidState (the upload).
   executorch::runtime::Result<std::shared_ptr<const DeviceWeight>> acquire(
       const AclLibrary& library, int32_t device,
       const executorch::runtime::NamedDataMap& data,

@@ -229,6 +229,20 @@ TEST_F(BackendVerify, AnUncheckedDeviceCopyIsNotReusedByAVerifyingDelegate) {
   EXPECT_EQ(WeightsCache::get().live(), 0u);
 }
 
+TEST_F(BackendVerify,
+       ACorruptedProgramIsRefusedThoughTheDeviceHasACheckedCopy) {
+  VerifySpec verify(true);
+  auto intact = init(blob(), verify.get());
+  ASSERT_TRUE(intact.ok());
+  BytesNamedDataMap corrupted;
+  corrupted.add(om_key_, *om_);
+  corrupted.add(weight_key_, corrupted_weight());
+  EXPECT_EQ(error_of(init(blob(), verify.get(), nullptr, &corrupted)),
+            Error::InvalidExternalData);
+  EXPECT_EQ(corrupted.outstanding(), 0);
+  EXPECT_TRUE(runs_right(*intact));
+}
+
 TEST_F(BackendVerify, SetOptionAndTheEnvironmentTurnItOn) {
   data_.add(weight_key_, corrupted_weight());
   {
