@@ -111,12 +111,9 @@ def test_rewritten_decoder_matches_eager_and_exports(family: str) -> None:
         assert not any(op in t for t in targets), (op, sorted(targets))
 
 
-# Ops left on the CPU, and why (every other family: one partition, nothing on the CPU).
-CPU_OPS = {
-    # GPT-OSS's attention sinks: softmax stabilised by logits.max(dim=-1).values, a values +
-    # indices op the registry has no converter for yet; its MoE blocks are delegated.
-    "gpt_oss": {"aten.max.dim"},
-}
+# Ops left on the CPU, and why: none (GPT-OSS's attention sinks take logits.max(dim=-1),
+# lowered as ReduceMax + ArgMax since 2026-12-06).
+CPU_OPS: dict[str, set[str]] = {}
 # DeepSeek-V3 caches MLA's compressed latents ([1, 1, S, kv_lora_rank] and the rope keys),
 # which transformers 5.24's StaticCache (sized [1, kv_heads, S, head_dim]) cannot hold: its
 # static-cache export fails in transformers itself, so it runs below as a prefill step.

@@ -47,11 +47,13 @@ def emit_first_output(
 
 
 # Ops whose every output is lowered (each getitem user gets its own ONNX output): split's parts,
-# topk's and sort's values and indices.
+# topk's, sort's and max/min(dim)'s values and indices.
 ALL_OUTPUT_OPS = (
     aten.split_with_sizes_copy.default,
     aten.topk.default,
     aten.sort.default,
+    aten.max.dim,
+    aten.min.dim,
 )
 
 

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
-"""1-D and 2-D convolution, plain and transposed -> Conv, ConvTranspose.
+"""1-D, 2-D and 3-D convolution, plain and transposed -> Conv, ConvTranspose.
 
-torch.nn.Conv1d/2d and ConvTranspose1d/2d all reach the edge graph as aten.convolution on a 3-D
-(N, C, L) or 4-D (N, C, H, W) input; the ONNX node keeps that rank (CANN runs 1-D as 2-D with
-H = 1 itself, so its limits apply to the last dim). Limits quoted are CANN's documented ones for
-its ONNX parser (cann-onnx-ops reference): a node outside them would fail in atc or fall back to
-AI CPU, so it stays on ExecuTorch's CPU kernels. Pooling (pool.py) shares the window helpers of
-_window.py.
+torch.nn.Conv1d/2d/3d and ConvTranspose1d/2d/3d all reach the edge graph as aten.convolution on a
+3-D (N, C, L), 4-D (N, C, H, W) or 5-D (N, C, D, H, W) input; the ONNX node keeps that rank (CANN
+runs 1-D as 2-D with H = 1 itself, so its limits apply to the last dim; its ONNX parser maps a
+5-D Conv to Conv3D and a 5-D ConvTranspose to Conv3DTranspose, both with NOTSET padding as here).
+Limits quoted are CANN's documented ones for its ONNX parser (cann-onnx-ops reference): a node
+outside them would fail in atc or fall back to AI CPU, so it stays on ExecuTorch's CPU kernels.
+Pooling (pool.py) shares the window helpers of _window.py.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from torch.fx import Node
 from ..context import LoweringContext
 from ..registry import converter
 from ..samples import module_sample
-from ._args import ints, rank, shape, tensor_val
+from ._args import ints, rank, shape
 from ._dtypes import FLOATS
 from ._quant import takes_int8
 from ._window import cann_window_limits, input_width, onnx_pads, spatial_rank
@@ -59,17 +60,15 @@ def _transposed_supported(
 
 
 def _conv_supported(node: Node) -> str | None:
-    """3-D (N,C,L) or 4-D (N,C,H,W) input; CANN limits: kernel 1..255, stride 1..63, dilation
-    1..255, pad 0..255, last dim W <= 4096; transposed: input channels divisible by groups,
-    output size as PyTorch's (output_padding < max(stride, dilation))."""
-    if rank(node.args[0]) not in (3, 4):
-        return "only 1-D (N, C, L) and 2-D (N, C, H, W) convolution is lowered"
+    """3-D (N,C,L), 4-D (N,C,H,W) or 5-D (N,C,D,H,W) input; CANN limits: kernel 1..255, stride
+    1..63, dilation 1..255, pad 0..255, last dim W <= 4096; transposed: input channels divisible
+    by groups, output size as PyTorch's (output_padding < max(stride, dilation))."""
+    if rank(node.args[0]) not in (3, 4, 5):
+        return "only 1-D, 2-D and 3-D convolution (input rank 3, 4 or 5) is lowered"
     k, s, p, d = _window(node)
     limits = cann_window_limits(k, s, d, p, input_width(node))
     if limits is not None or not node.args[6]:
         return limits
-    if tensor_val(node.args[0]).dtype == torch.bfloat16:
-        return "bfloat16 ConvTranspose is not lowered (the emulator's kernel has no bf16 path)"
     return _transposed_supported(node, k, s, p, d)
 
 
@@ -142,6 +141,39 @@ def _conv_supported(node: Node) -> str | None:
             "convT1d_depthwise_dilation",
             lambda: torch.nn.ConvTranspose1d(3, 3, 2, dilation=3, groups=3, bias=False),
             (1, 3, 1),
+        ),
+        module_sample(
+            "conv3d_k3_pad",
+            lambda: torch.nn.Conv3d(3, 4, 3, padding=1),
+            (1, 3, 4, 5, 6),
+            half=True,
+        ),
+        module_sample(
+            "conv3d_stride_dilation_groups_no_bias",
+            lambda: torch.nn.Conv3d(
+                4,
+                6,
+                (2, 3, 1),
+                stride=(1, 2, 2),
+                padding=(1, 2, 0),
+                dilation=(2, 2, 1),
+                groups=2,
+                bias=False,
+            ),
+            (2, 4, 5, 7, 6),
+        ),
+        module_sample(
+            "convT3d_k3_s2_outpad",
+            lambda: torch.nn.ConvTranspose3d(4, 3, 3, stride=2, padding=1, output_padding=1),
+            (1, 4, 3, 4, 5),
+            half=True,
+        ),
+        module_sample(
+            "convT3d_groups_dilation_no_bias",
+            lambda: torch.nn.ConvTranspose3d(
+                4, 6, (2, 1, 3), stride=(2, 1, 1), dilation=(1, 1, 2), groups=2, bias=False
+            ),
+            (1, 4, 3, 2, 4),
         ),
         # convert_pt2e's int8 conv: Conv on int8 values, AscendDequant to fp16 (quantized.py).
         module_sample(

@@ -15,6 +15,7 @@ select_last_index=1; PyTorch returns the first extreme index, which is select_la
 from __future__ import annotations
 
 import math
+import operator
 
 import torch
 from onnx import TensorProto
@@ -186,6 +187,52 @@ def _tied_int32s(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
 
 _argminmax("ArgMax", aten.argmax.default, torch.argmax, "argmax")
 _argminmax("ArgMin", aten.argmin.default, torch.argmin, "argmin")
+
+
+def _values_and_indices_supported(node: Node) -> str | None:
+    """rank >= 1."""
+    if rank(node.args[0]) == 0:
+        return "max/min over a dim of a 0-d tensor"
+    return None
+
+
+def _values_and_indices(reduce_op: str, arg_op: str, target: object, fn: object, id: str) -> None:
+    """max(x, dim) / min(x, dim): the values (ReduceMax/ReduceMin) and the indices
+    (ArgMax/ArgMin, the first of tied values as PyTorch documents for torch.max(dim)), each
+    written into its getitem user. GPT-OSS's router and top-1 heads take both."""
+    samples = [
+        fn_sample(f"{id}_dim_both", lambda x: tuple(fn(x, -1)), (3, 5)),  # type: ignore[operator]
+        fn_sample(
+            f"{id}_dim_keep_values",
+            lambda x: fn(x, 1, keepdim=True)[0] * 2,
+            (2, 4, 3),  # type: ignore[operator]
+        ),
+        fn_sample(f"{id}_dim_indices_tied", lambda x: fn(x, 0)[1], (5, 3), inputs=_tied_int32s),  # type: ignore[operator]
+    ]
+
+    @converter(
+        target,
+        onnx=[reduce_op, arg_op],
+        supports=_values_and_indices_supported,
+        dtypes=(*FLOATS, torch.int32, torch.int64),
+        samples=samples,
+    )
+    def convert(ctx: LoweringContext, node: Node) -> None:
+        x = node.args[0]
+        axis = norm_dim(int(arg(node, 1, "dim")), rank(x))
+        keep = int(bool(arg(node, 2, "keepdim", False)))
+        users = {int(u.args[1]): u for u in node.users if u.target is operator.getitem}
+        values, indices = (
+            ctx.out(users[i]) if i in users else ctx.builder.fresh("unused") for i in (0, 1)
+        )
+        xv = ctx.value(x)
+        ctx.builder.add_node(reduce_op, [xv], [values], axes=[axis], keepdims=keep)
+        ctx.builder.add_node(arg_op, [xv], [indices], axis=axis, keepdims=keep, select_last_index=0)
+        ctx.bind(node, values)
+
+
+_values_and_indices("ReduceMax", "ArgMax", aten.max.dim, torch.max, "max")
+_values_and_indices("ReduceMin", "ArgMin", aten.min.dim, torch.min, "min")
 
 
 def _mean_supported(node: Node) -> str | None:
