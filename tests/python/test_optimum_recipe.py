@@ -36,6 +36,7 @@ STOP_AFTER = 5  # the second prompt's 5th greedy token is made an EOS: the runne
 CACHE = 48
 FAMILIES = {
     "llama": 4,
+    "llama_deep": 2,
     "qwen3": 1,
     "qwen3_moe": 4,
     "gemma3": 4,
@@ -43,7 +44,9 @@ FAMILIES = {
 
 
 def _until_eos(tokens: list[int], eos: set[int]) -> list[int]:
-    for i, t in enumerate(tokens):
+    """What TextLLMRunner emits: the prefill's token always (it checks EOS only on the tokens
+    its decode loop makes), then up to and including the first EOS."""
+    for i, t in enumerate(tokens[1:], 1):
         if t in eos:
             return tokens[: i + 1]
     return tokens

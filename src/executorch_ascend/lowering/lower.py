@@ -26,8 +26,9 @@ from ..compile_spec import AscendCompileSpec
 from ..soc_versions import MAX_GEARED_INPUT_DIMS
 from .context import LoweringError
 from .gears.merge import merge_gears
-from .gears.plan import atc_gear_options, plan_gears
+from .gears.plan import GearPlan, atc_gear_options, plan_gears
 from .gears.specialize import specialize
+from .partition import read_io, tensor_meta
 from .program import LoweredGraph, to_onnx
 
 
@@ -52,9 +53,21 @@ def _check_geared_dims(dims: list[list[sympy.Expr | int]]) -> None:
         raise TooManyGearedDims(
             f"shape gears need the dims of all the partition's inputs to fit ACL's "
             f"aclmdlIODims ({MAX_GEARED_INPUT_DIMS}, ACL_MAX_DIM_CNT), and its {len(dims)} inputs "
-            f"(device state included) have {total}: aclmdlGetInputDynamicDims would fail at "
+            f"(device state included, each flattened to one dim) have {total}: "
+            "aclmdlGetInputDynamicDims would fail at "
             "load. Compile without gears (a decoder: one token per call)"
         )
+
+
+def _states_must_be_flat(edge_program: ExportedProgram, plan: GearPlan) -> bool:
+    """Whether the device states (a KV cache) must be rank 1 for the inputs' dims to fit
+    aclmdlIODims: each state then counts one dim instead of its rank (program.py)."""
+    if plan.batch:
+        return False
+    states = read_io(edge_program).states
+    total = sum(len(d) for d in plan.input_dims)
+    total += sum(len(tensor_meta(s.placeholder).shape) for s in states)
+    return total > MAX_GEARED_INPUT_DIMS
 
 
 def lower_partition(
@@ -80,10 +93,16 @@ def lower_partition(
         return LoweredPartition(to_onnx(special, external_threshold, check=check))
     graphs: list[LoweredGraph] = []
     dims: list[list[sympy.Expr | int]] = []
+    flat = _states_must_be_flat(edge_program, plan)
     for binding, gear in zip(plan.bindings(), plan.gears, strict=True):
         try:
             graphs.append(
-                to_onnx(specialize(edge_program, binding), external_threshold, check=check)
+                to_onnx(
+                    specialize(edge_program, binding),
+                    external_threshold,
+                    check=check,
+                    flat_states=flat,
+                )
             )
         except LoweringError as e:
             raise LoweringError(f"at gear ({plan.label(gear)}): {e}") from e

@@ -17,11 +17,15 @@ A mutable buffer the partition owns (a KV cache: its placeholder and its mutatio
 partition, see partitioner.tag_owned_buffers) is state: the graph reads it as input "state_in_<k>"
 after the user inputs and writes its new value as output "state_out_<k>" after the user outputs.
 The runtime keeps both in device memory and swaps them between calls (docs/runtime.md), so the
-state never crosses host and device.
+state never crosses host and device. With `flat_states`, both are declared rank 1 ([numel]) and
+reshaped inside the graph: a geared .om must list the dims of all its inputs in one aclmdlIODims
+of at most 128 (lower.py), and a decoder's rank-4 KV caches would otherwise fill it from about
+15 layers on. The runtime sees only their bytes, so either form runs alike.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +42,10 @@ from .external_data import GraphConstant
 from .onnx_graph import OnnxGraphBuilder
 from .partition import initial_value, read_io, tensor_meta
 from .registry import lookup, op_name, why_unsupported
+
+
+def _state_dims(shape: torch.Size | tuple[int, ...], flat: bool) -> list[int]:
+    return [math.prod(shape)] if flat else list(shape)
 
 
 @dataclass(frozen=True)
@@ -85,7 +93,10 @@ class LoweredGraph:
 
 
 def to_onnx(
-    program: ExportedProgram, external_threshold: int | None = None, check: bool = True
+    program: ExportedProgram,
+    external_threshold: int | None = None,
+    check: bool = True,
+    flat_states: bool = False,
 ) -> LoweredGraph:
     """Lowers a whole program (a delegated partition, or a fully supported edge program).
 
@@ -93,7 +104,8 @@ def to_onnx(
     written by `save` (what atc gets; no protobuf size limit then applies); None (the default)
     keeps every initializer in `model`, which is then a self-contained, checked model.
     `check`: False skips the in-memory onnx.checker run (which serializes the whole model) for a
-    caller that saves the graph anyway: `save` checks the files it writes.
+    caller that saves the graph anyway: `save` checks the files it writes. `flat_states`: the
+    state inputs and outputs are rank 1 (see the module's docstring).
     """
     builder = OnnxGraphBuilder(external_threshold=external_threshold)
     constants = ConstantResolver(program)
@@ -110,19 +122,24 @@ def to_onnx(
     for k, owned in enumerate(io.states):
         val = tensor_meta(owned.placeholder)
         name = builder.reserve(f"state_in_{k}")
-        builder.add_input(name, onnx_elem_type(val.dtype), list(val.shape))
-        ctx.bind(owned.placeholder, name)
-        inputs.append(OnnxValue(name, val.dtype, tuple(val.shape)))
+        dims = _state_dims(val.shape, flat_states)
+        builder.add_input(name, onnx_elem_type(val.dtype), dims)
+        if flat_states:
+            ctx.bind(owned.placeholder, ctx.tmp("Reshape", [name, ctx.int64s(list(val.shape))]))
+        else:
+            ctx.bind(owned.placeholder, name)
+        inputs.append(OnnxValue(name, val.dtype, tuple(dims)))
 
     user_outputs = io.user_outputs
     targets = [owned.target for owned in io.states]
     output_nodes = user_outputs + [owned.value for owned in io.states]
     output_names = [f"output_{i}" for i in range(len(user_outputs))]
     output_names += [f"state_out_{k}" for k in range(len(targets))]
+    reshaped = set(output_names[len(user_outputs) :]) if flat_states else set()
     for i, (name, node) in enumerate(zip(output_names, output_nodes, strict=True)):
         # The first producer of an output writes it under its final name; an output that is an
-        # input, a constant, or repeated gets an Identity below.
-        if node.op == "call_function" and node not in output_nodes[:i]:
+        # input, a constant, or repeated gets an Identity below (a flat state: a Reshape).
+        if node.op == "call_function" and node not in output_nodes[:i] and name not in reshaped:
             ctx.plan_output_name(node, name)
 
     for node in program.graph.nodes:
@@ -143,14 +160,18 @@ def to_onnx(
     for name, node in zip(output_names, output_nodes, strict=True):
         val = tensor_meta(node)
         produced = ctx.value(node)
+        dims = _state_dims(val.shape, name in reshaped)
         if produced != name:
             builder.reserve(name)
             # Named after the value's producer when it is an op (else after the output).
             builder.source = node.name if node.op == "call_function" else name
-            builder.add_node("Identity", [produced], [name])
+            if name in reshaped:
+                builder.add_node("Reshape", [produced, ctx.int64s(dims)], [name])
+            else:
+                builder.add_node("Identity", [produced], [name])
             builder.source = None
-        builder.add_output(name, onnx_elem_type(val.dtype), list(val.shape))
-        outputs.append(OnnxValue(name, val.dtype, tuple(val.shape)))
+        builder.add_output(name, onnx_elem_type(val.dtype), dims)
+        outputs.append(OnnxValue(name, val.dtype, tuple(dims)))
 
     user_inputs = len(inputs) - len(targets)
     states = tuple(
@@ -163,7 +184,7 @@ def to_onnx(
                 f"mutable buffer {state.target} holds {state.initial.dtype} but is read as "
                 f"{inputs[state.input_index].dtype}"
             )
-        if tuple(state.initial.shape) != inputs[state.input_index].dims:
+        if _state_dims(state.initial.shape, flat_states) != list(inputs[state.input_index].dims):
             raise LoweringError(
                 f"mutable buffer {state.target} has shape {tuple(state.initial.shape)} but is "
                 f"read as {inputs[state.input_index].dims}"

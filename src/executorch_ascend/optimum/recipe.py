@@ -140,6 +140,11 @@ def _export(
     return {"model": program}
 
 
+# The length of optimum-executorch's example input for a dynamic decoder export
+# (integrations.py, CausalLMExportableModule._prepare_export_inputs: seq_length = 3).
+_EXAMPLE_TOKENS = 3
+
+
 def _fit_decoder(model: Any, metadata: dict[str, Any], prefill_chunk: int) -> None:
     """The decoder's runner facts for the gears, in `metadata` (the constant methods):
     ExecuTorch's runner prefills chunks of at most `get_max_seq_len` tokens, and reads the
@@ -160,8 +165,9 @@ def _fit_decoder(model: Any, metadata: dict[str, Any], prefill_chunk: int) -> No
         metadata["get_max_seq_len"] = chunk
         # optimum bounds the exported S at its metadata's get_max_seq_len - 1: bounded at the
         # largest gear, ExecuTorch plans the inputs and the [1, S, vocab] logits for S <= P
-        # instead of the whole cache length.
-        model.metadata = {**model.metadata, "get_max_seq_len": chunk + 1}
+        # instead of the whole cache length. Its example input has 3 tokens, so the bound is at
+        # least 3; the gears stay 1..P and the runner feeds at most P (get_max_seq_len).
+        model.metadata = {**model.metadata, "get_max_seq_len": max(chunk, _EXAMPLE_TOKENS) + 1}
 
 
 def _eos_ids(model: Any) -> list[int]:

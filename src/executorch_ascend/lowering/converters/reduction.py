@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Callable
+from typing import Any
 
 import torch
 from onnx import TensorProto
@@ -196,18 +198,16 @@ def _values_and_indices_supported(node: Node) -> str | None:
     return None
 
 
-def _values_and_indices(reduce_op: str, arg_op: str, target: object, fn: object, id: str) -> None:
+def _values_and_indices(
+    reduce_op: str, arg_op: str, target: object, fn: Callable[..., Any], id: str
+) -> None:
     """max(x, dim) / min(x, dim): the values (ReduceMax/ReduceMin) and the indices
     (ArgMax/ArgMin, the first of tied values as PyTorch documents for torch.max(dim)), each
     written into its getitem user. GPT-OSS's router and top-1 heads take both."""
     samples = [
-        fn_sample(f"{id}_dim_both", lambda x: tuple(fn(x, -1)), (3, 5)),  # type: ignore[operator]
-        fn_sample(
-            f"{id}_dim_keep_values",
-            lambda x: fn(x, 1, keepdim=True)[0] * 2,
-            (2, 4, 3),  # type: ignore[operator]
-        ),
-        fn_sample(f"{id}_dim_indices_tied", lambda x: fn(x, 0)[1], (5, 3), inputs=_tied_int32s),  # type: ignore[operator]
+        fn_sample(f"{id}_dim_both", lambda x: tuple(fn(x, -1)), (3, 5)),
+        fn_sample(f"{id}_dim_keep_values", lambda x: fn(x, 1, keepdim=True)[0] * 2, (2, 4, 3)),
+        fn_sample(f"{id}_dim_indices_tied", lambda x: fn(x, 0)[1], (5, 3), inputs=_tied_int32s),
     ]
 
     @converter(
