@@ -196,6 +196,7 @@ def main() -> int:
         "-p",
         "no:warnings",
         "-v",  # names each test as it starts, so a native crash shows which one
+        "-rs",  # and says why each skipped one was skipped
     ]
     if args.keyword:
         pytest_args += ["-k", args.keyword]
