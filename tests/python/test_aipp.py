@@ -63,9 +63,9 @@ def _delegated(model: torch.nn.Module, frame: torch.Tensor):
     summary = lowering.summary
     assert summary.partitions == 1 and not summary.cpu_ops, summary
     # The program's input is the uint8 frame itself.
-    (placeholder,) = [
-        n for n in lowering.program.exported_program().graph.nodes if n.op == "placeholder"
-    ]
+    program = lowering.program.exported_program()
+    (name,) = program.graph_signature.user_inputs
+    (placeholder,) = [n for n in program.graph.nodes if n.name == name]
     assert placeholder.meta["val"].dtype == torch.uint8
     assert tuple(placeholder.meta["val"].shape) == tuple(frame.shape)
     return lowering
@@ -254,3 +254,42 @@ def test_bad_aipp_config_fails_at_atc_with_the_reason(native, tmp_path) -> None:
         insert_op_conf=aipp_config_text(graph.aipp),
     )
     assert compiled.om_file is not None
+
+
+@pytest.mark.emulator
+def test_demo_resnet_with_aipp_in_runtime_and_runner(native, tmp_path) -> None:
+    # The demo's model (examples/demo.py) behind AIPP: a 40x36 NV12 frame, cropped to its 32x32
+    # input, JPEG CSC and ImageNet normalisation; run by ExecuTorch's runtime and ascend_runner.
+    from example_models import small_resnet
+    from parity import fp32_tolerance, max_abs_error
+
+    from executorch_ascend.export import save
+    from executorch_ascend.run import run_with_runner
+
+    config = AippConfig(
+        "YUV420SP_U8",
+        src_image_size_w=36,
+        src_image_size_h=40,
+        crop=True,
+        load_start_pos_w=2,
+        load_start_pos_h=4,
+        crop_size_w=32,
+        crop_size_h=32,
+        csc_switch=True,
+        matrix=YUV_TO_RGB_JPEG,
+        input_bias=(0, 128, 128),
+        mean_chn=MEAN_CHN,
+        min_chn=MIN_CHN,
+        var_reci_chn=VAR_RECI,
+    )
+    model = with_aipp(small_resnet().eval(), config, (1, 3, 32, 32)).eval()
+    gen = torch.Generator().manual_seed(3)
+    nv12 = torch.randint(0, 256, model.frame_shape(1), dtype=torch.uint8, generator=gen)
+    with torch.no_grad():
+        expected = [model(nv12)]
+    pte, _ = save(_delegated(model, nv12).program, tmp_path / "model.pte")
+    # The AIPP step is bit-exact to the eager op: the rest is the float32 demo model.
+    tolerance = fp32_tolerance(expected)
+    assert max_abs_error(run_with_runtime(pte, [nv12]), expected) <= tolerance
+    runner = run_with_runner(pte, [nv12], expected, tmp_path / "runner")
+    assert max_abs_error(runner, expected) <= tolerance
