@@ -293,3 +293,36 @@ def test_demo_resnet_with_aipp_in_runtime_and_runner(native, tmp_path) -> None:
     assert max_abs_error(run_with_runtime(pte, [nv12]), expected) <= tolerance
     runner = run_with_runner(pte, [nv12], expected, tmp_path / "runner")
     assert max_abs_error(runner, expected) <= tolerance
+
+
+@pytest.mark.emulator
+def test_kept_onnx_source_recompiles_with_its_aipp(native, tmp_path) -> None:
+    # keep_onnx keeps the AIPP config in the source manifest (version 2): compiled again from
+    # it (replacing the .om), the .om's input is still the frame and the program still runs.
+    from executorch_ascend import blob
+    from executorch_ascend.export import save
+    from executorch_ascend.recompile import recompile
+    from executorch_ascend.saved_program import SavedProgram
+    from executorch_ascend.source import AIPP_MANIFEST_VERSION, PartitionSource
+    from executorch_ascend.toolchain import resolve_atc
+
+    config = AippConfig("RGB888_U8", mean_chn=MEAN_CHN, var_reci_chn=VAR_RECI)
+    model = with_aipp(Classifier().eval(), config, (1, 3, 8, 8)).eval()
+    frame = torch.randint(0, 256, model.frame_shape(1), dtype=torch.uint8)
+    spec = AscendCompileSpec(toolchain="emulator", keep_onnx=True)
+    pte, _ = save(lower(model, (frame,), spec).program, tmp_path / "model.pte")
+    program = SavedProgram.load(pte)
+    ((_, _, delegate),) = program.delegates("AscendBackend")
+    source_key = blob.decode(program.processed(delegate)).source_key
+    manifest = PartitionSource.from_json(program.read(source_key))
+    assert manifest.insert_op_conf == config.resolve((1, 3, 8, 8)).to_prototext()
+    assert f'"version": {AIPP_MANIFEST_VERSION}' in manifest.to_json().decode()
+
+    spec_atc = resolve_atc(AscendCompileSpec(toolchain="emulator"))
+    recompile(program, ["Ascend910B1"], spec_atc, replace=True)
+    out = tmp_path / "again.pte"
+    program.save(out)
+    with torch.no_grad():
+        want = model(frame)
+    (got,) = run_with_runtime(out, [frame])
+    torch.testing.assert_close(got, want, rtol=0, atol=1e-5 * float(want.abs().max()))
