@@ -27,6 +27,7 @@ from .cann import use_emulator, use_emulator_if_requested
 from .native import load_backend_library
 
 if TYPE_CHECKING:
+    from .aipp import AippConfig, with_aipp
     from .backend import AscendBackend
     from .compile_spec import AscendCompileSpec, CompileSpecError
     from .explain import explain
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 
 # Public name -> the submodule that defines it, imported on first access.
 _LAZY = {
+    "AippConfig": "aipp",
+    "with_aipp": "aipp",
     "AscendBackend": "backend",
     "AscendCompileSpec": "compile_spec",
     "CompileSpecError": "compile_spec",
@@ -73,6 +76,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "AippConfig",
     "AscendBackend",
     "AscendCompileSpec",
     "AscendPartitioner",
@@ -80,4 +84,5 @@ __all__ = [
     "__version__",
     "explain",
     "use_emulator",
+    "with_aipp",
 ]

@@ -83,6 +83,9 @@ OWNED: dict[str, str] = {
     "mode": "the backend builds an .om (--mode=0)",
     "device_id": "atc's --device_id picks a device for tuning; the runtime device is "
     "AscendCompileSpec.device_id, which is not an atc option",
+    "insert_op_conf": "put CANN's AIPP in the model, so that the program's input is the uint8 "
+    "frame: executorch_ascend.with_aipp(model, AippConfig(...) or AippConfig.from_file(path), "
+    "input_shape) (docs/aipp.md)",
 }
 
 # Real atc options the backend cannot pass, and why.

@@ -25,6 +25,7 @@ from torch.export import ExportedProgram
 
 from . import atc_options as atc_table
 from . import blob
+from .aipp import aipp_config_text
 from .cann_op_facts import check_quant_ops, int8_values
 from .compile_spec import AscendCompileSpec
 from .debug_map import debug_handle_map
@@ -95,7 +96,13 @@ class AscendBackend(BackendDetails):
             )
         names, dims = [v.name for v in lowered.inputs], [v.dims for v in lowered.inputs]
         compiled = compile_onnx(
-            lowered, spec, names, dims, gear_options=gear_options, keep_model=spec.keep_onnx
+            lowered,
+            spec,
+            names,
+            dims,
+            gear_options=gear_options,
+            keep_model=spec.keep_onnx,
+            insert_op_conf=aipp_config_text(lowered.aipp),
         )
         _warn_if_tags_are_lost(lowered, spec, compiled.weights)
         key = om_key(compiled.om_file)

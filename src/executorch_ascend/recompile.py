@@ -144,6 +144,7 @@ def _recompile_delegate(
                 source.input_dims,
                 atc=atc,
                 gear_options=source.gear_options,
+                insert_op_conf=source.insert_op_conf,
             )
         except SourceError as e:
             raise RecompileError(f"{where}: {e}") from e

@@ -32,6 +32,7 @@ from pathlib import Path
 from executorch.exir._serialize._cord import FileBackedData
 from executorch.exir._serialize._named_data_store import NamedDataStore
 
+from .aipp import aipp_config_text
 from .lowering import GraphConstant, LoweredGraph
 from .lowering.external_data import MODEL_FILE, WEIGHTS_FILE
 from .weights import WEIGHT_ALIGNMENT, weight_key
@@ -40,6 +41,9 @@ SOURCE_KEY_PREFIX = "ascend/source/"
 ONNX_KEY_PREFIX = "ascend/onnx/"
 MANIFEST_FORMAT = "executorch-ascend partition source"
 MANIFEST_VERSION = 1
+# Written only for a partition with AIPP (its `insert_op_conf`), so that a reader without AIPP
+# refuses the manifest instead of compiling an .om whose input is not the program's frame.
+AIPP_MANIFEST_VERSION = 2
 
 
 class SourceError(ValueError):
@@ -65,11 +69,13 @@ class PartitionSource:
     input_dims: tuple[tuple[int, ...], ...]
     gear_options: tuple[str, ...]
     pieces: tuple[SourcePiece, ...] = ()
+    # CANN's AIPP config atc got (--insert_op_conf, executorch_ascend.aipp), if any.
+    insert_op_conf: str | None = None
 
     def to_json(self) -> bytes:
-        document = {
+        document: dict[str, object] = {
             "format": MANIFEST_FORMAT,
-            "version": MANIFEST_VERSION,
+            "version": MANIFEST_VERSION if self.insert_op_conf is None else AIPP_MANIFEST_VERSION,
             "onnx": {"key": self.onnx_key, "size": self.onnx_size, "file": MODEL_FILE},
             "inputs": [
                 {"name": n, "dims": list(d)}
@@ -81,6 +87,8 @@ class PartitionSource:
                 "pieces": [{"offset": p.offset, "size": p.size, "key": p.key} for p in self.pieces],
             },
         }
+        if self.insert_op_conf is not None:
+            document["insert_op_conf"] = self.insert_op_conf
         return json.dumps(document, indent=1, sort_keys=True).encode("utf-8")
 
     @classmethod
@@ -89,10 +97,18 @@ class PartitionSource:
             doc = json.loads(bytes(data).decode("utf-8"))
             if doc.get("format") != MANIFEST_FORMAT:
                 raise SourceError("not an executorch-ascend partition source manifest")
-            if doc.get("version") != MANIFEST_VERSION:
+            version = doc.get("version")
+            if version not in (MANIFEST_VERSION, AIPP_MANIFEST_VERSION):
                 raise SourceError(
-                    f"partition source version {doc.get('version')!r}; this executorch-ascend "
-                    f"reads version {MANIFEST_VERSION}"
+                    f"partition source version {version!r}; this executorch-ascend "
+                    f"reads versions {MANIFEST_VERSION} and {AIPP_MANIFEST_VERSION}"
+                )
+            aipp = doc.get("insert_op_conf")
+            if (version == AIPP_MANIFEST_VERSION) != (aipp is not None):
+                raise SourceError(
+                    f"partition source version {version} must "
+                    + ("" if version == AIPP_MANIFEST_VERSION else "not ")
+                    + "carry insert_op_conf"
                 )
             inputs = doc["inputs"]
             pieces = tuple(
@@ -106,6 +122,7 @@ class PartitionSource:
                 input_dims=tuple(tuple(_int(d) for d in i["dims"]) for i in inputs),
                 gear_options=tuple(_text(o) for o in doc["gear_options"]),
                 pieces=pieces,
+                insert_op_conf=None if aipp is None else _text(aipp),
             )
         except SourceError:
             raise
@@ -176,6 +193,7 @@ def store_source(
         input_dims=tuple(tuple(v.dims) for v in lowered.inputs),
         gear_options=tuple(gear_options),
         pieces=tuple(sorted(pieces, key=lambda p: p.offset)),
+        insert_op_conf=aipp_config_text(lowered.aipp),
     )
     manifest = source.to_json()
     key = SOURCE_KEY_PREFIX + hashlib.sha256(manifest).hexdigest()

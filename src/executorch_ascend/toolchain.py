@@ -42,6 +42,8 @@ MODEL_FILE = "part.onnx"
 # atc --output=part writes part.om, and with --external_weight=1|2 its weight files into weight/
 # in the same folder (CANN ATC guide).
 OUTPUT_STEM = "part"
+# CANN's AIPP config atc reads (--insert_op_conf), beside the model.
+AIPP_FILE = "aipp.cfg"
 WEIGHT_DIR = "weight"
 
 
@@ -217,6 +219,7 @@ def compile_onnx(
     atc: Atc | None = None,
     gear_options: Sequence[str] = (),
     keep_model: bool = False,
+    insert_op_conf: str | None = None,
 ) -> CompiledOm:
     """Runs atc on the model in a temporary directory; returns the .om and its weight files.
 
@@ -225,6 +228,8 @@ def compile_onnx(
     (spec.effective_dump_dir) the directory is dumped after atc ran, also when it failed.
     `keep_model`: also return the ONNX model file atc read (CompiledOm.model), so a caller that
     keeps it (keep_onnx) needs no second serialization of the model.
+    `insert_op_conf`: CANN's AIPP config text (executorch_ascend.aipp), written beside the model
+    and given as atc's --insert_op_conf.
     """
     atc = atc or resolve_atc(spec)
     dump_dir = spec.effective_dump_dir
@@ -239,8 +244,12 @@ def compile_onnx(
             options = atc_table.stage(spec.atc_options, workdir)
         except ValueError as e:
             raise ToolchainError(str(e)) from e
+        extra = list(gear_options)
+        if insert_op_conf is not None:
+            (workdir / AIPP_FILE).write_text(insert_op_conf)
+            extra.append(f"--insert_op_conf={AIPP_FILE}")
         cmd = atc_command(
-            atc, spec, input_names, input_shapes, model_file, gear_options, atc_options=options
+            atc, spec, input_names, input_shapes, model_file, extra, atc_options=options
         )
         logger.debug("running %s", " ".join(cmd))
         log, error = _run_atc(cmd, workdir, atc, spec.atc_timeout_s)

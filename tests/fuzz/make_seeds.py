@@ -263,7 +263,7 @@ def atc_command_line_seeds() -> dict[str, bytes]:
         "model_info": ["--mode=6", "--om=m.om"],
         "help": ["--help=false", "-h"],
         "refused": [*_ATC, "--mode=x", "--external_weight=01", "--", "stray"],
-        "not_emulated": [*_ATC, "--raw_ge_options_ignore_unsupported", "--insert_op_conf=a"],
+        "not_emulated": [*_ATC, "--raw_ge_options_ignore_unsupported", "--modify_mixlist=a"],
         "shapes": [*_ATC, "--input_shape=x:0:1~8,3;s:;y:-2"],
     }
     return {name: b"".join(a.encode() + b"\0" for a in args) for name, args in lines.items()}

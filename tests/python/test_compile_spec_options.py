@@ -412,10 +412,10 @@ def test_the_environment_variable_dumps_every_partition(
 def test_an_option_the_emulator_does_not_emulate_is_refused_by_name(
     native, tmp_path: Path, config_file: Path
 ) -> None:
-    spec = AscendCompileSpec(toolchain="emulator", atc_options={"insert_op_conf": config_file})
+    spec = AscendCompileSpec(toolchain="emulator", atc_options={"modify_mixlist": config_file})
     with pytest.raises(
         ToolchainError,
-        match=r"--insert_op_conf is an option of CANN's atc that "
+        match=r"--modify_mixlist is an option of CANN's atc that "
         r"the emulator does not emulate",
     ):
         lower(Mlp().eval(), seeded_inputs((4, 32)), spec)

@@ -478,8 +478,17 @@ std::string ShowModelInfo(const AtcOptions& options, std::ostream& out) {
   return "";
 }
 
-std::string Compile(const AtcOptions& options, std::ostream& out) {
-  if (options.mode == 6) return ShowModelInfo(options, out);
+std::string Compile(const AtcOptions& given, std::ostream& out) {
+  if (given.mode == 6) return ShowModelInfo(given, out);
+  AtcOptions options = given;
+  if (!options.insert_op_conf.empty()) {
+    std::string err = ReadAippConfig(options.insert_op_conf, &options.aipp);
+    if (!err.empty()) return err;
+    if (!options.gears.empty()) {
+      return "--insert_op_conf with shape gears (--dynamic_batch_size, "
+             "--dynamic_dims) is not emulated";
+    }
+  }
   if (!options.gears.empty()) return CompileGears(options, out);
   onnx::ModelProto model;
   int64_t opset = 0;

@@ -156,6 +156,9 @@ std::string CheckValue(const std::string& name, const std::string& value,
       return "Parameter --dynamic_dims is not configured or is empty.";
     }
     o->dynamic_dims = value;
+  } else if (name == "insert_op_conf") {
+    if (value.empty()) return "--insert_op_conf is empty";
+    o->insert_op_conf = value;
   } else if (name == "input_shape") {
     return ParseInputShapes(value, &o->input_shapes);
   } else if (name == "input_format") {

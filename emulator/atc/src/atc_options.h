@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "aipp_config.h"
 #include "ascend_emu/program.h"
 #include "atc_command_line.h"
 
@@ -39,6 +40,10 @@ struct AtcOptions {
   // data becomes a FileConstant in its own file weight/weight_<sha256> beside
   // the .om; 2: all of them in one file weight/weight_combined_<sha256>.
   int external_weight = 0;
+  // --insert_op_conf: CANN's AIPP config file (aipp_config.h), read when the
+  // model is compiled, and what it holds then.
+  std::string insert_op_conf;
+  std::vector<AippOp> aipp;
   std::string log = "null";
   // Options of CANN's atc given that change nothing the emulator computes
   // (name, value), in the order given; --log=info lists them.

@@ -174,6 +174,63 @@ std::string GraphCompiler::AddInputs() {
     values_[in.name()] = v;
     input_names_.push_back(in.name());
   }
+  if (options_.aipp.empty()) return "";
+  std::string err = CheckAippConfig(options_.aipp, input_names_.size());
+  if (!err.empty()) return "--insert_op_conf: " + err;
+  for (const AippOp& aipp : options_.aipp) {
+    err = AddAipp(aipp);
+    if (!err.empty()) return "--insert_op_conf: " + err;
+  }
+  return "";
+}
+
+// CANN's AIPP insertion (ge aipp_op.cc, insert_aipp_op_util.cc): the Data
+// node keeps its name and becomes the uint8 frame (NHWC), and an Aipp op
+// between it and its readers computes the model input the ONNX graph
+// declared. Here the frame is a graph input of its own whose I/O carries the
+// ONNX input's name, and the Aipp op writes the ONNX input's value.
+std::string GraphCompiler::AddAipp(const AippOp& aipp) {
+  const std::string name = input_names_.at(AippInputRank(aipp));
+  Value& model_input = values_.at(name);
+  PendingOp op;
+  op.op_type = "Aipp";
+  op.name = "aipp:" + name;
+  Shape frame;
+  std::string err = ResolveAipp(aipp, model_input.dtype, model_input.shape,
+                                &op.attrs, &frame);
+  if (!err.empty()) return "input '" + name + "': " + err;
+  const std::string frame_name = "\x01" + name + ":aipp_frame";
+  Value f;
+  f.kind = Value::Kind::kInput;
+  f.index = model_input.index;
+  f.dtype = DType::kUInt8;
+  f.shape = frame;
+  values_[frame_name] = f;
+  input_names_[model_input.index] = frame_name;
+  io_names_[frame_name] = name;
+
+  std::vector<TensorRef> inputs(1), outputs(1);
+  inputs[0].dtype = f.dtype;
+  inputs[0].shape = f.shape;
+  InferContext ctx{op.attrs, inputs, outputs};
+  err = FindKernel("Aipp")->infer(ctx);
+  if (err.empty() &&
+      (outputs.size() != 1 || outputs[0].dtype != model_input.dtype ||
+       outputs[0].shape != model_input.shape)) {
+    err = "the Aipp step gives " +
+          Describe(outputs[0].dtype, outputs[0].shape) +
+          ", not the model input's " +
+          Describe(model_input.dtype, model_input.shape);
+  }
+  if (!err.empty()) return "input '" + name + "': " + err;
+  const int op_index = static_cast<int>(ops_.size());
+  values_.at(frame_name).last_use = op_index;
+  model_input.kind = Value::Kind::kOpOutput;
+  model_input.index = op_index;
+  op.inputs.push_back(frame_name);
+  op.outputs.push_back(name);
+  op.scratch_bytes = ctx.scratch_bytes;
+  ops_.push_back(std::move(op));
   return "";
 }
 

@@ -129,6 +129,7 @@ class GraphCompiler {
                                const ByteView& view);
   std::string AddConst(const onnx::TensorProto& t, const std::string& name);
   std::string AddInputs();
+  std::string AddAipp(const AippOp& aipp);
   void CollectOnnxTypes();
   std::string AddConstantNode(const onnx::NodeProto& node,
                               const std::string& label);
@@ -217,6 +218,9 @@ class GraphCompiler {
   std::vector<ConstBytes> consts_;
   std::vector<PendingFileConstant> file_constants_;
   std::vector<std::string> input_names_;
+  // Graph input value -> the name its I/O carries, when they differ (an
+  // AIPP frame carries its model input's name).
+  std::map<std::string, std::string> io_names_;
   std::vector<PendingOp> ops_;
   std::map<std::string, const onnx::TypeProto*> onnx_types_;
   std::set<std::string> graph_outputs_;

@@ -89,11 +89,14 @@ int GraphCompiler::TensorFor(const std::string& name, Program* p) {
 IoInfo GraphCompiler::MakeIo(const std::string& name, int tensor,
                              const Program& p) const {
   IoInfo io;
-  io.name = name;
+  auto renamed = io_names_.find(name);
+  io.name = renamed == io_names_.end() ? name : renamed->second;
   io.tensor = static_cast<uint32_t>(tensor);
   io.dtype = p.tensors[tensor].dtype;
   io.shape = p.tensors[tensor].shape;
-  io.format = FormatFor(io.shape);
+  // CANN's AIPP makes its Data node's format NHWC (the Aipp op's InferShape).
+  io.format =
+      renamed == io_names_.end() ? FormatFor(io.shape) : ACL_FORMAT_NHWC;
   return io;
 }
 

@@ -41,7 +41,7 @@ from .context import LoweringContext, LoweringError
 from .external_data import GraphConstant
 from .onnx_graph import OnnxGraphBuilder
 from .partition import initial_value, read_io, tensor_meta
-from .registry import lookup, op_name, why_unsupported
+from .registry import is_aipp, lookup, op_name, why_unsupported
 
 
 def _state_dims(shape: torch.Size | tuple[int, ...], flat: bool) -> list[int]:
@@ -78,6 +78,9 @@ class LoweredGraph:
     states: tuple[StateValue, ...] = ()
     # ONNX node name -> the name of the FX node it was converted from (debug_map.py).
     sources: dict[str, str] = field(default_factory=dict)
+    # Inputs atc's AIPP computes from the uint8 frame (executorch_ascend.aipp): (input index,
+    # resolved AippConfig as JSON), for atc's --insert_op_conf.
+    aipp: tuple[tuple[int, str], ...] = ()
 
     @property
     def has_external_data(self) -> bool:
@@ -113,12 +116,21 @@ def to_onnx(
 
     io = read_io(program)
     inputs: list[OnnxValue] = []
+    aipp: list[tuple[int, str]] = []
+    aipp_nodes: set[torch.fx.Node] = set()
     for i, node in enumerate(io.user_inputs):
-        val = tensor_meta(node)
+        # A frame that only ascend.aipp reads: the ONNX input is the AIPP output (float NCHW,
+        # what CANN's atc expects), and atc's --insert_op_conf makes the .om's input the frame.
+        users = list(node.users)
+        pre = users[0] if len(users) == 1 and is_aipp(users[0]) else None
+        val = tensor_meta(pre if pre is not None else node)
         name = builder.reserve(f"input_{i}")
         builder.add_input(name, onnx_elem_type(val.dtype), list(val.shape))
-        ctx.bind(node, name)
+        ctx.bind(pre if pre is not None else node, name)
         inputs.append(OnnxValue(name, val.dtype, tuple(val.shape)))
+        if pre is not None:
+            aipp.append((i, str(pre.args[1])))
+            aipp_nodes.add(pre)
     for k, owned in enumerate(io.states):
         val = tensor_meta(owned.placeholder)
         name = builder.reserve(f"state_in_{k}")
@@ -147,6 +159,13 @@ def to_onnx(
             continue
         if constants.is_constant(node):
             continue  # folded into an initializer when something reads it
+        if node in aipp_nodes:
+            continue  # atc's AIPP (above)
+        if is_aipp(node):
+            raise LoweringError(
+                f"cannot lower {node.name}: ascend.aipp must read a user input (the frame) "
+                "that nothing else reads"
+            )
         reason = why_unsupported(node)
         if reason is not None:
             raise LoweringError(f"cannot lower {node.name} ({op_name(node)}): {reason}")
@@ -196,7 +215,13 @@ def to_onnx(
             )
     model = builder.build()
     graph = LoweredGraph(
-        model, inputs, outputs, builder.constants, states, sources=dict(builder.sources)
+        model,
+        inputs,
+        outputs,
+        builder.constants,
+        states,
+        sources=dict(builder.sources),
+        aipp=tuple(aipp),
     )
     if check and not graph.has_external_data:
         try:

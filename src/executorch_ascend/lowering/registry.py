@@ -161,8 +161,18 @@ _HINTS = {
 }
 
 
+def is_aipp(node: Node) -> bool:
+    """An ascend.aipp node (executorch_ascend.aipp): CANN's AIPP in front of a model input."""
+    return node.op == "call_function" and str(aten_target(node.target)) == "ascend.aipp.default"
+
+
 def why_unsupported(node: Node) -> str | None:
     """None if the registry can lower `node`, else the reason it cannot."""
+    if is_aipp(node):
+        # Not a converter: atc's AIPP replaces the partition's input (lowering/program.py).
+        from .. import aipp
+
+        return aipp.why_unsupported(node)
     conv = lookup(node)
     if conv is None:
         name = op_name(node)  # "aten.native_dropout.default"

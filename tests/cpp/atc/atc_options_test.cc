@@ -197,8 +197,8 @@ TEST(AtcOptions, Refusals) {
       {{"--external_weight=01"},
        "Value 01 for parameter --external_weight is invalid."},
       // CANN's atc options the emulator cannot do: refused by name.
-      {{"--insert_op_conf=aipp.cfg"},
-       "--insert_op_conf is an option of CANN's atc that the emulator does "
+      {{"--modify_mixlist=mix.json"},
+       "--modify_mixlist is an option of CANN's atc that the emulator does "
        "not emulate"},
       {{"--allow_hf32=true"}, "--allow_hf32 is an option of CANN's atc"},
       {{"--dynamic_image_size=1,1;2,2"},

@@ -231,6 +231,46 @@ std::vector<HostTensor> RandomInputs(Fuzzer& f, const std::string& op) {
   return in;
 }
 
+// Aipp (docs/aipp.md): a config atc could write, now and then broken (a crop
+// past the image, an odd YUV offset, a wrong frame), and a frame that
+// mostly fits it.
+void AippFuzzCase(Fuzzer& f, std::vector<HostTensor>* in, Attrs* a) {
+  auto ints = [&f](size_t n, int64_t lo, int64_t hi) {
+    std::vector<int64_t> v(f.Coin(97) ? n : n - 1);
+    for (int64_t& x : v) x = f.Int(lo, hi);
+    return v;
+  };
+  const int64_t format = f.Coin(10) ? f.Int(0, 5) : 1 + 2 * f.Int(0, 1);
+  const int64_t h = 2 * f.Int(1, 4), w = 2 * f.Int(1, 4);
+  const int64_t ch = f.Int(1, h), cw = f.Int(1, w);
+  const int64_t cy = (f.Coin(90) ? f.Int(0, h - ch) : f.Int(0, h)) & ~1LL;
+  const int64_t cx = f.Coin(90) ? f.Int(0, w - cw) : f.Int(0, w);
+  a->Int("input_format", format)
+      .Ints("src_image_size", {h, w})
+      .Ints("crop", {cy, cx, ch, cw})
+      .Ints("padding", {f.Int(0, 2), f.Int(0, 2), f.Int(0, 2),
+                        f.Coin(95) ? f.Int(0, 2) : 33})
+      .Float("padding_value", static_cast<float>(f.Int(-9, 9)))
+      .Int("csc_switch", format == 4 ? 0 : f.Int(0, 1))
+      .Int("rbuv_swap_switch", f.Int(0, 1))
+      .Ints("matrix", ints(9, -300, 300))
+      .Ints("input_bias", ints(3, 0, 255))
+      .Ints("output_bias", ints(3, 0, 255))
+      .Ints("mean_chn", ints(4, 0, 255))
+      .Floats("min_chn", {0.5f, 0.0f, 1.25f, 0.0f})
+      .Floats("var_reci_chn", {0.0171f, -2.0f, 1.0f, 1.0f})
+      .Int("channels", format == 4 ? 1 : f.Int(1, 3))
+      .Int("to", f.Coin() ? static_cast<int64_t>(DType::kFloat32)
+                          : static_cast<int64_t>(DType::kFloat16));
+  const int64_t rows = format == 1 ? h * 3 / 2 : h;
+  Shape s =
+      S({f.Int(1, 2), f.Coin(95) ? rows : rows + 1, w, format == 3 ? 3 : 1});
+  std::vector<uint8_t> v(static_cast<size_t>(s.numel()));
+  for (auto& x : v) x = static_cast<uint8_t>(f.Int(0, 255));
+  in->push_back(f.Coin(97) ? HostTensor::Of(DType::kUInt8, s, v)
+                           : f.RandomTensor(4));
+}
+
 TEST(KernelsFuzz, InferRefusesOrRunStaysInBounds) {
   Fuzzer f(12345);
   int accepted = 0;
@@ -238,9 +278,15 @@ TEST(KernelsFuzz, InferRefusesOrRunStaysInBounds) {
   for (const std::string& op : KernelOpTypes()) {
     int op_accepted = 0;
     for (int iter = 0; iter < 1500; ++iter) {
-      std::vector<HostTensor> in = RandomInputs(f, op);
-      const int spatial = in[0].shape.rank >= 3 ? in[0].shape.rank - 2 : 2;
-      Attrs attrs = f.RandomAttrs(op, spatial);
+      std::vector<HostTensor> in;
+      Attrs attrs;
+      if (op == "Aipp") {
+        AippFuzzCase(f, &in, &attrs);
+      } else {
+        in = RandomInputs(f, op);
+        const int spatial = in[0].shape.rank >= 3 ? in[0].shape.rank - 2 : 2;
+        attrs = f.RandomAttrs(op, spatial);
+      }
       const bool failed_before = ::testing::Test::HasFailure();
       // Every other iteration prepared as at load (Conv: the oneDNN path).
       // One output each, but NPUDynamicQuant's two (y and scale).
