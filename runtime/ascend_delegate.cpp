@@ -71,8 +71,7 @@ Error AscendDelegate::run(Span<EValue*> args, EventTracer* tracer) {
                tracer == nullptr && profiling_ != Profiling::kOn
                    ? "aclmdlExecuteAsync"
                    : "aclmdlExecute",
-               model_.device_id(), exec_error,
-               model_.library().recent_error());
+               model_.device_id(), exec_error, model_.library().recent_error());
     return Error::InvalidState;
   }
   io_.advance_states();

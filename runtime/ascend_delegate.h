@@ -37,10 +37,11 @@ class AscendDelegate {
   // args: the delegate's inputs then outputs. Checks every EValue, queues
   // the input copies, the execute and the output copies on the model's
   // stream and waits for them once (aclrtSynchronizeStream); in RC mode
-  // binds the tensors in place instead of copying. Allocates nothing; serialised per delegate because an ACL model id must not run
-  // concurrently. With an event tracer, the first run subscribes the model
-  // to per-op profiling and every run logs one delegate event per .om op
-  // (op_profiler.h); without one, nothing more happens.
+  // binds the tensors in place instead of copying. Allocates nothing;
+  // serialised per delegate because an ACL model id must not run concurrently.
+  // With an event tracer, the first run subscribes the model to per-op
+  // profiling and every run logs one delegate event per .om op (op_profiler.h);
+  // without one, nothing more happens.
   executorch::runtime::Error run(
       executorch::runtime::Span<executorch::runtime::EValue*> args,
       executorch::runtime::EventTracer* tracer = nullptr);

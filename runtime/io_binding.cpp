@@ -468,9 +468,9 @@ Error IoBinding::copy_inputs(Span<EValue*> args) {
     if (nbytes == 0) continue;
     if (zero_copy_) {
       // The model only reads its inputs.
-      const Error error = bind_memory(
-          Role::kInput, i,
-          const_cast<void*>(args[a]->toTensor().const_data_ptr()));
+      const Error error =
+          bind_memory(Role::kInput, i,
+                      const_cast<void*>(args[a]->toTensor().const_data_ptr()));
       if (error != Error::Ok) return error;
       continue;
     }

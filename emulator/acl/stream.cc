@@ -180,8 +180,8 @@ ACL_EMU_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream) {
   // (ACL_ERROR_RT_MODEL_EXECUTE for a model run) and, in
   // aclGetRecentErrMsg, what failed.
   char message[512];
-  if (aclError rc = it->second->queue->DrainAndTakeError(message,
-                                                         sizeof(message))) {
+  if (aclError rc =
+          it->second->queue->DrainAndTakeError(message, sizeof(message))) {
     return Fail(rc, "a task queued on stream %p failed: %s", stream, message);
   }
   return ACL_SUCCESS;

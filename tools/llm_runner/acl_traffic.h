@@ -39,7 +39,7 @@ class TrafficReader {
   std::optional<Traffic> read() const;
 
  private:
-  using GetStats = int (*)(::aclEmuStats*);  // aclEmuGetStatsFn
+  using GetStats = int (*)(::aclEmuStats*);              // aclEmuGetStatsFn
   using GetCallCount = int (*)(const char*, uint64_t*);  // aclEmuGetCallCountFn
   GetStats get_stats_ = nullptr;
   GetCallCount get_call_count_ = nullptr;

@@ -75,8 +75,8 @@ bool fill_frame(const runner::RunnerOptions& options, int frame,
   const size_t num_inputs = instance->buffers.size();
   for (size_t i = 0; i < num_inputs; ++i) {
     if (options.inputs.empty()) {
-      runner::fill_deterministic(
-          i + static_cast<size_t>(frame) * num_inputs, &instance->buffers[i]);
+      runner::fill_deterministic(i + static_cast<size_t>(frame) * num_inputs,
+                                 &instance->buffers[i]);
     } else if (frame == 0 && !runner::read_input_file(options.inputs[i],
                                                       &instance->buffers[i],
                                                       &instance->error)) {

@@ -166,8 +166,7 @@ TEST_F(StreamTest, ConcurrentStreamsOnThreads) {
         ModelIo io;
         void* dx = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(io.input(), 0));
         void* dy = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(io.input(), 1));
-        void* dz =
-            aclGetDataBufferAddr(aclmdlGetDatasetBuffer(io.output(), 0));
+        void* dz = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(io.output(), 0));
         for (int r = 0; r < kRounds; ++r) {
           const std::vector<float> x = Shifted(kX, r + t);
           const std::vector<float> y = Shifted(kY, t - r);
@@ -180,9 +179,8 @@ TEST_F(StreamTest, ConcurrentStreamsOnThreads) {
                     ACL_SUCCESS);
           EXPECT_EQ(aclmdlExecuteAsync(id, io.input(), io.output(), stream),
                     ACL_SUCCESS);
-          EXPECT_EQ(aclrtMemcpyAsync(out.data(), kTensorBytes, dz,
-                                     kTensorBytes, ACL_MEMCPY_DEVICE_TO_HOST,
-                                     stream),
+          EXPECT_EQ(aclrtMemcpyAsync(out.data(), kTensorBytes, dz, kTensorBytes,
+                                     ACL_MEMCPY_DEVICE_TO_HOST, stream),
                     ACL_SUCCESS);
           EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
           if (out != ExpectedAddMulRelu(x, y)) ++wrong[t];
