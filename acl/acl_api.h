@@ -63,6 +63,10 @@ enum {
   ACL_ERROR_RT_CONTEXT_NULL = 107002,
   ACL_ERROR_RT_STREAM_CONTEXT = 107003,
   ACL_ERROR_RT_MODEL_CONTEXT = 107004,
+  /* What aclrtSynchronizeStream returns when a model run queued on the
+   * stream failed (hicann/runtime errcode_manage.cc: "the model stream
+   * execute failed"). */
+  ACL_ERROR_RT_MODEL_EXECUTE = 507011,
   /* ge_error_codes.h: what model load and execute return (the graph
    * executor's codes pass through aclmdl* unchanged). */
   ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID = 145002,
@@ -137,6 +141,14 @@ typedef enum {
   ACL_MEMCPY_INNER_DEVICE_TO_DEVICE = 6,
   ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7,
 } aclrtMemcpyKind;
+
+/* aclrtGetRunMode: where the program runs. ACL_DEVICE: on the board's own
+ * cores (RC mode, Atlas 200I/500 A2: host and device share one memory);
+ * ACL_HOST: on a host with the NPU behind PCIe (EP mode). */
+typedef enum {
+  ACL_DEVICE = 0,
+  ACL_HOST = 1,
+} aclrtRunMode;
 
 /* aclrtMemAttr: which device memory aclrtGetMemInfo reports. */
 typedef enum {

@@ -70,7 +70,25 @@ Error AclModel::create_context(int32_t device_id) {
   context_ = Context(api_, context);
   // aclrtCreateContext makes the new context current on this thread already;
   // set it explicitly so the rest of load() does not rely on that.
-  return make_current();
+  const Error current = make_current();
+  if (current != Error::Ok) return current;
+
+  aclrtStream stream = nullptr;
+  error = api_->aclrtCreateStream(&stream);
+  ASCEND_CHECK_OR_RETURN_ERROR(error == ACL_SUCCESS && stream != nullptr,
+                               InvalidState,
+                               "aclrtCreateStream on device %d failed with "
+                               "%d: %s",
+                               device_id, error, library_.recent_error());
+  stream_ = Stream(api_, stream);
+
+  aclrtRunMode mode = ACL_HOST;
+  error = api_->aclrtGetRunMode(&mode);
+  ASCEND_CHECK_OR_RETURN_ERROR(error == ACL_SUCCESS, InvalidState,
+                               "aclrtGetRunMode failed with %d: %s", error,
+                               library_.recent_error());
+  device_run_mode_ = mode == ACL_DEVICE;
+  return Error::Ok;
 }
 
 Error AclModel::read_desc() {

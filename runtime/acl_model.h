@@ -80,6 +80,12 @@ class AclModel {
   const AclLibrary& library() const { return library_; }
   const AclApi& api() const { return *api_; }
   aclmdlDesc* desc() const { return desc_.get(); }
+  // The stream every run of this model goes on (copies in, execute, copies
+  // out, then one aclrtSynchronizeStream).
+  aclrtStream stream() const { return stream_.get(); }
+  // aclrtGetRunMode == ACL_DEVICE: the program runs on the board itself (RC
+  // mode), whose NPU shares the host's memory.
+  bool device_run_mode() const { return device_run_mode_; }
   uint32_t model_id() const { return model_->get(); }
   int32_t device_id() const { return device_id_; }
 
@@ -101,14 +107,16 @@ class AclModel {
   const AclLibrary& library_;
   const AclApi* api_;
   int32_t device_id_ = -1;
+  bool device_run_mode_ = false;
   // The fallback reference of make_current_for_release(); declared first so
   // it is reset last, after every object released in its context.
   mutable std::optional<DeviceReference> release_device_;
   // Declaration order is release order reversed: desc, model (unloaded
   // before the memory it uses), inline weights, work memory, external
-  // weights, context, device.
+  // weights, stream, context, device.
   std::optional<DeviceReference> device_;
   Context context_;
+  Stream stream_;
   // One per entry of the blob's weight list, in its order.
   std::vector<std::shared_ptr<const DeviceWeight>> weights_;
   std::shared_ptr<const DeviceAllocation> work_;

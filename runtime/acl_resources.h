@@ -101,6 +101,13 @@ struct ReleaseContext {
   }
 };
 
+struct ReleaseStream {
+  void operator()(const AclApi& api, aclrtStream stream) const {
+    internal::log_release_failure(api, "aclrtDestroyStream",
+                                  api.aclrtDestroyStream(stream));
+  }
+};
+
 // Device memory from aclrtMalloc.
 using DeviceMemory = AclOwned<void*, ReleaseDeviceMemory>;
 // aclDataBuffer describing (not owning) device memory.
@@ -111,6 +118,8 @@ using ModelDesc = AclOwned<aclmdlDesc*, ReleaseModelDesc>;
 using ConfigHandle = AclOwned<aclmdlConfigHandle*, ReleaseConfigHandle>;
 // Explicit context from aclrtCreateContext.
 using Context = AclOwned<aclrtContext, ReleaseContext>;
+// A stream of a context (aclrtCreateStream): destroyed before its context.
+using Stream = AclOwned<aclrtStream, ReleaseStream>;
 
 // aclrtSetDevice/aclrtResetDevice pair: ACL reference-counts devices per
 // process, so each delegate holds one reference for its lifetime.
@@ -203,6 +212,8 @@ class Dataset {
 
   void reserve(size_t count) { buffers_.reserve(count); }
   aclmdlDataset* get() const { return dataset_; }
+  // The i-th data buffer added (for aclUpdateDataBuffer).
+  aclDataBuffer* buffer(size_t i) const { return buffers_[i].get(); }
 
  private:
   const AclApi* api_ = nullptr;

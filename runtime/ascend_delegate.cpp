@@ -24,7 +24,9 @@ Error AscendDelegate::load(const ModelSource& source,
   }
   // Every load starts from the initial state: a reloaded method forgets what
   // an earlier instance wrote, and two instances never share it.
-  return error == Error::Ok ? io_.reset_states(source.named_data, options.verify_weights) : error;
+  return error == Error::Ok
+             ? io_.reset_states(source.named_data, options.verify_weights)
+             : error;
 }
 
 AscendDelegate::~AscendDelegate() {
@@ -51,22 +53,61 @@ Error AscendDelegate::run(Span<EValue*> args, EventTracer* tracer) {
     error = io_.copy_inputs(args);
   }
   if (error != Error::Ok) {
+    // Copies queued before the failure read the caller's tensors: they end
+    // before this call does.
+    drain();
     return error;
   }
   aclError exec_error = ACL_SUCCESS;
   if (tracer == nullptr && profiling_ != Profiling::kOn) {
-    // The plain path: nothing profiled, nothing more done.
-    exec_error = model_.api().aclmdlExecute(
-        model_.model_id(), io_.input_dataset(), io_.output_dataset());
+    // The plain path: queued behind the input copies, nothing waited for.
+    exec_error =
+        model_.api().aclmdlExecuteAsync(model_.model_id(), io_.input_dataset(),
+                                        io_.output_dataset(), model_.stream());
   } else {
     exec_error = run_profiled(tracer);
   }
-  ASCEND_CHECK_OR_RETURN_ERROR(exec_error == ACL_SUCCESS, InvalidState,
-                               "aclmdlExecute on device %d failed with %d: %s",
-                               model_.device_id(), exec_error,
-                               model_.library().recent_error());
+  if (exec_error != ACL_SUCCESS) {
+    drain();
+    ASCEND_LOG(Error, "%s on device %d failed with %d: %s",
+               tracer == nullptr && profiling_ != Profiling::kOn
+                   ? "aclmdlExecuteAsync"
+                   : "aclmdlExecute",
+               model_.device_id(), exec_error, model_.library().recent_error());
+    return Error::InvalidState;
+  }
   io_.advance_states();
-  return io_.copy_outputs(args);
+  error = io_.copy_outputs(args);
+  if (error != Error::Ok) {
+    drain();
+    return error;
+  }
+  // The one wait of the call: ExecuTorch reads the outputs as soon as
+  // execute() returns, so the delegate cannot leave work in flight.
+  const aclError sync_error =
+      model_.api().aclrtSynchronizeStream(model_.stream());
+  if (sync_error != ACL_SUCCESS) {
+    // A run that failed on the device (CANN's code for a failed model task)
+    // has not written the next state: keep the last one. After another
+    // failure of the synchronisation itself the run may have completed.
+    if (sync_error == ACL_ERROR_RT_MODEL_EXECUTE) io_.retreat_states();
+    ASCEND_LOG(Error,
+               "aclrtSynchronizeStream on device %d failed with %d (a copy or "
+               "the model run queued on the stream): %s",
+               model_.device_id(), sync_error, model_.library().recent_error());
+    return Error::InvalidState;
+  }
+  return Error::Ok;
+}
+
+void AscendDelegate::drain() {
+  const aclError error = model_.api().aclrtSynchronizeStream(model_.stream());
+  if (error != ACL_SUCCESS) {
+    ASCEND_LOG(Error,
+               "aclrtSynchronizeStream on device %d after a failed call "
+               "failed with %d: %s",
+               model_.device_id(), error, model_.library().recent_error());
+  }
 }
 
 aclError AscendDelegate::run_profiled(EventTracer* tracer) {
@@ -76,6 +117,10 @@ aclError AscendDelegate::run_profiled(EventTracer* tracer) {
                      ? Profiling::kOn
                      : Profiling::kOff;
   }
+  // A profiled run is synchronous (its op records are read right after
+  // it): the input copies queued on the stream land first.
+  const aclError synced = model_.api().aclrtSynchronizeStream(model_.stream());
+  if (synced != ACL_SUCCESS) return synced;
   if (profiling_ != Profiling::kOn) {
     return model_.api().aclmdlExecute(model_.model_id(), io_.input_dataset(),
                                       io_.output_dataset());

@@ -34,21 +34,26 @@ class AscendDelegate {
   executorch::runtime::Error load(const ModelSource& source,
                                   const LoadOptions& options);
 
-  // args: the delegate's inputs then outputs. Checks every EValue, copies
-  // inputs to the device, executes and copies outputs back. Allocates
-  // nothing; serialised per delegate because an ACL model id must not run
-  // concurrently. With an event tracer, the first run subscribes the model
-  // to per-op profiling and every run logs one delegate event per .om op
-  // (op_profiler.h); without one, nothing more happens.
+  // args: the delegate's inputs then outputs. Checks every EValue, queues
+  // the input copies, the execute and the output copies on the model's
+  // stream and waits for them once (aclrtSynchronizeStream); in RC mode
+  // binds the tensors in place instead of copying. Allocates nothing;
+  // serialised per delegate because an ACL model id must not run concurrently.
+  // With an event tracer, the first run subscribes the model to per-op
+  // profiling and every run logs one delegate event per .om op (op_profiler.h);
+  // without one, nothing more happens.
   executorch::runtime::Error run(
       executorch::runtime::Span<executorch::runtime::EValue*> args,
       executorch::runtime::EventTracer* tracer = nullptr);
 
   int32_t device_id() const { return model_.device_id(); }
+  uint32_t model_id() const { return model_.model_id(); }
 
  private:
   // aclmdlExecute under an event tracer: subscribed (once) and logged.
   aclError run_profiled(executorch::runtime::EventTracer* tracer);
+  // Waits for the stream after a failure (what it reports is logged only).
+  void drain();
 
   std::mutex mutex_;
   // Per-op profiling: not tried until a run has an event tracer; then on

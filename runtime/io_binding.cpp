@@ -79,6 +79,17 @@ Error IoBinding::bind(const AclModel& model,
   if (error == Error::Ok) {
     error = gears_.read_output_shapes(model, datasets_[0].input.get());
   }
+  if (error == Error::Ok) {
+    zero_copy_ = model.device_run_mode() && !gears_.dynamic();
+    bound_inputs_.resize(inputs_.size());
+    bound_outputs_.resize(outputs_.size());
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      bound_inputs_[i] = inputs_[i].device.get();
+    }
+    for (size_t i = 0; i < outputs_.size(); ++i) {
+      bound_outputs_[i] = outputs_[i].device.get();
+    }
+  }
   return error;
 }
 
@@ -434,7 +445,29 @@ Error IoBinding::check_args(Span<EValue*> args, size_t* gear) const {
   return Error::Ok;
 }
 
-Error IoBinding::copy_inputs(Span<EValue*> args) const {
+Error IoBinding::bind_memory(Role role, size_t slot, void* data) {
+  const bool input = role == Role::kInput;
+  void*& bound = input ? bound_inputs_[slot] : bound_outputs_[slot];
+  if (bound == data) return Error::Ok;
+  const Slot& info = input ? inputs_[slot] : outputs_[slot];
+  const AclApi& api = model_->api();
+  for (size_t pair = 0; pair < (states_.empty() ? 1u : 2u); ++pair) {
+    const Dataset& dataset =
+        input ? datasets_[pair].input : datasets_[pair].output;
+    const aclError error =
+        api.aclUpdateDataBuffer(dataset.buffer(slot), data, info.nbytes);
+    ASCEND_CHECK_OR_RETURN_ERROR(
+        error == ACL_SUCCESS, InvalidState,
+        "aclUpdateDataBuffer binding %s %zu ('%s', %zu bytes) in place "
+        "failed with %d: %s",
+        role_name(input), slot, info.name.c_str(), info.nbytes, error,
+        model_->library().recent_error());
+  }
+  bound = data;
+  return Error::Ok;
+}
+
+Error IoBinding::copy_inputs(Span<EValue*> args) {
   const AclApi& api = model_->api();
   for (size_t a = 0; a < arg_inputs_.size(); ++a) {
     const size_t i = arg_inputs_[a];
@@ -442,20 +475,40 @@ Error IoBinding::copy_inputs(Span<EValue*> args) const {
     // The gear's bytes (check_args made them the tensor's size).
     const size_t nbytes = args[a]->toTensor().nbytes();
     if (nbytes == 0) continue;
-    const aclError error = api.aclrtMemcpy(slot.device.get(), slot.nbytes,
-                                           args[a]->toTensor().const_data_ptr(),
-                                           nbytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    if (zero_copy_) {
+      // The model only reads its inputs.
+      const Error error =
+          bind_memory(Role::kInput, i,
+                      const_cast<void*>(args[a]->toTensor().const_data_ptr()));
+      if (error != Error::Ok) return error;
+      continue;
+    }
+    const aclError error = api.aclrtMemcpyAsync(
+        slot.device.get(), slot.nbytes, args[a]->toTensor().const_data_ptr(),
+        nbytes, ACL_MEMCPY_HOST_TO_DEVICE, model_->stream());
     ASCEND_CHECK_OR_RETURN_ERROR(
         error == ACL_SUCCESS, InvalidState,
-        "aclrtMemcpy copying input %zu ('%s', %zu bytes) to device %d failed "
-        "with %d: %s",
+        "aclrtMemcpyAsync copying input %zu ('%s', %zu bytes) to device %d "
+        "failed with %d: %s",
         i, slot.name.c_str(), nbytes, model_->device_id(), error,
         model_->library().recent_error());
+  }
+  if (zero_copy_) {
+    // Bound before the execute: the outputs are written in place.
+    for (size_t a = 0; a < arg_outputs_.size(); ++a) {
+      const size_t i = arg_outputs_[a];
+      Tensor& tensor = args[arg_inputs_.size() + a]->toTensor();
+      if (tensor.nbytes() == 0) continue;
+      const Error error =
+          bind_memory(Role::kOutput, i, tensor.mutable_data_ptr());
+      if (error != Error::Ok) return error;
+    }
   }
   return Error::Ok;
 }
 
-Error IoBinding::copy_outputs(Span<EValue*> args) const {
+Error IoBinding::copy_outputs(Span<EValue*> args) {
+  if (zero_copy_) return Error::Ok;  // written in place
   const AclApi& api = model_->api();
   for (size_t a = 0; a < arg_outputs_.size(); ++a) {
     const size_t i = arg_outputs_[a];
@@ -463,12 +516,12 @@ Error IoBinding::copy_outputs(Span<EValue*> args) const {
     Tensor& tensor = args[arg_inputs_.size() + a]->toTensor();
     const size_t nbytes = tensor.nbytes();
     if (nbytes == 0) continue;
-    const aclError error =
-        api.aclrtMemcpy(tensor.mutable_data_ptr(), nbytes, slot.device.get(),
-                        nbytes, ACL_MEMCPY_DEVICE_TO_HOST);
+    const aclError error = api.aclrtMemcpyAsync(
+        tensor.mutable_data_ptr(), nbytes, slot.device.get(), nbytes,
+        ACL_MEMCPY_DEVICE_TO_HOST, model_->stream());
     ASCEND_CHECK_OR_RETURN_ERROR(
         error == ACL_SUCCESS, InvalidState,
-        "aclrtMemcpy copying output %zu ('%s', %zu bytes) from device %d "
+        "aclrtMemcpyAsync copying output %zu ('%s', %zu bytes) from device %d "
         "failed with %d: %s",
         i, slot.name.c_str(), nbytes, model_->device_id(), error,
         model_->library().recent_error());

@@ -58,12 +58,22 @@ class IoBinding {
   // Makes `gear` (from check_args) the one the next execute runs, with the
   // documented ACL call, when it is not already.
   executorch::runtime::Error use_gear(size_t gear);
-  // Host to device for every input; device to host for every output. Only
-  // after check_args succeeded for the same args.
+  // Host to device for every input, then (after the execute) device to host
+  // for every output, queued on the model's stream with aclrtMemcpyAsync:
+  // the caller synchronises the stream once after all of them. Only after
+  // check_args succeeded for the same args. With zero_copy(), nothing is
+  // copied: the tensors' own memory is bound into the datasets
+  // (aclUpdateDataBuffer, only when a tensor's address changed).
   executorch::runtime::Error copy_inputs(
-      executorch::runtime::Span<executorch::runtime::EValue*> args) const;
+      executorch::runtime::Span<executorch::runtime::EValue*> args);
   executorch::runtime::Error copy_outputs(
-      executorch::runtime::Span<executorch::runtime::EValue*> args) const;
+      executorch::runtime::Span<executorch::runtime::EValue*> args);
+  // RC mode (aclrtGetRunMode == ACL_DEVICE: the NPU shares the host's
+  // memory) and a model without shape gears: the model reads the input
+  // tensors and writes the output tensors where they are.
+  bool zero_copy() const { return zero_copy_; }
+  // Undoes advance_states() (a run that failed at synchronisation).
+  void retreat_states() { advance_states(); }
 
   aclmdlDataset* input_dataset() const {
     return datasets_[current_].input.get();
@@ -99,6 +109,8 @@ class IoBinding {
   executorch::runtime::Error allocate(Role role, std::vector<Slot>& slots);
   // swapped: the state slots take each other's buffers.
   executorch::runtime::Error build_datasets(Datasets& datasets, bool swapped);
+  // Points slot `slot`'s data buffer (in both dataset pairs) at `data`.
+  executorch::runtime::Error bind_memory(Role role, size_t slot, void* data);
   executorch::runtime::Error check_tensor(Role role, size_t index,
                                           executorch::runtime::EValue& value,
                                           const TensorShape& shape) const;
@@ -116,6 +128,10 @@ class IoBinding {
   // [0]: state read from the input slots' buffers; [1]: swapped.
   std::array<Datasets, 2> datasets_;
   size_t current_ = 0;
+  bool zero_copy_ = false;
+  // With zero_copy_: the address each slot's data buffer points at.
+  std::vector<void*> bound_inputs_;
+  std::vector<void*> bound_outputs_;
 };
 
 }  // namespace executorch::backends::ascend

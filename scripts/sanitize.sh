@@ -80,9 +80,10 @@ for job in "${jobs[@]}"; do
         runtime_module_threads_test atc ascendcl
       # The threaded tests: the backend's whole suite (one ctest entry), one
       # Module per thread over real programs (its fixture writes them), and
-      # the emulator's per-thread state, registry and execute path tests.
+      # the emulator's per-thread state, registry, execute path and stream
+      # tests (each stream has a worker thread).
       ctest --test-dir build/tsan --output-on-failure \
-        -R '^runtime_backend$|^runtime_acl_retry$|^runtime_module_threads$|PerThread|Concurrent|ExecutePathTest'
+        -R '^runtime_backend$|^runtime_acl_retry$|^runtime_module_threads$|PerThread|Concurrent|ExecutePathTest|StreamTest'
       ;;
     *)
       echo "unknown job '$job' (asan, fuzz, tsan)" >&2

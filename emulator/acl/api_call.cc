@@ -64,6 +64,10 @@ void ApiCall::EnterExclusive() {
       std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
   }
+  // Queued stream tasks read what they were checked against (a model, its
+  // buffers): they finish before anything changes. The workers take no
+  // lock of the registry, so they finish while it is held.
+  DrainStreams(state_);
   // Whatever this call changes, no cache filled before it is trusted after.
   state_.epoch.fetch_add(1, std::memory_order_relaxed);
   thread_.api_name = name_;

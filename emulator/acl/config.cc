@@ -198,6 +198,16 @@ bool LoadConfigFromEnv(Config* config, std::string* error) {
     }
     result.soc_name = name;
   }
+  if (const char* raw = std::getenv("EXECUTORCH_ASCEND_EMU_RUN_MODE");
+      raw != nullptr && raw[0] != '\0') {
+    const std::string mode(raw);
+    if (mode != "host" && mode != "device") {
+      *error = "EXECUTORCH_ASCEND_EMU_RUN_MODE='" + mode +
+               "' is not a run mode (host or device)";
+      return false;
+    }
+    result.device_run_mode = mode == "device";
+  }
   if (!ParseSwitch("EXECUTORCH_ASCEND_EMU_STRICT", &result.strict, error) ||
       !ParseSwitch("EXECUTORCH_ASCEND_EMU_VERBOSE", &result.verbose, error)) {
     return false;

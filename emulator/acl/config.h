@@ -22,6 +22,13 @@ struct Config {
   size_t device_memory = size_t{8} << 30;  // bytes per device
   int32_t num_threads = 1;  // kernel threads (ascend_emu::SetKernelThreads)
   std::string soc_name = "Ascend910B1";
+  // aclrtGetRunMode: ACL_HOST (an accelerator card in a host, EP mode) or
+  // ACL_DEVICE (the program runs on the board's own cores, RC mode, e.g. an
+  // Atlas 200I DK A2: device and host share one DDR), from
+  // EXECUTORCH_ASCEND_EMU_RUN_MODE=host|device. CANN asks the driver, not
+  // the SoC (hicann/runtime ApiImpl::GetRunMode): an Ascend310B may be
+  // either, so the emulator takes it from its own variable.
+  bool device_run_mode = false;
   bool strict = false;
   bool verbose = false;
   std::vector<FaultSpec> faults;

@@ -60,6 +60,27 @@ ACL_EMU_EXPORT aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
   return ACL_SUCCESS;
 }
 
+// Exclusive, like every change to a buffer: the execute checks cached for
+// datasets holding it are dropped (the epoch moves) and made again.
+ACL_EMU_EXPORT aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer,
+                                            void* data, size_t size) {
+  ApiCall call(__func__);
+  if (aclError rc = call.Enter()) return rc;
+  aclDataBuffer* buffer = FindBuffer(call.state(), dataBuffer);
+  if (buffer == nullptr) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "data buffer %p is not a live data buffer (never created, or "
+                "destroyed)",
+                static_cast<const void*>(dataBuffer));
+  }
+  if (data == nullptr && size != 0) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "data is NULL but size is %zu", size);
+  }
+  buffer->data = data;
+  buffer->size = size;
+  return ACL_SUCCESS;
+}
+
 ACL_EMU_EXPORT void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
   ApiCall call(__func__);
   if (call.Enter() != ACL_SUCCESS || dataBuffer == nullptr) return nullptr;

@@ -72,4 +72,15 @@ ACL_EMU_EXPORT int aclEmuGetCallCount(const char* function, uint64_t* count) {
   return ACL_SUCCESS;
 }
 
+ACL_EMU_EXPORT int aclEmuFailNextRun(uint32_t modelId) {
+  ApiCall call(__func__);
+  if (aclError rc = call.Enter()) return rc;
+  auto it = call.state().models.find(modelId);
+  if (it == call.state().models.end()) {
+    return Fail(ACL_ERROR_INVALID_MODEL_ID, "model %u is not loaded", modelId);
+  }
+  it->second->fail_next_run.store(true, std::memory_order_relaxed);
+  return ACL_SUCCESS;
+}
+
 }  // extern "C"

@@ -17,6 +17,7 @@
 
 #include "acl_api.h"
 #include "ascend_emu/model.h"
+#include "stream_queue.h"
 
 // The ACL object types are declared (incomplete) at global scope by
 // acl_api.h; the emulator completes them here.
@@ -87,6 +88,8 @@ struct ContextRec {
 struct StreamRec {
   uint64_t serial = 0;
   ContextRec* context = nullptr;
+  // The stream's tasks and the worker that runs them (stream_queue.h).
+  std::unique_ptr<StreamQueue> queue;
 };
 
 struct DeviceAlloc {
@@ -131,6 +134,22 @@ struct ModelRec {
     return (running.fetch_or(1, std::memory_order_acquire) & 1) == 0;
   }
   void Release() { running.store(0, std::memory_order_release); }
+  // Runs of this model queued on streams and not finished yet
+  // (aclmdlExecuteAsync): while there are, a caller queueing another run
+  // waits for the worker to let go of the model instead of being refused.
+  std::atomic<uint32_t> queued{0};
+  // aclEmuFailNextRun: the next run fails in the engine (a test's device
+  // fault). Set by an exclusive call; taken by the run that holds the model.
+  std::atomic<bool> fail_next_run{false};
+  // Takes an injected failure: true (and run_error set) if this run fails.
+  bool TakeInjectedFailure() {
+    if (__builtin_expect(!fail_next_run.load(std::memory_order_relaxed), 1) ||
+        !fail_next_run.exchange(false, std::memory_order_relaxed)) {
+      return false;
+    }
+    run_error = "injected run failure (aclEmuFailNextRun)";
+    return true;
+  }
   uint32_t id = 0;
   ContextRec* context = nullptr;
   int32_t device = 0;

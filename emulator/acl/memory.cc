@@ -22,6 +22,7 @@ using ascend_emu::acl::Fail;
 using ascend_emu::acl::g_lane;
 using ascend_emu::acl::SharedLane;
 using ascend_emu::acl::State;
+using ascend_emu::acl::StreamQueue;
 using ascend_emu::acl::ThreadState;
 
 namespace {
@@ -124,9 +125,20 @@ inline uint32_t TrafficOf(bool to_device, bool from_device) {
 
 // Copies and counts (cached or not): the bytes counted before the copy, so
 // that nothing lives across the memmove call on the fast way.
+// With a stream's queue (aclrtMemcpyAsync on a created stream), the copy is
+// queued instead: its bytes are counted when it is queued.
 inline void CountedCopy(void* dst, const void* src, size_t count,
-                        uint32_t traffic) {
+                        uint32_t traffic, StreamQueue* queue = nullptr) {
   g_lane.bytes[traffic].fetch_add(count, std::memory_order_relaxed);
+  if (queue != nullptr) {
+    StreamQueue::Task task;
+    task.kind = StreamQueue::Task::kCopy;
+    task.dst = dst;
+    task.src = src;
+    task.count = count;
+    queue->Push(task);
+    return;
+  }
   if (count != 0) std::memmove(dst, src, count);
 }
 
@@ -148,7 +160,8 @@ inline void RememberCopy(ThreadState& thread, void* dst, const void* src,
 // the cached regions, without building the general case. False: not that
 // case (nothing done); the general path decides, and says what failed.
 inline bool FastCopy(ThreadState& thread, const ContextRec* context, void* dst,
-                     const void* src, size_t count, int kind) {
+                     const void* src, size_t count, int kind,
+                     StreamQueue* queue) {
   const bool to_device = kind == ACL_MEMCPY_HOST_TO_DEVICE;
   if (!to_device && kind != ACL_MEMCPY_DEVICE_TO_HOST) return false;
   const uintptr_t dst_address = reinterpret_cast<uintptr_t>(dst);
@@ -169,16 +182,17 @@ inline bool FastCopy(ThreadState& thread, const ContextRec* context, void* dst,
     return false;
   }
   const uint32_t traffic = TrafficOf(to_device, !to_device);
-  CountedCopy(dst, src, count, traffic);
-  RememberCopy(thread, dst, src, count, kind, traffic);
+  CountedCopy(dst, src, count, traffic, queue);
+  if (queue == nullptr) RememberCopy(thread, dst, src, count, kind, traffic);
   return true;
 }
 
 // The checks and the copy shared by aclrtMemcpy and aclrtMemcpyAsync (shared
 // calls: the pointers are classified through the thread's region cache).
+// With `queue`, the checked copy is queued on that stream.
 aclError CheckedCopy(State& state, ThreadState& thread, ContextRec* context,
                      void* dst, size_t dest_max, const void* src, size_t count,
-                     int kind) {
+                     int kind, StreamQueue* queue = nullptr) {
   if (dst == nullptr || src == nullptr) {
     return Fail(ACL_ERROR_INVALID_PARAM, "%s is NULL",
                 dst == nullptr ? "dst" : "src");
@@ -192,7 +206,7 @@ aclError CheckedCopy(State& state, ThreadState& thread, ContextRec* context,
     return Fail(ACL_ERROR_INVALID_PARAM, "kind %d is not an aclrtMemcpyKind",
                 k);
   }
-  if (FastCopy(thread, context, dst, src, count, k)) {
+  if (FastCopy(thread, context, dst, src, count, k, queue)) {
     return ACL_SUCCESS;
   }
   DevicePointer dst_dev = ascend_emu::acl::ClassifyCached(state, thread, dst);
@@ -233,8 +247,8 @@ aclError CheckedCopy(State& state, ThreadState& thread, ContextRec* context,
                 KindName(k), src_dev.alloc->device, dst_dev.alloc->device);
   }
   const uint32_t traffic = TrafficOf(dst_device, src_device);
-  CountedCopy(dst, src, count, traffic);
-  RememberCopy(thread, dst, src, count, kind, traffic);
+  CountedCopy(dst, src, count, traffic, queue);
+  if (queue == nullptr) RememberCopy(thread, dst, src, count, kind, traffic);
   return ACL_SUCCESS;
 }
 
@@ -466,12 +480,15 @@ ACL_EMU_EXPORT aclError aclrtMemcpyAsync(void* dst, size_t destMax,
                                                            &context)) {
     return rc;
   }
-  if (aclError rc = ascend_emu::acl::ResolveStream(state, stream, context)) {
+  StreamQueue* queue = nullptr;
+  if (aclError rc =
+          ascend_emu::acl::ResolveStream(state, stream, context, &queue)) {
     return rc;
   }
-  // Copies complete before returning; the stream has nothing left to do.
+  // Checked now (a bad argument fails this call, as on CANN), copied when
+  // the stream's worker comes to it; on the default stream, now.
   return CheckedCopy(state, call.thread(), context, dst, destMax, src, count,
-                     ascend_emu::acl::EnumValue(kind));
+                     ascend_emu::acl::EnumValue(kind), queue);
 }
 
 ACL_EMU_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free,

@@ -2,8 +2,12 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 // Running a model. Before the engine touches anything, every buffer is
 // checked the way a real NPU would need it: device memory of the model's
-// device, large enough for its tensor. "Async" execution runs to completion
-// before returning (the stream only has to be valid).
+// device, large enough for its tensor (in RC mode, aclrtGetRunMode ==
+// ACL_DEVICE, the device shares the host's memory: host memory is taken
+// too). aclmdlExecuteAsync checks at the call and queues the run on the
+// stream (stream_queue.h); on the default stream, for a model with shape
+// gears (whose gear comes from a buffer a queued copy may still write) or
+// a subscribed one, it waits for the stream and runs at the call.
 //
 // The per-call cost (docs/emulator.md, "What is checked when"): an execute
 // is a shared call (api_call.h), takes no lock and allocates nothing after
@@ -14,6 +18,7 @@
 // (aclDestroyDataBuffer, aclmdlDestroyDataset, aclmdlAddDatasetBuffer,
 // aclrtFree, aclmdlUnload...), which moves the epoch. The model's context is
 // checked on every call.
+#include <thread>
 #include <vector>
 
 #include "acl_api.h"
@@ -35,6 +40,7 @@ using ascend_emu::acl::Fail;
 using ascend_emu::acl::g_lane;
 using ascend_emu::acl::ModelRec;
 using ascend_emu::acl::State;
+using ascend_emu::acl::StreamQueue;
 using ascend_emu::acl::ThreadState;
 
 namespace {
@@ -80,6 +86,15 @@ aclError CollectBuffers(State& state, const ContextRec* context,
                   role, i, io.name.c_str(), buffer.size, needed);
     }
     DevicePointer device = ascend_emu::acl::ClassifyPointer(state, buffer.data);
+    if (device.alloc == nullptr && state.config.device_run_mode) {
+      // RC mode: the NPU reads and writes the board's one memory.
+      if (buffer.data == nullptr && buffer.size != 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "%s %zu ('%s'): buffer is NULL",
+                    role, i, io.name.c_str());
+      }
+      pointers[i] = buffer.data;
+      continue;
+    }
     if (device.alloc == nullptr) {
       return Fail(ACL_ERROR_INVALID_PARAM,
                   "%s %zu ('%s'): buffer %p is host memory: model inputs and "
@@ -213,7 +228,8 @@ aclError PrepareIo(State& state, uint64_t epoch, const ContextRec* context,
       record.subscription == nullptr
           ? nullptr
           : ascend_emu::acl::OpTimingsFor(record, gear);
-  if (!model.RunGearTimed(gear, io.inputs.data(), io.outputs.data(),
+  if (record.TakeInjectedFailure() ||
+      !model.RunGearTimed(gear, io.inputs.data(), io.outputs.data(),
                           record.work, timings, &record.run_error)) {
     return RunFailed(record);
   }
@@ -269,6 +285,51 @@ void RememberRun(ThreadState& thread, uint32_t model_id,
   hit.outputs = io.outputs.data();
 }
 
+// aclmdlExecuteAsync on a created stream: every check now, the run queued.
+// False when this run cannot be queued (its pair's checks are not kept:
+// StreamQueue::Task points at them); the caller then runs it here, after
+// the stream has run what it holds. *rc: the call's result otherwise.
+bool Enqueue(ThreadState& thread, State& state, const ContextRec* context,
+             uint32_t model_id, ModelRec& record, const aclmdlDataset* input,
+             const aclmdlDataset* output, StreamQueue& queue, aclError* rc) {
+  // The model may be held by this stream's worker running an earlier run
+  // of it: wait for it then, refuse only a run on another thread.
+  while (!record.Hold()) {
+    if (record.queued.load(std::memory_order_acquire) == 0) {
+      *rc = Fail(ACL_ERROR_INVALID_PARAM,
+                 "model %u is running on another thread: CANN runs one model "
+                 "id on one stream at a time (threads sharing a model lock "
+                 "around copy + execute)",
+                 model_id);
+      return true;
+    }
+    std::this_thread::yield();
+  }
+  const CheckedIo* io = nullptr;
+  size_t gear = 0;
+  *rc = PrepareIo(state, thread.epoch, context, record, input, output, &io,
+                  &gear);
+  if (*rc != ACL_SUCCESS) {
+    record.Release();
+    return true;
+  }
+  if (io == &record.unkept) {
+    record.Release();
+    return false;
+  }
+  StreamQueue::Task task;
+  task.kind = StreamQueue::Task::kRun;
+  task.record = &record;
+  task.inputs = io->inputs.data();
+  task.outputs = io->outputs.data();
+  record.queued.fetch_add(1, std::memory_order_relaxed);
+  // Let go before queueing: a full ring waits for the worker, which takes
+  // the model.
+  record.Release();
+  queue.Push(task);
+  return true;
+}
+
 aclError Execute(ApiCall& call, uint32_t model_id, const aclmdlDataset* input,
                  const aclmdlDataset* output, aclrtStream stream,
                  bool with_stream) {
@@ -283,10 +344,22 @@ aclError Execute(ApiCall& call, uint32_t model_id, const aclmdlDataset* input,
   if (aclError rc = FindModel(state, thread, model_id, context, &record)) {
     return rc;
   }
+  StreamQueue* queue = nullptr;
   if (with_stream) {
-    if (aclError rc = ascend_emu::acl::ResolveStream(state, stream, context)) {
+    if (aclError rc =
+            ascend_emu::acl::ResolveStream(state, stream, context, &queue)) {
       return rc;
     }
+  }
+  if (queue != nullptr) {
+    aclError rc = ACL_SUCCESS;
+    if (record->model->num_gears() == 0 && record->subscription == nullptr &&
+        Enqueue(thread, state, context, model_id, *record, input, output,
+                *queue, &rc)) {
+      return rc;
+    }
+    // Run here, in order after what the stream holds.
+    queue->Drain();
   }
   if (!record->Hold()) {
     return Fail(ACL_ERROR_INVALID_PARAM,

@@ -253,7 +253,9 @@ aclError RequireCurrentContext(State& state, ContextRec** context) {
   return ACL_SUCCESS;
 }
 
-aclError ResolveStream(State& state, aclrtStream stream, ContextRec* context) {
+aclError ResolveStream(State& state, aclrtStream stream, ContextRec* context,
+                       StreamQueue** queue) {
+  if (queue != nullptr) *queue = nullptr;
   if (stream == nullptr) return ACL_SUCCESS;
   auto it = state.streams.find(stream);
   if (it == state.streams.end()) {
@@ -268,6 +270,7 @@ aclError ResolveStream(State& state, aclrtStream stream, ContextRec* context) {
                 stream, static_cast<void*>(it->second->context),
                 static_cast<void*>(context));
   }
+  if (queue != nullptr) *queue = it->second->queue.get();
   return ACL_SUCCESS;
 }
 

@@ -182,8 +182,15 @@ inline aclError RequireCurrentContext(State& state, ThreadState& thread,
 
 // Resolves a stream handle for use in `context`: nullptr is the context's
 // default stream (as in real CANN); an unknown handle or a stream of another
-// context is an error.
-aclError ResolveStream(State& state, aclrtStream stream, ContextRec* context);
+// context is an error. *queue (when asked): the stream's work queue, or
+// nullptr for the default stream, whose work runs at the call.
+aclError ResolveStream(State& state, aclrtStream stream, ContextRec* context,
+                       StreamQueue** queue = nullptr);
+
+// Waits until every stream has run every task it holds (stream.cc): the
+// first thing an exclusive call does once it holds the registry, so that no
+// queued task outlives what it reads.
+void DrainStreams(State& state);
 
 // Creates a context record on `device` and registers it.
 ContextRec* NewContext(State& state, int32_t device, bool is_default);

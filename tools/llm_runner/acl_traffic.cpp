@@ -53,6 +53,8 @@ TrafficReader::TrafficReader() {
       return;
     }
     get_stats_ = reinterpret_cast<aclEmuGetStatsFn>(symbol);
+    get_call_count_ = reinterpret_cast<aclEmuGetCallCountFn>(
+        dlsym(handle, "aclEmuGetCallCount"));
     return;
   }
   reason_ =
@@ -67,8 +69,13 @@ std::optional<Traffic> TrafficReader::read() const {
   if (get_stats_(&stats) != 0) {
     return std::nullopt;
   }
+  uint64_t waits = 0;
+  if (get_call_count_ != nullptr &&
+      get_call_count_("aclrtSynchronizeStream", &waits) != 0) {
+    waits = 0;
+  }
   return Traffic{stats.bytes_host_to_device, stats.bytes_device_to_host,
-                 stats.executes};
+                 stats.executes, waits};
 }
 
 }  // namespace executorch::backends::ascend::llm

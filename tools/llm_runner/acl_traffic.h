@@ -17,10 +17,12 @@ struct Traffic {
   uint64_t host_to_device = 0;  // bytes
   uint64_t device_to_host = 0;  // bytes
   uint64_t executes = 0;        // aclmdlExecute calls
+  uint64_t waits = 0;           // aclrtSynchronizeStream calls (host waits)
 
   Traffic operator-(const Traffic& other) const {
     return {host_to_device - other.host_to_device,
-            device_to_host - other.device_to_host, executes - other.executes};
+            device_to_host - other.device_to_host, executes - other.executes,
+            waits - other.waits};
   }
 };
 
@@ -37,8 +39,10 @@ class TrafficReader {
   std::optional<Traffic> read() const;
 
  private:
-  using GetStats = int (*)(::aclEmuStats*);  // aclEmuGetStatsFn
+  using GetStats = int (*)(::aclEmuStats*);              // aclEmuGetStatsFn
+  using GetCallCount = int (*)(const char*, uint64_t*);  // aclEmuGetCallCountFn
   GetStats get_stats_ = nullptr;
+  GetCallCount get_call_count_ = nullptr;
   std::string reason_;
 };
 

@@ -4,6 +4,10 @@
 
 namespace executorch::backends::ascend::runner {
 
+namespace {
+constexpr int kMaxPipeline = 8;
+}  // namespace
+
 std::optional<RunnerOptions> parse_options(int argc, char** argv,
                                            std::string* error) {
   RunnerOptions o;
@@ -26,6 +30,18 @@ std::optional<RunnerOptions> parse_options(int argc, char** argv,
        [&o](const std::string& v) {
          return tools::int_option("--warmup", v, 0, &o.warmup);
        }},
+      {"--frames",
+       [&o](const std::string& v) {
+         return tools::int_option("--frames", v, 1, &o.frames);
+       }},
+      {"--pipeline",
+       [&o](const std::string& v) {
+         std::string bad = tools::int_option("--pipeline", v, 1, &o.pipeline);
+         if (bad.empty() && o.pipeline > kMaxPipeline) {
+           bad = "--pipeline must be at most " + std::to_string(kMaxPipeline);
+         }
+         return bad;
+       }},
       {"--device-id",
        [&o](const std::string& v) {
          int device = 0;
@@ -35,6 +51,10 @@ std::optional<RunnerOptions> parse_options(int argc, char** argv,
        }},
   };
   if (!tools::parse_arguments(argc, argv, &o, own, error)) {
+    return std::nullopt;
+  }
+  if (!o.help && o.pipeline > 1 && o.frames == 0) {
+    *error = "--pipeline needs --frames (the stream of frames it overlaps)";
     return std::nullopt;
   }
   // (An --inputs value always splits into at least one name.)
@@ -54,6 +74,7 @@ const char* usage() {
          "[--warmup N]\n"
          "                     [--device-id N] [--verification "
          "minimal|internal]\n"
+         "                     [--frames N [--pipeline N]]\n"
          "\n"
          "Runs one method of an ExecuTorch program (with the AscendBackend\n"
          "delegate and ExecuTorch's CPU kernels) and prints its outputs and\n"
@@ -70,6 +91,12 @@ const char* usage() {
          "  --iterations  timed runs (default 1)\n"
          "  --warmup      untimed runs before them (default 0)\n"
          "  --device-id   Ascend device for every AscendBackend delegate\n"
+         "  --frames      run a stream of N frames (frame f: the\n"
+         "                deterministic inputs shifted by f) and print frames\n"
+         "                per second; with --output-dir, DIR/frameF/outN.bin\n"
+         "  --pipeline    method instances in flight over the frames, each\n"
+         "                on its own thread (default 1): with 2, frame f+1's\n"
+         "                upload overlaps frame f's compute\n"
          "  --verification  how ExecuTorch checks the program before it runs:\n"
          "                internal (default) checks the whole file, so a\n"
          "                corrupted one is refused; minimal checks only its\n"

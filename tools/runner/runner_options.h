@@ -23,6 +23,12 @@ struct RunnerOptions : tools::ProgramOptions {
   int iterations = 1;
   int warmup = 0;
   std::optional<int> device_id;  // load-time "device_id" for AscendBackend
+  // A stream of frames (0: off): frame f's inputs are the deterministic
+  // inputs of index k + f * num_inputs (or the --inputs files, every frame).
+  int frames = 0;
+  // Method instances in flight over the frames, one thread each (1: one
+  // after another). With 2, frame f+1 is uploaded while frame f computes.
+  int pipeline = 1;
 };
 
 // Parses argv; on error returns nullopt and sets `error`.

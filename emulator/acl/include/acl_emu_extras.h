@@ -56,7 +56,12 @@ static inline uint64_t aclEmuLiveObjects(const aclEmuStats* s) {
  * EXECUTORCH_ASCEND_EMU_FAULT="aclrtMalloc:2:207001".
  * aclEmuGetCallCount: how many times the fault-injectable function named
  * `function` has been entered since the library was loaded (calls an
- * injected fault failed included; calls before aclInit not). */
+ * injected fault failed included; calls before aclInit not).
+ * aclEmuFailNextRun: the next run of the loaded model `modelId` fails in the
+ * engine after every check of its call passed, as a fault on the device
+ * would: a synchronous aclmdlExecute returns ACL_ERROR_GE_FAILURE, a run
+ * queued on a stream fails when the stream's worker comes to it and the
+ * next aclrtSynchronizeStream reports ACL_ERROR_RT_MODEL_EXECUTE. */
 #define ACL_EMU_EXTRA(ret, name, params) \
   ret name params;                       \
   typedef ret(*name##Fn) params;

@@ -55,6 +55,81 @@ TEST_F(BackendExecute, AddRunsTwiceWithRightNumbers) {
   expect_nothing_alive(hooks_.stats());
 }
 
+// One host wait per call: the copies and the execute are queued on the
+// delegate's stream and waited for once (aclrtSynchronizeStream).
+TEST_F(BackendExecute, OneHostWaitPerCall) {
+  auto handle = init(add_blob());
+  ASSERT_TRUE(handle.ok());
+  HostTensor x(ScalarType::Float, {2, 3});
+  HostTensor y(ScalarType::Float, {2, 3});
+  HostTensor z(ScalarType::Float, {2, 3});
+  fill(x, 6, 1, 1);
+  fill(y, 6, 2, 0);
+  const uint64_t waits = hooks_.calls("aclrtSynchronizeStream");
+  const uint64_t queued = hooks_.calls("aclmdlExecuteAsync");
+  const uint64_t copies = hooks_.calls("aclrtMemcpyAsync");
+  const uint64_t plain = hooks_.calls("aclrtMemcpy");
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_EQ(execute(*handle, {x.evalue(), y.evalue(), z.evalue()}),
+              Error::Ok);
+  }
+  EXPECT_EQ(hooks_.calls("aclrtSynchronizeStream") - waits, 5u);
+  EXPECT_EQ(hooks_.calls("aclmdlExecuteAsync") - queued, 5u);
+  EXPECT_EQ(hooks_.calls("aclrtMemcpyAsync") - copies, 15u);
+  EXPECT_EQ(hooks_.calls("aclrtMemcpy") - plain, 0u);
+  EXPECT_FLOAT_EQ(z.floats()[5], 8.0f);
+}
+
+// RC mode (aclrtGetRunMode == ACL_DEVICE; EXECUTORCH_ASCEND_EMU_RUN_MODE=
+// device on the emulator): the delegate binds the tensors' own memory into
+// its datasets, so no byte is copied either way; a tensor that moves is
+// bound again (aclUpdateDataBuffer) and one that stays is not.
+TEST_F(BackendExecute, DeviceRunModeBindsTensorsInPlaceWithoutCopies) {
+  setenv("EXECUTORCH_ASCEND_EMU_RUN_MODE", "device", 1);
+  ASSERT_EQ(hooks_.finalize_and_reinit(), ACL_SUCCESS);
+  unsetenv("EXECUTORCH_ASCEND_EMU_RUN_MODE");  // read by that aclInit
+  {
+    auto handle = init(add_blob());
+    ASSERT_TRUE(handle.ok());
+    HostTensor x(ScalarType::Float, {2, 3});
+    HostTensor y(ScalarType::Float, {2, 3});
+    HostTensor z(ScalarType::Float, {2, 3});
+    HostTensor x2(ScalarType::Float, {2, 3});
+    const aclEmuStats before = hooks_.stats();
+    const uint64_t binds = hooks_.calls("aclUpdateDataBuffer");
+    for (int round = 0; round < 2; ++round) {
+      fill(x, 6, 1.0f + round, 1.0f);
+      fill(y, 6, 10.0f, -1.0f);
+      ASSERT_EQ(execute(*handle, {x.evalue(), y.evalue(), z.evalue()}),
+                Error::Ok);
+      for (int i = 0; i < 6; ++i) {
+        EXPECT_FLOAT_EQ(z.floats()[i], x.floats()[i] + y.floats()[i]);
+      }
+    }
+    EXPECT_EQ(hooks_.calls("aclUpdateDataBuffer") - binds, 3u);
+    fill(x2, 6, -4.0f, 0.5f);
+    ASSERT_EQ(execute(*handle, {x2.evalue(), y.evalue(), z.evalue()}),
+              Error::Ok);
+    EXPECT_FLOAT_EQ(z.floats()[5], x2.floats()[5] + y.floats()[5]);
+    EXPECT_EQ(hooks_.calls("aclUpdateDataBuffer") - binds, 4u);
+    const aclEmuStats after = hooks_.stats();
+    EXPECT_EQ(after.bytes_host_to_device, before.bytes_host_to_device);
+    EXPECT_EQ(after.bytes_device_to_host, before.bytes_device_to_host);
+    EXPECT_EQ(after.executes - before.executes, 3u);
+    // A failed bind is an error of the call; the next call binds again.
+    hooks_.inject("aclUpdateDataBuffer", 0, ACL_ERROR_RT_FAILURE);
+    EXPECT_EQ(execute(*handle, {x.evalue(), y.evalue(), z.evalue()}),
+              Error::InvalidState);
+    hooks_.clear();
+    ASSERT_EQ(execute(*handle, {x.evalue(), y.evalue(), z.evalue()}),
+              Error::Ok);
+    EXPECT_FLOAT_EQ(z.floats()[5], x.floats()[5] + y.floats()[5]);
+    destroy(*handle);
+  }
+  // Back to host mode for the other tests.
+  EXPECT_EQ(hooks_.finalize_and_reinit(), ACL_SUCCESS);
+}
+
 TEST_F(BackendExecute, MatMulReluRightNumbers) {
   auto handle = init(matmul_blob());
   ASSERT_TRUE(handle.ok());
@@ -182,10 +257,11 @@ TEST_F(BackendExecute, AclFailuresDuringExecuteAreErrorsAndRecoverable) {
   };
   const Case cases[] = {
       {"aclrtSetCurrentContext", 0, Error::DelegateInvalidHandle},
-      {"aclrtMemcpy", 0, Error::InvalidState},  // first input
-      {"aclrtMemcpy", 1, Error::InvalidState},  // second input
-      {"aclrtMemcpy", 2, Error::InvalidState},  // output
-      {"aclmdlExecute", 0, Error::InvalidState},
+      {"aclrtMemcpyAsync", 0, Error::InvalidState},  // first input
+      {"aclrtMemcpyAsync", 1, Error::InvalidState},  // second input
+      {"aclrtMemcpyAsync", 2, Error::InvalidState},  // output
+      {"aclmdlExecuteAsync", 0, Error::InvalidState},
+      {"aclrtSynchronizeStream", 0, Error::InvalidState},  // the one wait
   };
   for (const Case& c : cases) {
     hooks_.inject(c.function, c.after, ACL_ERROR_RT_FAILURE);

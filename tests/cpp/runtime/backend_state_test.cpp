@@ -6,6 +6,7 @@
 // data at every init, two delegates never share it, a failed execute leaves
 // it as it was, and every malformed state entry or ACL fault at init fails
 // cleanly (the fixture checks nothing is left alive).
+#include "ascend_delegate.h"
 #include "emulator_fixture.h"
 #include "om_builder.h"
 
@@ -109,12 +110,17 @@ TEST_F(BackendState, AFailedExecuteLeavesTheStateAsItWas) {
   ASSERT_TRUE(handle.ok());
   std::vector<float> sum(kCount, 0.0f);
   step(*handle, sum, 0);
-  hooks_.inject("aclmdlExecute", 0, ACL_ERROR_RT_FAILURE);
+  hooks_.inject("aclmdlExecuteAsync", 0, ACL_ERROR_RT_FAILURE);
   HostTensor x(ScalarType::Float, {2, 3});
   HostTensor y(ScalarType::Float, {2, 3});
   EXPECT_EQ(execute(*handle, {x.evalue(), y.evalue()}), Error::InvalidState);
   hooks_.clear();
   step(*handle, sum, 1);
+  // A run that fails on the device, reported by the stream's
+  // synchronisation (ACL_ERROR_RT_MODEL_EXECUTE), wrote no new state either.
+  hooks_.fail_next_run(static_cast<AscendDelegate*>(*handle)->model_id());
+  EXPECT_EQ(execute(*handle, {x.evalue(), y.evalue()}), Error::InvalidState);
+  step(*handle, sum, 2);
 }
 
 TEST_F(BackendState, TheDelegateTakesOnlyTheUserArguments) {

@@ -55,6 +55,8 @@ class EmulatorHooks {
           dlsym(handle_, "aclmdlQuerySizeFromMem"));
       call_count_ = reinterpret_cast<aclEmuGetCallCountFn>(
           dlsym(handle_, "aclEmuGetCallCount"));
+      fail_next_run_ = reinterpret_cast<aclEmuFailNextRunFn>(
+          dlsym(handle_, "aclEmuFailNextRun"));
     }
   }
   ~EmulatorHooks() {
@@ -77,6 +79,12 @@ class EmulatorHooks {
     ASSERT_EQ(inject_(function, after, error), 0) << function;
   }
   void clear() const { inject_(nullptr, 0, 0); }
+  // The next run of model `model_id` fails on the (emulated) device
+  // (aclEmuFailNextRun): a queued run is reported by the synchronisation.
+  void fail_next_run(uint32_t model_id) const {
+    ASSERT_NE(fail_next_run_, nullptr);
+    ASSERT_EQ(fail_next_run_(model_id), 0);
+  }
   // Calls so far of a fault-injectable ACL function (aclEmuGetCallCount).
   uint64_t calls(const char* function) const {
     uint64_t count = 0;
@@ -122,6 +130,7 @@ class EmulatorHooks {
   decltype(&aclrtGetMemInfo) mem_info_ = nullptr;
   decltype(&aclmdlQuerySizeFromMem) query_ = nullptr;
   aclEmuGetCallCountFn call_count_ = nullptr;
+  aclEmuFailNextRunFn fail_next_run_ = nullptr;
 };
 
 inline void expect_nothing_alive(const aclEmuStats& s) {

@@ -37,6 +37,28 @@ TEST(RunnerOptions, AllOptions) {
   EXPECT_EQ(*o->device_id, 1);
 }
 
+TEST(RunnerOptions, FramesAndPipeline) {
+  std::string error;
+  auto o = parse({"--model", "m.pte"}, &error);
+  ASSERT_TRUE(o.has_value()) << error;
+  EXPECT_EQ(o->frames, 0);
+  EXPECT_EQ(o->pipeline, 1);
+  o = parse({"--model", "m.pte", "--frames", "100", "--pipeline=2"}, &error);
+  ASSERT_TRUE(o.has_value()) << error;
+  EXPECT_EQ(o->frames, 100);
+  EXPECT_EQ(o->pipeline, 2);
+  // Two instances need frames to overlap; at most 8; at least 1 of each.
+  EXPECT_FALSE(parse({"--model", "m.pte", "--pipeline", "2"}, &error));
+  EXPECT_NE(error.find("--pipeline needs --frames"), std::string::npos)
+      << error;
+  EXPECT_FALSE(
+      parse({"--model", "m.pte", "--frames", "4", "--pipeline", "9"}, &error));
+  EXPECT_NE(error.find("at most 8"), std::string::npos) << error;
+  EXPECT_FALSE(parse({"--model", "m.pte", "--frames", "0"}, &error));
+  EXPECT_FALSE(
+      parse({"--model", "m.pte", "--frames", "4", "--pipeline", "0"}, &error));
+}
+
 TEST(RunnerOptions, Defaults) {
   std::string error;
   auto o = parse({"--model", "m.pte"}, &error);

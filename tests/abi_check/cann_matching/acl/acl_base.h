@@ -45,6 +45,7 @@ static const int ACL_ERROR_FAILURE = 500001;
 #define ACL_ERROR_RT_MODEL_CONTEXT 107004
 #define ACL_ERROR_RT_MEMORY_ALLOCATION 207001
 #define ACL_ERROR_RT_NO_DEVICE 207004
+#define ACL_ERROR_RT_MODEL_EXECUTE 507011
 #define ACL_ERROR_RT_FAILURE 500003
 
 /* The graph executor's codes are unsigned. */
@@ -91,6 +92,7 @@ FAKE_ACL_EXPORT aclError aclFinalize(void);
 FAKE_ACL_EXPORT const char *aclGetRecentErrMsg(void);
 FAKE_ACL_EXPORT aclDataBuffer *aclCreateDataBuffer(void *, size_t);
 FAKE_ACL_EXPORT aclError aclDestroyDataBuffer(const aclDataBuffer *);
+FAKE_ACL_EXPORT aclError aclUpdateDataBuffer(aclDataBuffer *, void *, size_t);
 FAKE_ACL_EXPORT void *aclGetDataBufferAddr(const aclDataBuffer *);
 FAKE_ACL_EXPORT size_t aclGetDataBufferSizeV2(const aclDataBuffer *);
 

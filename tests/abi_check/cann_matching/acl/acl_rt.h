@@ -32,6 +32,11 @@ typedef enum aclrtMemcpyKind {
   ACL_MEMCPY_INTER_DEVICE_TO_DEVICE,
 } aclrtMemcpyKind;
 
+typedef enum aclrtRunMode {
+  ACL_DEVICE,
+  ACL_HOST,
+} aclrtRunMode;
+
 typedef enum aclrtMemAttr {
   ACL_DDR_MEM,
   ACL_HBM_MEM,
@@ -53,6 +58,7 @@ FAKE_ACL_EXPORT aclError aclrtGetCurrentContext(aclrtContext *);
 FAKE_ACL_EXPORT aclError aclrtCreateStream(aclrtStream *);
 FAKE_ACL_EXPORT aclError aclrtDestroyStream(aclrtStream);
 FAKE_ACL_EXPORT aclError aclrtSynchronizeStream(aclrtStream);
+FAKE_ACL_EXPORT aclError aclrtGetRunMode(aclrtRunMode *);
 FAKE_ACL_EXPORT aclError aclrtMalloc(void **, size_t, aclrtMemMallocPolicy);
 FAKE_ACL_EXPORT aclError aclrtFree(void *);
 FAKE_ACL_EXPORT aclError aclrtMallocHost(void **, size_t);

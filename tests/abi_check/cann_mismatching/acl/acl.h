@@ -45,6 +45,7 @@ static const int ACL_ERROR_FAILURE = 500001;
 #define ACL_ERROR_RT_CONTEXT_NULL 107012 /* MISMATCH: 107002 */
 #define ACL_ERROR_RT_STREAM_CONTEXT 107003
 #define ACL_ERROR_RT_MODEL_CONTEXT 107004
+#define ACL_ERROR_RT_MODEL_EXECUTE 507011
 #define ACL_ERROR_RT_MEMORY_ALLOCATION 207001
 #define ACL_ERROR_RT_NO_DEVICE 207004
 #define ACL_ERROR_RT_FAILURE 500003
@@ -107,6 +108,11 @@ typedef enum {
   ACL_MEMCPY_INNER_DEVICE_TO_DEVICE = 6,
   ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7,
 } aclrtMemcpyKind;
+
+typedef enum aclrtRunMode {
+  ACL_DEVICE,
+  ACL_HOST,
+} aclrtRunMode;
 
 typedef enum {
   ACL_DDR_MEM = 0,
@@ -175,6 +181,7 @@ aclError aclrtGetCurrentContext(aclrtContext *context);
 aclError aclrtCreateStream(aclrtStream *stream);
 aclError aclrtDestroyStream(aclrtStream stream);
 aclError aclrtSynchronizeStream(aclrtStream stream);
+aclError aclrtGetRunMode(aclrtRunMode *runMode);
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
 aclError aclrtFree(void *devPtr);
 aclError aclrtMallocHost(void **hostPtr, size_t size);
@@ -187,6 +194,7 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
 aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
 aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
+aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size);
 void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
 size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
 aclmdlDataset *aclmdlCreateDataset(void);

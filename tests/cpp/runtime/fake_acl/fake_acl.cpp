@@ -73,6 +73,10 @@ EXPORT aclError aclrtCreateStream(aclrtStream* s) {
 }
 EXPORT aclError aclrtDestroyStream(aclrtStream) { return FAKE_RESULT; }
 EXPORT aclError aclrtSynchronizeStream(aclrtStream) { return FAKE_RESULT; }
+EXPORT aclError aclrtGetRunMode(aclrtRunMode* mode) {
+  *mode = ACL_HOST;
+  return FAKE_RESULT;
+}
 EXPORT aclError aclrtMalloc(void** p, size_t, aclrtMemMallocPolicy) {
   ++resources_created;
   *p = FAKE_HANDLE(void*);
@@ -101,6 +105,9 @@ EXPORT aclError aclrtGetMemInfo(aclrtMemAttr, size_t* f, size_t* t) {
 }
 EXPORT aclDataBuffer* aclCreateDataBuffer(void*, size_t) {
   return FAKE_HANDLE(aclDataBuffer*);
+}
+EXPORT aclError aclUpdateDataBuffer(aclDataBuffer*, void*, size_t) {
+  return FAKE_RESULT;
 }
 EXPORT aclError aclDestroyDataBuffer(const aclDataBuffer*) {
   return FAKE_RESULT;
