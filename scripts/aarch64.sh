@@ -14,7 +14,8 @@
 #   run    scripts/aarch64_parity.py: the demo's ResNet and a small Llama
 #          decoder exported here with the project's Python (.venv), run by the
 #          x86-64 ascend_runner/llm_runner and by the aarch64 ones under
-#          qemu-aarch64 on the aarch64 emulator; outputs compared
+#          qemu-aarch64 (CPU models max and cortex-a72) on the aarch64
+#          emulator; outputs compared
 #   all    the three (the default)
 # CI runs `setup` in the foreground and `build run` beside the Python tests
 # (scripts/test.sh). Needs scripts/setup.sh first (the venv, the x86 build).
@@ -33,8 +34,9 @@ ET_SDK="$OUT/executorch"
 OVERLAY="$OUT/overlay"
 BUILD="$OUT/cmake"
 PYTHON_BIN="${PYTHON_BIN:-$REPO_ROOT/.venv/bin/python}"
-# cmake and ninja from the venv (scripts/setup.sh installs them).
+# cmake and ninja from the venv (scripts/setup.sh installs them), else from PATH.
 VENV_BIN="$(dirname "$PYTHON_BIN")"
+tool() { if [ -x "$VENV_BIN/$1" ]; then echo "$VENV_BIN/$1"; else command -v "$1"; fi; }
 QEMU=(qemu-aarch64 -L "/usr/$TRIPLE")
 
 # Installed with apt: all of them co-install with their amd64 twins.
@@ -107,8 +109,8 @@ do_build() {
                                             -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   if [ ! -f "$BUILD/build.ninja" ]; then
     log "configuring $BUILD"
-    "$VENV_BIN/cmake" -G Ninja -S . -B "$BUILD" \
-      -DCMAKE_MAKE_PROGRAM="$VENV_BIN/ninja" \
+    "$(tool cmake)" -G Ninja -S . -B "$BUILD" \
+      -DCMAKE_MAKE_PROGRAM="$(tool ninja)" \
       -DCMAKE_TOOLCHAIN_FILE="$REPO_ROOT/cmake/toolchains/$TRIPLE.cmake" \
       -DEXECUTORCH_ASCEND_AARCH64_OVERLAY="$OVERLAY" \
       -Dexecutorch_DIR="$ET_SDK/executorch/share/cmake" \
@@ -116,7 +118,7 @@ do_build() {
       >"$OUT/configure.log" 2>&1 || { cat "$OUT/configure.log"; return 1; }
   fi
   log "building ${targets[*]} for aarch64 (-j2)"
-  nice -n 10 "$VENV_BIN/ninja" -C "$BUILD" -j2 "${targets[@]}" >"$OUT/build.log" 2>&1 ||
+  nice -n 10 "$(tool ninja)" -C "$BUILD" -j2 "${targets[@]}" >"$OUT/build.log" 2>&1 ||
     { tail -n 60 "$OUT/build.log"; return 1; }
   tail -n 1 "$OUT/build.log"
   file -L "$BUILD/emulator/acl/libascendcl.so" "$BUILD/tools/runner/ascend_runner" |

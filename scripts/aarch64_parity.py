@@ -3,7 +3,9 @@
 """The aarch64 build against the x86-64 one (scripts/aarch64.sh run; docs/installing.md,
 "aarch64"): the same two programs, exported once here with the x86-64 emulator's atc, run by the
 x86-64 ascend_runner/llm_runner on the x86-64 libascendcl.so and by the aarch64 ones under
-qemu-aarch64 on the aarch64 libascendcl.so.
+qemu-aarch64 on the aarch64 libascendcl.so, on two of QEMU's CPU models: `max` (SVE, where the
+arm64 oneDNN runs its SVE-512 JIT kernels) and `cortex-a72` (Advanced SIMD only, as on a Kunpeng
+920 or an Atlas board's Cortex-A55 cores: oneDNN's other AArch64 paths).
 
 - The demo's program (examples/demo.py: the small transformers ResNet, a 1x3x64x64 image of seed
   1, the .om in model.ptd): each output of the aarch64 run within the project's fp32 tolerance
@@ -58,8 +60,9 @@ CACHE = 64
 class Aarch64:
     """The aarch64 binaries, run under QEMU on the aarch64 libascendcl.so."""
 
-    def __init__(self, qemu: str, acl_lib: Path, runner: Path, llm_runner: Path) -> None:
-        self.qemu = shlex.split(qemu)
+    def __init__(self, qemu: str, cpu: str, acl_lib: Path, runner: Path, llm_runner: Path) -> None:
+        self.qemu = [*shlex.split(qemu), "-cpu", cpu]
+        self.cpu = cpu
         self.runner = runner
         self.llm_runner = llm_runner
         self.env = dict(os.environ, EXECUTORCH_ASCEND_ACL_LIB=str(acl_lib))
@@ -72,11 +75,11 @@ class Aarch64:
             raise RuntimeError(
                 f"{shlex.join(cmd)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
             )
-        print(f"  aarch64 {exe.name}: {time.perf_counter() - start:.1f} s under QEMU")
+        print(f"  aarch64 ({self.cpu}) {exe.name}: {time.perf_counter() - start:.1f} s under QEMU")
         return done.stdout
 
 
-def check_demo(work: Path, arm: Aarch64) -> bool:
+def check_demo(work: Path, arms: list[Aarch64]) -> bool:
     model = small_resnet()
     image = torch.randn(1, 3, 64, 64, generator=torch.Generator().manual_seed(1))
     with torch.no_grad():
@@ -87,43 +90,48 @@ def check_demo(work: Path, arm: Aarch64) -> bool:
     tolerance = fp32_tolerance(expected)
 
     x86 = run_with_runner(pte, [image], expected, work / "demo" / "x86_64", ptd=ptd)
-    out_dir = work / "demo" / "aarch64"
-    out_dir.mkdir(parents=True, exist_ok=True)
-    write_raw(image, out_dir / "input0.bin")
-    args = ["--model", str(pte), "--inputs", str(out_dir / "input0.bin")]
-    args += ["--output-dir", str(out_dir)] + (["--data", str(ptd)] if ptd else [])
-    arm.run(arm.runner, args)
-    arm_out = [read_raw(out_dir / f"out{i}.bin", e) for i, e in enumerate(expected)]
-
-    vs_x86 = max_abs_error(arm_out, x86)
-    vs_eager = max_abs_error(arm_out, expected)
-    ok = vs_x86 <= tolerance and vs_eager <= tolerance
     print(f"demo ResNet {tuple(expected[0].shape)}: tolerance {tolerance:.3g} (fp32)")
-    print(f"  aarch64 vs x86-64: max abs error {vs_x86:.3g}")
-    print(f"  aarch64 vs eager:  max abs error {vs_eager:.3g}")
-    print(f"  x86-64 vs eager:   max abs error {max_abs_error(x86, expected):.3g}")
-    print(f"  {'OK' if ok else 'MISMATCH'}")
+    print(f"  x86-64 vs eager: max abs error {max_abs_error(x86, expected):.3g}")
+    ok = True
+    for arm in arms:
+        out_dir = work / "demo" / f"aarch64-{arm.cpu}"
+        out_dir.mkdir(parents=True, exist_ok=True)
+        write_raw(image, out_dir / "input0.bin")
+        args = ["--model", str(pte), "--inputs", str(out_dir / "input0.bin")]
+        args += ["--output-dir", str(out_dir)] + (["--data", str(ptd)] if ptd else [])
+        arm.run(arm.runner, args)
+        arm_out = [read_raw(out_dir / f"out{i}.bin", e) for i, e in enumerate(expected)]
+        vs_x86 = max_abs_error(arm_out, x86)
+        vs_eager = max_abs_error(arm_out, expected)
+        good = vs_x86 <= tolerance and vs_eager <= tolerance
+        print(f"  aarch64 ({arm.cpu}) vs x86-64: max abs error {vs_x86:.3g}")
+        print(f"  aarch64 ({arm.cpu}) vs eager:  max abs error {vs_eager:.3g}")
+        print(f"  {'OK' if good else 'MISMATCH'}")
+        ok &= good
     return ok
 
 
-def check_decoder(work: Path, arm: Aarch64) -> bool:
+def check_decoder(work: Path, arms: list[Aarch64]) -> bool:
     pte = work / "llm" / "llama.pte"
     pte.parent.mkdir(parents=True, exist_ok=True)
     export_llm("llama", "fp32", CACHE, prefill_len=1, output=pte)
     expected = eager_greedy(build_model("llama", "fp32", CACHE), PROMPT, TOKENS, CACHE)
     x86 = run_llm_runner(pte, PROMPT, TOKENS).tokens
-    stdout = arm.run(
-        arm.llm_runner,
-        ["--model", str(pte), "--prompt", ",".join(map(str, PROMPT)), "--tokens", str(TOKENS)],
-    )
-    (pte.parent / "aarch64.txt").write_text(stdout)
-    arm_tokens = parse_report(stdout).tokens
-    ok = arm_tokens == x86 == expected and len(set(expected)) > 4
     print(f"decoder Llama fp32, prompt {PROMPT}, {TOKENS} greedy tokens:")
-    print(f"  aarch64: {arm_tokens}")
-    print(f"  x86-64:  {x86}")
-    print(f"  eager:   {expected}")
-    print(f"  {'OK (token ids equal)' if ok else 'MISMATCH'}")
+    print(f"  eager:  {expected}")
+    print(f"  x86-64: {x86}")
+    ok = x86 == expected and len(set(expected)) > 4
+    for arm in arms:
+        stdout = arm.run(
+            arm.llm_runner,
+            ["--model", str(pte), "--prompt", ",".join(map(str, PROMPT)), "--tokens", str(TOKENS)],
+        )
+        (pte.parent / f"aarch64-{arm.cpu}.txt").write_text(stdout)
+        arm_tokens = parse_report(stdout).tokens
+        good = arm_tokens == x86 == expected
+        print(f"  aarch64 ({arm.cpu}): {arm_tokens}")
+        print(f"  {'OK (token ids equal)' if good else 'MISMATCH'}")
+        ok &= good
     return ok
 
 
@@ -131,16 +139,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="scripts/aarch64_parity.py", description=__doc__)
     parser.add_argument("--work-dir", type=Path, required=True)
     parser.add_argument("--qemu", default="qemu-aarch64 -L /usr/aarch64-linux-gnu")
+    parser.add_argument(
+        "--cpus", default="max,cortex-a72",
+        help="QEMU CPU models to run on (max: SVE; cortex-a72: Advanced SIMD only)",
+    )  # fmt: skip
     parser.add_argument("--acl-lib", type=Path, required=True, help="aarch64 libascendcl.so")
     parser.add_argument("--runner", type=Path, required=True, help="aarch64 ascend_runner")
     parser.add_argument("--llm-runner", type=Path, required=True, help="aarch64 llm_runner")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     executorch_ascend.use_emulator()  # the x86-64 atc and libascendcl.so for this side
-    arm = Aarch64(args.qemu, args.acl_lib, args.runner, args.llm_runner)
+    arms = [
+        Aarch64(args.qemu, cpu, args.acl_lib, args.runner, args.llm_runner)
+        for cpu in args.cpus.split(",")
+    ]
     args.work_dir.mkdir(parents=True, exist_ok=True)
-    ok = check_demo(args.work_dir, arm)
-    ok &= check_decoder(args.work_dir, arm)
+    ok = check_demo(args.work_dir, arms)
+    ok &= check_decoder(args.work_dir, arms)
     print("aarch64 parity: " + ("all OK" if ok else "FAILED"))
     return 0 if ok else 1
 
