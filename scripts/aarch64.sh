@@ -15,7 +15,8 @@
 #          decoder exported here with the project's Python (.venv), run by the
 #          x86-64 ascend_runner/llm_runner and by the aarch64 ones under
 #          qemu-aarch64 (CPU models max and cortex-a72) on the aarch64
-#          emulator; outputs compared
+#          emulator, outputs compared; and the saved programs of the blob
+#          corpus against their stored x86-64 outputs
 #   all    the three (the default)
 # CI runs `setup` in the foreground and `build run` beside the Python tests
 # (scripts/test.sh). Needs scripts/setup.sh first (the venv, the x86 build).

@@ -21,6 +21,13 @@ arm64 oneDNN runs its SVE-512 JIT kernels) and `cortex-a72` (Advanced SIMD only,
   program, the prompt fed one token per call): 32 greedy tokens from llm_runner, the aarch64
   run's ids equal to the x86-64 run's and to eager transformers' greedy ids, exactly.
 
+- The saved programs of the newest blob corpus (tests/data/blob_corpus/v<N>/, saved on x86-64
+  with their inputs, outputs and eager outputs) that run in one call: each with ascend_runner
+  under QEMU on its stored input, within test_blob_compat.py's bounds of its stored x86-64 output
+  (1e-5 relative for float32, 4/255 for int8) and of eager (the manifest's eager_tolerance). The
+  int8 program runs the quantize/dequantize kernels whose x86-64 AVX2/F16C paths are portable
+  loops on aarch64.
+
 Every file goes to --work-dir: the programs, the input, both runs' outputs (x86_64/, aarch64/).
 Exits non-zero on any mismatch.
 """
@@ -28,6 +35,7 @@ Exits non-zero on any mismatch.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import shlex
@@ -36,6 +44,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import torch
 
 REPO = Path(__file__).resolve().parents[1]
@@ -67,7 +76,7 @@ class Aarch64:
         self.llm_runner = llm_runner
         self.env = dict(os.environ, EXECUTORCH_ASCEND_ACL_LIB=str(acl_lib))
 
-    def run(self, exe: Path, args: list[str]) -> str:
+    def run(self, exe: Path, args: list[str], quiet: bool = False) -> str:
         cmd = [*self.qemu, str(exe), *args]
         start = time.perf_counter()
         done = subprocess.run(cmd, capture_output=True, text=True, env=self.env, check=False)
@@ -75,7 +84,10 @@ class Aarch64:
             raise RuntimeError(
                 f"{shlex.join(cmd)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
             )
-        print(f"  aarch64 ({self.cpu}) {exe.name}: {time.perf_counter() - start:.1f} s under QEMU")
+        if not quiet:
+            print(
+                f"  aarch64 ({self.cpu}) {exe.name}: {time.perf_counter() - start:.1f} s under QEMU"
+            )
         return done.stdout
 
 
@@ -135,6 +147,54 @@ def check_decoder(work: Path, arms: list[Aarch64]) -> bool:
     return ok
 
 
+STORED_REL = {"float32": 1e-5, "float16": 2e-3, "int8": 4 / 255}  # test_blob_compat.py's
+
+
+def check_corpus(work: Path, arms: list[Aarch64]) -> bool:
+    folder = max(
+        (REPO / "tests" / "data" / "blob_corpus").glob("v*"), key=lambda f: int(f.name[1:])
+    )
+    manifest = json.loads((folder / "manifest.json").read_text())
+    chip = manifest["emulated_chip"]
+    print(f"saved programs ({folder.relative_to(REPO)}, one call each, as {chip}):")
+    ok = True
+    for program in manifest["programs"]:
+        if program["calls"] != 1:
+            continue  # ascend_runner makes one call per process; device state would not carry
+        run = program["runs"][chip]
+        with np.load(folder / program["io"]) as io:
+            inputs = [torch.from_numpy(io[f"call0.input{i}"]) for i in range(program["inputs"])]
+            eager = [torch.from_numpy(io[f"call0.eager{i}"]) for i in range(program["outputs"])]
+            stored = [
+                torch.from_numpy(io[f"call0.{chip}.output{i}"]) for i in range(program["outputs"])
+            ]
+        peak = max(float(t.abs().max()) for t in stored)
+        limit = STORED_REL[run["arithmetic"]] * max(1.0, peak)
+        for arm in arms:
+            out_dir = work / "corpus" / program["name"] / arm.cpu
+            out_dir.mkdir(parents=True, exist_ok=True)
+            files = []
+            for i, t in enumerate(inputs):
+                write_raw(t, out_dir / f"input{i}.bin")
+                files.append(str(out_dir / f"input{i}.bin"))
+            args = ["--model", str(folder / program["pte"]), "--inputs", ",".join(files)]
+            args += ["--output-dir", str(out_dir)]
+            for ptd in program["ptd"]:
+                args += ["--data", str(folder / ptd)]
+            arm.run(arm.runner, args, quiet=True)
+            got = [read_raw(out_dir / f"out{i}.bin", e) for i, e in enumerate(stored)]
+            vs_stored, vs_eager = max_abs_error(got, stored), max_abs_error(got, eager)
+            good = vs_stored <= limit and vs_eager <= run["eager_tolerance"]
+            print(
+                f"  {program['name']} ({run['arithmetic']}) aarch64 ({arm.cpu}): "
+                f"{vs_stored:.3g} from x86-64 (at most {limit:.3g}), "
+                f"{vs_eager:.3g} from eager (at most {run['eager_tolerance']:.3g})  "
+                + ("OK" if good else "MISMATCH")
+            )
+            ok &= good
+    return ok
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="scripts/aarch64_parity.py", description=__doc__)
     parser.add_argument("--work-dir", type=Path, required=True)
@@ -156,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     args.work_dir.mkdir(parents=True, exist_ok=True)
     ok = check_demo(args.work_dir, arms)
     ok &= check_decoder(args.work_dir, arms)
+    ok &= check_corpus(args.work_dir, arms)
     print("aarch64 parity: " + ("all OK" if ok else "FAILED"))
     return 0 if ok else 1
 
