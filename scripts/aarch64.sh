@@ -11,7 +11,9 @@
 #   build  the backend, ascend_runner, llm_runner and the emulator's
 #          libascendcl.so for aarch64 (cmake/toolchains/aarch64-linux-gnu.cmake)
 #          into build/aarch64/cmake; with ASCEND_AARCH64_ATC=1 also atc
-#   run    scripts/aarch64_parity.py: the demo's ResNet and a small Llama
+#   run    the emulator's load-time CPU check on aarch64 (a probe built for
+#          armv8.2-a+dotprod+fp16, under QEMU's max and cortex-a53 CPUs), then
+#          scripts/aarch64_parity.py: the demo's ResNet and a small Llama
 #          decoder exported here with the project's Python (.venv), run by the
 #          x86-64 ascend_runner/llm_runner and by the aarch64 ones under
 #          qemu-aarch64 (CPU models max and cortex-a72) on the aarch64
@@ -103,7 +105,8 @@ do_setup() {
 }
 
 do_build() {
-  local targets=(executorch_backend_ascend ascend_runner llm_runner ascendcl)
+  local targets=(executorch_backend_ascend ascend_runner llm_runner ascendcl
+                 ascend_emu_cpu_check_probe)
   [ "${ASCEND_AARCH64_ATC:-0}" = 1 ] && targets+=(atc)
   local launcher=()
   command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache
@@ -126,7 +129,35 @@ do_build() {
     sed "s|$REPO_ROOT/||; s|, BuildID.*||"
 }
 
+# The emulator's load-time CPU check on aarch64 (emulator/cpu_check/): the
+# probe records armv8.2-a+dotprod+fp16; QEMU's max CPU has all of it, its
+# cortex-a53 (armv8.0 with CRC32) lacks LSE atomics, FP16, RDM and DotProd,
+# and the cap armv8-a takes them away on any CPU.
+check_cpu_probe() {
+  local probe="$BUILD/emulator/cpu_check/ascend_emu_cpu_check_probe" out status
+  out="$("${QEMU[@]}" -cpu max "$probe" 2>&1)" ||
+    { echo "$out"; log "FAILED: the CPU check refused QEMU's max CPU"; return 1; }
+  [ "$out" = "cpu check passed" ] || { echo "$out"; return 1; }
+  local cpu cap
+  for cpu in cortex-a53 max; do
+    cap=""
+    [ "$cpu" = max ] && cap=armv8-a
+    status=0
+    out="$(EXECUTORCH_ASCEND_EMU_MAX_CPU_ISA=$cap "${QEMU[@]}" -cpu "$cpu" "$probe" 2>&1)" ||
+      status=$?
+    if [ "$status" -ne 1 ] ||
+       ! grep -q "LSE atomics, FP16 scalar, FP16 vector, RDM, DotProd, which" <<<"$out"; then
+      echo "$out"
+      log "FAILED: the CPU check let -cpu $cpu${cap:+ (cap $cap)} run a build for armv8.2-a+dotprod+fp16"
+      return 1
+    fi
+  done
+  log "CPU check: max runs the armv8.2-a+dotprod+fp16 probe; cortex-a53 and the armv8-a cap refuse it:"
+  echo "  ${out}"
+}
+
 do_run() {
+  check_cpu_probe
   log "the demo's ResNet and a Llama decoder: x86-64 and aarch64 (qemu-aarch64) side by side"
   "$PYTHON_BIN" scripts/aarch64_parity.py --work-dir "$OUT/parity" \
     --qemu "${QEMU[*]}" \
