@@ -107,6 +107,49 @@ extern const FeatureSet kBuiltFor = 0
 #ifdef __VPCLMULQDQ__
                                     | Bit(kVpclmulqdqIndex)
 #endif
+// aarch64 (cpu_features_aarch64.def).
+#ifdef __ARM_FEATURE_CRC32
+                                    | Bit(kCrc32Index)
+#endif
+#ifdef __ARM_FEATURE_ATOMICS
+                                    | Bit(kAtomicsIndex)
+#endif
+#ifdef __ARM_FEATURE_FP16_SCALAR_ARITHMETIC
+                                    | Bit(kFphpIndex)
+#endif
+#ifdef __ARM_FEATURE_FP16_VECTOR_ARITHMETIC
+                                    | Bit(kAsimdhpIndex)
+#endif
+#ifdef __ARM_FEATURE_QRDMX
+                                    | Bit(kAsimdrdmIndex)
+#endif
+#ifdef __ARM_FEATURE_JCVT
+                                    | Bit(kJscvtIndex)
+#endif
+#ifdef __ARM_FEATURE_COMPLEX
+                                    | Bit(kFcmaIndex)
+#endif
+#ifdef __ARM_FEATURE_RCPC
+                                    | Bit(kLrcpcIndex)
+#endif
+#ifdef __ARM_FEATURE_DOTPROD
+                                    | Bit(kAsimddpIndex)
+#endif
+#ifdef __ARM_FEATURE_SVE
+                                    | Bit(kSveIndex)
+#endif
+#ifdef __ARM_FEATURE_FP16_FML
+                                    | Bit(kAsimdfhmIndex)
+#endif
+#ifdef __ARM_FEATURE_SVE2
+                                    | Bit(kSve2Index)
+#endif
+#ifdef __ARM_FEATURE_MATMUL_INT8
+                                    | Bit(kI8mmIndex)
+#endif
+#ifdef __ARM_FEATURE_BF16_VECTOR_ARITHMETIC
+                                    | Bit(kBf16Index)
+#endif
     ;
 
 extern const char kBuiltForArch[] = ASCEND_EMU_ARCH;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
 // The emulator's CPU check (cpu_check.h). This file is compiled for the
-// x86-64 baseline whatever EXECUTORCH_ASCEND_EMULATOR_ARCH says
-// (cpu_check/CMakeLists.txt), so the check itself runs on any x86-64 CPU.
+// x86-64 baseline (armv8-a on aarch64) whatever EXECUTORCH_ASCEND_EMULATOR_ARCH
+// says (cpu_check/CMakeLists.txt), so the check itself runs on any CPU of
+// its architecture.
 #include "cpu_check.h"
 
 #include <dlfcn.h>
@@ -15,12 +16,31 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #define ASCEND_EMU_X86 1
+#elif defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#define ASCEND_EMU_AARCH64 1
 #endif
 
 namespace ascend_emu {
 namespace cpu {
 namespace {
 
+#if defined(__aarch64__)
+// Where Linux reports a feature: bit `bit` of AT_HWCAP (hwcap 1) or
+// AT_HWCAP2 (hwcap 2).
+struct FeatureRow {
+  const char* name;
+  unsigned hwcap;
+  unsigned bit;
+};
+
+constexpr FeatureRow kFeatures[] = {
+#define CPU_FEATURE(id, name, hwcap, bit) {name, hwcap, bit},
+#include "cpu_features_aarch64.def"
+#undef CPU_FEATURE
+};
+static_assert(sizeof(kFeatures) / sizeof(kFeatures[0]) == kFeatureCount);
+#else
 enum Register { kEax, kEbx, kEcx, kEdx };
 // The register state a feature's instructions need the OS to save (XCR0).
 enum State { kStateSse, kStateAvx, kStateAvx512 };
@@ -50,6 +70,7 @@ constexpr FeatureSet kV3 =
 constexpr FeatureSet kV4 = kV3 | Bit(kAvx512fIndex) | Bit(kAvx512dqIndex) |
                            Bit(kAvx512cdIndex) | Bit(kAvx512bwIndex) |
                            Bit(kAvx512vlIndex);
+#endif
 
 #ifdef ASCEND_EMU_X86
 // The registers' values for (leaf, subleaf); zeros past the highest leaf.
@@ -86,11 +107,24 @@ FeatureSet Detect() {
       present |= Bit(static_cast<CpuFeature>(i));
     }
   }
+#elif defined(ASCEND_EMU_AARCH64)
+  const unsigned long words[2] = {getauxval(AT_HWCAP), getauxval(AT_HWCAP2)};
+  for (size_t i = 0; i < kFeatureCount; ++i) {
+    const FeatureRow& f = kFeatures[i];
+    if ((words[f.hwcap - 1] >> f.bit & 1u) != 0) {
+      present |= Bit(static_cast<CpuFeature>(i));
+    }
+  }
 #endif
   return present;
 }
 
 bool LevelFeatures(const std::string& level, FeatureSet* features) {
+#if defined(__aarch64__)
+  if (level != "armv8-a") return false;
+  *features = 0;
+  return true;
+#else
   if (level == "x86-64") {
     *features = 0;
   } else if (level == "x86-64-v2") {
@@ -103,6 +137,7 @@ bool LevelFeatures(const std::string& level, FeatureSet* features) {
     return false;
   }
   return true;
+#endif
 }
 
 std::string Missing(FeatureSet required, FeatureSet present) {
@@ -128,7 +163,11 @@ std::string CheckMessage(const std::string& component, FeatureSet required,
          ", which this CPU (or its OS) does not offer. Build the emulator for "
          "this CPU: pip install ./emulator --config-settings="
          "cmake.define.EXECUTORCH_ASCEND_EMULATOR_ARCH=native (or =portable "
+#if defined(__aarch64__)
+         "for any aarch64 CPU); docs/installing.md, \"aarch64\".";
+#else
          "for any x86-64); docs/installing.md, \"Which CPUs\".";
+#endif
 }
 
 FeatureSet DetectCapped() {
@@ -139,7 +178,11 @@ FeatureSet DetectCapped() {
   if (!LevelFeatures(cap, &level)) {
     std::fprintf(stderr,
                  "warning: EXECUTORCH_ASCEND_EMU_MAX_CPU_ISA='%s' ignored: "
+#if defined(__aarch64__)
+                 "not armv8-a\n",
+#else
                  "not x86-64, x86-64-v2, x86-64-v3 or x86-64-v4\n",
+#endif
                  cap);
     return present;
   }

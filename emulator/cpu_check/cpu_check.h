@@ -17,9 +17,16 @@
 namespace ascend_emu {
 namespace cpu {
 
+// x86-64: CPUID's features (cpu_features.def); aarch64: the auxiliary
+// vector's (cpu_features_aarch64.def).
 enum CpuFeature : uint64_t {
+#if defined(__aarch64__)
+#define CPU_FEATURE(id, name, hwcap, bit) id##Index,
+#include "cpu_features_aarch64.def"
+#else
 #define CPU_FEATURE(id, name, leaf, subleaf, reg, bit, state) id##Index,
 #include "cpu_features.def"
+#endif
 #undef CPU_FEATURE
   kFeatureCount
 };
@@ -37,11 +44,13 @@ extern const FeatureSet kBuiltFor;
 extern const char kBuiltForArch[];
 
 // What this CPU and its OS support (CPUID, and XGETBV for the register
-// state the OS saves); 0 off x86-64.
+// state the OS saves; on aarch64 the kernel's AT_HWCAP/AT_HWCAP2); 0
+// elsewhere.
 FeatureSet Detect();
 
 // The features of an x86-64 micro-architecture level ("x86-64",
-// "x86-64-v2", "x86-64-v3", "x86-64-v4"); false for another name.
+// "x86-64-v2", "x86-64-v3", "x86-64-v4"; on aarch64 only "armv8-a", the
+// baseline: none); false for another name.
 bool LevelFeatures(const std::string& level, FeatureSet* features);
 
 // "AVX2, FMA" for the features of `required` not in `present`; "" if none.

@@ -281,7 +281,8 @@ void RunFusedConvDequant(const RunContext& ctx) {
   // Channels last where oneDNN writes that and the scales are uint64
   // (float16 scales, v100 chips, take the NCHW pass).
   const int32_t* channels_last = nullptr;
-  const bool x_nhwc = p != nullptr && p->x_nhwc;
+  // (Unused where the channels-last passes are not built: off x86-64.)
+  [[maybe_unused]] const bool x_nhwc = p != nullptr && p->x_nhwc;
   const bool y_nhwc = p != nullptr && p->y_nhwc;
 #if defined(ASCEND_EMU_FUSED_CHANNELS_LAST)
   if (e.u64 || x_nhwc) {
@@ -308,7 +309,7 @@ void RunFusedConvDequant(const RunContext& ctx) {
     scales = read.data();
   }
   std::vector<float> read_vs;
-  const float* vs;
+  [[maybe_unused]] const float* vs;
   if (p != nullptr && p->vscales.size() == static_cast<size_t>(shape.dims[1])) {
     vs = p->vscales.data();
   } else {

@@ -493,8 +493,9 @@ void RunAscendDequant(const RunContext& ctx) {
     // scales are read once into arrays for the vector loop.
     constexpr int64_t kChunk = 256;
     DeqScale each[kChunk];
-    alignas(64) float vs[kChunk];
-    alignas(64) float hs[kChunk];
+    // (Read only by the vector loop, which builds where F16C does.)
+    [[maybe_unused]] alignas(64) float vs[kChunk];
+    [[maybe_unused]] alignas(64) float hs[kChunk];
     for (int64_t c0 = 0; c0 < channels; c0 += kChunk) {
       const int64_t len = std::min(kChunk, channels - c0);
       bool special = false;
