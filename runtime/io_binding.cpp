@@ -198,6 +198,43 @@ Error IoBinding::reset_states(
   return Error::Ok;
 }
 
+Error IoBinding::size_slot(const aclmdlIODims& dims, const char* what, size_t i,
+                           Slot* slot, bool* dynamic) {
+  *dynamic = false;
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      dims.dimCount <= kTensorDimensionLimit, NotSupported,
+      "%s %zu ('%s') has rank %zu; ExecuTorch tensors have at most %zu", what,
+      i, slot->name.c_str(), dims.dimCount, kTensorDimensionLimit);
+  slot->rank = dims.dimCount;
+  size_t numel = 1;
+  for (size_t d = 0; d < slot->rank; ++d) {
+    const int64_t dim = dims.dims[d];
+    if (dim == -1) {
+      // A shape gear decides (ShapeGears checks the model has them).
+      slot->sizes[d] = -1;
+      *dynamic = true;
+      continue;
+    }
+    ASCEND_CHECK_OR_RETURN_ERROR(
+        dim >= 0, NotSupported, "%s %zu ('%s') has dim %zu = %lld in the .om",
+        what, i, slot->name.c_str(), d, static_cast<long long>(dim));
+    ASCEND_CHECK_OR_RETURN_ERROR(
+        dim <= std::numeric_limits<SizesType>::max() &&
+            (dim == 0 || numel <= std::numeric_limits<size_t>::max() /
+                                      static_cast<size_t>(dim)),
+        NotSupported, "%s %zu ('%s') is too large (dim %zu = %lld)", what, i,
+        slot->name.c_str(), d, static_cast<long long>(dim));
+    slot->sizes[d] = static_cast<SizesType>(dim);
+    numel *= static_cast<size_t>(dim);
+  }
+  const size_t element = executorch::runtime::elementSize(slot->scalar_type);
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      numel <= std::numeric_limits<size_t>::max() / element, NotSupported,
+      "%s %zu ('%s') size overflows", what, i, slot->name.c_str());
+  slot->nbytes = numel * element;
+  return Error::Ok;
+}
+
 Error IoBinding::read_slots(Role role, std::vector<Slot>& slots) {
   const AclApi& api = model_->api();
   aclmdlDesc* desc = model_->desc();
@@ -230,40 +267,21 @@ Error IoBinding::read_slots(Role role, std::vector<Slot>& slots) {
         "%s(%s %zu) failed with %d: %s",
         input ? "aclmdlGetInputDims" : "aclmdlGetOutputDims", what, i,
         dims_error, model_->library().recent_error());
-    ASCEND_CHECK_OR_RETURN_ERROR(
-        dims.dimCount <= kTensorDimensionLimit, NotSupported,
-        "%s %zu ('%s') has rank %zu; ExecuTorch tensors have at most %zu", what,
-        i, slot.name.c_str(), dims.dimCount, kTensorDimensionLimit);
-    slot.rank = dims.dimCount;
-    size_t numel = 1;
     bool dynamic = false;
-    for (size_t d = 0; d < slot.rank; ++d) {
-      const int64_t dim = dims.dims[d];
-      if (dim == -1) {
-        // A shape gear decides (ShapeGears checks the model has them).
-        slot.sizes[d] = -1;
-        dynamic = true;
-        continue;
-      }
-      ASCEND_CHECK_OR_RETURN_ERROR(
-          dim >= 0, NotSupported, "%s %zu ('%s') has dim %zu = %lld in the .om",
-          what, i, slot.name.c_str(), d, static_cast<long long>(dim));
-      ASCEND_CHECK_OR_RETURN_ERROR(
-          dim <= std::numeric_limits<SizesType>::max() &&
-              (dim == 0 || numel <= std::numeric_limits<size_t>::max() /
-                                        static_cast<size_t>(dim)),
-          NotSupported, "%s %zu ('%s') is too large (dim %zu = %lld)", what, i,
-          slot.name.c_str(), d, static_cast<long long>(dim));
-      slot.sizes[d] = static_cast<SizesType>(dim);
-      numel *= static_cast<size_t>(dim);
-    }
-    const size_t element = executorch::runtime::elementSize(slot.scalar_type);
-    ASCEND_CHECK_OR_RETURN_ERROR(
-        numel <= std::numeric_limits<size_t>::max() / element, NotSupported,
-        "%s %zu ('%s') size overflows", what, i, slot.name.c_str());
-    slot.nbytes = numel * element;
+    Error error = size_slot(dims, what, i, &slot, &dynamic);
+    if (error != Error::Ok) return error;
     const size_t om_bytes = input ? api.aclmdlGetInputSizeByIndex(desc, i)
                                   : api.aclmdlGetOutputSizeByIndex(desc, i);
+    // An input whose described dims do not give its bytes: a YUV420SP AIPP
+    // frame, which CANN describes as the image [N, H, W, 3] though its buffer
+    // is [N, H*3/2, W, 1]; aclmdlGetInputDimsV2 gives the buffer's dims
+    // (docs/aipp.md).
+    if (input && !dynamic && om_bytes != slot.nbytes &&
+        api.aclmdlGetInputDimsV2 != nullptr &&
+        api.aclmdlGetInputDimsV2(desc, i, &dims) == ACL_SUCCESS) {
+      error = size_slot(dims, what, i, &slot, &dynamic);
+      if (error != Error::Ok) return error;
+    }
     // A slot with gear dims holds the largest gear: the .om's size.
     if (dynamic) slot.nbytes = om_bytes;
     ASCEND_CHECK_OR_RETURN_ERROR(

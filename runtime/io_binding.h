@@ -105,6 +105,10 @@ class IoBinding {
   };
 
   executorch::runtime::Error read_slots(Role role, std::vector<Slot>& slots);
+  // slot->rank, sizes and nbytes from `dims` (-1: a gear dim, *dynamic).
+  executorch::runtime::Error size_slot(const aclmdlIODims& dims,
+                                       const char* what, size_t i, Slot* slot,
+                                       bool* dynamic);
   executorch::runtime::Error check_states();
   executorch::runtime::Error allocate(Role role, std::vector<Slot>& slots);
   // swapped: the state slots take each other's buffers.

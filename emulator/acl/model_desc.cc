@@ -60,18 +60,22 @@ size_t IoSize(const char* name, const aclmdlDesc* desc, bool input,
   return io == nullptr ? 0 : io->size_bytes;
 }
 
+// `described`: the dims aclmdlGetInputDims reports (IoDesc::described
+// where set); else those of the buffer (aclmdlGetInputDimsV2, outputs).
 aclError IoDims(const char* name, const aclmdlDesc* desc, bool input,
-                size_t index, aclmdlIODims* dims) {
+                size_t index, aclmdlIODims* dims, bool described = false) {
   ApiCall call(name);
   if (aclError rc = call.Enter()) return rc;
   if (dims == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "dims is NULL");
   const IoDesc* io = FindIo(call.state(), desc, input, index);
   if (io == nullptr) return ACL_ERROR_INVALID_PARAM;
+  const ascend_emu::Shape& shape =
+      described && io->described.rank > 0 ? io->described : io->shape;
   std::memset(dims, 0, sizeof(*dims));
   std::strncpy(dims->name, io->name.c_str(), ACL_MAX_TENSOR_NAME_LEN - 1);
-  dims->dimCount = static_cast<size_t>(io->shape.rank);
-  for (int32_t i = 0; i < io->shape.rank && i < ACL_MAX_DIM_CNT; ++i) {
-    dims->dims[i] = io->shape.dims[i];
+  dims->dimCount = static_cast<size_t>(shape.rank);
+  for (int32_t i = 0; i < shape.rank && i < ACL_MAX_DIM_CNT; ++i) {
+    dims->dims[i] = shape.dims[i];
   }
   return ACL_SUCCESS;
 }
@@ -169,6 +173,11 @@ ACL_EMU_EXPORT size_t aclmdlGetOutputSizeByIndex(aclmdlDesc* modelDesc,
 
 ACL_EMU_EXPORT aclError aclmdlGetInputDims(const aclmdlDesc* modelDesc,
                                            size_t index, aclmdlIODims* dims) {
+  return IoDims(__func__, modelDesc, true, index, dims, /*described=*/true);
+}
+
+ACL_EMU_EXPORT aclError aclmdlGetInputDimsV2(const aclmdlDesc* modelDesc,
+                                             size_t index, aclmdlIODims* dims) {
   return IoDims(__func__, modelDesc, true, index, dims);
 }
 

@@ -159,6 +159,31 @@ IoDesc MakeDesc(const IoInfo& io) {
   return d;
 }
 
+// insert_op.proto's InputFormat YUV420SP_U8 (the Aipp op's input_format).
+constexpr int64_t kAippYuv420sp = 1;
+
+// A YUV420SP_U8 AIPP frame [N, H*3/2, W, 1] is described as CANN describes
+// its Data node, [N, H, W, 3] (IoDesc::described).
+void DescribeAippFrames(const Program& program, std::vector<IoDesc>* descs) {
+  for (const OpInfo& op : program.ops) {
+    if (op.op_type != "Aipp" || op.inputs.empty() ||
+        op.attrs.GetInt("input_format", 0) != kAippYuv420sp)
+      continue;
+    for (size_t i = 0; i < program.inputs.size(); ++i) {
+      const Shape& frame = (*descs)[i].shape;
+      if (static_cast<int32_t>(program.inputs[i].tensor) != op.inputs[0] ||
+          frame.rank != 4)
+        continue;
+      Shape& described = (*descs)[i].described;
+      described.rank = 4;
+      described.dims[0] = frame.dims[0];
+      described.dims[1] = frame.dims[1] * 2 / 3;
+      described.dims[2] = frame.dims[2];
+      described.dims[3] = 3;
+    }
+  }
+}
+
 // Points (*external)[i] at the memory bound to external weight file i.
 bool BindExternal(const std::vector<ExternalWeightDesc>& files,
                   const WeightBindings& bindings,
@@ -265,6 +290,7 @@ bool LoadedModel::Prepare(Program program, std::shared_ptr<WeightStore> weights,
   }
 
   for (const IoInfo& io : program_.inputs) input_descs_.push_back(MakeDesc(io));
+  DescribeAippFrames(program_, &input_descs_);
   for (const IoInfo& io : program_.outputs)
     output_descs_.push_back(MakeDesc(io));
 

@@ -208,6 +208,8 @@ TEST_F(AtcAippTest, Yuv420spCropAndCsc) {
       LoadAipp(IdentityModel({1, 3, 3, 5}), "yuv", config);
   ASSERT_NE(model, nullptr);
   EXPECT_EQ(model->inputs()[0].shape, (Shape{4, {1, 9, 8, 1}}));
+  // As CANN describes the Data node (aclmdlGetInputDims): the 6x8 image.
+  EXPECT_EQ(model->inputs()[0].described, (Shape{4, {1, 6, 8, 3}}));
   std::vector<uint8_t> frame(6 * 8 * 3 / 2);
   for (size_t i = 0; i < frame.size(); ++i) frame[i] = (37 * i + 11) % 256;
   const std::vector<float> y = Run(*model, frame);
@@ -273,6 +275,7 @@ TEST_F(AtcAippTest, Yuv400ToFloat16) {
                "var_reci_chn_0: 0.00392157 }");
   ASSERT_NE(model, nullptr);
   EXPECT_EQ(model->inputs()[0].shape, (Shape{4, {2, 2, 2, 1}}));
+  EXPECT_EQ(model->inputs()[0].described.rank, 0);  // YUV400: as its buffer
   const std::vector<uint8_t> frame = {0, 1, 128, 255, 7, 8, 9, 10};
   std::vector<Eigen::half> y(8);
   const void* ins[] = {frame.data()};

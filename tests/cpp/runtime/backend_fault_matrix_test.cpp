@@ -66,9 +66,12 @@ const std::set<std::string> kFirstUseOnly = {"aclInit", "aclrtGetDeviceCount"};
 // binds tensors in RC mode only (its failure:
 // BackendExecute.DeviceRunModeBindsTensorsInPlaceWithoutCopies);
 // aclmdlExecute is the profiled run's only (an event tracer,
-// backend_etdump_test), checked and logged like aclmdlExecuteAsync.
-const std::set<std::string> kOtherModes = {"aclUpdateDataBuffer",
-                                           "aclmdlExecute"};
+// backend_etdump_test), checked and logged like aclmdlExecuteAsync;
+// aclmdlGetInputDimsV2 is read only for a YUV420SP AIPP frame
+// (tests/python/test_aipp.py), and when it fails the frame's size check
+// refuses the model (InvalidProgram).
+const std::set<std::string> kOtherModes = {
+    "aclUpdateDataBuffer", "aclmdlExecute", "aclmdlGetInputDimsV2"};
 // Probes whose failure is an answer: aclmdlGetInputIndexByName failing means
 // "no gear input", so a model without gears loads and runs as before.
 const std::set<std::string> kProbes = {"aclmdlGetInputIndexByName"};

@@ -24,6 +24,11 @@ struct IoDesc {
       format;  // ACL_FORMAT_NCHW for 4-D inputs (atc --input_format), else ND
   Shape shape;
   size_t size_bytes;
+  // What aclmdlGetInputDims reports when it is not `shape` (rank 0: it is):
+  // CANN describes a YUV420SP_U8 AIPP frame's Data node as [N, H, W, 3]
+  // while its buffer is [N, H*3/2, W, 1], which aclmdlGetInputDimsV2 reports
+  // (docs/aipp.md).
+  Shape described;
 };
 
 // Memory bound to one weight file (aclmdlSetExternalWeightAddress): read in

@@ -83,6 +83,7 @@ FAKE_ACL_EXPORT size_t aclmdlGetNumOutputs(aclmdlDesc *);
 FAKE_ACL_EXPORT size_t aclmdlGetInputSizeByIndex(aclmdlDesc *, size_t);
 FAKE_ACL_EXPORT size_t aclmdlGetOutputSizeByIndex(aclmdlDesc *, size_t);
 FAKE_ACL_EXPORT aclError aclmdlGetInputDims(const aclmdlDesc *, size_t, aclmdlIODims *);
+FAKE_ACL_EXPORT aclError aclmdlGetInputDimsV2(const aclmdlDesc *, size_t, aclmdlIODims *);
 FAKE_ACL_EXPORT aclError aclmdlGetOutputDims(const aclmdlDesc *, size_t, aclmdlIODims *);
 FAKE_ACL_EXPORT aclDataType aclmdlGetInputDataType(const aclmdlDesc *, size_t);
 FAKE_ACL_EXPORT aclDataType aclmdlGetOutputDataType(const aclmdlDesc *, size_t);

@@ -225,6 +225,7 @@ size_t aclmdlGetNumOutputs(aclmdlDesc *modelDesc);
 size_t aclmdlGetInputSizeByIndex(aclmdlDesc *modelDesc, size_t index);
 size_t aclmdlGetOutputSizeByIndex(aclmdlDesc *modelDesc, size_t index);
 aclError aclmdlGetInputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims);
+aclError aclmdlGetInputDimsV2(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims);
 aclError aclmdlGetOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims);
 aclDataType aclmdlGetInputDataType(const aclmdlDesc *modelDesc, size_t index);
 aclDataType aclmdlGetOutputDataType(const aclmdlDesc *modelDesc, size_t index);

@@ -179,6 +179,9 @@ EXPORT size_t aclmdlGetOutputSizeByIndex(aclmdlDesc*, size_t) { return 0; }
 EXPORT aclError aclmdlGetInputDims(const aclmdlDesc*, size_t, aclmdlIODims*) {
   return FAKE_RESULT;
 }
+EXPORT aclError aclmdlGetInputDimsV2(const aclmdlDesc*, size_t, aclmdlIODims*) {
+  return FAKE_RESULT;
+}
 EXPORT aclError aclmdlGetOutputDims(const aclmdlDesc*, size_t, aclmdlIODims*) {
   return FAKE_RESULT;
 }
