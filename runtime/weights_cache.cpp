@@ -3,6 +3,7 @@
 #include "weights_cache.h"
 
 #include <cinttypes>
+#include <optional>
 
 #include "content_digest.h"
 #include "log.h"
@@ -40,16 +41,22 @@ Result<FreeableBuffer> weight_bytes(const NamedDataMap& data,
   return bytes;
 }
 
-// `verified`: the caller checked these bytes against the key.
+// `checked`: the bytes the caller already read and checked against the key
+// (verify_weights), uploaded from there; null: read here, unchecked.
 Result<std::unique_ptr<DeviceWeight>> upload(const AclLibrary& library,
                                              int32_t device,
                                              const NamedDataMap& data,
                                              const ExternalWeight& weight,
-                                             bool verified) {
-  Result<FreeableBuffer> bytes = weight_bytes(data, weight);
-  if (!bytes.ok()) {
-    return bytes.error();
+                                             FreeableBuffer* checked) {
+  std::optional<FreeableBuffer> read;
+  if (checked == nullptr) {
+    Result<FreeableBuffer> fetched = weight_bytes(data, weight);
+    if (!fetched.ok()) {
+      return fetched.error();
+    }
+    read.emplace(std::move(fetched.get()));
   }
+  FreeableBuffer* bytes = checked != nullptr ? checked : &*read;
   const void* source = bytes->data();
   constexpr uint64_t kAlign = ACL_EXTERNAL_WEIGHT_SIZE_ALIGNMENT;
   ASCEND_CHECK_OR_RETURN_ERROR(weight.size <= SIZE_MAX - kAlign, InvalidProgram,
@@ -76,21 +83,8 @@ Result<std::unique_ptr<DeviceWeight>> upload(const AclLibrary& library,
   auto uploaded = std::make_unique<DeviceWeight>();
   uploaded->allocation = std::move(**allocation);
   uploaded->bytes = weight.size;
-  uploaded->verified = verified;
+  uploaded->verified = checked != nullptr;
   return uploaded;
-}
-
-// The program's own bytes of `weight` checked against its key (only read,
-// never uploaded: the cache may hold a checked copy already).
-Error verify_own_bytes(const NamedDataMap& data, const ExternalWeight& weight) {
-  Result<FreeableBuffer> bytes = weight_bytes(data, weight);
-  if (!bytes.ok()) {
-    return bytes.error();
-  }
-  const Error checked = verify_content(bytes->data(), bytes->size(), weight.key,
-                                       "external weight '" + weight.name + "'");
-  bytes->Free();
-  return checked;
 }
 
 }  // namespace
@@ -105,17 +99,29 @@ Result<std::shared_ptr<const DeviceWeight>> WeightsCache::acquire(
     const AclLibrary& library, int32_t device, const NamedDataMap& data,
     const ExternalWeight& weight, bool verify) {
   // Checked whether or not the cache holds a copy: whether a corrupted
-  // program loads must not depend on what else the process has loaded.
+  // program loads must not depend on what else the process has loaded. The
+  // checked bytes are the ones uploaded, so they are read once.
+  std::optional<FreeableBuffer> own;
   if (verify) {
-    const Error checked = verify_own_bytes(data, weight);
+    Result<FreeableBuffer> bytes = weight_bytes(data, weight);
+    if (!bytes.ok()) {
+      return bytes.error();
+    }
+    own.emplace(std::move(bytes.get()));
+    const Error checked =
+        verify_content(own->data(), own->size(), weight.key,
+                       "external weight '" + weight.name + "'");
     if (checked != Error::Ok) {
-      return checked;
+      return checked;  // `own` frees the buffer
     }
   }
   auto entry = entries_.get(
       {device, weight.key},
       [verify](const DeviceWeight& held) { return held.verified || !verify; },
-      [&] { return upload(library, device, data, weight, verify); });
+      [&] {
+        return upload(library, device, data, weight, own ? &*own : nullptr);
+      });
+  own.reset();  // a cache hit read it only for the check
   if (!entry.ok()) {
     return entry.error();
   }
