@@ -40,7 +40,13 @@ PYTHON_BIN="${PYTHON_BIN:-$REPO_ROOT/.venv/bin/python}"
 # cmake and ninja from the venv (scripts/setup.sh installs them), else from PATH.
 VENV_BIN="$(dirname "$PYTHON_BIN")"
 tool() { if [ -x "$VENV_BIN/$1" ]; then echo "$VENV_BIN/$1"; else command -v "$1"; fi; }
-QEMU=(qemu-aarch64 -L "/usr/$TRIPLE")
+# QEMU runs the binaries with the multiarch glibc (libc6:arm64, installed by
+# setup): its /lib/ld-linux-aarch64.so.1 and its libc.so.6 are one build.
+# `-L /usr/aarch64-linux-gnu` would take the cross package's older ld.so
+# (libc6-arm64-cross) while the host's ld.so.cache still hands it the
+# multiarch libc.so.6; two glibc builds share private structures, and the
+# first pthread_create then loops forever walking a thread-stack list.
+QEMU=(qemu-aarch64)
 
 # Installed with apt: all of them co-install with their amd64 twins.
 APT_HOST=(g++-aarch64-linux-gnu qemu-user ccache)
@@ -157,6 +163,10 @@ check_cpu_probe() {
 }
 
 do_run() {
+  # The loader QEMU's binaries ask for must be the multiarch one (see QEMU).
+  [ "$(dpkg-query -W -f '${Version}' libc6:arm64 2>/dev/null)" ] &&
+    [ -e /lib/ld-linux-aarch64.so.1 ] ||
+    { log "FAILED: libc6:arm64 is not installed; run: bash scripts/aarch64.sh setup"; return 1; }
   check_cpu_probe
   log "the demo's ResNet and a Llama decoder: x86-64 and aarch64 (qemu-aarch64) side by side"
   "$PYTHON_BIN" scripts/aarch64_parity.py --work-dir "$OUT/parity" \

@@ -198,7 +198,7 @@ def check_corpus(work: Path, arms: list[Aarch64]) -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="scripts/aarch64_parity.py", description=__doc__)
     parser.add_argument("--work-dir", type=Path, required=True)
-    parser.add_argument("--qemu", default="qemu-aarch64 -L /usr/aarch64-linux-gnu")
+    parser.add_argument("--qemu", default="qemu-aarch64")
     parser.add_argument(
         "--cpus", default="max,cortex-a72",
         help="QEMU CPU models to run on (max: SVE; cortex-a72: Advanced SIMD only)",

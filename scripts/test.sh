@@ -6,10 +6,9 @@
 # commands and examples that export whole models in child processes (the slowest files) run
 # in a second pytest process beside the rest, one per core; both must pass. The sanitizer and
 # fuzz jobs (scripts/sanitize.sh: ctest under ASan+UBSan, each fuzz target briefly, the threaded
-# tests under TSan) run beside them and must pass too. The aarch64 job (scripts/aarch64.sh: the
-# cross build, and the demo's program and a decoder under qemu-aarch64) is not run here: since the
-# emulator's streams became real, its runner spins at load under QEMU (docs/installing.md,
-# "The aarch64 CI step"). Extra arguments go to both pytest runs.
+# tests under TSan) run beside them and must pass too, as does the aarch64 job (scripts/aarch64.sh:
+# the cross build, and the demo's program and a decoder run under qemu-aarch64 against the
+# x86-64 run). Extra arguments go to both pytest runs.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 echo "[test] style gates (scripts/lint.sh: ruff, clang-format, mypy)"
@@ -37,10 +36,19 @@ unset ONEDNN_MAX_CPU_ISA
 echo "[test] the wheels in a fresh venv, Debian's onnx/protobuf hidden (scripts/check_wheel.sh)"
 bash scripts/check_wheel.sh
 
+# Its apt-get runs now, not beside sanitize.sh's (one dpkg lock).
+echo "[test] aarch64 cross build set-up (scripts/aarch64.sh setup)"
+bash scripts/aarch64.sh setup
+
 echo "[test] sanitizer and fuzz jobs (scripts/sanitize.sh), beside the Python tests"
 sanitize_log="$(mktemp -t ascend-sanitize.XXXXXX.log)"
 bash scripts/sanitize.sh >"$sanitize_log" 2>&1 &
 sanitize_pid=$!
+
+echo "[test] aarch64 build and its parity run under QEMU (scripts/aarch64.sh build run), beside them"
+aarch64_log="$(mktemp -t ascend-aarch64.XXXXXX.log)"
+bash scripts/aarch64.sh build run >"$aarch64_log" 2>&1 &
+aarch64_pid=$!
 
 echo "[test] Python tests (pytest): the model zoo and LLM tests, and the rest, side by side"
 zoo_log="$(mktemp -t ascend-zoo.XXXXXX.log)"
@@ -61,8 +69,17 @@ wait "$sanitize_pid" || sanitize_status=$?
 echo "[test] sanitizer and fuzz jobs (exit $sanitize_status):"
 cat "$sanitize_log"
 rm -f "$sanitize_log"
+aarch64_status=0
+wait "$aarch64_pid" || aarch64_status=$?
+echo "[test] aarch64 build and parity run (exit $aarch64_status):"
+cat "$aarch64_log"
+rm -f "$aarch64_log"
 if [ "$sanitize_status" -ne 0 ]; then
   echo "[test] FAILED (scripts/sanitize.sh exit code $sanitize_status)"
+  exit 1
+fi
+if [ "$aarch64_status" -ne 0 ]; then
+  echo "[test] FAILED (scripts/aarch64.sh exit code $aarch64_status)"
   exit 1
 fi
 # pytest exits 5 when a selection (-k/-m) leaves a run with no tests: not a failure here.
