@@ -35,7 +35,7 @@ from executorch.runtime import Runtime
 
 from executorch_ascend import AscendCompileSpec, use_emulator
 from executorch_ascend.export import lower, save
-from executorch_ascend.toolchain import om_op_names, resolve_atc
+from executorch_ascend.toolchain.atc import om_op_names, resolve_atc
 
 VARIANTS = ("plain", "etdump")
 

@@ -39,8 +39,9 @@ sys.path.insert(0, str(REPO / "tests" / "python"))
 
 from quant_models import MODELS, quantize_pt2e  # noqa: E402
 
-from executorch_ascend import AscendCompileSpec, cann  # noqa: E402
+from executorch_ascend import AscendCompileSpec  # noqa: E402
 from executorch_ascend.export import lower_program, save  # noqa: E402
+from executorch_ascend.toolchain import cann  # noqa: E402
 
 SOC = "Ascend910B1"
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
-# Where the backend finds ACL, from the one file src/executorch_ascend/cann.py reads
+# Where the backend finds ACL, from the one file src/executorch_ascend/toolchain/cann.py reads
 # too (src/executorch_ascend/acl_library.json), as CMake variables:
 #   EXECUTORCH_ASCEND_ACL_SOURCE             the facts' public source
 #   EXECUTORCH_ASCEND_ACL_EXPLICIT_VARIABLE  EXECUTORCH_ASCEND_ACL_LIB

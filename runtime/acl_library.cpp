@@ -19,7 +19,7 @@ namespace executorch::backends::ascend {
 namespace {
 
 // The names of the rule: src/executorch_ascend/acl_library.json, which
-// cann.py reads too (the generated acl_library_data.h).
+// toolchain/cann.py reads too (the generated acl_library_data.h).
 using acl_names::kExplicitVariable;
 using acl_names::kHomeVariables;
 using acl_names::kLibraryFolder;
@@ -106,7 +106,7 @@ std::string AclLibrary::Layout::describe() const {
 }
 
 AclLibrary::Layout AclLibrary::resolve() {
-  // The same rule as src/executorch_ascend/cann.py (docs/runtime.md).
+  // The same rule as src/executorch_ascend/toolchain/cann.py (docs/runtime.md).
   Layout layout;
   if (const char* explicit_path = env_or_null(kExplicitVariable)) {
     const std::string path = explicit_path;

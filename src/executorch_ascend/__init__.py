@@ -7,7 +7,7 @@
 
 Importing the package also registers the C++ AscendBackend with the Python ExecuTorch runtime
 (executorch.runtime) when its library is installed (native.py: a dlopen, no torch import). It runs
-on CANN (found as cann.py says) unless the CANN emulator is chosen:
+on CANN (found as toolchain/cann.py says) unless the CANN emulator is chosen:
 `executorch_ascend.use_emulator()`, or EXECUTORCH_ASCEND_USE_EMULATOR=1.
 
 The ahead-of-time names (AscendPartitioner, AscendBackend, AscendCompileSpec, explain, ...) are
@@ -23,8 +23,8 @@ import types
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
-from .cann import use_emulator, use_emulator_if_requested
 from .native import load_backend_library
+from .toolchain.cann import use_emulator, use_emulator_if_requested
 
 if TYPE_CHECKING:
     from .aipp import AippConfig, with_aipp

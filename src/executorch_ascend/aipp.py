@@ -438,7 +438,7 @@ def with_aipp(
 @dataclass(frozen=True)
 class AippInput:
     """A lowered partition input that atc's AIPP computes: ONNX input `index` is the AIPP
-    output; `config` the resolved config (lowering/program.py)."""
+    output; `config` the resolved config (lowering/lowered_graph.py)."""
 
     index: int
     config: AippConfig = field(compare=False)

@@ -3,10 +3,10 @@
 """AscendBackend: the ExecuTorch BackendDetails that compiles a partition to an Ascend .om.
 
 preprocess lowers the partition to ONNX (lowering/lower.py; large constants as external data),
-runs atc (toolchain.py), and stores the .om and the weight files atc wrote beside it as named data
-(weights.py), and with keep_onnx the ONNX source too (source.py); the blob it returns lists their
-keys (blob.py), the .om as the one target of the compile spec's soc_version
-(`executorch-ascend compile` adds others).
+runs atc (toolchain/atc.py), and stores the .om and the weight files atc wrote beside it as
+named data (serialization/weights.py), and with keep_onnx the ONNX source too
+(serialization/source.py); the blob it returns lists their keys (serialization/blob.py), the .om
+as the one target of the compile spec's soc_version (`executorch-ascend compile` adds others).
 
 The class name is the backend id (`AscendBackend.__name__`) the C++ runtime registers.
 """
@@ -23,20 +23,20 @@ from executorch.exir.backend.backend_details import BackendDetails, PreprocessRe
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 from torch.export import ExportedProgram
 
-from . import atc_options as atc_table
-from . import blob
 from .aipp import aipp_config_text
 from .cann_op_facts import check_quant_ops, int8_values
 from .compile_spec import AscendCompileSpec
-from .debug_map import debug_handle_map
 from .lowering import LoweredGraph
 from .lowering.lower import lower_partition
-from .program_copy import copy_sharing_tensors
+from .partition_copy import copy_sharing_tensors
+from .serialization import blob
+from .serialization.debug_map import debug_handle_map
+from .serialization.source import store_source
+from .serialization.states import store_states
+from .serialization.weights import store_weights
 from .soc_dtypes import check_float32_ops, check_program
-from .source import store_source
-from .states import store_states
-from .toolchain import WeightFile, compile_onnx
-from .weights import store_weights
+from .toolchain import atc_options as atc_table
+from .toolchain.atc import WeightFile, compile_onnx
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ class AscendBackend(BackendDetails):
     def copy_exported_program_for_preprocess(
         cls, edge_program: ExportedProgram, compile_specs: list[CompileSpec]
     ) -> ExportedProgram:
-        # The partition without a second copy of its weights (program_copy.py).
+        # The partition without a second copy of its weights (partition_copy.py).
         return copy_sharing_tensors(edge_program)
 
     @staticmethod
@@ -135,7 +135,8 @@ class AscendBackend(BackendDetails):
         )
         return PreprocessResult(
             processed_bytes=processed,
-            # Per-op profiling: each .om op's name -> its edge nodes' handles (debug_map.py).
+            # Per-op profiling: each .om op's name -> its edge nodes' handles
+            # (serialization/debug_map.py).
             debug_handle_map=debug_handle_map(edge_program, lowered.sources, compiled.op_names),
             data_store_output=store.get_named_data_store_output(),
         )

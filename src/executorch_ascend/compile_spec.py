@@ -14,9 +14,9 @@ from typing import Any, Literal, cast
 
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 
-from . import atc_options as atc_table
 from .cann_op_facts import default_precision_mode
 from .soc_versions import MIN_GEARS, max_gears, soc_version_error
+from .toolchain import atc_options as atc_table
 
 Toolchain = Literal["auto", "cann", "emulator"]
 TOOLCHAINS: tuple[str, ...] = ("auto", "cann", "emulator")
@@ -90,7 +90,7 @@ class AscendCompileSpec:
                     Not together with dynamic_batch_size. See docs/shape-gears.md.
     atc_options:    further atc options, passed as --name=value: a mapping {name: value} or
                     (name, value) pairs, kept as pairs sorted by name. Checked against the
-                    options CANN's atc accepts (atc_options.py; docs/atc.md, "Further atc
+                    options CANN's atc accepts (toolchain/atc_options.py; docs/atc.md, "Further atc
                     options"): an unknown name, an option the spec sets itself, one that would
                     change the .om's inputs or outputs, or a value atc would refuse is a
                     CompileSpecError.

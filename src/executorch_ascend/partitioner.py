@@ -148,8 +148,8 @@ class _RegistrySupport(OperatorSupportBase):
 
 def tag_owned_buffers(program: ExportedProgram) -> list[str]:
     """Gives each mutable buffer (a KV cache) to the partition that reads and updates it, so the
-    delegate keeps it on the device as state (lowering/program.py). A buffer is taken only when
-    its every reader and its new value, with every reader of that value, are in one partition;
+    delegate keeps it on the device as state (lowering/lowered_graph.py). A buffer is taken only
+    when its every reader and its new value, with every reader of that value, are in one partition;
     else it stays with ExecuTorch and crosses to the device as an input each call. Returns the
     buffer targets taken.
 

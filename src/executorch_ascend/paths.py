@@ -4,7 +4,7 @@
 
 `pip install` puts the C++ backend and the runner inside the package (pyproject.toml / CMake
 install rules); a development build keeps them under build/cmake/, so each has an environment
-override. Where CANN (or the emulator) is, is cann.py's business.
+override. Where CANN (or the emulator) is, is toolchain/cann.py's business.
 """
 
 from __future__ import annotations

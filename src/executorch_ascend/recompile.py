@@ -3,9 +3,9 @@
 """Compiling a saved program's Ascend partitions again: for other SoCs, or with CANN's atc.
 
 Every Ascend delegate of a program exported with AscendCompileSpec(keep_onnx=True) carries its
-ONNX source (source.py). `recompile` runs atc on it once per SoC asked for, with the delegate's
-own compile specs (precision mode, external weights, gears, further atc options; a program that
-had its chip's default precision mode takes each new chip's default), and adds each
+ONNX source (serialization/source.py). `recompile` runs atc on it once per SoC asked for, with
+the delegate's own compile specs (precision mode, external weights, gears, further atc options;
+a program that had its chip's default precision mode takes each new chip's default), and adds each
 .om, with its weight files, to the delegate's blob as one more target; the runtime loads the
 target whose soc_version matches the device's aclrtGetSocName() (runtime/om_target.cpp). A
 target for a SoC the blob already has is replaced; `replace=True` drops every other target too.
@@ -21,14 +21,14 @@ from dataclasses import dataclass
 
 from executorch.exir import schema
 
-from . import blob
 from .backend import AscendBackend, om_key
 from .cann_op_facts import default_precision_mode
 from .compile_spec import AscendCompileSpec
 from .saved_program import SavedProgram, SavedProgramError
-from .source import PartitionSource, SourceError, SourceFiles
-from .toolchain import Atc, compile_onnx
-from .weights import weight_key
+from .serialization import blob
+from .serialization.source import PartitionSource, SourceError, SourceFiles
+from .serialization.weights import weight_key
+from .toolchain.atc import Atc, compile_onnx
 
 logger = logging.getLogger(__name__)
 

@@ -49,7 +49,7 @@ def _make_src_importable() -> None:
 
 
 def _choose_the_emulator() -> None:
-    from executorch_ascend import cann
+    from executorch_ascend.toolchain import cann
 
     if cann.find_emulator() is not None:
         cann.use_emulator()  # else the `native` fixture says what is missing
@@ -70,7 +70,8 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def native() -> None:
     """Fails (not skips) when a native part is missing: these tests must run in CI."""
-    from executorch_ascend import cann, paths
+    from executorch_ascend import paths
+    from executorch_ascend.toolchain import cann
 
     emulator = cann.find_emulator()
     missing = [

@@ -41,7 +41,7 @@ _SMALL = dict(
 DECODERS: dict[str, tuple[str, dict[str, object]]] = {
     "llama": ("LlamaConfig", {}),
     # 17 layers: 34 rank-4 KV caches would give a geared .om 136 input dims, past ACL's 128; the
-    # lowering flattens them to one dim each (program.py, flat_states).
+    # lowering flattens them to one dim each (lowered_graph.py, flat_states).
     "llama_deep": ("LlamaConfig", {"num_hidden_layers": 17}),
     "qwen3": ("Qwen3Config", {"head_dim": 16}),
     "qwen3_moe": (

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
-"""Where the backend finds ACL, as data (acl_library.json): cann.py's rule reads its names from
-the file the C++ backend and llm_runner are generated from (tests/cpp/runtime/
+"""Where the backend finds ACL, as data (acl_library.json): toolchain/cann.py's rule reads its
+names from the file the C++ backend and llm_runner are generated from (tests/cpp/runtime/
 acl_library_data_test.cpp checks the C++ side)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import executorch_ascend
-from executorch_ascend import cann
+from executorch_ascend.toolchain import cann
 
 _DATA = json.loads((Path(executorch_ascend.__file__).parent / "acl_library.json").read_text())
 

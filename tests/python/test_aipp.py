@@ -222,7 +222,7 @@ def test_yuv420sp_frames_match_pytorch_conversion(native) -> None:
 def test_bad_aipp_config_fails_at_atc_with_the_reason(native, tmp_path) -> None:
     from executorch_ascend.export import edge_for_analysis
     from executorch_ascend.lowering import to_onnx
-    from executorch_ascend.toolchain import ToolchainError, compile_onnx
+    from executorch_ascend.toolchain.atc import ToolchainError, compile_onnx
 
     model = with_aipp(Classifier().eval(), AippConfig("RGB888_U8"), (1, 3, 8, 8)).eval()
     frame = torch.zeros(model.frame_shape(1), dtype=torch.uint8)
@@ -299,12 +299,12 @@ def test_demo_resnet_with_aipp_in_runtime_and_runner(native, tmp_path) -> None:
 def test_kept_onnx_source_recompiles_with_its_aipp(native, tmp_path) -> None:
     # keep_onnx keeps the AIPP config in the source manifest (version 2): compiled again from
     # it (replacing the .om), the .om's input is still the frame and the program still runs.
-    from executorch_ascend import blob
     from executorch_ascend.export import save
     from executorch_ascend.recompile import recompile
     from executorch_ascend.saved_program import SavedProgram
-    from executorch_ascend.source import AIPP_MANIFEST_VERSION, PartitionSource
-    from executorch_ascend.toolchain import resolve_atc
+    from executorch_ascend.serialization import blob
+    from executorch_ascend.serialization.source import AIPP_MANIFEST_VERSION, PartitionSource
+    from executorch_ascend.toolchain.atc import resolve_atc
 
     config = AippConfig("RGB888_U8", mean_chn=MEAN_CHN, var_reci_chn=VAR_RECI)
     model = with_aipp(Classifier().eval(), config, (1, 3, 8, 8)).eval()

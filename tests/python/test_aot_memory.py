@@ -24,10 +24,11 @@ import pytest
 import torch
 from ascend_helpers import seeded_inputs
 
-from executorch_ascend import AscendCompileSpec, dump
+from executorch_ascend import AscendCompileSpec
 from executorch_ascend.backend import AscendBackend
 from executorch_ascend.export import lower, lower_program, save
 from executorch_ascend.lowering import external_data
+from executorch_ascend.toolchain import dump
 
 pytestmark = pytest.mark.emulator
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import executorch_ascend
-from executorch_ascend import atc_options as table
-from executorch_ascend import cann
 from executorch_ascend.compile_spec import EXTERNAL_WEIGHT_MODES, PRECISION_MODES
+from executorch_ascend.toolchain import atc_options as table
+from executorch_ascend.toolchain import cann
 
 _DATA = json.loads((Path(executorch_ascend.__file__).parent / "atc_options.json").read_text())
 _GE = "hicann/ge@ffdcbc9f7496c17a98c1d12762c61ed608ef3503:"

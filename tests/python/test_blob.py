@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 import executorch_ascend
-from executorch_ascend import AscendCompileSpec, blob
-from executorch_ascend.blob import (
+from executorch_ascend import AscendCompileSpec
+from executorch_ascend.serialization import blob
+from executorch_ascend.serialization.blob import (
     AscendBlob,
     BlobError,
     BlobState,

@@ -4,10 +4,10 @@
 "Compatibility"): every program of every folder of tests/data/blob_corpus/ (one per released
 blob version, written once by its generate.py) is read back and run on the emulator.
 
-- Its blobs decode (blob.py) to what the manifest says, are byte for byte the .blob files the C++
-  reader's test reads (tests/cpp/runtime/delegate_blob_corpus_test.cpp), and every named-data
-  key they name is there, under its key scheme, with its size; its compile specs read back as
-  they were given.
+- Its blobs decode (serialization/blob.py) to what the manifest says, are byte for byte the .blob
+  files the C++ reader's test reads (tests/cpp/runtime/delegate_blob_corpus_test.cpp), and every
+  named-data key they name is there, under its key scheme, with its size; its compile specs read
+  back as they were given.
 - It runs through executorch.runtime (AscendBackend::init reads the blob with the C++ reader) as
   the chip it was exported for, and in ascend_runner as every further chip its blob has a target
   for; each call's outputs match the stored ones within STORED_REL (by the run's arithmetic) and
@@ -25,11 +25,12 @@ import numpy as np
 import pytest
 import torch
 
-from executorch_ascend import AscendCompileSpec, blob
+from executorch_ascend import AscendCompileSpec
 from executorch_ascend.ptd_check import check_ptd
 from executorch_ascend.run import run_with_runner
 from executorch_ascend.saved_program import SavedProgram
-from executorch_ascend.source import PartitionSource
+from executorch_ascend.serialization import blob
+from executorch_ascend.serialization.source import PartitionSource
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "blob_corpus"
 MANIFESTS = sorted(CORPUS.glob("v*/manifest.json"))

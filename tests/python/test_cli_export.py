@@ -247,7 +247,7 @@ def test_bad_atc_option_is_one_line(user_folder: Path, capsys) -> None:
 def test_a_failing_atc_is_reported_whole_without_a_traceback(
     user_folder: Path, capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from executorch_ascend import cann
+    from executorch_ascend.toolchain import cann
 
     atc = user_folder / "failing_atc"
     atc.write_text("#!/bin/sh\necho 'E10001: simulated atc failure' >&2\nexit 3\n")

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from executorch_ascend import cann
 from executorch_ascend.cli import info as cli_info
+from executorch_ascend.toolchain import cann
 
 HEAVY = ("executorch.exir", "torch")
 

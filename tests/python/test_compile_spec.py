@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 
-from executorch_ascend import AscendCompileSpec, CompileSpecError, blob
+from executorch_ascend import AscendCompileSpec, CompileSpecError
 from executorch_ascend.compile_spec import as_compile_spec
+from executorch_ascend.serialization import blob
 
 
 def test_defaults() -> None:
@@ -51,7 +52,7 @@ def test_unset_optionals_are_not_emitted() -> None:
 
 
 def test_external_weight_specs_are_ahead_of_time_only() -> None:
-    from executorch_ascend import blob
+    from executorch_ascend.serialization import blob
 
     assert not {"external_weight", "external_weight_threshold"} & set(blob.RUNTIME_COMPILE_SPECS)
 

@@ -20,12 +20,14 @@ from ascend_helpers import ascend_lowered_modules, assert_close, eager, named_da
 from example_models import Mlp
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 
-from executorch_ascend import AscendCompileSpec, CompileSpecError, blob, cann
-from executorch_ascend import atc_options as table
+from executorch_ascend import AscendCompileSpec, CompileSpecError
 from executorch_ascend.compile_spec import ENV_DUMP_DIR
 from executorch_ascend.export import lower, save
 from executorch_ascend.run import run_with_runtime
-from executorch_ascend.toolchain import Atc, ToolchainError, atc_command, compile_onnx
+from executorch_ascend.serialization import blob
+from executorch_ascend.toolchain import atc_options as table
+from executorch_ascend.toolchain import cann
+from executorch_ascend.toolchain.atc import Atc, ToolchainError, atc_command, compile_onnx
 
 # --- the table ------------------------------------------------------------------------------
 

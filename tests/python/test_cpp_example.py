@@ -54,7 +54,8 @@ def _lower(work: Path) -> tuple[Path, Path, np.ndarray, np.ndarray]:
 def test_the_cpp_example_builds_against_the_installed_package_and_runs(
     native: None, tmp_path: Path
 ) -> None:
-    from executorch_ascend import cann, paths
+    from executorch_ascend import paths
+    from executorch_ascend.toolchain import cann
 
     config = paths.cmake_config_dir() / "executorch_ascendConfig.cmake"
     assert config.is_file(), f"{config} is missing: pip install the package (scripts/setup.sh)"

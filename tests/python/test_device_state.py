@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
-"""Mutable buffers a partition owns stay on the device as state (lowering/program.py, runtime
+"""Mutable buffers a partition owns stay on the device as state (lowering/lowered_graph.py, runtime
 IoBinding): the update runs inside the partition, each call moves only the user inputs and
 outputs between host and device (the emulator's traffic counters, read in this process), the
 state carries over between calls, starts over when a method is loaded again, and two loaded
@@ -15,9 +15,10 @@ import torch
 from ascend_helpers import ascend_lowered_modules, assert_close, named_data
 from executorch_ascend_emulator.stats import read_stats
 
-from executorch_ascend import AscendCompileSpec, blob
+from executorch_ascend import AscendCompileSpec
 from executorch_ascend.export import lower
 from executorch_ascend.lowering import to_onnx
+from executorch_ascend.serialization import blob
 
 pytestmark = pytest.mark.emulator
 

@@ -12,9 +12,10 @@ import torch
 from ascend_helpers import ascend_lowered_modules, assert_close, eager, named_data, seeded_inputs
 from example_models import Mlp, small_cnn, small_resnet
 
-from executorch_ascend import AscendCompileSpec, blob
+from executorch_ascend import AscendCompileSpec
 from executorch_ascend.export import lower, save
 from executorch_ascend.run import run_with_runner, run_with_runtime
+from executorch_ascend.serialization import blob
 
 pytestmark = pytest.mark.emulator
 

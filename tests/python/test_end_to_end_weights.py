@@ -37,9 +37,10 @@ from weight_models import (
     tagged_export,
 )
 
-from executorch_ascend import AscendCompileSpec, blob
+from executorch_ascend import AscendCompileSpec
 from executorch_ascend.export import lower, lower_program, save
 from executorch_ascend.run import RunnerError, run_with_runner, run_with_runtime
+from executorch_ascend.serialization import blob
 
 pytestmark = pytest.mark.emulator
 

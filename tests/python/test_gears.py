@@ -26,7 +26,7 @@ from executorch_ascend import AscendCompileSpec, AscendPartitioner, CompileSpecE
 from executorch_ascend.explain import edge_program, explain, format_explanation
 from executorch_ascend.lowering import LoweringError
 from executorch_ascend.lowering.lower import lower_partition
-from executorch_ascend.toolchain import Atc, atc_command
+from executorch_ascend.toolchain.atc import Atc, atc_command
 
 # --- the compile spec ---------------------------------------------------------------------------
 

@@ -17,8 +17,9 @@ import pytest
 from ascend_helpers import seeded_inputs
 from example_models import Mlp
 
-from executorch_ascend import AscendCompileSpec, blob
+from executorch_ascend import AscendCompileSpec
 from executorch_ascend.export import lower, save
+from executorch_ascend.serialization import blob
 
 pytestmark = pytest.mark.emulator
 

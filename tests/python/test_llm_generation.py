@@ -22,8 +22,9 @@ from executorch_ascend_emulator.stats import read_stats
 from model_zoo import static_cache_decoder
 from parity import bf16_tolerance, fp32_tolerance, max_abs_error
 
-from executorch_ascend import AscendCompileSpec, blob
+from executorch_ascend import AscendCompileSpec
 from executorch_ascend.export import delegation_summary, lower_program
+from executorch_ascend.serialization import blob
 
 pytestmark = pytest.mark.emulator
 

@@ -34,9 +34,10 @@ import torch
 from ascend_helpers import ascend_lowered_modules, named_data, seeded_inputs
 from example_models import Mlp, small_cnn
 
-from executorch_ascend import AscendCompileSpec, blob, paths
+from executorch_ascend import AscendCompileSpec, paths
 from executorch_ascend.export import lower, save
 from executorch_ascend.run import write_raw
+from executorch_ascend.serialization import blob
 
 pytestmark = pytest.mark.emulator
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from executorch_ascend import cann, paths
+from executorch_ascend import paths
+from executorch_ascend.toolchain import cann
 
 
 def _acl_after_import(**env: str) -> str:

@@ -20,10 +20,10 @@ from etdump_run import run_with_etdump
 from executorch.exir import to_edge, to_edge_transform_and_lower
 
 from executorch_ascend import AscendCompileSpec, AscendPartitioner
-from executorch_ascend.debug_map import debug_handle_map
 from executorch_ascend.export import save
 from executorch_ascend.lowering import to_onnx
-from executorch_ascend.toolchain import om_op_names, resolve_atc
+from executorch_ascend.serialization.debug_map import debug_handle_map
+from executorch_ascend.toolchain.atc import om_op_names, resolve_atc
 
 EXECUTE_EVENT = "AscendBackend::execute"
 RUNS = 2

@@ -18,8 +18,9 @@ from ascend_helpers import ascend_lowered_modules
 from executorch_ascend_emulator.stats import read_stats
 from model_zoo import static_cache_decoder
 
-from executorch_ascend import AscendCompileSpec, blob
+from executorch_ascend import AscendCompileSpec
 from executorch_ascend.export import lower_program, save
+from executorch_ascend.serialization import blob
 
 pytestmark = pytest.mark.emulator
 

@@ -27,7 +27,7 @@ SAMPLE_SEEDS = "0:40"
 @pytest.mark.emulator
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_random_graphs_match_onnxruntime(native, family: str) -> None:
-    from executorch_ascend import cann
+    from executorch_ascend.toolchain import cann
 
     emulator = cann.find_emulator()
     assert emulator is not None

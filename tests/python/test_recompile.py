@@ -21,14 +21,15 @@ from ascend_helpers import assert_close, eager
 from example_models import small_resnet
 from model_zoo import rescale_weights
 
-from executorch_ascend import AscendCompileSpec, blob
+from executorch_ascend import AscendCompileSpec
 from executorch_ascend.cann_op_facts import default_precision_mode
 from executorch_ascend.export import lower, save
 from executorch_ascend.recompile import RecompileError, recompile, referenced_keys
 from executorch_ascend.run import RunnerError, run_with_runner, run_with_runtime
 from executorch_ascend.saved_program import SavedProgram
-from executorch_ascend.source import PartitionSource, SourceError
-from executorch_ascend.toolchain import resolve_atc
+from executorch_ascend.serialization import blob
+from executorch_ascend.serialization.source import PartitionSource, SourceError
+from executorch_ascend.toolchain.atc import resolve_atc
 
 pytestmark = pytest.mark.emulator
 

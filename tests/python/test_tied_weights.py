@@ -18,8 +18,9 @@ from ascend_helpers import ascend_lowered_modules
 from model_zoo import static_cache_decoder
 from parity import fp32_tolerance, max_abs_error
 
-from executorch_ascend import AscendCompileSpec, blob
+from executorch_ascend import AscendCompileSpec
 from executorch_ascend.export import lower_program
+from executorch_ascend.serialization import blob
 
 pytestmark = pytest.mark.emulator
 pytest.importorskip("transformers")

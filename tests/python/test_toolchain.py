@@ -15,10 +15,12 @@ import torch
 from ascend_helpers import ascend_lowered_modules, named_data, seeded_inputs
 from executorch.exir._serialize._cord import FileBackedData
 
-from executorch_ascend import AscendCompileSpec, blob, cann
+from executorch_ascend import AscendCompileSpec
 from executorch_ascend.backend import om_key
 from executorch_ascend.export import lower
-from executorch_ascend.toolchain import (
+from executorch_ascend.serialization import blob
+from executorch_ascend.toolchain import cann
+from executorch_ascend.toolchain.atc import (
     Atc,
     ToolchainError,
     atc_command,

@@ -23,8 +23,9 @@ import torch
 from ascend_helpers import ascend_lowered_modules, named_data, seeded_inputs
 from example_models import Mlp
 
-from executorch_ascend import AscendCompileSpec, blob
+from executorch_ascend import AscendCompileSpec
 from executorch_ascend.export import lower, save
+from executorch_ascend.serialization import blob
 
 pytestmark = pytest.mark.emulator
 

@@ -29,9 +29,10 @@ from weight_models import (
     tensor_files,
 )
 
-from executorch_ascend import AscendCompileSpec, blob
+from executorch_ascend import AscendCompileSpec
 from executorch_ascend.export import lower, lower_program
-from executorch_ascend.weights import WEIGHT_KEY_PREFIX
+from executorch_ascend.serialization import blob
+from executorch_ascend.serialization.weights import WEIGHT_KEY_PREFIX
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ import sys
 sys.modules["executorch_ascend_emulator"] = None  # not installed
 import executorch_ascend
 from executorch.runtime import Runtime
-from executorch_ascend import cann
+from executorch_ascend.toolchain import cann
 registry = Runtime.get().backend_registry
 print("file", executorch_ascend.__file__)
 print("registered", "AscendBackend" in registry.registered_backend_names)

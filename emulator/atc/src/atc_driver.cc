@@ -408,7 +408,7 @@ void PrintIo(std::ostream& out, const char* kind, size_t i, const IoInfo& io,
 // The ops a program runs, in order: "ops: N", then one line each,
 // "  op <i> '<name>' <type>" (the name is the ONNX node's, or a fused op's
 // names joined with '+'). The profiling debug map reads these
-// (src/executorch_ascend/debug_map.py).
+// (src/executorch_ascend/serialization/debug_map.py).
 void PrintOps(std::ostream& out, const Program& p) {
   out << "ops: " << p.ops.size() << "\n";
   for (size_t i = 0; i < p.ops.size(); ++i) {

@@ -143,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..cann import EmulatorNotFound, use_emulator
+    from ..toolchain.cann import EmulatorNotFound, use_emulator
 
     quiet_known_upstream_noise()
     argv = sys.argv[1:] if argv is None else list(argv)

@@ -61,7 +61,7 @@ def run_compile(args: argparse.Namespace) -> int:
     from ..recompile import RecompileError, recompile
     from ..saved_program import SavedProgram, SavedProgramError
     from ..soc_versions import soc_version_error
-    from ..toolchain import ToolchainError, resolve_atc
+    from ..toolchain.atc import ToolchainError, resolve_atc
     from .export import LoweringFailed, _size
 
     output = Path(args.output)

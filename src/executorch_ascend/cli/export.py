@@ -110,8 +110,8 @@ def model_from_args(args: argparse.Namespace) -> LoadedModel:
 
 
 def compile_spec_from_args(args: argparse.Namespace, external_tag: str | None = None):
-    from ..cann import use_emulator
     from ..compile_spec import AscendCompileSpec, CompileSpecError
+    from ..toolchain.cann import use_emulator
 
     if args.emulator:
         use_emulator()
@@ -167,7 +167,7 @@ def run_export(args: argparse.Namespace) -> int:
     import torch
 
     from ..export import delegation_summary, save
-    from ..toolchain import ToolchainError, resolve_atc
+    from ..toolchain.atc import ToolchainError, resolve_atc
     from ..transforms.moe import rewrite_moe
 
     output = Path(args.output)

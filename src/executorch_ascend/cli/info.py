@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from .. import cann, paths
+from .. import paths
 from .._version import __version__
+from ..toolchain import cann
 
 PROBE_TIMEOUT_S = 30
 _DISTRIBUTIONS = ("executorch-ascend-emulator", "executorch", "torch")

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-# The loggers whose records say what lowering is doing (partitioner.py, backend.py, toolchain.py).
+# The loggers whose records say what lowering is doing (partitioner.py, backend.py,
+# toolchain/atc.py).
 PACKAGE_LOGGER = "executorch_ascend"
 
 

@@ -5,8 +5,8 @@
 from .context import LoweringError
 from .external_data import GraphConstant
 from .lower import LoweredPartition, lower_partition
+from .lowered_graph import LoweredGraph, OnnxValue, to_onnx
 from .onnx_graph import IR_VERSION, OPSET
-from .program import LoweredGraph, OnnxValue, to_onnx
 from .registry import Converter, Sample, all_converters, ops_kept_whole, why_unsupported
 
 __all__ = [

@@ -6,7 +6,7 @@
 
 1. plan the shape gears (gears/plan.py) from the partition's inputs (partition.py): none for a
    static partition;
-2. lower with `to_onnx` (program.py): read the partition's inputs, state and outputs
+2. lower with `to_onnx` (lowered_graph.py): read the partition's inputs, state and outputs
    (partition.py), then one converter per node (registry.py, converters/) writes ONNX through the
    context (context.py, constants.py, onnx_graph.py);
 3. with gears, step 2 runs on the partition specialised to each gear (gears/specialize.py), and
@@ -28,8 +28,8 @@ from .context import LoweringError
 from .gears.merge import merge_gears
 from .gears.plan import GearPlan, atc_gear_options, plan_gears
 from .gears.specialize import specialize
+from .lowered_graph import LoweredGraph, to_onnx
 from .partition import read_io, tensor_meta
-from .program import LoweredGraph, to_onnx
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def _check_geared_dims(dims: list[list[sympy.Expr | int]]) -> None:
 
 def _states_must_be_flat(edge_program: ExportedProgram, plan: GearPlan) -> bool:
     """Whether the device states (a KV cache) must be rank 1 for the inputs' dims to fit
-    aclmdlIODims: each state then counts one dim instead of its rank (program.py)."""
+    aclmdlIODims: each state then counts one dim instead of its rank (lowered_graph.py)."""
     if plan.batch:
         return False
     states = read_io(edge_program).states

@@ -4,7 +4,7 @@
 dims (ints, or sympy expressions of the shape symbols).
 
 The one place that reads an ExportedProgram's graph signature for the lowering: gear planning
-(gears/plan.py) reads the user inputs' symbolic dims here, and `to_onnx` (program.py) the user
+(gears/plan.py) reads the user inputs' symbolic dims here, and `to_onnx` (lowered_graph.py) the user
 inputs, the device state and the outputs it turns into graph inputs and outputs. A shape
 specialized to one gear (gears/specialize.py) keeps node names and the signature, so it reads the
 same way.

@@ -169,7 +169,7 @@ def is_aipp(node: Node) -> bool:
 def why_unsupported(node: Node) -> str | None:
     """None if the registry can lower `node`, else the reason it cannot."""
     if is_aipp(node):
-        # Not a converter: atc's AIPP replaces the partition's input (lowering/program.py).
+        # Not a converter: atc's AIPP replaces the partition's input (lowering/lowered_graph.py).
         from .. import aipp
 
         return aipp.why_unsupported(node)

@@ -2,9 +2,9 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 // The names of the ACL search rule come from
 // src/executorch_ascend/acl_library.json (the header runtime/CMakeLists.txt
-// generates), which cann.py reads too (tests/python/test_acl_library_data.py):
-// AclLibrary::resolve() follows them. resolve() only looks at the environment
-// and the files; it loads nothing.
+// generates), which toolchain/cann.py reads too
+// (tests/python/test_acl_library_data.py): AclLibrary::resolve() follows them.
+// resolve() only looks at the environment and the files; it loads nothing.
 #include "acl_library_data.h"
 
 #include <gtest/gtest.h>

@@ -43,12 +43,14 @@ sys.path.insert(0, str(HERE))
 from executorch.version import __version__ as executorch_version  # noqa: E402
 
 import executorch_ascend  # noqa: E402
-from executorch_ascend import AscendCompileSpec, blob, cann  # noqa: E402
+from executorch_ascend import AscendCompileSpec  # noqa: E402
 from executorch_ascend.cann_op_facts import default_precision_mode  # noqa: E402
 from executorch_ascend.export import lower_program, save  # noqa: E402
 from executorch_ascend.ptd_check import check_ptd  # noqa: E402
 from executorch_ascend.run import run_with_runner  # noqa: E402
 from executorch_ascend.saved_program import SavedProgram  # noqa: E402
+from executorch_ascend.serialization import blob  # noqa: E402
+from executorch_ascend.toolchain import cann  # noqa: E402
 from executorch_ascend.upstream_noise import quiet_known_upstream_noise  # noqa: E402
 from programs import EXPORTED_FOR, PROGRAMS, CorpusProgram  # noqa: E402
 

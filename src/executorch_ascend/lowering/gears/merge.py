@@ -31,8 +31,8 @@ from ...compile_spec import gears_text
 from ..cann_schemas import full_check
 from ..context import LoweringError
 from ..external_data import GraphConstant, align, external_tensor, little_endian
+from ..lowered_graph import LoweredGraph, OnnxValue
 from ..onnx_graph import IR_VERSION, OPSET, PRODUCER
-from ..program import LoweredGraph, OnnxValue
 from .formula import fit_formula, integral_floats
 from .plan import GearPlan
 

@@ -21,10 +21,10 @@ from collections.abc import Sequence
 
 from executorch.exir._serialize._named_data_store import NamedDataStore
 
+from ..lowering import GraphConstant
+from ..lowering.constants import common_tag
+from ..toolchain.atc import WeightFile
 from .blob import BlobWeight
-from .lowering import GraphConstant
-from .lowering.constants import common_tag
-from .toolchain import WeightFile
 
 WEIGHT_KEY_PREFIX = "ascend/weight/"
 # The runtime hands each weight to ACL from the mapped .pte/.ptd; keep it cache-line aligned so

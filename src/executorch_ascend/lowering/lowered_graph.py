@@ -76,7 +76,7 @@ class LoweredGraph:
     outputs: list[OnnxValue]
     constants: tuple[GraphConstant, ...] = ()
     states: tuple[StateValue, ...] = ()
-    # ONNX node name -> the name of the FX node it was converted from (debug_map.py).
+    # ONNX node name -> the name of the FX node it was converted from (serialization/debug_map.py).
     sources: dict[str, str] = field(default_factory=dict)
     # Inputs atc's AIPP computes from the uint8 frame (executorch_ascend.aipp): (input index,
     # resolved AippConfig as JSON), for atc's --insert_op_conf.

@@ -30,10 +30,10 @@ from typing import Protocol
 # ExecuTorch's file-backed named data (exir/_serialize/_cord.py, executorch 1.5.1).
 from executorch.exir._serialize._cord import FileBackedData
 
+from .._version import __version__
+from ..compile_spec import DEFAULT_ATC_TIMEOUT_S, AscendCompileSpec
 from . import atc_options as atc_table
 from . import cann, dump
-from ._version import __version__
-from .compile_spec import DEFAULT_ATC_TIMEOUT_S, AscendCompileSpec
 
 logger = logging.getLogger(__name__)
 
@@ -299,8 +299,9 @@ _OP_LINE = re.compile(r"^\s*op (\d+) '(.*)' (\S+)$")
 
 def om_op_names(om: Path, atc: Atc) -> tuple[str, ...] | None:
     """The op names of the .om at `om`, in order (gear 0's for a gear model): the names per-op
-    profiling reports (debug_map.py). Only the emulator's atc lists them (`--mode=6`); None for
-    CANN's, or when listing fails (logged: profiling then lacks fused ops' nodes)."""
+    profiling reports (serialization/debug_map.py). Only the emulator's atc lists them
+    (`--mode=6`); None for CANN's, or when listing fails (logged: profiling then lacks fused ops'
+    nodes)."""
     if not atc.is_emulator:
         return None
     try:

@@ -7,10 +7,10 @@ partition, one per SoC it was compiled for (its soc_version, the .om's named-dat
 each external weight file the .om reads, the name the .om knows it by, its named-data key and its
 size); for each mutable buffer the partition keeps on the device as state, the .om input and
 output that carry it and where its initial value is; and, when the lowering kept it, the key of
-the partition's ONNX source (source.py), from which `executorch-ascend compile` builds .om files
-for further SoCs. The I/O signature is the .om's own (aclmdlDesc at load), the device travels in
-the compile specs. The format's constants come from delegate_blob.json, the one spec the C++
-runtime's codec (runtime/delegate_blob.cpp) is generated from too.
+the partition's ONNX source (serialization/source.py), from which `executorch-ascend compile`
+builds .om files for further SoCs. The I/O signature is the .om's own (aclmdlDesc at load), the
+device travels in the compile specs. The format's constants come from delegate_blob.json, the one
+spec the C++ runtime's codec (runtime/delegate_blob.cpp) is generated from too.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 
-_SPEC = json.loads(resources.files(__package__).joinpath("delegate_blob.json").read_text("utf-8"))
+_SPEC = json.loads(
+    resources.files("executorch_ascend").joinpath("delegate_blob.json").read_text("utf-8")
+)
 
 MAGIC: bytes = _SPEC["magic"].encode("ascii")
 # The version encode writes.
@@ -85,7 +87,7 @@ class BlobTarget:
 @dataclass(frozen=True)
 class AscendBlob:
     """`targets`: one per SoC (each soc_version once), the one the lowering compiled first.
-    `source_key`: named data of the partition's ONNX source (source.py), or None."""
+    `source_key`: named data of the partition's ONNX source (serialization/source.py), or None."""
 
     targets: tuple[BlobTarget, ...]
     states: tuple[BlobState, ...] = ()

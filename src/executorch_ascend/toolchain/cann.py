@@ -34,7 +34,9 @@ from pathlib import Path
 
 logger = logging.getLogger(__name__)
 
-_ACL = json.loads(resources.files(__package__).joinpath("acl_library.json").read_text("utf-8"))
+_ACL = json.loads(
+    resources.files("executorch_ascend").joinpath("acl_library.json").read_text("utf-8")
+)
 #: Where the ACL library names and CANN's home variables come from (repository@commit:files).
 ACL_LIBRARY_SOURCE: str = _ACL["source"]
 

@@ -32,9 +32,9 @@ from pathlib import Path
 from executorch.exir._serialize._cord import FileBackedData
 from executorch.exir._serialize._named_data_store import NamedDataStore
 
-from .aipp import aipp_config_text
-from .lowering import GraphConstant, LoweredGraph
-from .lowering.external_data import MODEL_FILE, WEIGHTS_FILE
+from ..aipp import aipp_config_text
+from ..lowering import GraphConstant, LoweredGraph
+from ..lowering.external_data import MODEL_FILE, WEIGHTS_FILE
 from .weights import WEIGHT_ALIGNMENT, weight_key
 
 SOURCE_KEY_PREFIX = "ascend/source/"
@@ -171,7 +171,7 @@ def store_source(
     `model_file` is part.onnx as atc read it (toolchain.compile_onnx(keep_model=True)): the model
     is serialized once, for atc, and that file is what is kept. The model and manifest follow the
     compile spec's tag, as the .om does; each piece of the external data follows its constant's
-    tag, as its weight file does (weights.py).
+    tag, as its weight file does (serialization/weights.py).
     """
     onnx_key = ONNX_KEY_PREFIX + model_file.sha256().hex()
     store.add_named_data(onnx_key, model_file, alignment=1, external_tag=default_tag)
@@ -207,7 +207,8 @@ def _piece_data(
     """The named data for one piece of part.weights, without a copy of its bytes in memory.
 
     Usually atc wrote the same bytes as a weight file, already in the store under the same key
-    (weights.py): the store's own buffer is given again (NamedDataStore keeps one per content).
+    (serialization/weights.py): the store's own buffer is given again (NamedDataStore keeps one
+    per content).
     Otherwise (external_weight=0, or an atc that transforms weights) the bytes are written from
     the constant's memory to a file of their own.
     """

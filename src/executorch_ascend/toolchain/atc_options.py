@@ -25,7 +25,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal, cast
 
-_DATA = json.loads(resources.files(__package__).joinpath("atc_options.json").read_text("utf-8"))
+_DATA = json.loads(
+    resources.files("executorch_ascend").joinpath("atc_options.json").read_text("utf-8")
+)
 
 #: Where the option table comes from (repository@commit:files).
 SOURCE: str = _DATA["source"]

@@ -14,8 +14,8 @@ import hashlib
 import torch
 from executorch.exir._serialize._named_data_store import NamedDataStore
 
+from ..lowering.lowered_graph import StateValue
 from .blob import BlobState
-from .lowering.program import StateValue
 
 STATE_KEY_PREFIX = "ascend/state/"
 STATE_ALIGNMENT = 64
