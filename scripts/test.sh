@@ -22,7 +22,7 @@ ctest --test-dir build/cmake --output-on-failure -j2
 echo "[test] C++ tests again, oneDNN capped to AVX2 (ONEDNN_MAX_CPU_ISA=AVX2)"
 export ONEDNN_MAX_CPU_ISA=AVX2
 # oneDNN's own word on the ISA it runs (its verbose header), for the log.
-ONEDNN_VERBOSE=1 build/cmake/tests/cpp/engine/ascend_emu_kernels_test \
+ONEDNN_VERBOSE=1 build/cmake/emulator/tests/engine/ascend_emu_kernels_test \
   --gtest_filter='KernelsConv.FirstLayer*' | grep -m1 'isa:' || true
 capped_log="$(mktemp -t ascend-ctest-avx2.XXXXXX.log)"
 if ! ctest --test-dir build/cmake --output-on-failure -j2 >"$capped_log" 2>&1; then

@@ -7,7 +7,7 @@
 //    in each round, the order rotated every round), each round N calls of a
 //    path timed with the thread's CPU clock; reports the median ns per call
 //    over the rounds and the heap allocations per call (counted by
-//    tests/cpp/common/alloc_counter.cc after warm-up);
+//    emulator/tests/common/alloc_counter.cc after warm-up);
 //  - --callgrind: under valgrind --tool=callgrind --collect-atstart=no, N
 //    calls of each path collected alone (CALLGRIND_ZERO_STATS, collection
 //    toggled on, the calls, toggled off, CALLGRIND_DUMP_STATS_AT(

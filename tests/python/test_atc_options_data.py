@@ -2,7 +2,7 @@
 # Copyright (c) 2026 the executorch-ascend authors.
 """CANN's atc options as data (atc_options.json): the compile spec's table is the data's, and
 the emulator's atc, built from the same file, takes what the data says (its own C++ test,
-tests/cpp/atc/atc_option_table_test.cc, checks it option by option)."""
+emulator/tests/atc/atc_option_table_test.cc, checks it option by option)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ CANN's quant ops and run on the emulator.
 A ResNet, a MobileNetV2 and a BERT encoder, calibrated on 16 inputs: one Ascend partition with no
 quantize/dequantize or compute op on the CPU, int8 weights in the program (about a quarter of
 fp32's bytes). Two comparisons with convert_pt2e's eager model, a step being the output's range /
-255 (the kernels themselves are checked op by op: tests/cpp/engine and the converters' int8
+255 (the kernels themselves are checked op by op: emulator/tests/engine and the converters' int8
 samples against cann_quant_reference):
 
   - the lowered graph with exact arithmetic (cann_quant_reference, exact=True) is within

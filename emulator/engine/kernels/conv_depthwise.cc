@@ -7,7 +7,7 @@
 // windows); 3x3 windows of stride 1 and 2 take vector paths (the
 // Depthwise3x3* planes, depthwise_strips.h, depthwise_flat.h,
 // depthwise_channels_last.h). Every path is tested against a direct
-// convolution loop (NaiveConv, tests/cpp/engine/kernels_test_conv.cc).
+// convolution loop (NaiveConv, emulator/tests/engine/kernels_test_conv.cc).
 #include "conv_depthwise.h"
 
 #include <algorithm>

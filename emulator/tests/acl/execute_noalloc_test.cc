@@ -4,7 +4,7 @@
 // the inputs, the execute and the copies of the outputs (synchronous, and
 // asynchronous with a stream and its synchronize), with the context made
 // current before each run as the backend does. Its own binary: it replaces
-// malloc to count (tests/cpp/common/alloc_counter.cc).
+// malloc to count (emulator/tests/common/alloc_counter.cc).
 #include "acl_test_util.h"
 #include "alloc_counter.h"
 #include "model_io.h"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
 # Tests of the emulator's reference kernels (emulator/engine/kernels),
-# included by tests/cpp/engine/CMakeLists.txt.
+# included by emulator/tests/engine/CMakeLists.txt.
 add_executable(ascend_emu_kernels_test
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_basics.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_arithmetic.cc

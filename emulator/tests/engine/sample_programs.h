@@ -2,7 +2,7 @@
 // Copyright (c) 2026 the executorch-ascend authors.
 // Hand-built Programs for the engine tests, plus a harness that runs a
 // loaded Model on buffers sized from its own descriptions (used by the
-// corruption tests here and in tests/cpp/atc).
+// corruption tests here and in emulator/tests/atc).
 #pragma once
 
 #include <cstdint>
