@@ -4,10 +4,10 @@
 // real delegated program (the add_relu program of the ctest fixture,
 // tests/programs/make_test_programs.py) run by its Method (set_input,
 // execute, the output read), with every heap allocation of the thread
-// counted (emulator/tests/common/alloc_counter.cc replaces malloc in this binary).
-// add_relu is elementwise: the per-call path alone (ExecuTorch's Method, the
-// backend, the ACL calls and the emulator's execute path); mlp adds the
-// emulator's Gemm (three Linear layers on Eigen), Relu and Softmax kernels.
+// counted (emulator/tests/common/alloc_counter.cc replaces malloc in this
+// binary). add_relu is elementwise: the per-call path alone (ExecuTorch's
+// Method, the backend, the ACL calls and the emulator's execute path); mlp adds
+// the emulator's Gemm (three Linear layers on Eigen), Relu and Softmax kernels.
 //
 // Env: ASCEND_TEST_PROGRAMS, the folder the fixture wrote.
 #include <executorch/extension/module/module.h>
