@@ -344,6 +344,75 @@ TEST_F(AtcQuantTest, DynamicQuantPerChip) {
       << r.err;
 }
 
+// QuantBatchMatMul (registered for ai.onnx 8-16 only): an int8 x1, a
+// constant transposed int8 weight, a uint64 scale with offsets in bits
+// 45:37 and an int32 bias, int8 out; compiled at opset 16 and run on
+// Ascend910B1 against values computed by hand. Refused at opset 17 (no
+// registration), where CANN has none (Ascend310B, Ascend910) and where its
+// kernel computes otherwise (Ascend310P, Ascend950: not emulated).
+TEST_F(AtcQuantTest, QuantBatchMatMulPerChipAndOpset) {
+  auto graph = [](int64_t opset) {
+    OnnxBuilder b(opset);
+    b.Input("x1", {2, 4}, onnx::TensorProto::INT8);
+    b.Output("y", {2, 3}, onnx::TensorProto::INT8);
+    AddInit(b, "w", onnx::TensorProto::INT8, {3, 4},
+            std::vector<int8_t>{1, 1, 1, 1, 1, -1, 1, -1, 10, 20, 30, 40});
+    // TransQuantParamV2's packing: fp32 bits, int9 offset << 37, bit 46.
+    auto pack = [](float s, int offset) {
+      uint32_t bits;
+      std::memcpy(&bits, &s, 4);
+      return uint64_t{bits} | (uint64_t{1} << 46) |
+             (static_cast<uint64_t>(offset & 0x1FF) << 37);
+    };
+    AddInit(
+        b, "scale", onnx::TensorProto::UINT64, {3},
+        std::vector<uint64_t>{pack(0.5f, 0), pack(1.25f, 3), pack(0.5f, -10)});
+    AddInit(b, "bias", onnx::TensorProto::INT32, {3},
+            std::vector<int32_t>{5, 0, -1});
+    onnx::NodeProto& n = b.Node(
+        "QuantBatchMatMul", {"x1", "w", "scale", "", "bias"}, {"y"}, "qbmm");
+    OnnxBuilder::AttrInt(n, "dtype", 2);
+    OnnxBuilder::AttrInt(n, "transpose_x2", 1);
+    return b;
+  };
+  std::unique_ptr<Model> model = CompileAndLoad(graph(16), "qbmm910b");
+  ASSERT_NE(model, nullptr);
+  const std::vector<int8_t> x1 = {1, 2, 3, 4, -4, -3, -2, -1};
+  std::vector<int8_t> y(6);
+  const void* in[] = {x1.data()};
+  void* out[] = {y.data()};
+  std::string error;
+  ASSERT_TRUE(model->Run(in, out, nullptr, &error)) << error;
+  // acc + bias: [15, -2, 299; -5, -2, -201]; * scale (0.5, 1.25, 0.5):
+  // [7.5, -2.5, 149.5; -2.5, -2.5, -100.5], rounded to even, clamped to
+  // [-256, 255], + offset (0, 3, -10), clamped to int8.
+  EXPECT_EQ(y, (std::vector<int8_t>{8, 1, 127, -2, 1, -110}));
+
+  AtcResult r = Compile(graph(17), "qbmm17");
+  EXPECT_NE(r.err.find("op 'QuantBatchMatMul' is not registered by CANN's "
+                       "ONNX parser for ai.onnx opset 17 (registered for "
+                       "opsets 8-16)"),
+            std::string::npos)
+      << r.err;
+  for (const char* soc : {"Ascend310B1", "Ascend910A"}) {
+    r = Compile(graph(16), std::string("qbmm_") + soc,
+                {std::string("--soc_version=") + soc});
+    EXPECT_NE(r.err.find(std::string("CANN has no QuantBatchMatMul on ") + soc),
+              std::string::npos)
+        << r.err;
+  }
+  for (const char* soc : {"Ascend310P3", "Ascend950DT_9571"}) {
+    r = Compile(graph(16), std::string("qbmm_") + soc,
+                {std::string("--soc_version=") + soc});
+    EXPECT_NE(r.err.find(std::string("QuantBatchMatMul on ") + soc),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("is not emulated"), std::string::npos) << r.err;
+  }
+  r = Compile(graph(16), "qbmm910_93", {"--soc_version=Ascend910_9391"});
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
 TEST_F(AtcQuantTest, RefusesMixedDtypesAndUnemulatedQuantTypes) {
   OnnxBuilder b;
   b.Input("xq", {1, 1, 3, 3}, onnx::TensorProto::INT8);
