@@ -413,6 +413,85 @@ TEST_F(AtcQuantTest, QuantBatchMatMulPerChipAndOpset) {
   EXPECT_EQ(r.code, 0) << r.err;
 }
 
+// W8A8 dynamic as CANN runs it: NPUDynamicQuant's int8 rows and per-row
+// scales straight into QuantBatchMatMul's x1 and pertoken_scale (float32
+// scale per channel, float16 out), an opset-16 graph on Ascend910B1.
+TEST_F(AtcQuantTest, DynamicQuantIntoQuantBatchMatMul) {
+  OnnxBuilder b(16);
+  b.Input("x", {2, 4}, onnx::TensorProto::FLOAT16);
+  b.Output("y", {2, 3}, onnx::TensorProto::FLOAT16);
+  AddInit(b, "w", onnx::TensorProto::INT8, {4, 3},
+          std::vector<int8_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -2, -3});
+  const std::vector<float> scale = {0.5f, 0.25f, 2.0f};
+  AddInit(b, "scale", onnx::TensorProto::FLOAT, {3}, scale);
+  b.Node("NPUDynamicQuant", {"x"}, {"xq", "tok"}, "dq");
+  onnx::NodeProto& n = b.Node(
+      "QuantBatchMatMul", {"xq", "w", "scale", "", "", "tok"}, {"y"}, "qbmm");
+  OnnxBuilder::AttrInt(n, "dtype", 1);
+  std::unique_ptr<Model> model = CompileAndLoad(b, "w8a8");
+  ASSERT_NE(model, nullptr);
+  const std::vector<Eigen::half> x = {Eigen::half(1.0f), Eigen::half(-2.0f),
+                                      Eigen::half(0.5f), Eigen::half(4.0f),
+                                      Eigen::half(0.0f), Eigen::half(0.0f),
+                                      Eigen::half(0.0f), Eigen::half(-0.25f)};
+  std::vector<Eigen::half> y(6);
+  const void* in[] = {x.data()};
+  void* out[] = {y.data()};
+  std::string error;
+  ASSERT_TRUE(model->Run(in, out, nullptr, &error)) << error;
+  // DynamicQuant: row 0 s = 127 / 4, q = [32, -64, 16, 127] (-63.5 to
+  // even); row 1 s = 508, q = [0, 0, 0, -127]. acc = q @ w.
+  const int acc[2][3] = {{-239, -382, -525}, {127, 254, 381}};
+  const float tok[2] = {1.0f / (127.0f / 4.0f), 1.0f / (127.0f / 0.25f)};
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j) {
+      // float(acc) * scale is exact here; then * pertoken in float32, then
+      // one rounding to float16.
+      const float v = static_cast<float>(acc[i][j]) * scale[j];
+      const float want = static_cast<float>(Eigen::half(v * tok[i]));
+      EXPECT_EQ(static_cast<float>(y[i * 3 + j]), want) << i << ", " << j;
+    }
+}
+
+// The precision modes leave QuantBatchMatMul's float32 pertoken_scale and
+// scale alone (its op definition has no float16 form of them): force_fp16
+// and allow_mix_precision give must_keep_origin_dtype's bits.
+TEST_F(AtcQuantTest, PrecisionModesKeepQuantBatchMatMulScales) {
+  OnnxBuilder b(16);
+  b.Input("x1", {2, 3}, onnx::TensorProto::INT8);
+  b.Input("tok", {2}, onnx::TensorProto::FLOAT);
+  b.Output("y", {2, 2}, onnx::TensorProto::FLOAT16);
+  AddInit(b, "w", onnx::TensorProto::INT8, {3, 2},
+          std::vector<int8_t>{100, -7, 90, 33, -128, 127});
+  AddInit(b, "scale", onnx::TensorProto::FLOAT, {2},
+          std::vector<float>{0.0123456f, 0.000987654f});
+  onnx::NodeProto& n = b.Node(
+      "QuantBatchMatMul", {"x1", "w", "scale", "", "", "tok"}, {"y"}, "qbmm");
+  OnnxBuilder::AttrInt(n, "dtype", 1);
+  const std::vector<int8_t> x1 = {127, 101, -3, -128, 77, 55};
+  const std::vector<float> tok = {1.00048828125f + 0x1p-20f, 0.3333333f};
+  std::vector<std::vector<Eigen::half>> ys;
+  for (const char* mode :
+       {"must_keep_origin_dtype", "force_fp16", "allow_mix_precision"}) {
+    std::unique_ptr<Model> model =
+        CompileAndLoad(b, std::string("qbmm_") + mode,
+                       {std::string("--precision_mode=") + mode});
+    ASSERT_NE(model, nullptr) << mode;
+    std::vector<Eigen::half> y(4);
+    const void* in[] = {x1.data(), tok.data()};
+    void* out[] = {y.data()};
+    std::string error;
+    ASSERT_TRUE(model->Run(in, out, nullptr, &error)) << error;
+    ys.push_back(y);
+  }
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(static_cast<float>(ys[1][i]), static_cast<float>(ys[0][i]))
+        << "force_fp16, element " << i;
+    EXPECT_EQ(static_cast<float>(ys[2][i]), static_cast<float>(ys[0][i]))
+        << "allow_mix_precision, element " << i;
+  }
+}
+
 TEST_F(AtcQuantTest, RefusesMixedDtypesAndUnemulatedQuantTypes) {
   OnnxBuilder b;
   b.Input("xq", {1, 1, 3, 3}, onnx::TensorProto::INT8);
