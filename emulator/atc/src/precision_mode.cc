@@ -138,6 +138,12 @@ bool IsRoundedInput(const std::string& op_type, int index) {
   return op_type != "Shape";
 }
 
+bool IsRoundedOutput(const std::string& op_type, int index) {
+  // DynamicQuant's scale is DT_FLOAT in every config of its op definition
+  // (ops-nn quant/dynamic_quant/op_host/dynamic_quant_def.cpp).
+  return !(op_type == "NPUDynamicQuant" && index == 1);
+}
+
 OpPrecision DecidePrecision(PrecisionMode mode, const std::string& op_type,
                             bool reduced_input, bool has_float32) {
   OpPrecision p;

@@ -415,7 +415,10 @@ TEST_F(AtcQuantTest, QuantBatchMatMulPerChipAndOpset) {
 
 // W8A8 dynamic as CANN runs it: NPUDynamicQuant's int8 rows and per-row
 // scales straight into QuantBatchMatMul's x1 and pertoken_scale (float32
-// scale per channel, float16 out), an opset-16 graph on Ascend910B1.
+// scale per channel, float16 out), an opset-16 graph on Ascend910B1; under
+// atc's default force_fp16 too, which leaves DynamicQuant's float32 scale
+// output and QuantBatchMatMul's float32 inputs alone (float32 only in their
+// op definitions).
 TEST_F(AtcQuantTest, DynamicQuantIntoQuantBatchMatMul) {
   OnnxBuilder b(16);
   b.Input("x", {2, 4}, onnx::TensorProto::FLOAT16);
@@ -428,29 +431,36 @@ TEST_F(AtcQuantTest, DynamicQuantIntoQuantBatchMatMul) {
   onnx::NodeProto& n = b.Node(
       "QuantBatchMatMul", {"xq", "w", "scale", "", "", "tok"}, {"y"}, "qbmm");
   OnnxBuilder::AttrInt(n, "dtype", 1);
-  std::unique_ptr<Model> model = CompileAndLoad(b, "w8a8");
-  ASSERT_NE(model, nullptr);
-  const std::vector<Eigen::half> x = {Eigen::half(1.0f), Eigen::half(-2.0f),
-                                      Eigen::half(0.5f), Eigen::half(4.0f),
-                                      Eigen::half(0.0f), Eigen::half(0.0f),
-                                      Eigen::half(0.0f), Eigen::half(-0.25f)};
-  std::vector<Eigen::half> y(6);
-  const void* in[] = {x.data()};
-  void* out[] = {y.data()};
-  std::string error;
-  ASSERT_TRUE(model->Run(in, out, nullptr, &error)) << error;
-  // DynamicQuant: row 0 s = 127 / 4, q = [32, -64, 16, 127] (-63.5 to
-  // even); row 1 s = 508, q = [0, 0, 0, -127]. acc = q @ w.
-  const int acc[2][3] = {{-239, -382, -525}, {127, 254, 381}};
-  const float tok[2] = {1.0f / (127.0f / 4.0f), 1.0f / (127.0f / 0.25f)};
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 3; ++j) {
-      // float(acc) * scale is exact here; then * pertoken in float32, then
-      // one rounding to float16.
-      const float v = static_cast<float>(acc[i][j]) * scale[j];
-      const float want = static_cast<float>(Eigen::half(v * tok[i]));
-      EXPECT_EQ(static_cast<float>(y[i * 3 + j]), want) << i << ", " << j;
-    }
+  const std::vector<Eigen::half> x = {
+      Eigen::half(1.0f),         Eigen::half(-2.0f), Eigen::half(0.5f),
+      Eigen::half(2.009765625f), Eigen::half(0.0f),  Eigen::half(0.0f),
+      Eigen::half(0.0f),         Eigen::half(-0.25f)};
+  // DynamicQuant: row 0 s = 127 / 2.009765625, q = [63, -126, 32, 127];
+  // row 1 s = 508, q = [0, 0, 0, -127]. acc = q @ w. Row 0's scale rounded
+  // to float16 would change two of its outputs.
+  const int acc[2][3] = {{-344, -502, -660}, {127, 254, 381}};
+  const float tok[2] = {1.0f / (127.0f / 2.009765625f),
+                        1.0f / (127.0f / 0.25f)};
+  for (const char* mode : {"must_keep_origin_dtype", "force_fp16"}) {
+    std::unique_ptr<Model> model =
+        CompileAndLoad(b, std::string("w8a8_") + mode,
+                       {std::string("--precision_mode=") + mode});
+    ASSERT_NE(model, nullptr);
+    std::vector<Eigen::half> y(6);
+    const void* in[] = {x.data()};
+    void* out[] = {y.data()};
+    std::string error;
+    ASSERT_TRUE(model->Run(in, out, nullptr, &error)) << error;
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 3; ++j) {
+        // float(acc) * scale is exact here; then * pertoken in float32,
+        // then one rounding to float16.
+        const float v = static_cast<float>(acc[i][j]) * scale[j];
+        const float want = static_cast<float>(Eigen::half(v * tok[i]));
+        EXPECT_EQ(static_cast<float>(y[i * 3 + j]), want)
+            << mode << ": " << i << ", " << j;
+      }
+  }
 }
 
 // The precision modes leave QuantBatchMatMul's float32 pertoken_scale and
