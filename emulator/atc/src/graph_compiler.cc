@@ -369,6 +369,7 @@ std::string GraphCompiler::AddNode(const onnx::NodeProto& node, int index) {
     err = CrossCheck(name, outputs[k]);
     if (!err.empty()) return label + ": " + err;
     if (precision.round_outputs && outputs[k].dtype == DType::kFloat32 &&
+        IsRoundedOutput(node.op_type(), static_cast<int>(k)) &&
         name[0] != '\x01') {
       // The op writes a private value; Cast steps after it round that
       // into `name` (below).

@@ -61,16 +61,35 @@ std::string GraphCompiler::CheckOpOnSoc(const onnx::NodeProto& node) const {
       op == "AscendDequant" && InputDType(node, 1, &w) && w == DType::kUInt64;
   std::string err =
       OpUnavailableOnSoc(op, options_.soc_version, int8, int4, uint64_deq);
-  if (!err.empty() || op != "NPUDynamicQuant") return err;
-  // The emulator's DynamicQuant is the Ascend910B kernel's arithmetic
-  // (dynamic_quant.cc); the other chips' kernels round otherwise (Ascend310P
-  // and Ascend910 multiply in float16; Ascend950 has its own kernel).
-  const std::string family = SocFamily(options_.soc_version);
-  if (family == "Ascend910B" || family == "Ascend910_93") return "";
-  return "NPUDynamicQuant on " + options_.soc_version + " (family " + family +
-         ") is not emulated: the emulator computes the Ascend910B kernel's "
-         "arithmetic (ops-nn quant/dynamic_quant/op_kernel/dynamic_quant.h), "
-         "and this chip's kernel rounds otherwise";
+  if (!err.empty()) return err;
+  // Ops the emulator computes as the Ascend910B / Ascend910_93 kernel does;
+  // the other chips' kernels round otherwise. DynamicQuant: Ascend310P and
+  // Ascend910 multiply in float16, Ascend950 has its own kernel.
+  // QuantBatchMatmulV3: Ascend310P dequantizes on its L0C -> UB path and
+  // takes transpose_x2 only, Ascend950 has its own (arch35) kernels.
+  struct Emulated {
+    const char* op;
+    const char* kernel;  // what the emulator follows
+  };
+  static constexpr Emulated kEmulated[] = {
+      {"NPUDynamicQuant",
+       "ops-nn quant/dynamic_quant/op_kernel/dynamic_quant.h"},
+      {"QuantBatchMatMul",
+       "ops-nn matmul/quant_batch_matmul_v3/op_kernel, its fixpipe and "
+       "vector epilogues"},
+  };
+  for (const Emulated& e : kEmulated) {
+    if (op != e.op) continue;
+    const std::string family = SocFamily(options_.soc_version);
+    if (family == "Ascend910B" || family == "Ascend910_93") return "";
+    return op + " on " + options_.soc_version + " (family " + family +
+           ") is not emulated: the emulator computes the Ascend910B kernel's "
+           "arithmetic (" +
+           e.kernel +
+           "), and this chip's kernel computes "
+           "otherwise";
+  }
+  return "";
 }
 
 // An int8 Conv, MatMul or Gemm gets CANN's offset_x (the activation's

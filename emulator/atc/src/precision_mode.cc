@@ -130,8 +130,18 @@ bool IsCubeOp(const std::string& op_type) {
 bool IsRoundedInput(const std::string& op_type, int index) {
   // Resize's roi, scales and sizes are coordinates, not data.
   if (op_type == "Resize") return index == 0;
+  // QuantBatchMatMul's float inputs (scale, bias, pertoken_scale) have the
+  // dtypes its op definition fixes (a float32 scale and pertoken_scale, no
+  // float16 form of them): CANN keeps them whatever the precision mode.
+  if (op_type == "QuantBatchMatMul") return false;
   // Shape reads no values, only the input's shape.
   return op_type != "Shape";
+}
+
+bool IsRoundedOutput(const std::string& op_type, int index) {
+  // DynamicQuant's scale is DT_FLOAT in every config of its op definition
+  // (ops-nn quant/dynamic_quant/op_host/dynamic_quant_def.cpp).
+  return !(op_type == "NPUDynamicQuant" && index == 1);
 }
 
 OpPrecision DecidePrecision(PrecisionMode mode, const std::string& op_type,

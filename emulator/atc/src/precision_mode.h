@@ -79,6 +79,12 @@ OpPrecision DecidePrecision(PrecisionMode mode, const std::string& op_type,
 // and scales).
 bool IsRoundedInput(const std::string& op_type, int index);
 
+// Whether a float32 output `index` of `op_type` is rounded after the op
+// under a reduced mode: not where CANN's op defines that output float32 only
+// (NPUDynamicQuant's per-row scale, which QuantBatchMatMul reads as its
+// float32 pertoken_scale).
+bool IsRoundedOutput(const std::string& op_type, int index);
+
 // Cube ops (CANN's Cube unit: matrix multiply and convolution).
 bool IsCubeOp(const std::string& op_type);
 

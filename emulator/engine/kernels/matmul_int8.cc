@@ -215,6 +215,12 @@ void GemmInt8(const RunContext& ctx, bool reference) {
 }
 }  // namespace
 
+void Int8Product(const int8_t* a, const int8_t* b, bool trans_b,
+                 const int32_t* bias, int64_t m, int64_t n, int64_t k,
+                 int32_t* y) {
+  Product(a, b, trans_b, bias, 0, m, n, k, y, false, nullptr, nullptr);
+}
+
 void RunMatMulInt8(const RunContext& ctx) { MatMulInt8(ctx, false); }
 void RunMatMulInt8Reference(const RunContext& ctx) { MatMulInt8(ctx, true); }
 

@@ -12,6 +12,7 @@
 // reference loop.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -28,6 +29,13 @@ void RunGemmInt8(const RunContext& ctx);
 // Both ops' reference loops (the tests compare the fast paths with them).
 void RunMatMulInt8Reference(const RunContext& ctx);
 void RunGemmInt8Reference(const RunContext& ctx);
+// y [m, n] = a [m, k] @ op(b) (+ bias[j] when not null), int32 wrapping
+// sums: the int8 MatMul's product (oneDNN's gemm_s8s8s32 where it is exact,
+// else the reference loop), for the ops that dequantize it themselves
+// (QuantBatchMatMul).
+void Int8Product(const int8_t* a, const int8_t* b, bool trans_b,
+                 const int32_t* bias, int64_t m, int64_t n, int64_t k,
+                 int32_t* y);
 // Where oneDNN's int8 GEMM is not exact: the constant weight as float for
 // the exact float path (else null: the reference loop runs).
 std::unique_ptr<PreparedOp> PrepareMatMulInt8(const PrepareContext& ctx);

@@ -344,6 +344,164 @@ TEST_F(AtcQuantTest, DynamicQuantPerChip) {
       << r.err;
 }
 
+// QuantBatchMatMul (registered for ai.onnx 8-16 only): an int8 x1, a
+// constant transposed int8 weight, a uint64 scale with offsets in bits
+// 45:37 and an int32 bias, int8 out; compiled at opset 16 and run on
+// Ascend910B1 against values computed by hand. Refused at opset 17 (no
+// registration), where CANN has none (Ascend310B, Ascend910) and where its
+// kernel computes otherwise (Ascend310P, Ascend950: not emulated).
+TEST_F(AtcQuantTest, QuantBatchMatMulPerChipAndOpset) {
+  auto graph = [](int64_t opset) {
+    OnnxBuilder b(opset);
+    b.Input("x1", {2, 4}, onnx::TensorProto::INT8);
+    b.Output("y", {2, 3}, onnx::TensorProto::INT8);
+    AddInit(b, "w", onnx::TensorProto::INT8, {3, 4},
+            std::vector<int8_t>{1, 1, 1, 1, 1, -1, 1, -1, 10, 20, 30, 40});
+    // TransQuantParamV2's packing: fp32 bits, int9 offset << 37, bit 46.
+    auto pack = [](float s, int offset) {
+      uint32_t bits;
+      std::memcpy(&bits, &s, 4);
+      return uint64_t{bits} | (uint64_t{1} << 46) |
+             (static_cast<uint64_t>(offset & 0x1FF) << 37);
+    };
+    AddInit(
+        b, "scale", onnx::TensorProto::UINT64, {3},
+        std::vector<uint64_t>{pack(0.5f, 0), pack(1.25f, 3), pack(0.5f, -10)});
+    AddInit(b, "bias", onnx::TensorProto::INT32, {3},
+            std::vector<int32_t>{5, 0, -1});
+    onnx::NodeProto& n = b.Node(
+        "QuantBatchMatMul", {"x1", "w", "scale", "", "bias"}, {"y"}, "qbmm");
+    OnnxBuilder::AttrInt(n, "dtype", 2);
+    OnnxBuilder::AttrInt(n, "transpose_x2", 1);
+    return b;
+  };
+  std::unique_ptr<Model> model = CompileAndLoad(graph(16), "qbmm910b");
+  ASSERT_NE(model, nullptr);
+  const std::vector<int8_t> x1 = {1, 2, 3, 4, -4, -3, -2, -1};
+  std::vector<int8_t> y(6);
+  const void* in[] = {x1.data()};
+  void* out[] = {y.data()};
+  std::string error;
+  ASSERT_TRUE(model->Run(in, out, nullptr, &error)) << error;
+  // acc + bias: [15, -2, 299; -5, -2, -201]; * scale (0.5, 1.25, 0.5):
+  // [7.5, -2.5, 149.5; -2.5, -2.5, -100.5], rounded to even, clamped to
+  // [-256, 255], + offset (0, 3, -10), clamped to int8.
+  EXPECT_EQ(y, (std::vector<int8_t>{8, 1, 127, -2, 1, -110}));
+
+  AtcResult r = Compile(graph(17), "qbmm17");
+  EXPECT_NE(r.err.find("op 'QuantBatchMatMul' is not registered by CANN's "
+                       "ONNX parser for ai.onnx opset 17 (registered for "
+                       "opsets 8-16)"),
+            std::string::npos)
+      << r.err;
+  for (const char* soc : {"Ascend310B1", "Ascend910A"}) {
+    r = Compile(graph(16), std::string("qbmm_") + soc,
+                {std::string("--soc_version=") + soc});
+    EXPECT_NE(r.err.find(std::string("CANN has no QuantBatchMatMul on ") + soc),
+              std::string::npos)
+        << r.err;
+  }
+  for (const char* soc : {"Ascend310P3", "Ascend950DT_9571"}) {
+    r = Compile(graph(16), std::string("qbmm_") + soc,
+                {std::string("--soc_version=") + soc});
+    EXPECT_NE(r.err.find(std::string("QuantBatchMatMul on ") + soc),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("is not emulated"), std::string::npos) << r.err;
+  }
+  r = Compile(graph(16), "qbmm910_93", {"--soc_version=Ascend910_9391"});
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+// W8A8 dynamic as CANN runs it: NPUDynamicQuant's int8 rows and per-row
+// scales straight into QuantBatchMatMul's x1 and pertoken_scale (float32
+// scale per channel, float16 out), an opset-16 graph on Ascend910B1; under
+// atc's default force_fp16 too, which leaves DynamicQuant's float32 scale
+// output and QuantBatchMatMul's float32 inputs alone (float32 only in their
+// op definitions).
+TEST_F(AtcQuantTest, DynamicQuantIntoQuantBatchMatMul) {
+  OnnxBuilder b(16);
+  b.Input("x", {2, 4}, onnx::TensorProto::FLOAT16);
+  b.Output("y", {2, 3}, onnx::TensorProto::FLOAT16);
+  AddInit(b, "w", onnx::TensorProto::INT8, {4, 3},
+          std::vector<int8_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -2, -3});
+  const std::vector<float> scale = {0.5f, 0.25f, 2.0f};
+  AddInit(b, "scale", onnx::TensorProto::FLOAT, {3}, scale);
+  b.Node("NPUDynamicQuant", {"x"}, {"xq", "tok"}, "dq");
+  onnx::NodeProto& n = b.Node(
+      "QuantBatchMatMul", {"xq", "w", "scale", "", "", "tok"}, {"y"}, "qbmm");
+  OnnxBuilder::AttrInt(n, "dtype", 1);
+  const std::vector<Eigen::half> x = {
+      Eigen::half(1.0f),         Eigen::half(-2.0f), Eigen::half(0.5f),
+      Eigen::half(2.009765625f), Eigen::half(0.0f),  Eigen::half(0.0f),
+      Eigen::half(0.0f),         Eigen::half(-0.25f)};
+  // DynamicQuant: row 0 s = 127 / 2.009765625, q = [63, -126, 32, 127];
+  // row 1 s = 508, q = [0, 0, 0, -127]. acc = q @ w. Row 0's scale rounded
+  // to float16 would change two of its outputs.
+  const int acc[2][3] = {{-344, -502, -660}, {127, 254, 381}};
+  const float tok[2] = {1.0f / (127.0f / 2.009765625f),
+                        1.0f / (127.0f / 0.25f)};
+  for (const char* mode : {"must_keep_origin_dtype", "force_fp16"}) {
+    std::unique_ptr<Model> model =
+        CompileAndLoad(b, std::string("w8a8_") + mode,
+                       {std::string("--precision_mode=") + mode});
+    ASSERT_NE(model, nullptr);
+    std::vector<Eigen::half> y(6);
+    const void* in[] = {x.data()};
+    void* out[] = {y.data()};
+    std::string error;
+    ASSERT_TRUE(model->Run(in, out, nullptr, &error)) << error;
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 3; ++j) {
+        // float(acc) * scale is exact here; then * pertoken in float32,
+        // then one rounding to float16.
+        const float v = static_cast<float>(acc[i][j]) * scale[j];
+        const float want = static_cast<float>(Eigen::half(v * tok[i]));
+        EXPECT_EQ(static_cast<float>(y[i * 3 + j]), want)
+            << mode << ": " << i << ", " << j;
+      }
+  }
+}
+
+// The precision modes leave QuantBatchMatMul's float32 pertoken_scale and
+// scale alone (its op definition has no float16 form of them): force_fp16
+// and allow_mix_precision give must_keep_origin_dtype's bits.
+TEST_F(AtcQuantTest, PrecisionModesKeepQuantBatchMatMulScales) {
+  OnnxBuilder b(16);
+  b.Input("x1", {2, 3}, onnx::TensorProto::INT8);
+  b.Input("tok", {2}, onnx::TensorProto::FLOAT);
+  b.Output("y", {2, 2}, onnx::TensorProto::FLOAT16);
+  AddInit(b, "w", onnx::TensorProto::INT8, {3, 2},
+          std::vector<int8_t>{100, -7, 90, 33, -128, 127});
+  AddInit(b, "scale", onnx::TensorProto::FLOAT, {2},
+          std::vector<float>{0.0123456f, 0.000987654f});
+  onnx::NodeProto& n = b.Node(
+      "QuantBatchMatMul", {"x1", "w", "scale", "", "", "tok"}, {"y"}, "qbmm");
+  OnnxBuilder::AttrInt(n, "dtype", 1);
+  const std::vector<int8_t> x1 = {127, 101, -3, -128, 77, 55};
+  const std::vector<float> tok = {1.00048828125f + 0x1p-20f, 0.3333333f};
+  std::vector<std::vector<Eigen::half>> ys;
+  for (const char* mode :
+       {"must_keep_origin_dtype", "force_fp16", "allow_mix_precision"}) {
+    std::unique_ptr<Model> model =
+        CompileAndLoad(b, std::string("qbmm_") + mode,
+                       {std::string("--precision_mode=") + mode});
+    ASSERT_NE(model, nullptr) << mode;
+    std::vector<Eigen::half> y(4);
+    const void* in[] = {x1.data(), tok.data()};
+    void* out[] = {y.data()};
+    std::string error;
+    ASSERT_TRUE(model->Run(in, out, nullptr, &error)) << error;
+    ys.push_back(y);
+  }
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(static_cast<float>(ys[1][i]), static_cast<float>(ys[0][i]))
+        << "force_fp16, element " << i;
+    EXPECT_EQ(static_cast<float>(ys[2][i]), static_cast<float>(ys[0][i]))
+        << "allow_mix_precision, element " << i;
+  }
+}
+
 TEST_F(AtcQuantTest, RefusesMixedDtypesAndUnemulatedQuantTypes) {
   OnnxBuilder b;
   b.Input("xq", {1, 1, 3, 3}, onnx::TensorProto::INT8);

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels_test_util.h"
@@ -128,6 +130,50 @@ bool QuantFuzzInputs(F& f, const std::string& op, std::vector<HostTensor>* in) {
     }
     return true;
   }
+  if (op == "QuantBatchMatMul") {
+    // x1 [.., M, K] and x2 [.., K, N] int8 (transposed or not: the
+    // attributes are drawn apart, so K often misses), rank 2-3 now and then
+    // 1; a scale of each dtype, [1] or [N] or a near miss; an offset now
+    // and then; a bias of each dtype, [N] or [B, 1, N]; pertoken [M].
+    const int64_t m = f.Int(0, 4), k = f.Int(0, 5), n = f.Int(0, 4);
+    const int64_t b1 = f.Coin(30) ? f.Int(1, 2) : 0,
+                  b2 = f.Coin(30) ? f.Int(1, 2) : 0;
+    auto mat = [&](int64_t batch, int64_t r, int64_t c) {
+      Shape s = batch > 0 ? S({batch, r, c}) : S({r, c});
+      if (f.Coin(5)) s = S({r});
+      if (f.Coin(50))
+        std::swap(s.dims[s.rank - 1], s.dims[s.rank > 1 ? s.rank - 2 : 0]);
+      return QuantFuzzTensor<int8_t>(f, DType::kInt8, s, -128, 127);
+    };
+    in->push_back(f.Coin(5) ? f.RandomTensor(2) : mat(b1, m, k));
+    in->push_back(mat(b2, k, n));
+    const DType scale_types[] = {DType::kUInt64, DType::kInt64, DType::kFloat32,
+                                 DType::kBFloat16, DType::kInt32};
+    const DType st = scale_types[f.Int(0, 4)];
+    const Shape ss = f.Coin(80) ? (f.Coin() ? S({1}) : S({n})) : S({1, n});
+    HostTensor scale = QuantFuzzTensor<int8_t>(f, DType::kInt8, ss, 0, 127);
+    scale.dtype = st;  // (the bytes need no meaning: sized below)
+    scale.bytes.resize(static_cast<size_t>(ss.numel()) * DTypeSize(st));
+    in->push_back(scale);
+    in->push_back(f.Coin(5) ? RandF32(S({1}), 3) : HostTensor::Absent());
+    const DType bias_types[] = {DType::kInt32, DType::kBFloat16,
+                                DType::kFloat16, DType::kFloat32};
+    if (f.Coin(60)) {
+      const DType bt = bias_types[f.Int(0, 3)];
+      const int64_t batch = std::max<int64_t>({b1, b2, 1});
+      const Shape bs = f.Coin(70) ? S({n})
+                       : f.Coin() ? S({batch, 1, n})
+                                  : S({n + 1});
+      HostTensor bias = QuantFuzzTensor<int8_t>(f, DType::kInt8, bs, -9, 9);
+      bias.dtype = bt;
+      bias.bytes.resize(static_cast<size_t>(bs.numel()) * DTypeSize(bt));
+      in->push_back(bias);
+    } else {
+      in->push_back(HostTensor::Absent());
+    }
+    if (f.Coin(40)) in->push_back(RandF32(f.Coin(80) ? S({m}) : S({m + 1}), 5));
+    return true;
+  }
   if (op == "NPUWeightQuantBatchMatmulV2") {
     const int64_t m = f.Int(0, 3), k = f.Coin(30) ? 64 : f.Int(0, 9),
                   n8 = f.Int(0, 3);
@@ -201,6 +247,12 @@ void QuantFuzzAttrs(F& f, const std::string& op, A* a) {
   }
   if ((op == "Conv" || op == "MatMul" || op == "Gemm") && f.Coin(20)) {
     a->Int("offset_x", f.Int(-130, 130));
+  }
+  if (op == "QuantBatchMatMul") {
+    const int64_t codes[] = {1, 2, 3, 27, 0};
+    if (f.Coin(90)) a->Int("dtype", codes[f.Int(0, 4)]);
+    if (f.Coin(50)) a->Int("transpose_x1", f.Coin(90) ? 1 : f.Int(0, 3));
+    if (f.Coin(50)) a->Int("transpose_x2", f.Coin(90) ? 1 : f.Int(0, 3));
   }
   if (op == "NPUWeightQuantBatchMatmulV2" && f.Coin(50)) {
     a->Int("antiquant_group_size", f.Coin(80) ? 32 : f.Int(0, 40));

@@ -5,7 +5,8 @@
 // small inputs with the attributes that exercise its attribute reads.
 // (Eigen's and oneDNN's GEMMs may still take a malloc'd workspace for their
 // products; that is outside operator new and documented. oneDNN JIT-compiles
-// its kernels at a process's first GEMM: MatMul and Gemm are warmed up.)
+// its kernels at a process's first GEMM: MatMul, Gemm and QuantBatchMatMul are
+// warmed up.)
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -57,6 +58,14 @@ std::vector<Case> Cases() {
   c.push_back({"MatMul",
                Attrs(),
                {RandF32(S({2, 3, 4}), 1), RandF32(S({2, 4, 2}), 2)}});
+  Attrs qbmm;
+  qbmm.Int("dtype", 27).Int("transpose_x1", 1).Int("transpose_x2", 1);
+  c.push_back(
+      {"QuantBatchMatMul",
+       qbmm,
+       {HostTensor::Of(DType::kInt8, S({2, 8, 3}), std::vector<int8_t>(48, 3)),
+        HostTensor::Of(DType::kInt8, S({4, 8}), std::vector<int8_t>(32, -2)),
+        RandF32(S({4}), 1), HostTensor::Absent(), RandF32(S({4}), 2)}});
   Attrs gemm;
   gemm.Int("transA", 1)
       .Int("transB", 1)
@@ -151,10 +160,10 @@ TEST(KernelsNoAlloc, RunDoesNotCallOperatorNew) {
 
   for (const Case& c : Cases()) {
     // oneDNN JIT-compiles its GEMM kernels at the first GEMM of a process
-    // (a model's first run): MatMul and Gemm are counted from their second
-    // run on.
+    // (a model's first run): MatMul, Gemm and QuantBatchMatMul (the int8
+    // MatMul's product) are counted from their second run on.
     const std::string op = c.op;
-    if (op == "MatMul" || op == "Gemm") {
+    if (op == "MatMul" || op == "Gemm" || op == "QuantBatchMatMul") {
       ASSERT_EQ(RunKernel(c.op, c.attrs, c.inputs).error, "") << c.op;
     }
     RunResult r = RunKernel(c.op, c.attrs, c.inputs);
