@@ -160,13 +160,17 @@ ArchRules RulesFor(const std::string& soc_name) {
   return {};
 }
 
-// One image's AIPP output H and W (GetAippOutputHW; scf is refused before).
+// One image's AIPP output H and W (GetAippOutputHW: crop, else the image;
+// a resize's output size wins; then the padding).
 aclError OutputHW(const aclmdlAIPP& a, uint64_t n, const ArchRules& rules,
                   int64_t* w, int64_t* h) {
   const uint8_t* head = a.bytes.data();
   const uint8_t* rec =
       head + aipp::kHeadBytes + aipp::kImageBytes * static_cast<size_t>(n);
-  if (aipp::Read<int8_t>(rec, aipp::kCropSwitch) == 1) {
+  if (aipp::Read<int8_t>(rec, aipp::kScfSwitch) == 1) {
+    *w = aipp::Read<int32_t>(rec, aipp::kScfSizes + 8);
+    *h = aipp::Read<int32_t>(rec, aipp::kScfSizes + 12);
+  } else if (aipp::Read<int8_t>(rec, aipp::kCropSwitch) == 1) {
     *w = aipp::Read<int32_t>(rec, aipp::kCropW);
     *h = aipp::Read<int32_t>(rec, aipp::kCropH);
   } else {
