@@ -157,7 +157,9 @@ class AippConfig:
             fields.setdefault(name, []).append(value)
         mode = fields.pop("aipp_mode", ["undefined"])[0]
         if mode != "static":
-            raise AippError(f"aipp_mode {mode}: only static AIPP is supported")
+            raise AippError(
+                f"aipp_mode {mode}: AippConfig is a static block (dynamic AIPP: DynamicAipp)"
+            )
         fields.pop("related_input_rank", None)
 
         def one(name: str, default: str | None = None) -> str | None:
