@@ -534,8 +534,9 @@ IMAGE_COLUMNS = (
 #: CANN's dynamic AIPP limits (hicann/ge api/acl/acl_model/model/model_common.h and the setters
 #: of acl_aipp_om2.cpp; docs/aipp.md).
 _CSC_MATRIX_RANGE = (-32677, 32676)
-#: The widest padded output on every chip the emulator names except the Ascend310B family
-#: (aipp_param_check.cpp GetAippOutputHW; docs/aipp.md).
+#: The widest padded output on every chip that runs dynamic AIPP except the Ascend310B family
+#: (aipp_param_check.cpp GetAippOutputHW; docs/aipp.md). The eager op, which does not know the
+#: chip, applies it everywhere: stricter than CANN on Ascend310B only.
 _PADDED_WIDTH_MAX = 1080
 
 

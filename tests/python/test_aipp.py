@@ -449,7 +449,7 @@ def _dynamic_program(model: torch.nn.Module, frame: torch.Tensor, params: torch.
 
 
 @pytest.mark.emulator
-def test_dynamic_rgb_two_parameter_sets_match_pytorch(native) -> None:
+def test_dynamic_rgb_two_parameter_sets_match_pytorch(native, tmp_path) -> None:
     # One .om, a 20x24 BGR camera frame; call 1 crops at (4, 2) with ImageNet normalisation
     # and the BGR swap, call 2 crops at (8, 0), no swap, another normalisation.
     classifier = Classifier().eval()
@@ -497,6 +497,13 @@ def test_dynamic_rgb_two_parameter_sets_match_pytorch(native) -> None:
         # AIPP's float16 (test_rgb_frames_match_pytorch_preprocessing): 0.2% of the logits.
         torch.testing.assert_close(got, want, rtol=0, atol=2e-3 * float(want.abs().max()))
         outs.append(got)
+        # ascend_runner feeds the same two inputs from files.
+        from executorch_ascend.run import run_with_runner
+
+        pte_file = tmp_path / "dynamic.pte"
+        pte_file.write_bytes(pte)
+        (runner,) = run_with_runner(pte_file, [bgr, params], [eager], tmp_path / f"runner{k}")
+        torch.testing.assert_close(runner, got, rtol=0, atol=0)
     assert not torch.allclose(outs[0], outs[1])  # the parameters did change per call
 
 
