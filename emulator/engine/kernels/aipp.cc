@@ -482,29 +482,28 @@ void RunDynamic(const RunContext& ctx, const DynamicAttrs& d) {
 
 std::string InferAipp(InferContext& ctx) {
   using K = Attribute::Kind;
+  std::string err = CheckInputs("Aipp", ctx, 1, 2);
+  if (!err.empty()) return err;
   if (ctx.attrs.GetInt("aipp_mode", 1) == kDynamicMode)
     return InferDynamicAipp(ctx);
   if (ctx.inputs.size() > 1 && ctx.inputs[1].present())
     return "Aipp: static AIPP takes one input (the frame)";
-  std::string err = CheckInputs("Aipp", ctx, 1, 2);
-  if (err.empty()) {
-    err = CheckAttributes("Aipp", ctx.attrs,
-                          {{"input_format", K::kInt},
-                           {"src_image_size", K::kInts},
-                           {"crop", K::kInts},
-                           {"padding", K::kInts},
-                           {"padding_value", K::kFloat},
-                           {"csc_switch", K::kInt},
-                           {"rbuv_swap_switch", K::kInt},
-                           {"matrix", K::kInts},
-                           {"input_bias", K::kInts},
-                           {"output_bias", K::kInts},
-                           {"mean_chn", K::kInts},
-                           {"min_chn", K::kFloats},
-                           {"var_reci_chn", K::kFloats},
-                           {"channels", K::kInt},
-                           {"to", K::kInt}});
-  }
+  err = CheckAttributes("Aipp", ctx.attrs,
+                        {{"input_format", K::kInt},
+                         {"src_image_size", K::kInts},
+                         {"crop", K::kInts},
+                         {"padding", K::kInts},
+                         {"padding_value", K::kFloat},
+                         {"csc_switch", K::kInt},
+                         {"rbuv_swap_switch", K::kInt},
+                         {"matrix", K::kInts},
+                         {"input_bias", K::kInts},
+                         {"output_bias", K::kInts},
+                         {"mean_chn", K::kInts},
+                         {"min_chn", K::kFloats},
+                         {"var_reci_chn", K::kFloats},
+                         {"channels", K::kInt},
+                         {"to", K::kInt}});
   if (!err.empty()) return err;
   AippParams p;
   err = ReadParams(ctx.attrs, &p);
