@@ -33,6 +33,9 @@ typedef struct aclmdlDesc aclmdlDesc;
 typedef struct aclmdlDataset aclmdlDataset;
 typedef struct aclDataBuffer aclDataBuffer;
 typedef struct aclmdlConfigHandle aclmdlConfigHandle;
+/* Dynamic AIPP's parameters (acl_mdl.h: aclmdlCreateAIPP .. aclmdlDestroyAIPP).
+ */
+typedef struct aclmdlAIPP aclmdlAIPP;
 /* Profiling handles (acl_prof.h, implemented by CANN's libmsprofiler.so). */
 typedef struct aclprofConfig aclprofConfig;
 typedef struct aclprofAicoreEvents aclprofAicoreEvents;
@@ -214,6 +217,38 @@ typedef struct aclmdlBatch {
   size_t batchCount;
   uint64_t batch[ACL_MAX_BATCH_NUM];
 } aclmdlBatch;
+
+/* Dynamic AIPP (acl_mdl.h; docs/aipp.md): a model compiled with an AIPP config
+ * of aipp_mode dynamic has an extra input of this name, whose buffer
+ * aclmdlSetInputAIPP fills with the parameters of the next execute. */
+#define ACL_DYNAMIC_AIPP_NAME "ascend_dynamic_aipp_data"
+/* aclmdlGetAippType's attached index when an input has no dynamic AIPP. */
+#define ACL_INVALID_NODE_INDEX 0xFFFFFFFF
+/* aclAippInputFormat (documented numeric values). */
+typedef enum {
+  ACL_YUV420SP_U8 = 1,
+  ACL_XRGB8888_U8 = 2,
+  ACL_RGB888_U8 = 3,
+  ACL_YUV400_U8 = 4,
+  ACL_NC1HWC0DI_FP16 = 5,
+  ACL_NC1HWC0DI_S8 = 6,
+  ACL_ARGB8888_U8 = 7,
+  ACL_YUYV_U8 = 8,
+  ACL_YUV422SP_U8 = 9,
+  ACL_AYUV444_U8 = 10,
+  ACL_RAW10 = 11,
+  ACL_RAW12 = 12,
+  ACL_RAW16 = 13,
+  ACL_RAW24 = 14,
+  ACL_AIPP_RESERVED = 0xFFFF,
+} aclAippInputFormat;
+/* aclmdlInputAippType: what aclmdlGetAippType says of a model input. */
+typedef enum {
+  ACL_DATA_WITHOUT_AIPP = 0,
+  ACL_DATA_WITH_STATIC_AIPP = 1,
+  ACL_DATA_WITH_DYNAMIC_AIPP = 2,
+  ACL_DYNAMIC_AIPP_NODE = 3,
+} aclmdlInputAippType;
 
 /* Profiling (acl_prof.h). What aclprofCreateConfig's dataTypeConfig collects:
  * a bit mask of these. */

@@ -68,6 +68,17 @@ Error IoBinding::bind(const AclModel& model,
   if (error == Error::Ok) {
     error = gears_.read(model, shapes_of(inputs_), shapes_of(outputs_));
   }
+  if (error == Error::Ok) {
+    std::vector<size_t> sizes(inputs_.size());
+    for (size_t i = 0; i < inputs_.size(); ++i) sizes[i] = inputs_[i].nbytes;
+    error = find_dynamic_aipp(model, sizes, &aipp_);
+  }
+  if (error == Error::Ok && !aipp_.empty() && gears_.dynamic()) {
+    ASCEND_LOG(Error,
+               "a model with both dynamic AIPP and shape gears is not "
+               "supported");
+    error = Error::NotSupported;
+  }
   if (error == Error::Ok) error = check_states();
   if (error == Error::Ok) error = allocate(Role::kInput, inputs_);
   if (error == Error::Ok) error = allocate(Role::kOutput, outputs_);
@@ -133,10 +144,32 @@ Error IoBinding::check_states() {
     state_output[state.output_index] = true;
   }
   arg_inputs_.clear();
+  arg_kind_.clear();
+  arg_aipp_.clear();
   arg_outputs_.clear();
+  std::vector<bool> aipp_data(inputs_.size(), false);
+  for (const DynamicAippInput& a : aipp_) {
+    ASCEND_CHECK_OR_RETURN_ERROR(
+        !state_input[a.frame] && !state_input[a.data], InvalidProgram,
+        "dynamic AIPP input %zu (or its data input %zu) is also device state",
+        a.frame, a.data);
+    aipp_data[a.data] = true;
+  }
   for (size_t i = 0; i < inputs_.size(); ++i) {
     const bool gear_input = gears_.dynamic() && i == gears_.gear_input();
-    if (!state_input[i] && !gear_input) arg_inputs_.push_back(i);
+    if (state_input[i] || gear_input || aipp_data[i]) continue;
+    size_t k = 0;
+    while (k < aipp_.size() && aipp_[k].frame != i) ++k;
+    arg_inputs_.push_back(i);
+    arg_kind_.push_back(k < aipp_.size() ? ArgKind::kAippFrame
+                                         : ArgKind::kTensor);
+    arg_aipp_.push_back(k);
+    if (k < aipp_.size()) {
+      // The frame's parameter tensor comes right after it.
+      arg_inputs_.push_back(aipp_[k].data);
+      arg_kind_.push_back(ArgKind::kAippParams);
+      arg_aipp_.push_back(k);
+    }
   }
   for (size_t i = 0; i < outputs_.size(); ++i) {
     if (!state_output[i]) arg_outputs_.push_back(i);
@@ -405,6 +438,33 @@ Error IoBinding::check_tensor(Role role, size_t index, EValue& value,
   return Error::Ok;
 }
 
+Error IoBinding::check_aipp_arg(size_t a, EValue& value,
+                                const EValue* frame) const {
+  const size_t slot = arg_inputs_[a];
+  ASCEND_CHECK_OR_RETURN_ERROR(value.isTensor(), InvalidArgument,
+                               "input %zu is not a tensor (tag %d)", a,
+                               static_cast<int>(value.tag));
+  const Tensor& tensor = value.toTensor();
+  const DynamicAippInput& aipp = aipp_[arg_aipp_[a]];
+  if (arg_kind_[a] == ArgKind::kAippParams) {
+    // The frame is argument a - 1 (check_states).
+    const size_t frame_bytes =
+        frame != nullptr && frame->isTensor() ? frame->toTensor().nbytes() : 0;
+    return check_aipp_params(aipp, tensor, a, frame_bytes);
+  }
+  const Slot& s = inputs_[slot];
+  ASCEND_CHECK_OR_RETURN_ERROR(
+      tensor.scalar_type() == ScalarType::Byte &&
+          has_default_dim_order(tensor) && tensor.nbytes() <= s.nbytes &&
+          (tensor.nbytes() == 0 || tensor.const_data_ptr() != nullptr),
+      InvalidArgument,
+      "input %zu ('%s') is a dynamic AIPP frame: a contiguous uint8 tensor of "
+      "at most %zu bytes (max_src_image_size), got dtype %s, %zu bytes",
+      a, s.name.c_str(), s.nbytes,
+      executorch::runtime::toString(tensor.scalar_type()), tensor.nbytes());
+  return Error::Ok;
+}
+
 Error IoBinding::check_args(Span<EValue*> args, size_t* gear) const {
   const size_t expected = arg_inputs_.size() + arg_outputs_.size();
   ASCEND_CHECK_OR_RETURN_ERROR(
@@ -449,6 +509,12 @@ Error IoBinding::check_args(Span<EValue*> args, size_t* gear) const {
   }
   for (size_t a = 0; a < arg_inputs_.size(); ++a) {
     const size_t slot = arg_inputs_[a];
+    if (arg_kind_[a] != ArgKind::kTensor) {
+      const Error error =
+          check_aipp_arg(a, *args[a], a > 0 ? args[a - 1] : nullptr);
+      if (error != Error::Ok) return error;
+      continue;
+    }
     const Error error =
         check_tensor(Role::kInput, slot, *args[a], gears_.input(*gear, slot));
     if (error != Error::Ok) return error;
@@ -490,10 +556,17 @@ Error IoBinding::copy_inputs(Span<EValue*> args) {
   for (size_t a = 0; a < arg_inputs_.size(); ++a) {
     const size_t i = arg_inputs_[a];
     const Slot& slot = inputs_[i];
+    if (arg_kind_[a] == ArgKind::kAippParams) {
+      const Error error = apply_aipp_params(
+          *model_, aipp_[arg_aipp_[a]], input_dataset(), args[a]->toTensor());
+      if (error != Error::Ok) return error;
+      continue;
+    }
     // The gear's bytes (check_args made them the tensor's size).
     const size_t nbytes = args[a]->toTensor().nbytes();
     if (nbytes == 0) continue;
-    if (zero_copy_) {
+    // A dynamic AIPP frame may be smaller than its slot: always copied.
+    if (zero_copy_ && arg_kind_[a] == ArgKind::kTensor) {
       // The model only reads its inputs.
       const Error error =
           bind_memory(Role::kInput, i,

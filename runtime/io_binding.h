@@ -16,6 +16,11 @@
 // A model with shape gears (ShapeGears) takes, per call, the gear whose
 // input shapes the arguments have; its slots are sized for the largest gear
 // and each call copies only the chosen gear's bytes.
+//
+// A model with dynamic AIPP (dynamic_aipp.h) takes, right after each such
+// frame, its parameter tensor: that argument is no copy but the ACL calls
+// that fill the frame's ACL_DYNAMIC_AIPP_NAME input; the frame may be
+// smaller than its slot (max_src_image_size) and is always copied.
 #pragma once
 
 #include <executorch/runtime/core/evalue.h>
@@ -29,6 +34,7 @@
 
 #include "acl_model.h"
 #include "delegate_blob.h"
+#include "dynamic_aipp.h"
 #include "shape_gears.h"
 
 namespace executorch::backends::ascend {
@@ -99,6 +105,9 @@ class IoBinding {
     DeviceMemory device;
   };
   enum class Role { kInput, kOutput };
+  // What a delegate input argument is: a tensor for its slot, a dynamic
+  // AIPP frame, or a dynamic AIPP parameter tensor (aipp_[arg_aipp_[a]]).
+  enum class ArgKind { kTensor, kAippFrame, kAippParams };
   struct Datasets {
     Dataset input;
     Dataset output;
@@ -115,6 +124,11 @@ class IoBinding {
   executorch::runtime::Error build_datasets(Datasets& datasets, bool swapped);
   // Points slot `slot`'s data buffer (in both dataset pairs) at `data`.
   executorch::runtime::Error bind_memory(Role role, size_t slot, void* data);
+  // A dynamic AIPP argument (arg_kind_[a] not kTensor); `frame` the argument
+  // before it (a parameter tensor's frame).
+  executorch::runtime::Error check_aipp_arg(
+      size_t a, executorch::runtime::EValue& value,
+      const executorch::runtime::EValue* frame) const;
   executorch::runtime::Error check_tensor(Role role, size_t index,
                                           executorch::runtime::EValue& value,
                                           const TensorShape& shape) const;
@@ -123,8 +137,13 @@ class IoBinding {
   ShapeGears gears_;
   size_t selected_gear_ = SIZE_MAX;
   std::vector<DeviceStateEntry> states_;
-  // Slot indices of the delegate's arguments: the slots that are no state.
+  // Slot indices of the delegate's arguments: the slots that are no state,
+  // a dynamic AIPP data slot right after its frame's.
   std::vector<size_t> arg_inputs_;
+  std::vector<ArgKind> arg_kind_;
+  std::vector<size_t> arg_aipp_;
+  // The model's dynamic AIPP inputs, each with its aclmdlAIPP.
+  std::vector<DynamicAippInput> aipp_;
   std::vector<size_t> arg_outputs_;
   // Declaration order is release order reversed: datasets, then buffers.
   std::vector<Slot> inputs_;

@@ -41,6 +41,13 @@ struct aclmdlDesc {
   std::vector<std::vector<ascend_emu::IoDesc>> gear_outputs;
 };
 
+// Dynamic AIPP's parameters (model_aipp.cc), in the layout aclmdlSetInputAIPP
+// writes (ascend_emu/aipp_params.h): the head, then one record per image.
+struct aclmdlAIPP {
+  uint64_t batch_size = 0;
+  std::vector<uint8_t> bytes;
+};
+
 namespace ascend_emu::acl {
 
 struct Subscription;  // profiling.h

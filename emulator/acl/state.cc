@@ -338,6 +338,13 @@ std::string ReleaseAllAndReportLeaks(State& state) {
   AppendCount(&summary, state.config_handles.size(), "model config handle(s)");
   state.config_handles.clear();
 
+  for (const auto& [handle, aipp] : state.aipps) {
+    PrintLeak("dynamic AIPP parameter set %p",
+              static_cast<const void*>(handle));
+  }
+  AppendCount(&summary, state.aipps.size(), "dynamic AIPP parameter set(s)");
+  state.aipps.clear();
+
   for (const auto& [handle, buffer] : state.buffers) {
     PrintLeak("data buffer %p of %zu bytes", static_cast<const void*>(handle),
               buffer->size);

@@ -64,6 +64,8 @@ struct State {
   std::map<uint32_t, std::unique_ptr<ModelRec>> models;
   std::map<const aclmdlConfigHandle*, std::unique_ptr<aclmdlConfigHandle>>
       config_handles;
+  // Dynamic AIPP parameter sets (model_aipp.cc).
+  std::map<const aclmdlAIPP*, std::unique_ptr<aclmdlAIPP>> aipps;
   // Profiling (profiling.cc): aclprofInit .. aclprofFinalize, and the
   // configs, which live outside aclInit .. aclFinalize as CANN's
   // libmsprofiler's do.

@@ -27,7 +27,7 @@ from .native import load_backend_library
 from .toolchain.cann import use_emulator, use_emulator_if_requested
 
 if TYPE_CHECKING:
-    from .aipp import AippConfig, with_aipp
+    from .aipp import AippConfig, DynamicAipp, DynamicAippParams, with_aipp
     from .backend import AscendBackend
     from .compile_spec import AscendCompileSpec, CompileSpecError
     from .explain import explain
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 # Public name -> the submodule that defines it, imported on first access.
 _LAZY = {
     "AippConfig": "aipp",
+    "DynamicAipp": "aipp",
+    "DynamicAippParams": "aipp",
     "with_aipp": "aipp",
     "AscendBackend": "backend",
     "AscendCompileSpec": "compile_spec",
@@ -81,6 +83,8 @@ __all__ = [
     "AscendCompileSpec",
     "AscendPartitioner",
     "CompileSpecError",
+    "DynamicAipp",
+    "DynamicAippParams",
     "__version__",
     "explain",
     "use_emulator",

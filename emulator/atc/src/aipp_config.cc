@@ -16,6 +16,8 @@
 #include <set>
 #include <sstream>
 
+#include "ascend_emu/aipp_params.h"
+
 namespace ascend_emu {
 namespace atc {
 namespace {
@@ -377,9 +379,20 @@ std::string CheckOne(const AippOp& op, size_t index) {
       return where +
              "For dynamic AIPP params, max_src_image_size must be set "
              "which number should be greater than 0";
-    return where +
-           "dynamic AIPP (aipp_mode: dynamic) is not emulated; the "
-           "emulator runs static AIPP (docs/aipp.md)";
+    // Past ValidateParams, CANN keeps only max_src_image_size and
+    // support_rotation of a dynamic block (ConvertParamToAttr): the image
+    // fields come per call (aclmdlSetInputAIPP) and are ignored here.
+    if (Bool(op, "support_rotation"))
+      return where +
+             "support_rotation is a reserved AIPP field CANN does not "
+             "support";
+    if (Has(op, "input_edge_idx"))
+      return where + "input_edge_idx is not emulated";
+    if (!Text(op, "related_input_name").empty())
+      return where + "related_input_name " + Text(op, "related_input_name") +
+             "convert rank failed, Please ensure it is caffe scene or "
+             "related_input_name in aipp config is the top name of data node";
+    return "";
   }
   if (Format(op) == "UNDEFINED")
     return where + "Input format of AIPP conf must be set in static aipp";
@@ -668,6 +681,62 @@ std::string ResolveAipp(const AippOp& op, DType input_dtype,
   frame_shape->dims[1] = fmt == 1 ? src_h * 3 / 2 : src_h;
   frame_shape->dims[2] = src_w;
   frame_shape->dims[3] = fmt == 3 ? 3 : 1;
+  return "";
+}
+
+}  // namespace atc
+}  // namespace ascend_emu
+
+namespace ascend_emu {
+namespace atc {
+
+bool IsDynamicAipp(const AippOp& op) { return Mode(op) == "dynamic"; }
+
+std::string ResolveDynamicAipp(const AippOp& op, DType input_dtype,
+                               const Shape& input_shape, Attributes* attrs,
+                               Shape* frame_shape, Shape* data_shape) {
+  // aipp_op.cc GetDataDimN: a rank 3 or 4 input, NCHW or NHWC; the emulator
+  // runs 4-D NCHW float inputs (as for static AIPP).
+  if (input_shape.rank != 3 && input_shape.rank != 4)
+    return "Its shape size must be in the range[3,4] when dynamic AIPP is "
+           "linked. The input may not be suitable for dynamic AIPP. (shape " +
+           input_shape.ToString() + ")";
+  if (input_shape.rank != 4 ||
+      (input_dtype != DType::kFloat32 && input_dtype != DType::kFloat16))
+    return "AIPP needs a 4-D NCHW float32 or float16 model input, got " +
+           std::string(DTypeName(input_dtype)) + " " + input_shape.ToString();
+  const int64_t n = input_shape.dims[0], c = input_shape.dims[1],
+                h = input_shape.dims[2], w = input_shape.dims[3];
+  if (c < 1 || c > 3)
+    return "a model input of " + std::to_string(c) +
+           " channels after dynamic AIPP is not emulated (1..3)";
+  // The parameters' batchNum is an int8 (dynamic_aipp.h).
+  if (n < 1 || n > 127)
+    return "a dynamic AIPP model input of batch " + std::to_string(n) +
+           " is not emulated (1..127)";
+  auto integer = [attrs](const char* name, int64_t v) {
+    Attribute a;
+    a.kind = Attribute::Kind::kInt;
+    a.i = v;
+    attrs->map()[name] = a;
+  };
+  integer("aipp_mode", 2);
+  integer("batch", n);
+  Attribute hw;
+  hw.kind = Attribute::Kind::kInts;
+  hw.ints = {h, w};
+  attrs->map()["output_hw"] = hw;
+  integer("channels", c);
+  integer("to", static_cast<int64_t>(input_dtype));
+  // The Aipp op's InferShape (dynamic mode): the Data node becomes uint8
+  // [1, max_src_image_size], NHWC. aipp_op.cc CalcMaxSize: the parameter
+  // input holds 64 + 96 * N bytes.
+  frame_shape->rank = 2;
+  frame_shape->dims[0] = 1;
+  frame_shape->dims[1] = Int(op, "max_src_image_size", 0);
+  data_shape->rank = 1;
+  data_shape->dims[0] =
+      static_cast<int64_t>(aipp::BufferBytes(static_cast<uint64_t>(n)));
   return "";
 }
 

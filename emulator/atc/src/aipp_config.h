@@ -6,8 +6,9 @@
 // input_format: RGB888_U8 ... }`, one block per model input. ParseAippConfig
 // reads it as protobuf's text parser would (unknown fields, unknown enum
 // names and a non-repeated field given twice are errors), CheckAippConfig
-// makes CANN's checks of the parsed messages, and ResolveAipp fits one block
-// to the model input it pre-processes, giving the Aipp kernel's attributes.
+// makes CANN's checks of the parsed messages, and ResolveAipp (static) or
+// ResolveDynamicAipp fits one block to the model input it pre-processes,
+// giving the Aipp kernel's attributes.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +52,17 @@ int64_t AippInputRank(const AippOp& op);
 std::string ResolveAipp(const AippOp& op, DType input_dtype,
                         const Shape& input_shape, Attributes* attrs,
                         Shape* frame_shape);
+
+// Whether a checked block is dynamic AIPP (aipp_mode: dynamic).
+bool IsDynamicAipp(const AippOp& op);
+
+// Fits a checked dynamic block to its model input (float32 or float16
+// [N, C, H, W]): the frame's shape, uint8 [1, max_src_image_size], the
+// parameter input's, uint8 [64 + 96 * N] (docs/aipp.md), and the Aipp
+// kernel's attributes (aipp_mode 2, batch, output_hw, channels, to).
+std::string ResolveDynamicAipp(const AippOp& op, DType input_dtype,
+                               const Shape& input_shape, Attributes* attrs,
+                               Shape* frame_shape, Shape* data_shape);
 
 }  // namespace atc
 }  // namespace ascend_emu

@@ -5,6 +5,7 @@
 // inference wherever that produced a static shape.
 #include "graph_compiler.h"
 
+#include "ascend_emu/aipp_params.h"
 #include "graph_compiler_impl.h"
 
 namespace ascend_emu {
@@ -177,9 +178,19 @@ std::string GraphCompiler::AddInputs() {
   if (options_.aipp.empty()) return "";
   std::string err = CheckAippConfig(options_.aipp, input_names_.size());
   if (!err.empty()) return "--insert_op_conf: " + err;
+  std::vector<std::string> aipp_data;
   for (const AippOp& aipp : options_.aipp) {
-    err = AddAipp(aipp);
+    if (IsDynamicAipp(aipp) && options_.gear_type != DynamicType::kStatic)
+      return "--insert_op_conf: dynamic AIPP with shape gears "
+             "(--dynamic_batch_size, --dynamic_dims) is not emulated";
+    err = AddAipp(aipp, &aipp_data);
     if (!err.empty()) return "--insert_op_conf: " + err;
+  }
+  // Dynamic AIPP's parameter inputs come after every Data node (ge
+  // graph_manager.cc ModifyAippData numbers the AippData nodes last).
+  for (const std::string& name : aipp_data) {
+    values_.at(name).index = static_cast<int>(input_names_.size());
+    input_names_.push_back(name);
   }
   return "";
 }
@@ -189,16 +200,43 @@ std::string GraphCompiler::AddInputs() {
 // between it and its readers computes the model input the ONNX graph
 // declared. Here the frame is a graph input of its own whose I/O carries the
 // ONNX input's name, and the Aipp op writes the ONNX input's value.
-std::string GraphCompiler::AddAipp(const AippOp& aipp) {
+//
+// Dynamic AIPP (aipp_op.cc CreateAippData, AddNodeToGraph): the frame is
+// uint8 [1, max_src_image_size] and a new input, the AippData node
+// "ascend_dynamic_aipp_data" (the first; later ones get
+// "_<data>_0_aipp", the Aipp node's name, appended), uint8 [64 + 96 * N],
+// is the Aipp op's second input; its name goes to *aipp_data, and the
+// caller makes it a graph input after every other.
+std::string GraphCompiler::AddAipp(const AippOp& aipp,
+                                   std::vector<std::string>* aipp_data) {
   const std::string name = input_names_.at(AippInputRank(aipp));
   Value& model_input = values_.at(name);
   PendingOp op;
   op.op_type = "Aipp";
   op.name = "aipp:" + name;
-  Shape frame;
-  std::string err = ResolveAipp(aipp, model_input.dtype, model_input.shape,
-                                &op.attrs, &frame);
+  Shape frame, data;
+  const bool dynamic = IsDynamicAipp(aipp);
+  std::string err =
+      dynamic ? ResolveDynamicAipp(aipp, model_input.dtype, model_input.shape,
+                                   &op.attrs, &frame, &data)
+              : ResolveAipp(aipp, model_input.dtype, model_input.shape,
+                            &op.attrs, &frame);
   if (!err.empty()) return "input '" + name + "': " + err;
+  std::string data_name;
+  if (dynamic) {
+    data_name = aipp_data->empty()
+                    ? std::string(aipp::kDataName)
+                    : std::string(aipp::kDataName) + "_" + name + "_0_aipp";
+    if (values_.count(data_name))
+      return "input '" + name + "': the model already has a value named '" +
+             data_name + "'";
+    Value d;
+    d.kind = Value::Kind::kInput;
+    d.dtype = DType::kUInt8;
+    d.shape = data;
+    values_[data_name] = d;
+    aipp_data->push_back(data_name);
+  }
   const std::string frame_name = "\x01" + name + ":aipp_frame";
   Value f;
   f.kind = Value::Kind::kInput;
@@ -209,9 +247,13 @@ std::string GraphCompiler::AddAipp(const AippOp& aipp) {
   input_names_[model_input.index] = frame_name;
   io_names_[frame_name] = name;
 
-  std::vector<TensorRef> inputs(1), outputs(1);
+  std::vector<TensorRef> inputs(dynamic ? 2 : 1), outputs(1);
   inputs[0].dtype = f.dtype;
   inputs[0].shape = f.shape;
+  if (dynamic) {
+    inputs[1].dtype = DType::kUInt8;
+    inputs[1].shape = data;
+  }
   InferContext ctx{op.attrs, inputs, outputs};
   err = FindKernel("Aipp")->infer(ctx);
   if (err.empty() &&
@@ -228,6 +270,10 @@ std::string GraphCompiler::AddAipp(const AippOp& aipp) {
   model_input.kind = Value::Kind::kOpOutput;
   model_input.index = op_index;
   op.inputs.push_back(frame_name);
+  if (dynamic) {
+    values_.at(data_name).last_use = op_index;
+    op.inputs.push_back(data_name);
+  }
   op.outputs.push_back(name);
   op.scratch_bytes = ctx.scratch_bytes;
   ops_.push_back(std::move(op));

@@ -129,7 +129,7 @@ class GraphCompiler {
                                const ByteView& view);
   std::string AddConst(const onnx::TensorProto& t, const std::string& name);
   std::string AddInputs();
-  std::string AddAipp(const AippOp& aipp);
+  std::string AddAipp(const AippOp& aipp, std::vector<std::string>* aipp_data);
   void CollectOnnxTypes();
   std::string AddConstantNode(const onnx::NodeProto& node,
                               const std::string& label);

@@ -159,28 +159,56 @@ IoDesc MakeDesc(const IoInfo& io) {
   return d;
 }
 
-// insert_op.proto's InputFormat YUV420SP_U8 (the Aipp op's input_format).
+// insert_op.proto's InputFormat YUV420SP_U8 (the Aipp op's input_format),
+// and AippMode dynamic.
 constexpr int64_t kAippYuv420sp = 1;
+constexpr int64_t kAippDynamic = 2;
 
-// A YUV420SP_U8 AIPP frame [N, H*3/2, W, 1] is described as CANN describes
-// its Data node, [N, H, W, 3] (IoDesc::described).
-void DescribeAippFrames(const Program& program, std::vector<IoDesc>* descs) {
+// The graph input that is tensor `tensor`, or descs.size().
+size_t InputOfTensor(const Program& program, int32_t tensor) {
+  for (size_t i = 0; i < program.inputs.size(); ++i) {
+    if (static_cast<int32_t>(program.inputs[i].tensor) == tensor) return i;
+  }
+  return program.inputs.size();
+}
+
+// Each Aipp step's inputs (IoDesc::aipp). A YUV420SP_U8 static AIPP frame
+// [N, H*3/2, W, 1] is described as CANN describes its Data node,
+// [N, H, W, 3] (IoDesc::described).
+void DescribeAipp(const Program& program, std::vector<IoDesc>* descs) {
   for (const OpInfo& op : program.ops) {
-    if (op.op_type != "Aipp" || op.inputs.empty() ||
-        op.attrs.GetInt("input_format", 0) != kAippYuv420sp)
-      continue;
-    for (size_t i = 0; i < program.inputs.size(); ++i) {
-      const Shape& frame = (*descs)[i].shape;
-      if (static_cast<int32_t>(program.inputs[i].tensor) != op.inputs[0] ||
-          frame.rank != 4)
+    if (op.op_type != "Aipp" || op.inputs.empty()) continue;
+    const size_t frame_index = InputOfTensor(program, op.inputs[0]);
+    if (frame_index >= descs->size()) continue;
+    IoDesc& frame_desc = (*descs)[frame_index];
+    if (op.attrs.GetInt("aipp_mode", 1) == kAippDynamic) {
+      const size_t data_index = op.inputs.size() > 1
+                                    ? InputOfTensor(program, op.inputs[1])
+                                    : descs->size();
+      if (data_index >= descs->size() || op.outputs.empty() ||
+          op.outputs[0] < 0 ||
+          static_cast<size_t>(op.outputs[0]) >= program.tensors.size())
         continue;
-      Shape& described = (*descs)[i].described;
-      described.rank = 4;
-      described.dims[0] = frame.dims[0];
-      described.dims[1] = frame.dims[1] * 2 / 3;
-      described.dims[2] = frame.dims[2];
-      described.dims[3] = 3;
+      IoDesc& data_desc = (*descs)[data_index];
+      frame_desc.aipp = IoDesc::Aipp::kDynamicFrame;
+      frame_desc.aipp_link = data_index;
+      frame_desc.aipp_output =
+          program.tensors[static_cast<size_t>(op.outputs[0])].shape;
+      data_desc.aipp = IoDesc::Aipp::kDynamicData;
+      data_desc.aipp_link = frame_index;
+      data_desc.aipp_output = frame_desc.aipp_output;
+      continue;
     }
+    frame_desc.aipp = IoDesc::Aipp::kStatic;
+    const Shape& frame = frame_desc.shape;
+    if (op.attrs.GetInt("input_format", 0) != kAippYuv420sp || frame.rank != 4)
+      continue;
+    Shape& described = frame_desc.described;
+    described.rank = 4;
+    described.dims[0] = frame.dims[0];
+    described.dims[1] = frame.dims[1] * 2 / 3;
+    described.dims[2] = frame.dims[2];
+    described.dims[3] = 3;
   }
 }
 
@@ -290,7 +318,7 @@ bool LoadedModel::Prepare(Program program, std::shared_ptr<WeightStore> weights,
   }
 
   for (const IoInfo& io : program_.inputs) input_descs_.push_back(MakeDesc(io));
-  DescribeAippFrames(program_, &input_descs_);
+  DescribeAipp(program_, &input_descs_);
   for (const IoInfo& io : program_.outputs)
     output_descs_.push_back(MakeDesc(io));
 

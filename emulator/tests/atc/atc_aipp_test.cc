@@ -132,8 +132,16 @@ TEST(AippConfigCheck, RefusesWhatCannsValidateParamsRefuses) {
                   "load_start_pos_w: -2 }")
                 .find("Load_start_pos_w must not be configured smaller than 0"),
             std::string::npos);
-  EXPECT_NE(check("aipp_op { aipp_mode: dynamic max_src_image_size: 100 }")
-                .find("dynamic AIPP (aipp_mode: dynamic) is not emulated"),
+  // Dynamic AIPP (its runs: tests/cpp/acl/atc_dynamic_aipp_test.cc).
+  EXPECT_EQ(check("aipp_op { aipp_mode: dynamic max_src_image_size: 100 }"),
+            "");
+  EXPECT_NE(check("aipp_op { aipp_mode: dynamic }")
+                .find("For dynamic AIPP params, max_src_image_size must be "
+                      "set which number should be greater than 0"),
+            std::string::npos);
+  EXPECT_NE(check("aipp_op { aipp_mode: dynamic max_src_image_size: 100 "
+                  "support_rotation: true }")
+                .find("support_rotation is a reserved AIPP field"),
             std::string::npos);
   EXPECT_NE(check("aipp_op { aipp_mode: static input_format: YUYV_U8 }")
                 .find("is not one CANN's static AIPP takes"),

@@ -4,6 +4,7 @@
 # included by emulator/tests/engine/CMakeLists.txt.
 add_executable(ascend_emu_kernels_test
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_basics.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_aipp_dynamic.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_arithmetic.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_logical.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_unary_math.cc

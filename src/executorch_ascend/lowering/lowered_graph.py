@@ -41,7 +41,7 @@ from .context import LoweringContext, LoweringError
 from .external_data import GraphConstant
 from .onnx_graph import OnnxGraphBuilder
 from .partition import initial_value, read_io, tensor_meta
-from .registry import is_aipp, lookup, op_name, why_unsupported
+from .registry import is_aipp, is_dynamic_aipp, lookup, op_name, why_unsupported
 
 
 def _state_dims(shape: torch.Size | tuple[int, ...], flat: bool) -> list[int]:
@@ -78,8 +78,8 @@ class LoweredGraph:
     states: tuple[StateValue, ...] = ()
     # ONNX node name -> the name of the FX node it was converted from (serialization/debug_map.py).
     sources: dict[str, str] = field(default_factory=dict)
-    # Inputs atc's AIPP computes from the uint8 frame (executorch_ascend.aipp): (input index,
-    # resolved AippConfig as JSON), for atc's --insert_op_conf.
+    # Inputs atc's AIPP computes from the uint8 frame (executorch_ascend.aipp): (ONNX input
+    # index, resolved AippConfig or DynamicAipp as JSON), for atc's --insert_op_conf.
     aipp: tuple[tuple[int, str], ...] = ()
 
     @property
@@ -123,14 +123,20 @@ def to_onnx(
         # what CANN's atc expects), and atc's --insert_op_conf makes the .om's input the frame.
         users = list(node.users)
         pre = users[0] if len(users) == 1 and is_aipp(users[0]) else None
+        if pre is not None and pre.args[0] is not node:
+            # A dynamic AIPP's parameter tensor: no ONNX input; atc adds CANN's own
+            # (ascend_dynamic_aipp_data), which the backend fills per call.
+            continue
         val = tensor_meta(pre if pre is not None else node)
         name = builder.reserve(f"input_{i}")
         builder.add_input(name, onnx_elem_type(val.dtype), list(val.shape))
         ctx.bind(pre if pre is not None else node, name)
-        inputs.append(OnnxValue(name, val.dtype, tuple(val.shape)))
         if pre is not None:
-            aipp.append((i, str(pre.args[1])))
+            # related_input_rank: the ONNX input's index.
+            config = str(pre.args[2] if is_dynamic_aipp(pre) else pre.args[1])
+            aipp.append((len(inputs), config))
             aipp_nodes.add(pre)
+        inputs.append(OnnxValue(name, val.dtype, tuple(val.shape)))
     for k, owned in enumerate(io.states):
         val = tensor_meta(owned.placeholder)
         name = builder.reserve(f"state_in_{k}")

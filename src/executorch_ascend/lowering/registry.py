@@ -162,8 +162,20 @@ _HINTS = {
 
 
 def is_aipp(node: Node) -> bool:
-    """An ascend.aipp node (executorch_ascend.aipp): CANN's AIPP in front of a model input."""
-    return node.op == "call_function" and str(aten_target(node.target)) == "ascend.aipp.default"
+    """An ascend.aipp or ascend.aipp_dynamic node (executorch_ascend.aipp): CANN's AIPP in front
+    of a model input."""
+    return node.op == "call_function" and str(aten_target(node.target)) in (
+        "ascend.aipp.default",
+        "ascend.aipp_dynamic.default",
+    )
+
+
+def is_dynamic_aipp(node: Node) -> bool:
+    """An ascend.aipp_dynamic node: its second argument is the per-call parameter tensor."""
+    return (
+        node.op == "call_function"
+        and str(aten_target(node.target)) == "ascend.aipp_dynamic.default"
+    )
 
 
 def why_unsupported(node: Node) -> str | None:

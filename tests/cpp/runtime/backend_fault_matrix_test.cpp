@@ -81,8 +81,9 @@ constexpr char kSmallKey[] = "ascend/om/small";
 constexpr char kGearsKey[] = "ascend/om/batch_scale";
 constexpr char kDimsKey[] = "ascend/om/batch_scale_dims";
 constexpr char kStateKey[] = "ascend/om/accumulate";
+constexpr char kAippKey[] = "ascend/om/dynamic_aipp";
 
-enum class Model { kAdd, kScale, kSmall, kGears, kDims, kState };
+enum class Model { kAdd, kScale, kSmall, kGears, kDims, kState, kAipp };
 struct Program {
   const char* name;
   Model model;
@@ -100,6 +101,7 @@ constexpr Program kPrograms[] = {
     {"batch gears", Model::kGears, "acl"},
     {"dims gears", Model::kDims, "acl"},
     {"device state", Model::kState, "acl"},
+    {"dynamic AIPP", Model::kAipp, "acl"},
 };
 
 enum class Phase { kInit, kExecute, kDestroy };
@@ -134,6 +136,7 @@ class BackendFaultMatrix : public AscendEmulatorTest {
         "--input_shape=x:-1,3 --input_format=ND '--dynamic_dims=1;2;4'"));
     state_om_ = new std::vector<uint8_t>(
         compile_with_atc(accumulate_model_onnx(), "accumulate", &error));
+    aipp_om_ = new std::vector<uint8_t>(dynamic_aipp_om(&error));
   }
   static void TearDownTestSuite() {
     delete scale_om_;
@@ -141,6 +144,7 @@ class BackendFaultMatrix : public AscendEmulatorTest {
     delete gears_om_;
     delete dims_om_;
     delete state_om_;
+    delete aipp_om_;
     AscendEmulatorTest::TearDownTestSuite();
   }
 
@@ -149,12 +153,14 @@ class BackendFaultMatrix : public AscendEmulatorTest {
     ASSERT_FALSE(gears_om_->empty());
     ASSERT_FALSE(dims_om_->empty());
     ASSERT_FALSE(state_om_->empty());
+    ASSERT_FALSE(aipp_om_->empty());
     data_.add(kScaleKey, *scale_om_);
     data_.add(kSmallKey, *small_om_);
     data_.add(kWeightKey, weight_bytes());
     data_.add(kGearsKey, *gears_om_);
     data_.add(kDimsKey, *dims_om_);
     data_.add(kStateKey, *state_om_);
+    data_.add(kAippKey, *aipp_om_);
   }
 
   // Calls so far of every faultable function the backend calls.
@@ -197,6 +203,9 @@ class BackendFaultMatrix : public AscendEmulatorTest {
         spec.om_key = kStateKey;
         spec.states.push_back({"total", 1, 1, 6 * sizeof(float), ""});
         break;
+      case Model::kAipp:
+        spec.om_key = kAippKey;
+        break;
     }
     BackendOptions<1> options;
     EXPECT_EQ(options.set_option("workspace", p.workspace), Error::Ok);
@@ -208,8 +217,39 @@ class BackendFaultMatrix : public AscendEmulatorTest {
     return handle;
   }
 
+  // One execute of the dynamic AIPP model: a 4x4 RGB888_U8 frame and the
+  // parameters (executorch_ascend.aipp's tensor) that give its pixels as
+  // they are (no crop, mean 0, min 0, var_reci 1).
+  Error run_aipp(DelegateHandle* handle, bool check) {
+    HostTensor frame(ScalarType::Byte, {1, 4, 4, 3});
+    for (size_t i = 0; i < 48; ++i) {
+      frame.bytes()[i] = static_cast<uint8_t>(i * 5 + 3);
+    }
+    HostTensor params(ScalarType::Float, {2, 24});
+    std::fill(params.floats(), params.floats() + 48, 0.0f);
+    params.floats()[0] = ACL_RGB888_U8;
+    params.floats()[1] = 4;  // w
+    params.floats()[2] = 4;  // h
+    for (int c = 0; c < 4; ++c) params.floats()[24 + 18 + c] = 1.0f;
+    HostTensor out(ScalarType::Float, {1, 3, 4, 4});
+    std::vector<executorch::runtime::EValue*> args = {
+        frame.evalue(), params.evalue(), out.evalue()};
+    const Error error = execute(handle, args);
+    if (error != Error::Ok || !check) return error;
+    for (int c = 0; c < 3; ++c) {
+      for (int i = 0; i < 16; ++i) {
+        const float want = static_cast<float>(frame.bytes()[i * 3 + c]);
+        EXPECT_EQ(out.floats()[c * 16 + i], want)
+            << "pixel " << i << " c " << c;
+        if (out.floats()[c * 16 + i] != want) return Error::Internal;
+      }
+    }
+    return Error::Ok;
+  }
+
   // One execute of `p`'s delegate; with `check`, its outputs must be right.
   Error run(const Program& p, DelegateHandle* handle, bool check) {
+    if (p.model == Model::kAipp) return run_aipp(handle, check);
     const bool gears = p.model == Model::kGears || p.model == Model::kDims;
     const bool large = p.model == Model::kScale;
     const int rows = large ? kRows : 2;
@@ -249,6 +289,8 @@ class BackendFaultMatrix : public AscendEmulatorTest {
           break;
         case Model::kState:
           want = 2.0f * runs * xi;
+          break;
+        case Model::kAipp:
           break;
       }
       EXPECT_EQ(out.floats()[i], want) << p.name << " element " << i;
@@ -379,6 +421,7 @@ class BackendFaultMatrix : public AscendEmulatorTest {
   inline static std::vector<uint8_t>* gears_om_ = nullptr;
   inline static std::vector<uint8_t>* dims_om_ = nullptr;
   inline static std::vector<uint8_t>* state_om_ = nullptr;
+  inline static std::vector<uint8_t>* aipp_om_ = nullptr;
   std::map<DelegateHandle*, uint64_t> executes_at_load_;
 };
 

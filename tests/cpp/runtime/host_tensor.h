@@ -51,6 +51,7 @@ class HostTensor {
   HostTensor& operator=(const HostTensor&) = delete;
 
   float* floats() { return reinterpret_cast<float*>(storage_.data()); }
+  uint8_t* bytes() { return storage_.data(); }
   executorch::runtime::EValue* evalue() { return &value_; }
   const executorch::aten::Tensor& tensor() { return value_.toTensor(); }
 

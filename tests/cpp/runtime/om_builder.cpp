@@ -119,4 +119,26 @@ std::vector<uint8_t> compile_with_atc(const std::string& onnx_bytes,
   return bytes;
 }
 
+std::vector<uint8_t> dynamic_aipp_om(std::string* error) {
+  OnnxBuilder b;
+  b.Input("x", {1, 3, 4, 4}).Output("y", {1, 3, 4, 4});
+  b.Node("Identity", {"x"}, {"y"});
+  const std::string dir = make_temp_dir();
+  if (dir.empty()) {
+    *error = "mkdtemp failed";
+    return {};
+  }
+  const std::string config = dir + "/aipp.cfg";
+  {
+    std::ofstream out(config);
+    out << "aipp_op {\n  aipp_mode: dynamic\n  max_src_image_size: 48\n}\n";
+  }
+  std::vector<uint8_t> om =
+      compile_with_atc(b.Serialize(), "dynamic_aipp", error,
+                       "--insert_op_conf='" + config + "'");
+  std::remove(config.c_str());
+  rmdir(dir.c_str());
+  return om;
+}
+
 }  // namespace executorch::backends::ascend::testing

@@ -23,6 +23,12 @@ std::string accumulate_model_onnx();
 // y[b,3] = 3 * x[b,3], b a dynamic batch (for atc --dynamic_batch_size).
 std::string batch_scale_model_onnx();
 
+// y = Identity(x), x float32 [1, 3, 4, 4], compiled with dynamic AIPP
+// (aipp_mode: dynamic, max_src_image_size 48: one 4x4 RGB888_U8 frame): the
+// .om takes the frame, uint8 [1, 48], and ascend_dynamic_aipp_data
+// (160 bytes). Empty with `error` set when atc fails.
+std::vector<uint8_t> dynamic_aipp_om(std::string* error);
+
 // Compiles serialized ONNX bytes with `atc --framework=5` and
 // `extra_options` (e.g. shape gears); returns the .om bytes, or an empty
 // vector with `error` set.

@@ -29,6 +29,15 @@ struct IoDesc {
   // while its buffer is [N, H*3/2, W, 1], which aclmdlGetInputDimsV2 reports
   // (docs/aipp.md).
   Shape described;
+  // The input's part in an Aipp step (aclmdlGetAippType): none, the frame of
+  // a static one, the frame of a dynamic one, or a dynamic one's parameter
+  // buffer (ascend_dynamic_aipp_data). For the two dynamic roles,
+  // `aipp_link` is the index of the other input and `aipp_output` the model
+  // input [N, C, H, W] the step writes.
+  enum class Aipp : uint8_t { kNone, kStatic, kDynamicFrame, kDynamicData };
+  Aipp aipp = Aipp::kNone;
+  size_t aipp_link = 0;
+  Shape aipp_output;
 };
 
 // Memory bound to one weight file (aclmdlSetExternalWeightAddress): read in

@@ -21,10 +21,38 @@ extern "C" {
 #define ACL_MDL_LOAD_FROM_FILE_WITH_Q 5
 #define ACL_MDL_LOAD_FROM_MEM_WITH_Q 6
 #define ACL_DYNAMIC_TENSOR_NAME "ascend_mbatch_shape_data"
+#define ACL_DYNAMIC_AIPP_NAME "ascend_dynamic_aipp_data"
+#define ACL_INVALID_NODE_INDEX 0xFFFFFFFF
 
 typedef struct aclmdlDataset aclmdlDataset;
 typedef struct aclmdlDesc aclmdlDesc;
 typedef struct aclmdlConfigHandle aclmdlConfigHandle;
+typedef struct aclmdlAIPP aclmdlAIPP;
+
+typedef enum {
+  ACL_YUV420SP_U8 = 1,
+  ACL_XRGB8888_U8,
+  ACL_RGB888_U8,
+  ACL_YUV400_U8,
+  ACL_NC1HWC0DI_FP16,
+  ACL_NC1HWC0DI_S8,
+  ACL_ARGB8888_U8,
+  ACL_YUYV_U8,
+  ACL_YUV422SP_U8,
+  ACL_AYUV444_U8,
+  ACL_RAW10,
+  ACL_RAW12,
+  ACL_RAW16,
+  ACL_RAW24,
+  ACL_AIPP_RESERVED = 0xFFFF,
+} aclAippInputFormat;
+
+typedef enum {
+  ACL_DATA_WITHOUT_AIPP = 0,
+  ACL_DATA_WITH_STATIC_AIPP,
+  ACL_DATA_WITH_DYNAMIC_AIPP,
+  ACL_DYNAMIC_AIPP_NODE
+} aclmdlInputAippType;
 
 typedef struct aclmdlIODims {
   char name[ACL_MAX_TENSOR_NAME_LEN];
@@ -100,6 +128,31 @@ FAKE_ACL_EXPORT aclError aclmdlGetCurOutputDims(const aclmdlDesc *, size_t, aclm
 FAKE_ACL_EXPORT aclError aclmdlSetDynamicBatchSize(uint32_t, aclmdlDataset *, size_t, uint64_t);
 FAKE_ACL_EXPORT aclError aclmdlSetInputDynamicDims(uint32_t, aclmdlDataset *, size_t,
                                                    const aclmdlIODims *);
+FAKE_ACL_EXPORT aclmdlAIPP *aclmdlCreateAIPP(uint64_t);
+FAKE_ACL_EXPORT aclError aclmdlDestroyAIPP(const aclmdlAIPP *);
+FAKE_ACL_EXPORT aclError aclmdlGetAippDataSize(uint64_t, size_t *);
+FAKE_ACL_EXPORT aclError aclmdlGetAippType(uint32_t, size_t, aclmdlInputAippType *, size_t *);
+FAKE_ACL_EXPORT aclError aclmdlSetAIPPInputFormat(aclmdlAIPP *, aclAippInputFormat);
+FAKE_ACL_EXPORT aclError aclmdlSetAIPPCscParams(aclmdlAIPP *, int8_t, int16_t, int16_t, int16_t,
+                                                int16_t, int16_t, int16_t, int16_t, int16_t,
+                                                int16_t, uint8_t, uint8_t, uint8_t, uint8_t,
+                                                uint8_t, uint8_t);
+FAKE_ACL_EXPORT aclError aclmdlSetAIPPRbuvSwapSwitch(aclmdlAIPP *, int8_t);
+FAKE_ACL_EXPORT aclError aclmdlSetAIPPAxSwapSwitch(aclmdlAIPP *, int8_t);
+FAKE_ACL_EXPORT aclError aclmdlSetAIPPSrcImageSize(aclmdlAIPP *, int32_t, int32_t);
+FAKE_ACL_EXPORT aclError aclmdlSetAIPPScfParams(aclmdlAIPP *, int8_t, int32_t, int32_t, int32_t,
+                                                int32_t, uint64_t);
+FAKE_ACL_EXPORT aclError aclmdlSetAIPPCropParams(aclmdlAIPP *, int8_t, int32_t, int32_t, int32_t,
+                                                 int32_t, uint64_t);
+FAKE_ACL_EXPORT aclError aclmdlSetAIPPPaddingParams(aclmdlAIPP *, int8_t, int32_t, int32_t,
+                                                    int32_t, int32_t, uint64_t);
+FAKE_ACL_EXPORT aclError aclmdlSetAIPPDtcPixelMean(aclmdlAIPP *, int16_t, int16_t, int16_t,
+                                                   int16_t, uint64_t);
+FAKE_ACL_EXPORT aclError aclmdlSetAIPPDtcPixelMin(aclmdlAIPP *, float, float, float, float,
+                                                  uint64_t);
+FAKE_ACL_EXPORT aclError aclmdlSetAIPPPixelVarReci(aclmdlAIPP *, float, float, float, float,
+                                                   uint64_t);
+FAKE_ACL_EXPORT aclError aclmdlSetInputAIPP(uint32_t, aclmdlDataset *, size_t, const aclmdlAIPP *);
 FAKE_ACL_EXPORT aclError aclmdlExecute(uint32_t, const aclmdlDataset *, aclmdlDataset *);
 FAKE_ACL_EXPORT aclError aclmdlExecuteAsync(uint32_t, const aclmdlDataset *, aclmdlDataset *,
                                             aclrtStream);

@@ -21,6 +21,30 @@ typedef struct aclDataBuffer aclDataBuffer;
 typedef struct aclmdlDataset aclmdlDataset;
 typedef struct aclmdlDesc aclmdlDesc;
 typedef struct aclmdlConfigHandle aclmdlConfigHandle;
+typedef struct aclmdlAIPP aclmdlAIPP;
+typedef enum {
+  ACL_YUV420SP_U8 = 1,
+  ACL_XRGB8888_U8,
+  ACL_RGB888_U8,
+  ACL_YUV400_U8,
+  ACL_NC1HWC0DI_FP16,
+  ACL_NC1HWC0DI_S8,
+  ACL_ARGB8888_U8,
+  ACL_YUYV_U8,
+  ACL_YUV422SP_U8,
+  ACL_AYUV444_U8,
+  ACL_RAW10,
+  ACL_RAW12,
+  ACL_RAW16,
+  ACL_RAW24,
+  ACL_AIPP_RESERVED = 0xFFFF,
+} aclAippInputFormat;
+typedef enum {
+  ACL_DATA_WITHOUT_AIPP = 0,
+  ACL_DATA_WITH_STATIC_AIPP,
+  ACL_DATA_WITH_DYNAMIC_AIPP,
+  ACL_DYNAMIC_AIPP_NODE
+} aclmdlInputAippType;
 
 static const int ACL_SUCCESS = 0;
 static const int ACL_ERROR_INVALID_PARAM = 100000;
@@ -154,6 +178,8 @@ typedef enum {
 #define ACL_MAX_TENSOR_NAME_LEN 128
 #define ACL_MAX_BATCH_NUM 128
 #define ACL_DYNAMIC_TENSOR_NAME "ascend_mbatch_shape" /* MISMATCH: ..._data */
+#define ACL_DYNAMIC_AIPP_NAME "ascend_dynamic_aipp_data"
+#define ACL_INVALID_NODE_INDEX 0xFFFFFFFF
 
 typedef struct aclmdlIODims {
   char name[120]; /* MISMATCH: ACL_MAX_TENSOR_NAME_LEN; moves what follows */
@@ -244,6 +270,35 @@ aclError aclmdlSetDynamicBatchSize(uint32_t modelId, aclmdlDataset *dataset, siz
                                    uint64_t batchSize);
 aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset *dataset, size_t index,
                                    const aclmdlIODims *dims);
+aclmdlAIPP *aclmdlCreateAIPP(uint64_t batchSize);
+aclError aclmdlDestroyAIPP(const aclmdlAIPP *aippParmsSet);
+aclError aclmdlGetAippDataSize(uint64_t batchSize, size_t *size);
+aclError aclmdlGetAippType(uint32_t modelId, size_t index, aclmdlInputAippType *type,
+                           size_t *dynamicAttachedDataIndex);
+aclError aclmdlSetAIPPInputFormat(aclmdlAIPP *aippParmsSet, aclAippInputFormat inputFormat);
+aclError aclmdlSetAIPPCscParams(aclmdlAIPP *aippParmsSet, int8_t cscSwitch, int16_t r0c0,
+                                int16_t r0c1, int16_t r0c2, int16_t r1c0, int16_t r1c1,
+                                int16_t r1c2, int16_t r2c0, int16_t r2c1, int16_t r2c2,
+                                uint8_t ob0, uint8_t ob1, uint8_t ob2, uint8_t ib0, uint8_t ib1,
+                                uint8_t ib2);
+aclError aclmdlSetAIPPRbuvSwapSwitch(aclmdlAIPP *aippParmsSet, int8_t rbuvSwapSwitch);
+aclError aclmdlSetAIPPAxSwapSwitch(aclmdlAIPP *aippParmsSet, int8_t axSwapSwitch);
+aclError aclmdlSetAIPPSrcImageSize(aclmdlAIPP *aippParmsSet, int32_t w, int32_t h);
+aclError aclmdlSetAIPPScfParams(aclmdlAIPP *aippParmsSet, int8_t scfSwitch, int32_t inW,
+                                int32_t inH, int32_t outW, int32_t outH, uint64_t batchIndex);
+aclError aclmdlSetAIPPCropParams(aclmdlAIPP *aippParmsSet, int8_t cropSwitch, int32_t x,
+                                 int32_t y, int32_t w, int32_t h, uint64_t batchIndex);
+aclError aclmdlSetAIPPPaddingParams(aclmdlAIPP *aippParmsSet, int8_t paddingSwitch, int32_t top,
+                                    int32_t bottom, int32_t left, int32_t right,
+                                    uint64_t batchIndex);
+aclError aclmdlSetAIPPDtcPixelMean(aclmdlAIPP *aippParmsSet, int16_t m0, int16_t m1, int16_t m2,
+                                   int16_t m3, uint64_t batchIndex);
+aclError aclmdlSetAIPPDtcPixelMin(aclmdlAIPP *aippParmsSet, float m0, float m1, float m2,
+                                  float m3, uint64_t batchIndex);
+aclError aclmdlSetAIPPPixelVarReci(aclmdlAIPP *aippParmsSet, float v0, float v1, float v2,
+                                   float v3, uint64_t batchIndex);
+aclError aclmdlSetInputAIPP(uint32_t modelId, aclmdlDataset *dataset, size_t index,
+                            const aclmdlAIPP *aippParmsSet);
 aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output);
 aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output,
                             aclrtStream stream);
