@@ -132,7 +132,7 @@ TEST(AippConfigCheck, RefusesWhatCannsValidateParamsRefuses) {
                   "load_start_pos_w: -2 }")
                 .find("Load_start_pos_w must not be configured smaller than 0"),
             std::string::npos);
-  // Dynamic AIPP (its runs: tests/cpp/acl/atc_dynamic_aipp_test.cc).
+  // Dynamic AIPP (its runs: emulator/tests/acl/atc_dynamic_aipp_test.cc).
   EXPECT_EQ(check("aipp_op { aipp_mode: dynamic max_src_image_size: 100 }"),
             "");
   EXPECT_NE(check("aipp_op { aipp_mode: dynamic }")

@@ -68,7 +68,7 @@ const std::set<std::string> kFirstUseOnly = {"aclInit", "aclrtGetDeviceCount"};
 // aclmdlExecute is the profiled run's only (an event tracer,
 // backend_etdump_test), checked and logged like aclmdlExecuteAsync;
 // aclmdlGetInputDimsV2 is read only for a YUV420SP AIPP frame
-// (tests/python/test_aipp.py), and when it fails the frame's size check
+// (tests/python/test_aipp_dynamic.py), and when it fails the frame's size check
 // refuses the model (InvalidProgram).
 const std::set<std::string> kOtherModes = {
     "aclUpdateDataBuffer", "aclmdlExecute", "aclmdlGetInputDimsV2"};
