@@ -538,26 +538,11 @@ ACL_EMU_EXPORT aclError aclmdlSetInputAIPP(uint32_t modelId,
   }
   if (aclError rc = CheckParams(*a, rules)) return rc;
 
-  auto found = state.datasets.find(dataset);
-  if (found == state.datasets.end()) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "dataset %p is not a live dataset (never created, or "
-                "destroyed)",
-                static_cast<const void*>(dataset));
-  }
-  const auto& buffers = found->second->buffers;
-  if (index >= buffers.size()) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "failed to get data buffer by index[%zu]: the dataset holds "
-                "%zu buffer(s)",
-                index, buffers.size());
-  }
-  auto live = state.buffers.find(buffers[index]);
-  if (live == state.buffers.end() || live->second->data == nullptr) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "failed to get addr by index[%zu]",
-                index);
-  }
-  const aclDataBuffer& buffer = *live->second;
+  aclDataBuffer* found = nullptr;
+  if (aclError rc =
+          ascend_emu::acl::FindDatasetBuffer(state, dataset, index, &found))
+    return rc;
+  const aclDataBuffer& buffer = *found;
   // GeExecutor::SetDynamicAippData.
   if (a->bytes.size() > buffer.size) {
     return Fail(ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID,

@@ -123,30 +123,9 @@ aclError FindGearBuffer(State& state, const char* function, uint32_t model_id,
                                                         context, record)) {
     return rc;
   }
-  auto found = state.datasets.find(dataset);
-  if (found == state.datasets.end()) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "dataset %p is not a live dataset (never created, or "
-                "destroyed)",
-                static_cast<const void*>(dataset));
-  }
-  const auto& buffers = found->second->buffers;
-  if (index >= buffers.size()) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "failed to get data buffer by index %zu: the dataset holds "
-                "%zu buffer(s)",
-                index, buffers.size());
-  }
-  auto live = state.buffers.find(buffers[index]);
-  if (live == state.buffers.end()) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "data buffer %zu of the dataset was destroyed", index);
-  }
-  *buffer = live->second.get();
-  if ((*buffer)->data == nullptr) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "data buffer %zu has a NULL address",
-                index);
-  }
+  if (aclError rc =
+          ascend_emu::acl::FindDatasetBuffer(state, dataset, index, buffer))
+    return rc;
   const ascend_emu::Model& model = *(*record)->model;
   const GearTable& table = model.gear_table();
   if (table.type != want) {

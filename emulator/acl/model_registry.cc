@@ -73,6 +73,35 @@ aclError LoadParsedModel(ascend_emu::Program program,
   return ACL_SUCCESS;
 }
 
+aclError FindDatasetBuffer(State& state, const aclmdlDataset* dataset,
+                           size_t index, aclDataBuffer** buffer) {
+  auto found = state.datasets.find(dataset);
+  if (found == state.datasets.end()) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "dataset %p is not a live dataset (never created, or "
+                "destroyed)",
+                static_cast<const void*>(dataset));
+  }
+  const auto& buffers = found->second->buffers;
+  if (index >= buffers.size()) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "failed to get data buffer by index %zu: the dataset holds "
+                "%zu buffer(s)",
+                index, buffers.size());
+  }
+  auto live = state.buffers.find(buffers[index]);
+  if (live == state.buffers.end()) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "data buffer %zu of the dataset was destroyed", index);
+  }
+  *buffer = live->second.get();
+  if ((*buffer)->data == nullptr) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "data buffer %zu has a NULL address",
+                index);
+  }
+  return ACL_SUCCESS;
+}
+
 aclError FindModelInContext(State& state, uint32_t model_id,
                             const ContextRec* context, ModelRec** model) {
   auto it = state.models.find(model_id);

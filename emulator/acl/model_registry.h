@@ -44,6 +44,12 @@ aclError CheckModelBytes(const State& state, const void* data, size_t size);
 aclError FindModelInContext(State& state, uint32_t model_id,
                             const ContextRec* context, ModelRec** model);
 
+// Buffer `index` of a live dataset, which must be live and have an address
+// (the dataset checks of the calls that write into an input: the gear
+// setters and aclmdlSetInputAIPP).
+aclError FindDatasetBuffer(State& state, const aclmdlDataset* dataset,
+                           size_t index, aclDataBuffer** buffer);
+
 // Registers a loaded model (its model, work, pinned, weight_files and
 // charged_bytes filled in) in `context`, charging charged_bytes to its
 // device, and returns its new id.
