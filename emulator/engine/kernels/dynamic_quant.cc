@@ -19,7 +19,6 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "kernel_util.h"
 #include "numeric.h"
@@ -76,6 +75,8 @@ std::string InferNPUDynamicQuant(InferContext& ctx) {
   if (!err.empty()) return err;
   Shape rows = x.shape;
   rows.rank -= 1;
+  // One row of x * smooth, kept between the max pass and the rounding.
+  ctx.scratch_bytes = static_cast<size_t>(k) * sizeof(float);
   return SetOutput(kOp, ctx, 1, DType::kFloat32, rows);
 }
 
@@ -86,7 +87,7 @@ void RunNPUDynamicQuant(const RunContext& ctx) {
   const int64_t rows = k == 0 ? 0 : x.shape.numel() / k;
   int8_t* y = ctx.outputs[0].as<int8_t>();
   float* scale = ctx.outputs[1].as<float>();
-  std::vector<float> row(static_cast<size_t>(k));
+  float* row = static_cast<float*>(ctx.scratch);  // Run must not allocate
   for (int64_t r = 0; r < rows; ++r) {
     float m = 0.0f;
     for (int64_t i = 0; i < k; ++i) {

@@ -44,6 +44,7 @@ struct Case {
   const char* op;
   Attrs attrs;
   std::vector<HostTensor> inputs;
+  size_t outputs = 1;
 };
 
 std::vector<Case> Cases() {
@@ -120,6 +121,7 @@ std::vector<Case> Cases() {
        {h4, HostTensor::Of<uint16_t>(DType::kFloat16, S({4, 1, 3, 3}),
                                      std::vector<uint16_t>(36, 0x3c00))}});
   c.push_back({"Softmax", axis, {h4}});
+  c.push_back({"NPUDynamicQuant", Attrs(), {h4}, 2});
   c.push_back({"Add", Attrs(), {h4, h4}});
   c.push_back({"Sigmoid", Attrs(), {h4}});
   c.push_back(
@@ -164,9 +166,10 @@ TEST(KernelsNoAlloc, RunDoesNotCallOperatorNew) {
     // MatMul's product) are counted from their second run on.
     const std::string op = c.op;
     if (op == "MatMul" || op == "Gemm" || op == "QuantBatchMatMul") {
-      ASSERT_EQ(RunKernel(c.op, c.attrs, c.inputs).error, "") << c.op;
+      ASSERT_EQ(RunKernel(c.op, c.attrs, c.inputs, c.outputs).error, "")
+          << c.op;
     }
-    RunResult r = RunKernel(c.op, c.attrs, c.inputs);
+    RunResult r = RunKernel(c.op, c.attrs, c.inputs, c.outputs);
     ASSERT_EQ(r.error, "") << c.op;
     EXPECT_EQ(r.run_new_calls, 0) << c.op << " allocated in Run";
   }
