@@ -33,7 +33,7 @@ from __future__ import annotations
 import contextlib
 import copy
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import torch
 from transformers.cache_utils import (
@@ -64,7 +64,7 @@ def _head_shape(config: Any) -> tuple[int, int]:
     return heads, int(head_dim)
 
 
-class _EncoderStatesLayer(DynamicLayer):  # type: ignore[misc]
+class _EncoderStatesLayer(DynamicLayer):
     """One call's cross-attention keys and values, returned as computed and not kept.
     DynamicLayer would concatenate them to an empty tensor: a zero-size constant in the program,
     which ExecuTorch's loader refuses (no data in the constant segment)."""
@@ -96,28 +96,25 @@ class Seq2SeqDecoderWithStaticCache(torch.nn.Module):
         # StaticCache counts the layers from the config's text config; Whisper's maps
         # num_hidden_layers to the encoder's, so the decoder's own count is set here.
         cache = StaticCache(config=self.config, max_cache_len=max_static_cache_length)
-        cache.layers = [StaticLayer(max_static_cache_length) for _ in range(layers)]
+        self.self_attention_layers = [StaticLayer(max_static_cache_length) for _ in range(layers)]
+        cache.layers = list(self.self_attention_layers)
         heads, head_dim = _head_shape(self.config)
         device = next(model.parameters()).device
         cache.early_initialization(batch_size, heads, head_dim, model.dtype, device)
         self.static_cache = cache
-        for i, layer in enumerate(cache.layers):
+        for i, layer in enumerate(self.self_attention_layers):
             self.register_buffer(f"key_cache_{i}", layer.keys, persistent=False)
             self.register_buffer(f"value_cache_{i}", layer.values, persistent=False)
-            self.register_buffer(
-                f"cumulative_length_{i}", layer.cumulative_length, persistent=False
-            )
+            counter = cast(torch.Tensor, layer.cumulative_length)  # a tensor once initialised
+            self.register_buffer(f"cumulative_length_{i}", counter, persistent=False)
         self._cross_config = copy.deepcopy(self.config)
         self._cross_config.num_hidden_layers = layers
         self._restore: list[Any] = []
         attention = _t5_decoder_bias_attention(self.decoder)
         if attention is not None:
-            self.register_buffer(
-                "relative_bias_table",
-                _t5_bias_table(attention, max_static_cache_length),
-                persistent=False,
-            )
-            self._restore.append(_use_bias_table(attention, self.relative_bias_table))
+            table = _t5_bias_table(attention, max_static_cache_length)
+            self.register_buffer("relative_bias_table", table, persistent=False)
+            self._restore.append(_use_bias_table(attention, table))
 
     def restore(self) -> None:
         """Gives the model's attention its own compute_bias back (after the export)."""
@@ -131,8 +128,8 @@ class Seq2SeqDecoderWithStaticCache(torch.nn.Module):
         cache_position: torch.Tensor,
     ) -> torch.Tensor:
         # The write position is the caller's: a new generation starts again at 0.
-        for layer in self.static_cache.layers:
-            layer.cumulative_length.copy_(cache_position[0])
+        for layer in self.self_attention_layers:
+            cast(torch.Tensor, layer.cumulative_length).copy_(cache_position[0])
         # Cross-attention over exactly the encoder's positions, recomputed each call.
         cross = DynamicCache(config=self._cross_config)
         cross.layers = [_EncoderStatesLayer() for _ in cross.layers]
