@@ -21,10 +21,12 @@ fails, for every recipe (its own xnnpack one too), before any lowering:
 for seq2seq (`transformers.integrations.executorch.Seq2SeqLMDecoderExportableModuleWithStaticCache`)
 with what optimum's module adds: a static self-attention cache whose counters are buffers set
 from `cache_position` (so a new generation restarts at position 0), the cross-attention keys and
-values computed from `encoder_hidden_states` on each call (a fresh DynamicCache: exactly the
-encoder's length), Whisper's `proj_out` as the LM head, the model's dtype, and T5's decoder
-output scale. It keeps optimum's constructor and forward signature, so optimum's runner contract
-(`text_decoder(decoder_input_ids [1, 1], encoder_hidden_states, cache_position [1])`) holds.
+values computed from `encoder_hidden_states` on each call (a fresh cache whose layers return
+them as computed: exactly the encoder's length), Whisper's `proj_out` as the LM head, the
+model's dtype, T5's decoder output scale, and T5's decoder position bias read from a table
+(`_t5_bias_table`: its bucketing's int64 ops would stay on the CPU). It keeps optimum's
+constructor and forward signature, so optimum's runners keep working: `text_decoder(
+decoder_input_ids [1, 1], encoder_hidden_states, cache_position [1])`.
 `fixed_seq2seq_export()` puts it in place of optimum's class for the export call only.
 """
 
