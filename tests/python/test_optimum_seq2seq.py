@@ -177,12 +177,13 @@ def test_seq2seq_decoder_module_equals_eager_for_tied_t5(tmp_path) -> None:
     model = transformers.T5ForConditionalGeneration.from_pretrained(model_dir).eval()
     ids = torch.tensor([T5_PROMPTS[0]])
     tokens = [0, 7, 19, 23, 5, 60]
+    with torch.no_grad():  # before the module replaces the model's compute_bias
+        want = model(input_ids=ids, decoder_input_ids=torch.tensor([tokens])).logits[0]
+        states = model.get_encoder()(input_ids=ids).last_hidden_state
     decoder = Seq2SeqDecoderWithStaticCache(model, CACHE, 1)
     attention = model.get_decoder().block[0].layer[0].SelfAttention
     assert "compute_bias" in vars(attention)
     with torch.no_grad():
-        want = model(input_ids=ids, decoder_input_ids=torch.tensor([tokens])).logits[0]
-        states = model.get_encoder()(input_ids=ids).last_hidden_state
         for i, token in enumerate(tokens):
             got = decoder(torch.tensor([[token]]), states, torch.tensor([i]))[0, -1]
             torch.testing.assert_close(got, want[i], atol=1e-5 * float(want.abs().max()), rtol=0)
