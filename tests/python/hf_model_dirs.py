@@ -154,3 +154,62 @@ def write_model(directory: Path, kind: str) -> Path:
     rescale_weights(model)
     model.save_pretrained(directory)
     return directory
+
+
+def write_seq2seq(directory: Path, kind: str, tie_word_embeddings: bool = False) -> Path:
+    """A text2text-generation T5 ("t5") or automatic-speech-recognition Whisper ("whisper")
+    directory with tokenizer.json (Whisper: and WhisperFeatureExtractor()'s
+    preprocessor_config.json, 80 mel bins, 3000 frames: optimum reads the encoder's input shape
+    from it). Token 0 starts the decoder, 1 ends it. Untied heads unless asked: a random tied
+    head scores the input token's own embedding highest and greedy repeats it. Weights rescaled
+    with seed 1, which gives varied greedy tokens for the tests' inputs."""
+    from tokenizers import Tokenizer
+
+    directory.mkdir(parents=True, exist_ok=True)
+    vocab = Tokenizer.from_file(str(write_tokenizer(directory))).get_vocab_size()
+    common = dict(
+        vocab_size=vocab,
+        pad_token_id=BOS if kind == "t5" else EOS,
+        eos_token_id=EOS,
+        decoder_start_token_id=BOS,
+        tie_word_embeddings=tie_word_embeddings,
+    )
+    if kind == "t5":
+        config = transformers.T5Config(
+            d_model=64, d_kv=16, d_ff=128, num_layers=2, num_heads=4, **common
+        )
+        model = transformers.T5ForConditionalGeneration(config)
+    elif kind == "whisper":
+        config = transformers.WhisperConfig(
+            d_model=64,
+            encoder_layers=2,
+            decoder_layers=2,
+            encoder_attention_heads=4,
+            decoder_attention_heads=4,
+            encoder_ffn_dim=128,
+            decoder_ffn_dim=128,
+            max_target_positions=64,
+            bos_token_id=BOS,
+            suppress_tokens=[],
+            begin_suppress_tokens=[],
+            **common,
+        )
+        model = transformers.WhisperForConditionalGeneration(config)
+        transformers.WhisperFeatureExtractor().save_pretrained(directory)
+    else:
+        raise ValueError(kind)
+    rescale_weights(model, seed=1)
+    model.save_pretrained(directory)
+    return directory
+
+
+def eager_seq2seq_greedy(model: torch.nn.Module, encoder_input: torch.Tensor, steps: int) -> list:
+    """Eager greedy decoding without a cache: the decoder start token, then `steps` argmax tokens
+    (no EOS stop), each from the whole prefix (T5: input_ids; Whisper: input_features)."""
+    key = "input_ids" if encoder_input.dtype == torch.long else "input_features"
+    tokens = [int(model.config.decoder_start_token_id)]
+    with torch.no_grad():
+        for _ in range(steps):
+            logits = model(**{key: encoder_input}, decoder_input_ids=torch.tensor([tokens])).logits
+            tokens.append(int(logits[0, -1].float().argmax()))
+    return tokens

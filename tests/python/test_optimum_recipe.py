@@ -209,6 +209,8 @@ def test_recipe_refuses_unknown_options() -> None:
         export_with_ascend(torch.nn.Identity(), prefill_chunks=4)
     with pytest.raises(ValueError, match="prefill_chunk must be at least 1"):
         export_with_ascend(torch.nn.Identity(), prefill_chunk=0)
+    with pytest.raises(ValueError, match="encoder_lengths must be at least 2"):
+        export_with_ascend(torch.nn.Identity(), encoder_lengths=1)
 
 
 @pytest.mark.parametrize("qlinear", ["4w", "8w"])

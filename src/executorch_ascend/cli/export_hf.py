@@ -46,6 +46,12 @@ def add_export_hf_parser(sub: Any) -> None:
         "shape only, the prompt fed one token per call)",
     )
     p.add_argument(
+        "--encoder-lengths",
+        type=int,
+        help="a seq2seq (T5) encoder's longest input N: shape gears 1..N (default 16; T5's "
+        "encoder takes no attention mask, so a prompt runs at its own length)",
+    )
+    p.add_argument(
         "--qlinear",
         choices=("8w", "4w"),
         help="optimum's weight-only quantization of the linears (torchao, int8 per channel or "
@@ -79,6 +85,8 @@ def run_export_hf(args: argparse.Namespace) -> int:
     }
     if args.prefill_chunk is not None:
         recipe_kwargs["prefill_chunk"] = args.prefill_chunk
+    if args.encoder_lengths is not None:
+        recipe_kwargs["encoder_lengths"] = args.encoder_lengths
     task_kwargs: dict[str, Any] = {"dtype": args.dtype}
     if args.max_seq_len is not None:
         task_kwargs["max_seq_len"] = args.max_seq_len

@@ -13,12 +13,14 @@ AscendPartitioner and the shape gears of shape_gears.py.
 recipe_kwargs: AscendCompileSpec fields (soc_version, toolchain, external_tag, ...), and
   prefill_chunk  a decoder's largest prompt chunk P (default 8): gears S = 1..P; 1 exports the
                  decode shape only and the runner feeds the prompt one token per call;
+  encoder_lengths  a seq2seq (T5) encoder's longest input N (default 16): gears s = 1..N;
   gears          AscendCompileSpec.dynamic_dims for every method that has symbolic dims,
                  instead of the chosen ones.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 from typing import Any
@@ -39,13 +41,14 @@ from ..lowering.gears.plan import exported_symbols
 from ..lowering.lower import TooManyGearedDims
 from ..partitioner import AscendPartitioner
 from ..transforms import rewrite_moe
-from .shape_gears import DEFAULT_PREFILL_CHUNK, choose_gears
+from .seq2seq import fixed_seq2seq_export, is_seq2seq
+from .shape_gears import DEFAULT_ENCODER_LENGTHS, DEFAULT_PREFILL_CHUNK, choose_gears
 
 RECIPE_NAME = "ascend"
 log = logging.getLogger(__name__)
 
 _SPEC_FIELDS = {f.name for f in dataclasses.fields(AscendCompileSpec)}
-_RECIPE_OPTIONS = {"prefill_chunk", "gears"}
+_RECIPE_OPTIONS = {"prefill_chunk", "gears", "encoder_lengths"}
 
 
 def register() -> None:
@@ -71,18 +74,22 @@ def export_with_ascend(model: Any, **kwargs: Any) -> dict[str, ExecutorchProgram
         )
     prefill_chunk = int(kwargs.pop("prefill_chunk", DEFAULT_PREFILL_CHUNK))
     explicit_gears = kwargs.pop("gears", None)
+    encoder_lengths = int(kwargs.pop("encoder_lengths", DEFAULT_ENCODER_LENGTHS))
     if prefill_chunk < 1:
         raise ValueError(f"prefill_chunk must be at least 1, got {prefill_chunk}")
+    if encoder_lengths < 2:
+        raise ValueError(f"encoder_lengths must be at least 2, got {encoder_lengths}")
+    gear_choice = {"gears": explicit_gears, "encoder_lengths": encoder_lengths}
     original = dict(getattr(model, "metadata", None) or {})
     try:
-        return _export(model, dict(original), kwargs, prefill_chunk, explicit_gears)
+        return _export(model, dict(original), kwargs, prefill_chunk, gear_choice)
     except Exception as e:
         if not (_is_decoder(model) and prefill_chunk > 1 and _caused_by_geared_dims(e)):
             raise
         # A deep decoder's device-state inputs (its KV cache) leave ACL no room for the gears.
         log.warning("%s; exporting the decode shape only (prefill_chunk=1)", e)
         model.metadata = original
-        return _export(model, dict(original), kwargs, 1, None)
+        return _export(model, dict(original), kwargs, 1, {**gear_choice, "gears": None})
 
 
 def _caused_by_geared_dims(error: BaseException | None) -> bool:
@@ -98,9 +105,10 @@ def _export(
     metadata: dict[str, Any],
     spec_fields: dict[str, Any],
     prefill_chunk: int,
-    explicit_gears: Any,
+    gear_choice: dict[str, Any],
 ) -> dict[str, ExecutorchProgramManager]:
     decoder = _is_decoder(model)
+    seq2seq = is_seq2seq(model)
     if decoder:
         _fit_decoder(model, metadata, prefill_chunk)
     # transformers' expert routing (histc, nonzero) does not export: the same rewrite as every
@@ -109,7 +117,9 @@ def _export(
     # would otherwise specialise the auto form's choice to the example's length).
     static = decoder and getattr(model, "disable_dynamic_shapes", False)
     rewrite_moe(model, "auto" if static else "dense")
-    programs = model.export()
+    # optimum 1.1.0's seq2seq decoder module does not export on transformers 5.24 (seq2seq.py).
+    with fixed_seq2seq_export() if seq2seq else contextlib.nullcontext():
+        programs = model.export()
     if decoder and not any(exported_symbols(p) for p in programs.values()):
         _static_decoder(metadata)  # optimum exported the decode shape (e.g. a sliding window)
     if len(programs) == 1:
@@ -118,7 +128,16 @@ def _export(
     base = AscendCompileSpec(**spec_fields)
     partitioners = {
         method: [
-            AscendPartitioner(_spec_for(program, base, decoder, prefill_chunk, explicit_gears))
+            AscendPartitioner(
+                _spec_for(
+                    program,
+                    base,
+                    decoder,
+                    prefill_chunk,
+                    gear_choice["gears"],
+                    gear_choice["encoder_lengths"] if seq2seq else None,
+                )
+            )
         ]
         for method, program in programs.items()
     }
@@ -195,12 +214,17 @@ def _spec_for(
     decoder: bool,
     prefill_chunk: int,
     explicit_gears: Any,
+    encoder_lengths: int | None,
 ) -> AscendCompileSpec:
     if explicit_gears is not None and exported_symbols(program):
         gears = tuple(tuple(int(v) for v in g) for g in explicit_gears)
     else:
         gears = choose_gears(
-            program, base.soc_version, decoder=decoder, prefill_chunk=prefill_chunk
+            program,
+            base.soc_version,
+            decoder=decoder,
+            prefill_chunk=prefill_chunk,
+            encoder_lengths=encoder_lengths,
         )
     return dataclasses.replace(base, dynamic_dims=gears) if gears else base
 

@@ -10,6 +10,9 @@ the cache length, an encoder's sequence length, ...), and atc compiles a fixed l
   prompt in chunks of at most `get_max_seq_len` tokens, the last chunk shorter, then decodes one
   token per call. So every S in [1, P] is a gear, and the recipe stores P as `get_max_seq_len`
   (and the cache length as `get_max_context_len`, which the runner reads for the context);
+- a seq2seq encoder's input length (T5's `input_ids [1, s]`, and the encoder states `[1, s, d]`
+  its decoder reads): T5's encoder takes no attention mask, so a padded prompt is another text
+  and every length 1..N up to the recipe's `encoder_lengths` N (default 16) is a gear;
 - any other symbolic dim (an encoder's sequence length, the encoder states a seq2seq decoder
   reads): its least value, the powers of two from 16 up to the dim's bound, and the bound; the
   caller pads its input up to the next gear. The recipe's `gears` option replaces the choice
@@ -27,6 +30,8 @@ from ..soc_versions import max_gears
 
 # A decoder's largest prefill chunk unless the caller says: every length up to it is a gear.
 DEFAULT_PREFILL_CHUNK = 8
+# A seq2seq encoder's longest input unless the caller says: every length up to it is a gear.
+DEFAULT_ENCODER_LENGTHS = 16
 # The smallest power-of-two gear of a non-decoder dim: below it, padding costs little.
 _SMALLEST_POWER = 16
 
@@ -48,11 +53,13 @@ def choose_gears(
     *,
     decoder: bool = False,
     prefill_chunk: int = DEFAULT_PREFILL_CHUNK,
+    encoder_lengths: int | None = None,
 ) -> tuple[tuple[int, ...], ...]:
     """AscendCompileSpec.dynamic_dims for `program` (() when it has no symbolic input dim).
 
     A `decoder`'s symbol (its sequence length) gets the gears 1..prefill_chunk; other symbols
-    powers of two up to their bound. Raises ValueError when a dim has no upper bound or the
+    powers of two up to their bound, or, given `encoder_lengths` N (a seq2seq program), every
+    length 1..N. Raises ValueError when a dim has no upper bound or the
     gears exceed the chip's limit.
     """
     symbols = exported_symbols(program)
@@ -69,6 +76,8 @@ def choose_gears(
         lo, hi = max(1, lower if lower > 2 else 1), int(upper)
         if decoder:
             chosen = list(range(1, min(prefill_chunk, hi) + 1))
+        elif encoder_lengths is not None:
+            chosen = list(range(lo, min(encoder_lengths, hi) + 1))
         else:
             chosen = _powers_up_to(lo, hi)
         per_symbol.append(chosen)
