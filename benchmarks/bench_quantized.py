@@ -17,9 +17,11 @@ CNN / encoder rows: the float32 model and the AscendQuantizer int8 model (calibr
 inputs), run through executorch.runtime; median ms per call over --rounds calls; agreement with
 the float32 model on --inputs other inputs: top-1 (classifiers) and cosine (mean, min).
 
-Decoder rows: transformers' Llama (hidden 256, 2 layers, static cache), float32 and torchao
-weight-only int8 / int4 (groups of 32 and 128); median ms per decoded
-token; the weight bytes of the .ptd and uploaded to the emulated device (aclEmuGetStats).
+Decoder rows: transformers' Llama (--hidden wide, default 256; 2 layers, static cache), float32
+and torchao weight-only int8 / int4 (groups of 32 and 128); median ms per decoded token; the
+weight bytes of the .ptd and uploaded to the emulated device (aclEmuGetStats). At 256 the float
+weights fit the CPU's caches; from about 2048 (a 1B-class decoder's width) every token reads
+them from memory, as an NPU decoding does, and the weight bytes set the time.
 
 The emulator runs CPU kernels: the times say how the emulator's int8 kernels compare with its
 float ones, nothing about NPU speed. Run on purpose only (never from the tests).
@@ -122,7 +124,7 @@ def bench_model(name: str, inputs: int, rounds: int, soc: str, work: Path) -> li
     return rows
 
 
-def bench_decoder(tokens: int, soc: str, work: Path) -> list[list[str]]:
+def bench_decoder(tokens: int, soc: str, hidden: int, work: Path) -> list[list[str]]:
     from model_zoo import static_cache_decoder
     from test_quantized_decoder import MAX_CACHE_LEN, SHAPE, _quantize
     from transformers.integrations.executorch import convert_and_export_with_cache
@@ -134,7 +136,14 @@ def bench_decoder(tokens: int, soc: str, work: Path) -> list[list[str]]:
         ("int4 weight-only g32", torch.int4, 32),
         ("int4 weight-only g128", torch.int4, 128),
     ):
-        model = static_cache_decoder("LlamaConfig", max_cache_len=MAX_CACHE_LEN, **SHAPE)
+        # --hidden: SHAPE's width scaled (heads of 64), the MLP twice as wide.
+        shape = {
+            **SHAPE,
+            "hidden_size": hidden,
+            "intermediate_size": 2 * hidden,
+            "num_attention_heads": hidden // 64,
+        }
+        model = static_cache_decoder("LlamaConfig", max_cache_len=MAX_CACHE_LEN, **shape)
         if dtype is not None:
             _quantize(model, dtype, group)
         spec = AscendCompileSpec(toolchain="emulator", soc_version=soc, external_tag="w")
@@ -142,7 +151,7 @@ def bench_decoder(tokens: int, soc: str, work: Path) -> list[list[str]]:
             lowering = lower_program(convert_and_export_with_cache(model), spec)
         except ValueError as refusal:  # preprocess: what CANN lacks on this chip
             print(f"llama {label} on {soc}: {str(refusal).split(';')[0]}")
-            rows.append(["llama (h256)", label, "refused (below)", "", "", "n/a", "n/a"])
+            rows.append([f"llama (h{hidden})", label, "refused (below)", "", "", "n/a", "n/a"])
             continue
         pte, (ptd,) = save(lowering.program, work / f"llama_{len(rows)}.pte")
         method, uploaded = _load(pte, ptd)
@@ -154,7 +163,7 @@ def bench_decoder(tokens: int, soc: str, work: Path) -> list[list[str]]:
             samples.append((time.perf_counter() - start) * 1e3)
         rows.append(
             [
-                "llama (h256)",
+                f"llama (h{hidden})",
                 label,
                 f"{statistics.median(samples[1:]):.2f}",
                 f"{ptd.stat().st_size / 1024:.0f}",
@@ -172,6 +181,9 @@ def main() -> int:
     parser.add_argument("--inputs", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--tokens", type=int, default=32)
+    parser.add_argument(
+        "--hidden", type=int, default=256, help="the decoder's width (a multiple of 128)"
+    )
     parser.add_argument("--soc", default=DEFAULT_SOC, help="the chip compiled for and emulated")
     args = parser.parse_args()
     # Read by the emulator's aclInit: before anything loads a program.
@@ -183,7 +195,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.models:
             if name == "llama":
-                rows += bench_decoder(args.tokens, args.soc, Path(tmp))
+                rows += bench_decoder(args.tokens, args.soc, args.hidden, Path(tmp))
             else:
                 rows += bench_model(name, args.inputs, args.rounds, args.soc, Path(tmp))
     head = [
