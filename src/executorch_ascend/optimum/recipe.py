@@ -109,7 +109,7 @@ def _export(
     # would otherwise specialise the auto form's choice to the example's length).
     static = decoder and getattr(model, "disable_dynamic_shapes", False)
     rewrite_moe(model, "auto" if static else "dense")
-    programs = _export_programs(model)
+    programs = model.export()
     if decoder and not any(exported_symbols(p) for p in programs.values()):
         _static_decoder(metadata)  # optimum exported the decode shape (e.g. a sliding window)
     if len(programs) == 1:
@@ -138,31 +138,6 @@ def _export(
         )
     )
     return {"model": program}
-
-
-def _export_programs(model: Any) -> dict[str, ExportedProgram]:
-    """`model.export()`, a decoder's traced non-strict.
-
-    optimum exports a causal LM with torch.export's strict mode (TorchDynamo), which keeps a real
-    clone of every parameter it meets for the length of the trace (torch/_dynamo/variables/
-    builder.py, `cache_real_value_when_export`; the tied embedding twice): 2.6x the weights more
-    at its peak, then left in the allocator's free lists. Non-strict export (torch.export's
-    default) traces with fake tensors and copies none: on a Qwen2.5-0.5B shape, the export's peak
-    went from 4.0 GiB to 0.5 GiB (the weights stay in the safetensors' mapping).
-    """
-    prepare = getattr(model, "_prepare_export_inputs", None)
-    if type(model).__name__ != "CausalLMExportableModule" or prepare is None:
-        return model.export()
-
-    def non_strict() -> Any:
-        *inputs, _strict = prepare()
-        return (*inputs, False)
-
-    model._prepare_export_inputs = non_strict
-    try:
-        return model.export()
-    finally:
-        del model._prepare_export_inputs
 
 
 # The length of optimum-executorch's example input for a dynamic decoder export
