@@ -39,6 +39,7 @@ from ..lowering.gears.plan import exported_symbols
 from ..lowering.lower import TooManyGearedDims
 from ..partitioner import AscendPartitioner
 from ..transforms import rewrite_moe
+from .fake_parameters import export_with_fake_parameters
 from .shape_gears import DEFAULT_PREFILL_CHUNK, choose_gears
 
 RECIPE_NAME = "ascend"
@@ -109,7 +110,7 @@ def _export(
     # would otherwise specialise the auto form's choice to the example's length).
     static = decoder and getattr(model, "disable_dynamic_shapes", False)
     rewrite_moe(model, "auto" if static else "dense")
-    programs = model.export()
+    programs = export_with_fake_parameters(model) if decoder else model.export()
     if decoder and not any(exported_symbols(p) for p in programs.values()):
         _static_decoder(metadata)  # optimum exported the decode shape (e.g. a sliding window)
     if len(programs) == 1:
