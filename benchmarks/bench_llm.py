@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import tempfile
@@ -179,8 +178,12 @@ def _child(args: argparse.Namespace) -> None:
         result: dict[str, float] = {"aot_s": time.perf_counter() - start}
     else:
         result = _generate(args.model_dir, args.out, args.prompt_tokens, args.tokens)
-    # The process's own peak: atc's (a child) is not in it (docs/benchmarks.md has atc's).
-    result["peak_rss_gib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    # This process's own peak (VmHWM): not ru_maxrss, which Linux carries over exec from the
+    # forked copy of the parent (here the peak of making the model's random weights). atc's
+    # (a child) is not in it (docs/benchmarks.md has atc's).
+    with open("/proc/self/status") as status:
+        hwm = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    result["peak_rss_gib"] = hwm / 2**20
     print("RESULT " + json.dumps(result))
 
 
