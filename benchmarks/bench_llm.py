@@ -6,13 +6,13 @@ optimum's own `xnnpack` recipe for comparison -> ExecuTorch's TextLLMRunner.
 
     python benchmarks/bench_llm.py [--size 0.5b|1.5b|tiny] [--dtype bf16|fp16|fp32]
                                    [--backends ascend,xnnpack] [--prompt-tokens 64] [--tokens 32]
-                                   [--prefill-chunk 8]
+                                   [--prefill-chunk 8] [--phases]
 
 Per backend, each phase in its own process so its peak RSS is its own: export (AOT seconds and
 peak RSS, the .pte/.ptd bytes) and generation (TextLLMRunner: load seconds, peak RSS, prefill and
 decode tokens/s from the runner's own stats). The weights' bytes are the model directory's
-safetensors. Run on purpose only (never from the tests): a 1.5b export takes minutes and
-gigabytes.
+safetensors. --phases prints the export's peak RSS per step (aot_phases.py). Run on purpose only
+(never from the tests): a 1.5b export takes minutes and gigabytes.
 
 What the numbers mean: the emulator runs CPU kernels, so its tokens/s says nothing about an NPU;
 the AOT time and RSS, the stored bytes and the host-side load are what a user meets on any
