@@ -6,13 +6,13 @@ optimum's own `xnnpack` recipe for comparison -> ExecuTorch's TextLLMRunner.
 
     python benchmarks/bench_llm.py [--size 0.5b|1.5b|tiny] [--dtype bf16|fp16|fp32]
                                    [--backends ascend,xnnpack] [--prompt-tokens 64] [--tokens 32]
-                                   [--prefill-chunk 8]
+                                   [--prefill-chunk 8] [--phases]
 
 Per backend, each phase in its own process so its peak RSS is its own: export (AOT seconds and
 peak RSS, the .pte/.ptd bytes) and generation (TextLLMRunner: load seconds, peak RSS, prefill and
 decode tokens/s from the runner's own stats). The weights' bytes are the model directory's
-safetensors. Run on purpose only (never from the tests): a 1.5b export takes minutes and
-gigabytes.
+safetensors. --phases prints the export's peak RSS per step (aot_phases.py). Run on purpose only
+(never from the tests): a 1.5b export takes minutes and gigabytes.
 
 What the numbers mean: the emulator runs CPU kernels, so its tokens/s says nothing about an NPU;
 the AOT time and RSS, the stored bytes and the host-side load are what a user meets on any
@@ -23,12 +23,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import dev_build
+
+dev_build.wire()  # $EXECUTORCH_ASCEND_DEV_BUILD's native parts, before executorch_ascend loads
 
 # Qwen2.5's published shapes (config.json of Qwen/Qwen2.5-0.5B and -1.5B); "tiny" checks the
 # script in seconds.
@@ -134,15 +138,52 @@ def _generate(model_dir: Path, out: Path, prompt_tokens: int, tokens: int) -> di
     }
 
 
+def _export_phases(args: argparse.Namespace) -> str:
+    """The export with its RSS per step (aot_phases.py); returns the table."""
+    from aot_phases import PhaseRss
+
+    weights = sum(f.stat().st_size for f in args.model_dir.glob("*.safetensors"))
+    with PhaseRss("outside the steps below: imports, loading the model, the recipe") as rss:
+        from executorch.backends.xnnpack.xnnpack_preprocess import XnnpackBackend
+        from executorch.exir.program import _program
+        from optimum.exporters.executorch.integrations import CausalLMExportableModule
+
+        import executorch_ascend.backend as ascend_backend
+        import executorch_ascend.toolchain.atc as atc
+
+        rss.wrap(CausalLMExportableModule, "export", "torch.export")
+        rss.wrap(_program, "_gen_edge_manager_for_partitioners", "to_edge")
+        rss.wrap(_program.EdgeProgramManager, "to_backend", "partitioner, ExecuTorch's steps")
+        rss.wrap(ascend_backend.AscendBackend, "preprocess", "preprocess: checks, packaging")
+        rss.wrap(XnnpackBackend, "preprocess", "preprocess (XNNPACK)")
+        rss.wrap(ascend_backend, "lower_partition", "preprocess: lowering to ONNX")
+        rss.wrap(ascend_backend, "compile_onnx", "preprocess: writing the ONNX files")
+        rss.wrap(atc, "_run_atc", "preprocess: atc (a child process)")
+        rss.wrap(_program.EdgeProgramManager, "to_executorch", "to_executorch")
+        rss.wrap(_program.ExecutorchProgramManager, "write_to_file", "writing the .pte")
+        rss.wrap(_program.ExecutorchProgramManager, "write_tensor_data_to_file", "writing the .ptd")
+        _export(args.model_dir, args.out, args.backend, args.dtype, args.cache, args.prefill_chunk)
+    return rss.table(weights)
+
+
 def _child(args: argparse.Namespace) -> None:
     """One phase in this process; prints its result as JSON with the process's peak RSS."""
     start = time.perf_counter()
     if args.phase == "export":
-        _export(args.model_dir, args.out, args.backend, args.dtype, args.cache, args.prefill_chunk)
+        if args.phases:
+            print(_export_phases(args), file=sys.stderr)
+        else:
+            _export(args.model_dir, args.out, args.backend, args.dtype, args.cache,
+                    args.prefill_chunk)  # fmt: skip
         result: dict[str, float] = {"aot_s": time.perf_counter() - start}
     else:
         result = _generate(args.model_dir, args.out, args.prompt_tokens, args.tokens)
-    result["peak_rss_gib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    # This process's own peak (VmHWM): not ru_maxrss, which Linux carries over exec from the
+    # forked copy of the parent (here the peak of making the model's random weights). atc's
+    # (a child) is not in it (docs/benchmarks.md has atc's).
+    with open("/proc/self/status") as status:
+        hwm = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    result["peak_rss_gib"] = hwm / 2**20
     print("RESULT " + json.dumps(result))
 
 
@@ -151,7 +192,12 @@ def _phase(args: argparse.Namespace, phase: str, backend: str, out: Path) -> dic
            "--model-dir", str(args.model_dir), "--dtype", args.dtype, "--cache", str(args.cache),
            "--prompt-tokens", str(args.prompt_tokens), "--tokens", str(args.tokens),
            "--prefill-chunk", str(args.prefill_chunk)]  # fmt: skip
+    if args.phases:
+        cmd.append("--phases")
     proc = subprocess.run(cmd, capture_output=True, text=True)
+    if args.phases and phase == "export":
+        table = proc.stderr[proc.stderr.find("| phase |") :]
+        print(f"{backend} export, RSS per step:\n{table}", flush=True)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
     if proc.returncode != 0 or not lines:
         raise SystemExit(f"{backend} {phase} failed:\n{proc.stderr[-4000:]}")
@@ -172,6 +218,11 @@ def main() -> None:
         default=8,
         help="the ascend recipe's prefill_chunk (gears 1..P; past 15 layers ACL's 128-dim limit "
         "makes the recipe fall back to 1, after lowering one gear)",
+    )
+    p.add_argument(
+        "--phases",
+        action="store_true",
+        help="print the export's RSS per step (benchmarks/aot_phases.py; sampling costs little)",
     )
     p.add_argument("--phase", choices=("export", "generate"), help=argparse.SUPPRESS)
     p.add_argument("--backend", help=argparse.SUPPRESS)

@@ -41,6 +41,7 @@ from ..lowering.gears.plan import exported_symbols
 from ..lowering.lower import TooManyGearedDims
 from ..partitioner import AscendPartitioner
 from ..transforms import rewrite_moe
+from .fake_parameters import export_with_fake_parameters
 from .seq2seq import fixed_seq2seq_export, is_seq2seq
 from .shape_gears import DEFAULT_ENCODER_LENGTHS, DEFAULT_PREFILL_CHUNK, choose_gears
 
@@ -117,9 +118,12 @@ def _export(
     # would otherwise specialise the auto form's choice to the example's length).
     static = decoder and getattr(model, "disable_dynamic_shapes", False)
     rewrite_moe(model, "auto" if static else "dense")
-    # optimum 1.1.0's seq2seq decoder module does not export on transformers 5.24 (seq2seq.py).
-    with fixed_seq2seq_export() if seq2seq else contextlib.nullcontext():
-        programs = model.export()
+    if decoder:
+        programs = export_with_fake_parameters(model)  # no clone of the weights (its docstring)
+    else:
+        # optimum 1.1.0's seq2seq decoder module does not export on transformers 5.24 (seq2seq.py).
+        with fixed_seq2seq_export() if seq2seq else contextlib.nullcontext():
+            programs = model.export()
     if decoder and not any(exported_symbols(p) for p in programs.values()):
         _static_decoder(metadata)  # optimum exported the decode shape (e.g. a sliding window)
     if len(programs) == 1:
