@@ -50,10 +50,6 @@ FAMILIES = {
         },
     ),
 }
-# fp16/bf16 Phi-3 longrope does not reach the partitioner: ExecuTorch 1.5.1's
-# to_edge_transform_and_lower fails on longrope's float32 update of its fp16 inv_freq buffer
-# ("Tensor dtype mismatch"), with XNNPACK's partitioner as with this one.
-FP32_ONLY = {"phi3_longrope"}
 DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 # Relative to max(1, max |logit|): fp32 as everywhere; fp16 and bf16 as their significands allow
 # after a dozen layers of rounding (the emulator accumulates in fp32, eager PyTorch on the CPU
@@ -74,7 +70,7 @@ def _within(actual: torch.Tensor, expected: torch.Tensor, dtype: str) -> tuple[f
 
 @pytest.mark.parametrize(
     ("family", "dtype"),
-    [(f, d) for f in FAMILIES for d in DTYPES if d == "fp32" or f not in FP32_ONLY],
+    [(f, d) for f in FAMILIES for d in DTYPES],
 )
 def test_greedy_generation_matches_eager(native, family: str, dtype: str) -> None:
     from executorch.runtime import Runtime
