@@ -30,6 +30,7 @@ from .lowering.gears.partitioning import (
 from .lowering.gears.plan import GearPlan, plan_gears
 from .lowering.pre_decompositions import decompose_adaptive_max_pools
 from .lowering.registry import ops_kept_whole, why_unsupported
+from .lowering.stable_sort import stable_sorts_as_sorts
 from .lowering.whole_ops import make_kept_outputs_contiguous
 from .soc_dtypes import bf16_refusal
 
@@ -216,6 +217,9 @@ class AscendPartitioner(Partitioner):
         # A copy_ across dtypes gets its cast made explicit, which functionalisation would
         # drop (lowering/copy_casts.py: longrope's float32 update of a float16 buffer).
         self.copy_casts = cast_copy_sources(exported_program)
+        # sort/argsort(stable=...) are not core ATen; TopK's tie rule is a stable sort's
+        # (lowering/stable_sort.py).
+        stable_sorts_as_sorts(exported_program)
         exported_program = decompose_adaptive_max_pools(exported_program)
         self._gear_kept = self._kept_at_gears(exported_program)
         self.layout_fixes = make_kept_outputs_contiguous(exported_program, self._kept_whole)
