@@ -2,8 +2,9 @@
 # Copyright (c) 2026 the executorch-ascend authors.
 """Greedy generation through transformers' static-cache export, the way a generation loop runs
 it: the prompt fed one token per call with its cache_position, then 32 greedy tokens, in fp32,
-fp16 and bf16, for a Llama and a Qwen2 (default configuration and attention implementation,
-weights rescaled so the logits are far from zero).
+fp16 and bf16, for a Llama, a Qwen2 and a Phi-3 with longrope scaling (default configuration
+and attention implementation, weights rescaled so the logits are far from zero). Phi-3's fp16
+and bf16 programs rely on lowering/copy_casts.py (longrope's float32 copy_ into its buffer).
 
 Each program is one Ascend partition with no compute op on the CPU, the KV cache is device
 state (the blob lists it), the tokens equal eager's token for token and every step's logits are
