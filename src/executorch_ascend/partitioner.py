@@ -20,6 +20,7 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 from .backend import AscendBackend
 from .compile_spec import AscendCompileSpec, SpecLike, as_compile_spec
 from .lowering.constants import ConstantResolver
+from .lowering.copy_casts import cast_copy_sources
 from .lowering.gears.partitioning import (
     analyze_at_gears,
     explain_refusal,
@@ -29,6 +30,7 @@ from .lowering.gears.partitioning import (
 from .lowering.gears.plan import GearPlan, plan_gears
 from .lowering.pre_decompositions import decompose_adaptive_max_pools
 from .lowering.registry import ops_kept_whole, why_unsupported
+from .lowering.stable_sort import stable_sorts_as_sorts
 from .lowering.whole_ops import make_kept_outputs_contiguous
 from .soc_dtypes import bf16_refusal
 
@@ -201,6 +203,8 @@ class AscendPartitioner(Partitioner):
         self.reasons: dict[str, str] = {}
         # Kept ops whose output got a contiguous copy before decomposition (node names).
         self.layout_fixes: list[str] = []
+        # copy_ nodes given an explicit cast to their destination's dtype (node names).
+        self.copy_casts: list[str] = []
         self._gear_kept: set[str] | None = None  # ops kept whole at every shape gear
         # Mutable buffers (targets) a partition owns as device state, set by `partition`.
         self.owned_buffers: list[str] = []
@@ -210,6 +214,12 @@ class AscendPartitioner(Partitioner):
         # after it then fails to re-trace; see lowering/whole_ops.py. The program is edited in
         # place (a clone that changes no value), as ExecuTorch hands it over for that purpose.
         # Adaptive max pools become core ATen ops first (lowering/pre_decompositions.py).
+        # A copy_ across dtypes gets its cast made explicit, which functionalisation would
+        # drop (lowering/copy_casts.py: longrope's float32 update of a float16 buffer).
+        self.copy_casts = cast_copy_sources(exported_program)
+        # sort/argsort(stable=...) are not core ATen; TopK's tie rule is a stable sort's
+        # (lowering/stable_sort.py).
+        stable_sorts_as_sorts(exported_program)
         exported_program = decompose_adaptive_max_pools(exported_program)
         self._gear_kept = self._kept_at_gears(exported_program)
         self.layout_fixes = make_kept_outputs_contiguous(exported_program, self._kept_whole)

@@ -2,8 +2,9 @@
 # Copyright (c) 2026 the executorch-ascend authors.
 """Greedy generation through transformers' static-cache export, the way a generation loop runs
 it: the prompt fed one token per call with its cache_position, then 32 greedy tokens, in fp32,
-fp16 and bf16, for a Llama and a Qwen2 (default configuration and attention implementation,
-weights rescaled so the logits are far from zero).
+fp16 and bf16, for a Llama, a Qwen2 and a Phi-3 with longrope scaling (default configuration
+and attention implementation, weights rescaled so the logits are far from zero). Phi-3's fp16
+and bf16 programs rely on lowering/copy_casts.py (longrope's float32 copy_ into its buffer).
 
 Each program is one Ascend partition with no compute op on the CPU, the KV cache is device
 state (the blob lists it), the tokens equal eager's token for token and every step's logits are
@@ -50,10 +51,6 @@ FAMILIES = {
         },
     ),
 }
-# fp16/bf16 Phi-3 longrope does not reach the partitioner: ExecuTorch 1.5.1's
-# to_edge_transform_and_lower fails on longrope's float32 update of its fp16 inv_freq buffer
-# ("Tensor dtype mismatch"), with XNNPACK's partitioner as with this one.
-FP32_ONLY = {"phi3_longrope"}
 DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 # Relative to max(1, max |logit|): fp32 as everywhere; fp16 and bf16 as their significands allow
 # after a dozen layers of rounding (the emulator accumulates in fp32, eager PyTorch on the CPU
@@ -74,7 +71,7 @@ def _within(actual: torch.Tensor, expected: torch.Tensor, dtype: str) -> tuple[f
 
 @pytest.mark.parametrize(
     ("family", "dtype"),
-    [(f, d) for f in FAMILIES for d in DTYPES if d == "fp32" or f not in FP32_ONLY],
+    [(f, d) for f in FAMILIES for d in DTYPES],
 )
 def test_greedy_generation_matches_eager(native, family: str, dtype: str) -> None:
     from executorch.runtime import Runtime

@@ -181,11 +181,14 @@ _bitwise("Xor", "xor", operator.xor)
 
 
 def _where_supported(node: Node) -> str | None:
-    """bool condition, value operands of one dtype."""
+    """bool condition, value operands of one dtype, or of two float dtypes (PyTorch promotes
+    them to the wider one, so each is cast to the result's dtype, exactly)."""
     if tensor_val(node.args[0]).dtype != torch.bool:
         return "where condition must be bool"
     a, b = (tensor_val(v).dtype for v in node.args[1:3])
-    return None if a == b else f"where operands of different dtypes {a}, {b}"
+    if a == b or (a in FLOATS and b in FLOATS and tensor_val(node).dtype in FLOATS):
+        return None
+    return f"where operands of different dtypes {a}, {b}"
 
 
 @converter(
@@ -197,6 +200,9 @@ def _where_supported(node: Node) -> str | None:
         fn_sample("where_same", lambda x, y: torch.where(x > 0, x, y), (2, 3), (2, 3)),
         fn_sample("where_broadcast", lambda x, y: torch.where(y > 0, x, -x), (2, 3, 4), (4,)),
         fn_sample("masked_fill", lambda x: x.masked_fill(x > 0.3, -1.5), (3, 1, 5)),
+        # Phi-3's longrope: where(long, float32 factors, float16 buffer) in a float16 model;
+        # the float16 operand is promoted to float32, as PyTorch does.
+        fn_sample("where_mixed_floats", lambda x, y: torch.where(x > 0, x.half(), y), (2, 3), (3,)),
         fn_sample(
             "masked_fill_mask",
             lambda x, m: x.masked_fill(m < 0, -1e4) * 2,
@@ -206,7 +212,9 @@ def _where_supported(node: Node) -> str | None:
     ],
 )
 def where(ctx: LoweringContext, node: Node) -> None:
-    ctx.emit("Where", [ctx.value(a) for a in node.args[:3]], node)
+    out = tensor_val(node).dtype
+    values = [cast_to(ctx, v, out) for v in node.args[1:3]]  # no Cast when they agree
+    ctx.emit("Where", [ctx.value(node.args[0]), *values], node)
 
 
 def _float_input(node: Node) -> str | None:

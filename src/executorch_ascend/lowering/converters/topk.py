@@ -9,8 +9,10 @@ Ties: TopK puts the lower index first (ONNX's rule; the emulator does the same, 
 the greatest value, as in PyTorch): a stable sort's order. PyTorch's CPU topk and default sort
 leave the order of equal values unspecified (on a few hundred tied values it is not the index
 order): where values tie, the indices may differ from eager's while naming the same values.
-sort(stable=True) is aten.sort.stable, which is not core ATen: ExecuTorch's to_edge refuses it
-before any partitioner sees it, so it has no converter. float16 ties are
+sort(stable=...) and argsort(stable=...) export as aten.sort.stable / aten.argsort.stable, which
+are not core ATen (to_edge refuses them): AscendPartitioner rewrites them into aten.sort.default
+before to_edge where this converter takes the input (lowering/stable_sort.py), exact by the tie
+rule above; their samples below have ties and compare indices with eager. float16 ties are
 common (sigmoid scores near 1), so a model that gathers by top-k indices is compared with eager
 under the stated rule (tests/python/test_select_ops_models.py). sorted=False promises no order;
 the sorted one is returned.
@@ -34,7 +36,7 @@ aten = torch.ops.aten
 _TOPK_INPUTS = (torch.float32, torch.float16)
 
 
-def _input_supported(node: Node) -> str | None:
+def sort_input_refusal(node: Node) -> str | None:
     """float16/float32 input of rank >= 1 (the int64 dtype listed is the indices')."""
     x = node.args[0]
     dtype = tensor_val(x).dtype
@@ -50,7 +52,7 @@ def _topk_supported(node: Node) -> str | None:
     """float16/float32 input of rank >= 1; k >= 1."""
     if int(arg(node, 1, "k")) < 1:
         return "topk with k=0 (an empty result)"
-    return _input_supported(node)
+    return sort_input_refusal(node)
 
 
 def _emit_topk(ctx: LoweringContext, node: Node, axis: int, k: int, largest: bool) -> None:
@@ -121,7 +123,7 @@ def topk(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.sort.default,
     onnx=["TopK"],
-    supports=_input_supported,
+    supports=sort_input_refusal,
     dtypes=(*_TOPK_INPUTS, torch.int64),
     samples=[
         fn_sample("sort_last", lambda x: tuple(torch.sort(x)), (3, 6), inputs=_scores, half=True),
@@ -141,6 +143,41 @@ def topk(ctx: LoweringContext, node: Node) -> None:
         ),
         # Tied values: the sorted values are the same whatever order the ties take.
         fn_sample("sort_tied_values", lambda x: torch.sort(x)[0], (4, 9), inputs=_tied, half=True),
+        # stable=True (aten.sort.stable / argsort.stable, rewritten before to_edge): ties in
+        # index order in either direction, so the indices equal eager's too.
+        fn_sample(
+            "sort_stable_tied",
+            lambda x: tuple(torch.sort(x, stable=True)),
+            (4, 9),
+            inputs=_tied,
+            half=True,
+        ),
+        fn_sample(
+            "sort_stable_descending_dim0_tied",
+            lambda x: tuple(torch.sort(x, dim=0, descending=True, stable=True)),
+            (7, 3),
+            inputs=_tied,
+        ),
+        fn_sample(
+            "argsort_stable_descending_tied",
+            lambda x: torch.argsort(x, dim=-1, descending=True, stable=True),
+            (3, 8),
+            inputs=_tied,
+            half=True,
+        ),
+        fn_sample(
+            "argsort_stable_dim1_tied",
+            lambda x: torch.argsort(x, dim=1, stable=True),
+            (2, 6, 3),
+            inputs=_tied,
+        ),
+        # stable=False is aten.sort.stable as well; it promises no order of ties: values only.
+        fn_sample(
+            "sort_stable_false_values",
+            lambda x: torch.sort(x, stable=False)[0],
+            (5, 4),
+            inputs=_tied,
+        ),
     ],
 )
 def sort(ctx: LoweringContext, node: Node) -> None:
