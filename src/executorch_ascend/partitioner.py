@@ -28,6 +28,7 @@ from .lowering.gears.partitioning import (
     kept_whole_at_gears,
 )
 from .lowering.gears.plan import GearPlan, plan_gears
+from .lowering.median import decompose_medians
 from .lowering.pre_decompositions import decompose_adaptive_max_pools
 from .lowering.registry import ops_kept_whole, why_unsupported
 from .lowering.stable_sort import stable_sorts_as_sorts
@@ -220,6 +221,8 @@ class AscendPartitioner(Partitioner):
         # sort/argsort(stable=...) are not core ATen; TopK's tie rule is a stable sort's
         # (lowering/stable_sort.py).
         stable_sorts_as_sorts(exported_program)
+        # median is not core ATen either: a sort and a select (lowering/median.py).
+        exported_program = decompose_medians(exported_program)
         exported_program = decompose_adaptive_max_pools(exported_program)
         self._gear_kept = self._kept_at_gears(exported_program)
         self.layout_fixes = make_kept_outputs_contiguous(exported_program, self._kept_whole)

@@ -79,6 +79,13 @@ def _scores(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
     return (torch.randperm(n, generator=gen).float() / n * 4 - 2).reshape(shape_)
 
 
+def _with_nans(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
+    """Distinct values, with NaN twice in the first row (and nowhere else)."""
+    x = _scores(shape_, gen)
+    x[0, 1] = x[0, 3] = float("nan")
+    return x
+
+
 def _tied(shape_: tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
     """Values in {-2, -1, 0, 1, 2}: many ties."""
     return torch.randint(-2, 3, shape_, generator=gen).float()
@@ -170,6 +177,24 @@ def topk(ctx: LoweringContext, node: Node) -> None:
             lambda x: torch.argsort(x, dim=1, stable=True),
             (2, 6, 3),
             inputs=_tied,
+        ),
+        # torch.median becomes this sort and a select before to_edge (lowering/median.py).
+        fn_sample("median_dim_odd", lambda x: tuple(torch.median(x, 1)), (3, 5), inputs=_scores),
+        fn_sample(
+            "median_dim_even_keepdim",
+            lambda x: tuple(torch.median(x, 0, keepdim=True)),
+            (6, 3),
+            inputs=_scores,
+            half=True,
+        ),
+        fn_sample("median_values_tied", lambda x: torch.median(x, -1)[0], (4, 7), inputs=_tied),
+        fn_sample("median_all", lambda x: torch.median(x) * 2, (3, 4), inputs=_scores, half=True),
+        # NaN rows, compared as NaN-ness (NaN never equals itself) and the first NaN's index.
+        fn_sample(
+            "median_nan_rows",
+            lambda x: (torch.isnan(torch.median(x, 1)[0]), torch.median(x, 1)[1]),
+            (3, 6),
+            inputs=_with_nans,
         ),
         # stable=False is aten.sort.stable as well; it promises no order of ties: values only.
         fn_sample(
