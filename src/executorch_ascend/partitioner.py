@@ -19,8 +19,8 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 
 from .backend import AscendBackend
 from .compile_spec import AscendCompileSpec, SpecLike, as_compile_spec
+from .lowering.before_to_edge import rewrite_before_to_edge
 from .lowering.constants import ConstantResolver
-from .lowering.copy_casts import cast_copy_sources
 from .lowering.gears.partitioning import (
     analyze_at_gears,
     explain_refusal,
@@ -28,10 +28,7 @@ from .lowering.gears.partitioning import (
     kept_whole_at_gears,
 )
 from .lowering.gears.plan import GearPlan, plan_gears
-from .lowering.median import decompose_medians
-from .lowering.pre_decompositions import decompose_adaptive_max_pools
 from .lowering.registry import ops_kept_whole, why_unsupported
-from .lowering.stable_sort import stable_sorts_as_sorts
 from .lowering.whole_ops import make_kept_outputs_contiguous
 from .soc_dtypes import bf16_refusal
 
@@ -214,16 +211,9 @@ class AscendPartitioner(Partitioner):
         # A kept op's output layout can differ between the traces to_edge makes, and a view
         # after it then fails to re-trace; see lowering/whole_ops.py. The program is edited in
         # place (a clone that changes no value), as ExecuTorch hands it over for that purpose.
-        # Adaptive max pools become core ATen ops first (lowering/pre_decompositions.py).
-        # A copy_ across dtypes gets its cast made explicit, which functionalisation would
-        # drop (lowering/copy_casts.py: longrope's float32 update of a float16 buffer).
-        self.copy_casts = cast_copy_sources(exported_program)
-        # sort/argsort(stable=...) are not core ATen; TopK's tie rule is a stable sort's
-        # (lowering/stable_sort.py).
-        stable_sorts_as_sorts(exported_program)
-        # median is not core ATen either: a sort and a select (lowering/median.py).
-        exported_program = decompose_medians(exported_program)
-        exported_program = decompose_adaptive_max_pools(exported_program)
+        # Before that, the rewrites of non-core ops and of dtype-changing copies
+        # (lowering/before_to_edge.py).
+        exported_program, self.copy_casts = rewrite_before_to_edge(exported_program)
         self._gear_kept = self._kept_at_gears(exported_program)
         self.layout_fixes = make_kept_outputs_contiguous(exported_program, self._kept_whole)
         return exported_program

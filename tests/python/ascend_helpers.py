@@ -110,16 +110,12 @@ def edge_with_kept_ops(module: torch.nn.Module, inputs: Sequence[torch.Tensor]):
     from executorch.exir import EdgeCompileConfig, to_edge
 
     from executorch_ascend.lowering import ops_kept_whole, why_unsupported
-    from executorch_ascend.lowering.copy_casts import cast_copy_sources
-    from executorch_ascend.lowering.median import decompose_medians
-    from executorch_ascend.lowering.stable_sort import stable_sorts_as_sorts
+    from executorch_ascend.lowering.before_to_edge import rewrite_before_to_edge
     from executorch_ascend.lowering.whole_ops import make_kept_outputs_contiguous
 
     exported = torch.export.export(module, tuple(inputs))
     # AscendPartitioner's own rewrites before to_edge (transform_for_pre_decomposition).
-    cast_copy_sources(exported)
-    stable_sorts_as_sorts(exported)
-    exported = decompose_medians(exported)
+    exported, _ = rewrite_before_to_edge(exported)
     make_kept_outputs_contiguous(exported, lambda n: why_unsupported(n) is None)
     kept = {
         n.target
