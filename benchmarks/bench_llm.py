@@ -5,8 +5,8 @@ random weights, tied embeddings) -> optimum-executorch's export with the `ascend
 optimum's own `xnnpack` recipe for comparison -> ExecuTorch's TextLLMRunner.
 
     python benchmarks/bench_llm.py [--size 0.5b|1.5b|tiny] [--dtype bf16|fp16|fp32]
-                                   [--backends ascend,xnnpack] [--prompt-tokens 64] [--tokens 32]
-                                   [--prefill-chunk 8] [--phases]
+                                   [--qlinear 8w|4w] [--backends ascend,xnnpack]
+                                   [--prompt-tokens 64] [--tokens 32] [--prefill-chunk 8] [--phases]
 
 Per backend, each phase in its own process so its peak RSS is its own: export (AOT seconds and
 peak RSS, the .pte/.ptd bytes) and generation (TextLLMRunner: load seconds, peak RSS, prefill and
@@ -90,7 +90,13 @@ def _padded_tokenizer(path: Path, vocab: int) -> None:
 
 
 def _export(
-    model_dir: Path, out: Path, backend: str, dtype: str, cache: int, prefill_chunk: int = 8
+    model_dir: Path,
+    out: Path,
+    backend: str,
+    dtype: str,
+    cache: int,
+    prefill_chunk: int = 8,
+    qlinear: str | None = None,
 ) -> None:
     if backend == "ascend":
         import executorch_ascend
@@ -100,7 +106,9 @@ def _export(
     from optimum.exporters.executorch import main_export
 
     recipe_kwargs = {"toolchain": "emulator", "prefill_chunk": prefill_chunk}
-    kwargs = {"recipe_kwargs": recipe_kwargs} if backend == "ascend" else {}
+    kwargs: dict[str, object] = {"recipe_kwargs": recipe_kwargs} if backend == "ascend" else {}
+    if qlinear is not None:
+        kwargs["qlinear"] = qlinear  # optimum's torchao weight-only quantization of the linears
     main_export(str(model_dir), "text-generation", backend, str(out),
                 dtype=DTYPES[dtype], max_seq_len=cache, **kwargs)  # fmt: skip
 
@@ -162,7 +170,8 @@ def _export_phases(args: argparse.Namespace) -> str:
         rss.wrap(_program.EdgeProgramManager, "to_executorch", "to_executorch")
         rss.wrap(_program.ExecutorchProgramManager, "write_to_file", "writing the .pte")
         rss.wrap(_program.ExecutorchProgramManager, "write_tensor_data_to_file", "writing the .ptd")
-        _export(args.model_dir, args.out, args.backend, args.dtype, args.cache, args.prefill_chunk)
+        _export(args.model_dir, args.out, args.backend, args.dtype, args.cache,
+                args.prefill_chunk, args.qlinear)  # fmt: skip
     return rss.table(weights)
 
 
@@ -174,7 +183,7 @@ def _child(args: argparse.Namespace) -> None:
             print(_export_phases(args), file=sys.stderr)
         else:
             _export(args.model_dir, args.out, args.backend, args.dtype, args.cache,
-                    args.prefill_chunk)  # fmt: skip
+                    args.prefill_chunk, args.qlinear)  # fmt: skip
         result: dict[str, float] = {"aot_s": time.perf_counter() - start}
     else:
         result = _generate(args.model_dir, args.out, args.prompt_tokens, args.tokens)
@@ -194,6 +203,8 @@ def _phase(args: argparse.Namespace, phase: str, backend: str, out: Path) -> dic
            "--prefill-chunk", str(args.prefill_chunk)]  # fmt: skip
     if args.phases:
         cmd.append("--phases")
+    if args.qlinear:
+        cmd += ["--qlinear", args.qlinear]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if args.phases and phase == "export":
         table = proc.stderr[proc.stderr.find("| phase |") :]
@@ -208,6 +219,12 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--size", choices=SIZES, default="0.5b")
     p.add_argument("--dtype", choices=DTYPES, default="bf16")
+    p.add_argument(
+        "--qlinear",
+        choices=("8w", "4w", "8da4w", "8da8w"),
+        help="optimum's quantization of the linears (torchao: weight-only int8 per channel, int4 "
+        "per group of 32; 8da: with int8 per-token activations); the rest stays --dtype",
+    )
     p.add_argument("--backends", default="ascend,xnnpack")
     p.add_argument("--cache", type=int, default=256, help="KV cache positions")
     p.add_argument("--prompt-tokens", type=int, default=64)
@@ -236,7 +253,8 @@ def main() -> None:
         args.model_dir = Path(tmp) / "model"
         weights = _make_model_dir(args.model_dir, args.size, args.dtype)
         print(
-            f"Qwen2.5-{args.size} shape, {args.dtype}, weights {weights / 2**30:.2f} GiB, "
+            f"Qwen2.5-{args.size} shape, {args.dtype}, --qlinear {args.qlinear or 'none'}, "
+            f"weights {weights / 2**30:.2f} GiB, "
             f"cache {args.cache}, prompt ~{args.prompt_tokens} tokens, {args.tokens} new"
         )
         print("| backend | AOT s | AOT peak RSS GiB (x weights) | .pte+.ptd GiB | load s | "
