@@ -63,7 +63,8 @@ def bf16_refusal(node: Node, soc_version: str) -> str | None:
             f"bfloat16 {', '.join(lacking)}: CANN defines it without bfloat16 "
             f"({facts.source_of(lacking[0])})"
         )
-    lacking = [op for op in ops if _onnx_float_op_without_bf16(op)]
+    in_float32 = conv.bf16_in_float32 if conv is not None else ()
+    lacking = [op for op in ops if _onnx_float_op_without_bf16(op) and op not in in_float32]
     if lacking:
         return (
             f"bfloat16 {', '.join(lacking)}: ONNX opset {_OPSET} defines it without bfloat16 "

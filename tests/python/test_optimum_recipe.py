@@ -213,11 +213,12 @@ def test_recipe_refuses_unknown_options() -> None:
         export_with_ascend(torch.nn.Identity(), encoder_lengths=1)
 
 
-@pytest.mark.parametrize("qlinear", ["4w", "8w"])
+@pytest.mark.parametrize("qlinear", ["4w", "8w", "8da4w"])
 def test_weight_only_quantized_decoder_through_the_recipe(tmp_path, native, qlinear: str) -> None:
     """optimum's `--qlinear 4w|8w` (torchao weight-only int4 per group of 32, int8 per channel)
-    in float16: one Ascend delegate (NPUWeightQuantBatchMatmulV2), and TextLLMRunner's text equals
-    the quantized eager model's greedy text."""
+    and `8da4w` (int8 per-token activations too, at prompt gears 1..2) in float16: one Ascend
+    delegate (NPUWeightQuantBatchMatmulV2), and TextLLMRunner's text equals the quantized eager
+    model's greedy text."""
     from executorch.extension.llm.runner import GenerationConfig, TextLLMRunner
     from tokenizers import Tokenizer
 
@@ -225,7 +226,8 @@ def test_weight_only_quantized_decoder_through_the_recipe(tmp_path, native, qlin
     out = tmp_path / "out"
     _cli(
         "export-hf", str(model_dir), "--task", "text-generation", "-o", str(out), "--dtype",
-        "float16", "--qlinear", qlinear, "--max-seq-len", str(CACHE), "--prefill-chunk", "1",
+        "float16", "--qlinear", qlinear, "--max-seq-len", str(CACHE), "--prefill-chunk",
+        "2" if qlinear.startswith("8da") else "1",
         "--emulator",
     )  # fmt: skip
     forward = {r.name: r for r in report_pte(out / "model.pte")}["forward"]

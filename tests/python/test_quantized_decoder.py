@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
+import onnx
 import pytest
 import torch
 from ascend_helpers import ascend_lowered_modules
@@ -33,16 +35,25 @@ CASES = {
     "int8": (torch.int8, None),
     "int4_g32": (torch.int4, 32),
     "int4_g128": (torch.int4, 128),
+    "8da4w_g32": (torch.int4, 32),  # int8 per-token activations too (dynamic_activation_quant.py)
 }
 
 
-def _quantize(model: torch.nn.Module, dtype: torch.dtype, group: int | None) -> None:
-    """What the weight-only recipes do: torchao's config on every nn.Linear."""
-    from torchao.quantization import quantize_
+def _quantize(model: torch.nn.Module, case: str) -> None:
+    """What the weight-only recipes do (torchao's config on every nn.Linear), or torchao's
+    8da4w (optimum's `--qlinear 8da4w`)."""
+    from torchao.quantization import Int8DynamicActivationIntxWeightConfig, quantize_
+    from torchao.quantization.granularity import PerGroup
 
     from executorch_ascend.recipes import weight_only_config
 
-    config = weight_only_config(dtype == torch.int4, group or 32)
+    dtype, group = CASES[case]
+    if case.startswith("8da"):
+        config = Int8DynamicActivationIntxWeightConfig(
+            weight_dtype=dtype, weight_granularity=PerGroup(group or 32)
+        )
+    else:
+        config = weight_only_config(dtype == torch.int4, group or 32)
     quantize_(model, config, filter_fn=lambda m, _: isinstance(m, torch.nn.Linear))
 
 
@@ -65,8 +76,9 @@ def _decoder(dtype: torch.dtype) -> torch.nn.Module:
         ("int4_g32", torch.float32),
         ("int4_g128", torch.float16),
         ("int8", torch.bfloat16),
+        ("8da4w_g32", torch.float16),
     ],
-    ids=["int8-fp32", "int4_g32-fp32", "int4_g128-fp16", "int8-bf16"],
+    ids=["int8-fp32", "int4_g32-fp32", "int4_g128-fp16", "int8-bf16", "8da4w_g32-fp16"],
 )
 def test_weight_only_decoder_generates_eager_tokens(
     native, tmp_path: Path, case: str, dtype: torch.dtype
@@ -81,7 +93,7 @@ def test_weight_only_decoder_generates_eager_tokens(
     model = _decoder(dtype)
     float_bytes = _linear_float_bytes(model)
     embedding_bytes = model.get_input_embeddings().weight.numel() * dtype.itemsize
-    _quantize(model, weight_dtype, group)
+    _quantize(model, case)
 
     spec = AscendCompileSpec(toolchain="emulator", external_tag="weights")
     lowering = lower_program(convert_and_export_with_cache(model), spec)
@@ -137,9 +149,8 @@ def test_weight_only_refused_where_cann_lacks_it(native, soc: str, case: str) ->
     (cann_op_facts.json): the lowering says so instead of handing atc what it refuses."""
     from transformers.integrations.executorch import convert_and_export_with_cache
 
-    weight_dtype, group = CASES[case]
     model = _decoder(torch.float16)
-    _quantize(model, weight_dtype, group)
+    _quantize(model, case)
     with pytest.raises(Exception, match="WeightQuantBatchMatmulV2"):
         lower_program(
             convert_and_export_with_cache(model),
@@ -147,29 +158,99 @@ def test_weight_only_refused_where_cann_lacks_it(native, soc: str, case: str) ->
         )
 
 
-def test_dynamic_activation_quantization_stays_on_the_cpu_with_the_reason() -> None:
-    """torchao's 8da4w (Int8DynamicActivationIntxWeightConfig): per-token activation quantization,
-    which CANN runs as DynamicQuant + QuantBatchMatmulV3, whose ONNX plugin has no opset-17 key:
-    the ops stay on the CPU and say so."""
-    from ascend_helpers import edge_with_kept_ops
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("weights", ["8da4w", "8da8w"])
+def test_dynamic_activation_quantization_is_eager_arithmetic_on_ascend(
+    native, tmp_path: Path, dtype: torch.dtype, weights: str
+) -> None:
+    """torchao's 8da4w / 8da8w on an nn.Sequential: the per-token activation quantization is
+    written in core ATen ops that compute eager's values exactly (the rewrite alone, bit for
+    bit), and the whole model lowers to one Ascend partition with nothing on the CPU, the weights
+    still int4/int8 (NPUWeightQuantBatchMatmulV2), its outputs eager's within the float
+    rounding of the matmuls."""
+    from executorch.runtime import Runtime
     from torchao.quantization import Int8DynamicActivationIntxWeightConfig, quantize_
-    from torchao.quantization.granularity import PerGroup
+    from torchao.quantization.granularity import PerAxis, PerGroup
 
-    from executorch_ascend.explain import explain
+    from executorch_ascend.lowering.before_to_edge import rewrite_before_to_edge
+    from executorch_ascend.lowering.dynamic_activation_quant import activation_quant_nodes
 
-    model = torch.nn.Sequential(torch.nn.Linear(64, 32)).eval()
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(
+        torch.nn.Linear(64, 64), torch.nn.SiLU(), torch.nn.Linear(64, 32)
+    ).eval()
+    with torch.no_grad():  # default init rescaled: outputs far from zero
+        for p in model.parameters():
+            p.mul_(4.0)
+    model = model.to(dtype)
+    int4 = weights == "8da4w"
     config = Int8DynamicActivationIntxWeightConfig(
-        weight_dtype=torch.int4, weight_granularity=PerGroup(32)
+        weight_dtype=torch.int4 if int4 else torch.int8,
+        weight_granularity=PerGroup(32) if int4 else PerAxis(0),
     )
     quantize_(model, config)
-    refused = [
-        r for r in explain(edge_with_kept_ops(model, (torch.randn(2, 64),))) if not r.supported
-    ]
-    quant_ops = [r for r in refused if "affine" in r.op]
-    assert {r.op for r in quant_ops} >= {
-        "torchao.choose_qparams_affine.default",
-        "torchao.quantize_affine.default",
-        "torchao.dequantize_affine.default",
-    }
-    for report in quant_ops:
-        assert "QuantBatchMatmul" in report.reason and "opsets 8-16" in report.reason, report
+    x = (torch.randn(1, 5, 64) * 3).to(dtype)
+    with torch.no_grad():
+        want = model(x)
+
+    exported = torch.export.export(model, (x,))
+    assert len(activation_quant_nodes(exported)) == 6  # choose, quantize, dequantize per linear
+    rewritten, _ = rewrite_before_to_edge(exported)
+    assert not activation_quant_nodes(rewritten)
+    dequantize = torch.ops.torchao.dequantize_affine.default
+    assert sum(n.target is dequantize for n in rewritten.graph.nodes) == 2  # the weights'
+    assert torch.equal(rewritten.module()(x), want)
+
+    spec = AscendCompileSpec(toolchain="emulator", dump_dir=str(tmp_path))
+    lowering = lower_program(torch.export.export(model, (x,)), spec)
+    summary = lowering.summary
+    assert summary.partitions == 1 and summary.delegated_nodes == summary.total_nodes, summary
+    (part,) = [onnx.load(str(d / "part.onnx")) for d in tmp_path.iterdir()]
+    assert sum(n.op_type == "NPUWeightQuantBatchMatmulV2" for n in part.graph.node) == 2
+    program = Runtime.get().load_program(lowering.program.buffer)
+    got = program.load_method("forward").execute([x])[0]
+    assert got.dtype == dtype
+    # A few roundings of the matmul's input dtype: CANN's WeightQuantBatchMatmulV2 reads x in
+    # float16 (it has no float32 x), so float32 meets float16's rounding (2^-11) too.
+    tol = {torch.float32: 4e-3, torch.float16: 4e-3, torch.bfloat16: 3e-2}[dtype]
+    torch.testing.assert_close(
+        got.float(), want.float(), atol=tol * float(want.abs().max()), rtol=0
+    )
+
+
+@pytest.mark.parametrize("case", ["int4_g32", "int8"])
+def test_weight_wider_than_cann_takes_is_split_and_stays_quantized(
+    native, tmp_path: Path, case: str
+) -> None:
+    """CANN's WeightQuantBatchMatmulV2 takes N up to 65535; an LM head over a larger vocabulary
+    (Qwen's 151 936) becomes even column chunks, one op each, and a Concat: the weight stays
+    int4/int8 (no float initializer of its size) and the output is eager's."""
+    from executorch.runtime import Runtime
+
+    n = 65536 + 9 * 8 + (1 if case == "int8" else 0)  # int4 needs N a multiple of 8
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(64, n, bias=case == "int8")).eval()
+    with torch.no_grad():
+        model[0].weight.mul_(4.0)
+    model = model.to(torch.float16)
+    _quantize(model, case)
+    x = torch.randn(1, 3, 64).to(torch.float16)
+    with torch.no_grad():
+        want = model(x)
+
+    spec = AscendCompileSpec(toolchain="emulator", dump_dir=str(tmp_path))
+    lowering = lower_program(torch.export.export(model, (x,)), spec)
+    assert lowering.summary.partitions == 1, lowering.summary
+    (part,) = [onnx.load(str(d / "part.onnx")) for d in tmp_path.iterdir()]
+    ops = [n.op_type for n in part.graph.node]
+    assert ops.count("NPUWeightQuantBatchMatmulV2") == 2 and "Concat" in ops, ops
+    float_types = (onnx.TensorProto.FLOAT, onnx.TensorProto.FLOAT16)
+    largest_float = max(
+        (int(np.prod(i.dims)) for i in part.graph.initializer if i.data_type in float_types),
+        default=0,
+    )
+    assert largest_float < n * 64 // 16, largest_float  # scales and bias only
+
+    program = Runtime.get().load_program(lowering.program.buffer)
+    got = program.load_method("forward").execute([x])[0]
+    torch.testing.assert_close(got, want, atol=4e-3 * float(want.abs().max()), rtol=0)

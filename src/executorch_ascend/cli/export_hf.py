@@ -53,9 +53,10 @@ def add_export_hf_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--qlinear",
-        choices=("8w", "4w"),
-        help="optimum's weight-only quantization of the linears (torchao, int8 per channel or "
-        "int4 per group of 32): NPUWeightQuantBatchMatmulV2 on Ascend (docs/quantization.md)",
+        choices=("8w", "4w", "8da4w", "8da8w"),
+        help="optimum's quantization of the linears (torchao: weight-only int8 per channel or "
+        "int4 per group of 32, 8da also int8 per-token activations): NPUWeightQuantBatchMatmulV2 "
+        "on Ascend (docs/quantization.md)",
     )
     p.add_argument(
         "--ptd", metavar="TAG", help="put the .om and weight files into TAG.ptd beside model.pte"

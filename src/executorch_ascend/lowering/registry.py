@@ -69,6 +69,9 @@ class Converter:
     keep_whole: bool  # ask to_edge_transform_and_lower not to decompose it
     # Kept whole, the op's output layout depends on which trace computed it (lowering/whole_ops.py).
     layout_varies: bool
+    # ONNX ops this converter gives float32 (cast there and back) when its operands are bf16,
+    # because opset 17 defines them without bfloat16 (soc_dtypes.py does not refuse it for them).
+    bf16_in_float32: tuple[str, ...] = ()
 
 
 _REGISTRY: dict[Target, Converter] = {}
@@ -83,6 +86,7 @@ def converter(
     samples: Sequence[Sample] = (),
     keep_whole: bool = False,
     layout_varies: bool = False,
+    bf16_in_float32: Sequence[str] = (),
 ) -> Callable[[ConvertFn], ConvertFn]:
     def register(fn: ConvertFn) -> ConvertFn:
         conv = Converter(
@@ -95,6 +99,7 @@ def converter(
             samples=tuple(samples),
             keep_whole=keep_whole,
             layout_varies=layout_varies,
+            bf16_in_float32=tuple(bf16_in_float32),
         )
         for t in targets:
             if t in _REGISTRY:
@@ -144,9 +149,11 @@ def _static(t: torch.Tensor) -> bool:
 # Ops without a converter whose reason says the fix: those that appear only when the model is
 # exported in training mode, and dynamic (per-token) activation quantization.
 _DYNAMIC_QUANT = (
-    "dynamic per-token activation quantization (8da4w / 8da8w): CANN's QuantBatchMatmul, which "
-    "would run it, is registered by CANN's ONNX parser for opsets 8-16 only and the lowering "
-    "emits 17; quantize weight-only, or static int8 with AscendQuantizer (docs/quantization.md)"
+    "dynamic activation quantization in a form the lowering does not write in float ops "
+    "(lowering/dynamic_activation_quant.py takes torchao's int8 ASYMMETRIC/SYMMETRIC "
+    "choose_qparams_affine); CANN's QuantBatchMatmul is registered by its ONNX parser for opsets "
+    "8-16 only and the lowering emits 17; use torchao's 8da4w / 8da8w, weight-only, or static "
+    "int8 with AscendQuantizer (docs/quantization.md)"
 )
 _HINTS = {
     "native_dropout": "dropout in training mode: call model.eval() before torch.export",

@@ -23,7 +23,8 @@ NPUWeightQuantBatchMatmulV2 (ai.onnx 11-19) with transpose_x and transpose_weigh
   - bias is in x's dtype (fp32 when x is bf16).
 
 The weights stay int8 / packed int4 in the ONNX initializers, so the .ptd and the device hold
-1/4 and 1/8 of the float32 bytes.
+1/4 and 1/8 of the float32 bytes. CANN takes N up to 65535: a wider weight (an LM head over a
+large vocabulary) becomes one op per even column chunk and a Concat, still int8 / int4.
 """
 
 from __future__ import annotations
@@ -75,8 +76,8 @@ def weight_only_refusal(node: Node) -> str | None:
         return f"group size {group} (CANN: a multiple of 32 below K = {k})"
     if (qmin, qmax) == _INT4_RANGE and n % 8:
         return f"int4 weight with N = {n} (packed eight to an int32: N must be a multiple of 8)"
-    if n > _MAX_DIM or k > _MAX_DIM:
-        return f"weight [{n}, {k}] (CANN: K and N at most 65535)"
+    if k > _MAX_DIM:
+        return f"weight [{n}, {k}] (CANN: K at most 65535; a larger N is split into ops)"
     if tensor_val(node.args[0]).dtype not in (torch.float32, torch.float16, torch.bfloat16):
         return "the activation is not float32, float16 or bfloat16"
     return None
@@ -96,6 +97,14 @@ def _pack_int4(w: np.ndarray) -> np.ndarray:
     nibbles = (w.astype(np.uint32) & 0xF).reshape(w.shape[0], -1, 8)
     shifts = np.arange(8, dtype=np.uint32) * 4
     return np.bitwise_or.reduce(nibbles << shifts, axis=2).astype(np.uint32).view(np.int32)
+
+
+def _column_chunks(n: int) -> list[slice]:
+    """N in as few even chunks as CANN's N <= 65535 allows, each a multiple of 8 (int4 packs
+    eight columns to an int32): an LM head over a 151 936-token vocabulary is three ops."""
+    count = -(-n // _MAX_DIM)
+    size = -(-n // count // 8) * 8 if count > 1 else n
+    return [slice(start, min(start + size, n)) for start in range(0, n, size)]
 
 
 def emit_weight_only_linear(ctx: LoweringContext, node: Node) -> None:
@@ -123,40 +132,56 @@ def emit_weight_only_linear(ctx: LoweringContext, node: Node) -> None:
 
     w_t = to_numpy(q).T  # [K, N]
     int4 = (int(dq.args[5]), int(dq.args[6])) == _INT4_RANGE
-    packed = _pack_int4(w_t) if int4 else np.ascontiguousarray(w_t)
-    w = ctx.derived_initializer(packed, "weight_int4" if int4 else "weight_int8", [dq])
     scales = scale.double().numpy().reshape(n, -1).T  # [K/G, N]
     per_channel = scales.shape[0] == 1
-    s = ctx.derived_initializer(
-        (scales[0] if per_channel else scales).astype(np_compute), "antiquant_scale", [dq]
-    )
-    inputs = [x, w, s]
+    offsets = None
     if zero_point is not None and bool(torch.any(zero_point != 0)):
         offsets = -zero_point.double().numpy().reshape(n, -1).T
-        inputs.append(
-            ctx.derived_initializer(
-                (offsets[0] if per_channel else offsets).astype(np_compute),
-                "antiquant_offset",
-                [dq],
+    bias = node.args[2] if len(node.args) > 2 else node.kwargs.get("bias")
+    bias_dtype = torch.float32 if compute == torch.bfloat16 else compute
+    bias_value = ctx.constant(bias) if isinstance(bias, Node) else None
+    if isinstance(bias, Node) and bias_value is None:
+        b_all = ctx.tmp("Cast", [ctx.value(bias)], to=onnx_elem_type(bias_dtype))
+
+    def per_column(values: np.ndarray, cols: slice) -> np.ndarray:
+        return np.ascontiguousarray(values[0, cols] if per_channel else values[:, cols])
+
+    outputs = []
+    for cols in _column_chunks(n):
+        w_cols = np.ascontiguousarray(w_t[:, cols])
+        packed = _pack_int4(w_cols) if int4 else w_cols
+        w = ctx.derived_initializer(packed, "weight_int4" if int4 else "weight_int8", [dq])
+        s = ctx.derived_initializer(
+            per_column(scales, cols).astype(np_compute), "antiquant_scale", [dq]
+        )
+        inputs = [x, w, s]
+        if offsets is not None:
+            inputs.append(
+                ctx.derived_initializer(
+                    per_column(offsets, cols).astype(np_compute), "antiquant_offset", [dq]
+                )
+            )
+        if isinstance(bias, Node):
+            if bias_value is not None:
+                b = ctx.derived_initializer(
+                    to_numpy(bias_value.to(bias_dtype))[cols], "bias", [bias]
+                )
+            elif cols == slice(0, n):
+                b = b_all
+            else:
+                b = ctx.tmp("Slice", [b_all, ctx.int64s([cols.start]), ctx.int64s([cols.stop])])
+            inputs += [""] * (6 - len(inputs)) + [b]
+        outputs.append(
+            ctx.tmp(
+                "NPUWeightQuantBatchMatmulV2",
+                inputs,
+                antiquant_group_size=0 if per_channel else group,
+                dtype=-1,
+                transpose_x=0,
+                transpose_weight=0,
             )
         )
-    bias = node.args[2] if len(node.args) > 2 else node.kwargs.get("bias")
-    if isinstance(bias, Node):
-        bias_dtype = torch.float32 if compute == torch.bfloat16 else compute
-        value = ctx.constant(bias)
-        if value is not None:
-            b = ctx.derived_initializer(to_numpy(value.to(bias_dtype)), "bias", [bias])
-        else:
-            b = ctx.tmp("Cast", [ctx.value(bias)], to=onnx_elem_type(bias_dtype))
-        inputs += [""] * (6 - len(inputs)) + [b]
-    y = ctx.tmp(
-        "NPUWeightQuantBatchMatmulV2",
-        inputs,
-        antiquant_group_size=0 if per_channel else group,
-        dtype=-1,
-        transpose_x=0,
-        transpose_weight=0,
-    )
+    y = outputs[0] if len(outputs) == 1 else ctx.tmp("Concat", outputs, axis=1)
     out_shape = shape(node)
     if len(out_shape) != 2:
         y = ctx.tmp("Reshape", [y, ctx.int64s(out_shape)])

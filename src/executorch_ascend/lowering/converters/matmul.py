@@ -53,6 +53,8 @@ def _linear_supported(node: Node) -> str | None:
         "NPUWeightQuantBatchMatmulV2",
         "Reshape",
         "Cast",
+        "Concat",
+        "Slice",
     ],
     dtypes=FLOATS,
     supports=_linear_supported,

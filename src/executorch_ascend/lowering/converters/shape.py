@@ -14,6 +14,7 @@ from torch.fx import Node
 
 from ...dtypes import onnx_elem_type
 from ..context import LoweringContext
+from ..gears.specialize import GEAR_VARYING
 from ..registry import converter
 from ..samples import fn_sample, ints
 from ._args import arg, norm_dims, rank, shape, tensor_val
@@ -120,7 +121,7 @@ def _full_like_supported(node: Node) -> str | None:
 
 @converter(
     aten.full_like.default,
-    onnx=["Expand"],
+    onnx=["Expand", "Where", "IsNaN", "Equal"],
     supports=_full_like_supported,
     dtypes=MOVABLE,
     samples=[
@@ -136,6 +137,17 @@ def full_like(ctx: LoweringContext, node: Node) -> None:
     dtype = tensor_val(node).dtype
     value = arg(node, 1, "fill_value")
     value = float(value) if dtype.is_floating_point else int(value)
+    source = node.args[0]
+    if node.meta.get(GEAR_VARYING) and dtype.is_floating_point and isinstance(source, Node):
+        # Its shape changes with the gear, and CANN's Expand takes only a constant shape: the
+        # value broadcast over a mask of the input's own shape instead (true or false, the same
+        # value; Where is SelectV2, which takes float16/float32).
+        x = ctx.value(source)
+        x_dtype = tensor_val(source).dtype
+        mask = ctx.tmp("IsNaN", [x]) if x_dtype.is_floating_point else ctx.tmp("Equal", [x, x])
+        fill = ctx.scalar(value, dtype)
+        ctx.emit("Where", [mask, fill, fill], node)
+        return
     ctx.emit("Expand", [ctx.scalar(value, dtype), ctx.int64s(shape(node))], node)
 
 

@@ -4,20 +4,22 @@
 or a short chain of them.
 
 rsqrt becomes Sqrt + Reciprocal; log2/log10 are Log times a constant, log1p is Log(1 + x), and
-trunc (no ONNX Trunc) is sign(x) * floor(|x|). Constants take the input's dtype, so the same chain
-serves float32 and float16.
+trunc (no ONNX Trunc) is sign(x) * floor(|x|); a bfloat16 Round is computed in float32.
+Constants take the input's dtype, so the same chain serves float32 and float16.
 """
 
 from __future__ import annotations
 
 import math
 
+import onnx
 import torch
 from torch.fx import Node
 
 from ..context import LoweringContext
 from ..registry import converter
 from ..samples import UNARY_SHAPES, away_from_integers, fn_sample, positive
+from ._args import tensor_val
 from ._dtypes import FLOATS
 from ._emit import const_like, emit_trunc, unary
 
@@ -34,7 +36,30 @@ unary("Sin", aten.sin.default, torch.sin, *UNARY_SHAPES)
 unary("Cos", aten.cos.default, torch.cos, *UNARY_SHAPES)
 unary("Floor", aten.floor.default, torch.floor, *UNARY_SHAPES, inputs=away_from_integers)
 unary("Ceil", aten.ceil.default, torch.ceil, *UNARY_SHAPES, inputs=away_from_integers)
-unary("Round", aten.round.default, torch.round, *UNARY_SHAPES, inputs=away_from_integers)
+
+
+@converter(
+    aten.round.default,
+    onnx=["Round", "Cast"],
+    dtypes=FLOATS,
+    bf16_in_float32=["Round"],
+    samples=[
+        fn_sample(f"round_{'x'.join(map(str, s))}", torch.round, s, inputs=away_from_integers)
+        for s in UNARY_SHAPES
+    ],
+)
+def round_(ctx: LoweringContext, node: Node) -> None:
+    x = ctx.value(node.args[0])
+    if tensor_val(node).dtype != torch.bfloat16:
+        ctx.emit("Round", [x], node)
+        return
+    # Opset 17's Round has no bfloat16 (opset 22 adds it). Rounding in float32 is exact: a
+    # bfloat16 of magnitude 128 or more is an integer already, and any smaller integer (or 128)
+    # is a bfloat16, so the cast back loses nothing.
+    rounded = ctx.tmp("Round", [ctx.tmp("Cast", [x], to=onnx.TensorProto.FLOAT)])
+    ctx.emit("Cast", [rounded], node, to=onnx.TensorProto.BFLOAT16)
+
+
 unary("Sign", aten.sign.default, lambda x: torch.sign(torch.round(x)), (9,), (2, 3, 4))
 
 

@@ -52,6 +52,19 @@ def _concrete_val(val: object, binding: dict[sympy.Symbol, int], mode: FakeTenso
     return _concrete(val, binding)
 
 
+# Set on a specialised node whose shape is symbolic in the program: its sizes change with the
+# gear, so a converter cannot hand atc a constant of them (full_like in converters/shape.py).
+GEAR_VARYING = "ascend_gear_varying_shape"
+
+
+def _has_symbolic_dims(val: object) -> bool:
+    vals = val if isinstance(val, (list, tuple)) else [val]
+    return any(
+        isinstance(v, torch.Tensor) and any(isinstance(d, torch.SymInt) for d in v.shape)
+        for v in vals
+    )
+
+
 def is_sym_node(node: Node) -> bool:
     """A call_function whose value is a size (sym_size, symbolic arithmetic), not a tensor."""
     val = node.meta.get("val")
@@ -78,6 +91,8 @@ def specialize(program: ExportedProgram, binding: dict[sympy.Symbol, int]) -> Ex
         new = graph.node_copy(node, lambda n: env[n])
         new.meta = dict(node.meta)
         if "val" in node.meta:
+            if _has_symbolic_dims(node.meta["val"]):
+                new.meta[GEAR_VARYING] = True
             try:
                 new.meta["val"] = _concrete_val(node.meta["val"], binding, mode)
             except _Unbound:
