@@ -56,6 +56,24 @@ DECODERS: dict[str, tuple[str, dict[str, object]]] = {
             "layer_types": ["sliding_attention", "full_attention"],
         },
     ),
+    # MLA (its cache holds the latents: transforms/latent_cache.py) and grouped routing.
+    "deepseek_v3": (
+        "DeepseekV3Config",
+        {
+            "num_key_value_heads": 4,
+            "n_routed_experts": 8,
+            "num_experts_per_tok": 2,
+            "n_group": 4,
+            "topk_group": 2,
+            "moe_intermediate_size": 32,
+            "first_k_dense_replace": 1,
+            "kv_lora_rank": 16,
+            "q_lora_rank": 24,
+            "qk_rope_head_dim": 4,
+            "qk_nope_head_dim": 8,
+            "v_head_dim": 8,
+        },
+    ),
 }
 
 

@@ -12,9 +12,9 @@ the routing and the logits are far from ties.
 - Through transformers' static-cache export and the Ascend lowering: one Ascend partition, no
   op on the CPU, and 24 greedy tokens equal eager's (fp32 for every family; fp16 and bf16 for
   Qwen3-MoE; in bf16 a token may differ only at a near-tie of eager's logits, within the
-  tolerance), every step's logits within the dtype's tolerance. GPT-OSS keeps one op of its
-  attention on the CPU (CPU_OPS); DeepSeek-V3 runs as a prefill step (no static cache for MLA
-  in transformers).
+  tolerance), every step's logits within the dtype's tolerance. DeepSeek-V3's cache holds MLA's
+  latents (transforms/latent_cache.py), checked against the uncached model; it also runs as one
+  prefill step with a padded mask.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import torch
 from model_zoo import MOE_DECODERS, CausalLM, moe_decoder, token_inputs
 from parity import bf16_tolerance, fp32_tolerance, max_abs_error
 
+from executorch_ascend.transforms.latent_cache import latent_static_cache
 from executorch_ascend.transforms.moe import FORMS, dense_topk, is_experts, rewrite_moe
 
 pytest.importorskip("transformers")
@@ -115,9 +116,9 @@ def test_rewritten_decoder_matches_eager_and_exports(family: str) -> None:
 # lowered as ReduceMax + ArgMax since 2026-12-06).
 CPU_OPS: dict[str, set[str]] = {}
 # DeepSeek-V3 caches MLA's compressed latents ([1, 1, S, kv_lora_rank] and the rope keys),
-# which transformers 5.24's StaticCache (sized [1, kv_heads, S, head_dim]) cannot hold: its
-# static-cache export fails in transformers itself, so it runs below as a prefill step.
-GENERATING = [f for f in FAMILIES if f != "deepseek_v3"]
+# which transformers 5.24's export wrapper sizes as [1, kv_heads, S, head_dim]: the export runs
+# under latent_static_cache (transforms/latent_cache.py), a no-op for the other families.
+GENERATING = list(FAMILIES)
 
 
 def _cases() -> list[tuple[str, str]]:
@@ -144,13 +145,13 @@ def test_moe_decoder_generates_eager_greedy_tokens(native, family: str, dtype: s
     from executorch_ascend.export import lower_program
 
     model = moe_decoder(family, max_cache_len=MAX_CACHE_LEN).to(DTYPES[dtype])
-    reference = TorchExportableModuleWithStaticCache(
-        copy.deepcopy(model), batch_size=1, max_cache_len=MAX_CACHE_LEN
-    )
-    rewrite_moe(model)
-    lowering = lower_program(
-        convert_and_export_with_cache(model), AscendCompileSpec(toolchain="emulator")
-    )
+    with latent_static_cache():
+        reference = TorchExportableModuleWithStaticCache(
+            copy.deepcopy(model), batch_size=1, max_cache_len=MAX_CACHE_LEN
+        )
+        rewrite_moe(model)
+        exported = convert_and_export_with_cache(model)
+    lowering = lower_program(exported, AscendCompileSpec(toolchain="emulator"))
     _check_delegation(lowering.summary, family)
 
     method = Runtime.get().load_program(lowering.program.buffer).load_method("forward")
@@ -181,6 +182,34 @@ def test_moe_decoder_generates_eager_greedy_tokens(native, family: str, dtype: s
             tokens[-1] = expected[-1]
     assert tokens == expected, f"{family} {dtype}"
     assert len(set(expected)) > 3, expected
+
+
+def test_latent_cache_generates_what_eager_computes_without_a_cache() -> None:
+    """DeepSeek-V3 in the export wrapper with its cache sized for MLA's latents: each step's
+    logits are the uncached model's over the whole prefix, and the cache holds the latents
+    ([1, 1, S, kv_lora_rank] and [1, 1, S, qk_rope_head_dim]), not per-head keys and values.
+    Without the resize, transformers' own export wrapper cannot run the model at all."""
+    from transformers.integrations.executorch import TorchExportableModuleWithStaticCache
+
+    model = moe_decoder("deepseek_v3", max_cache_len=MAX_CACHE_LEN)
+    config = model.config
+    with pytest.raises(RuntimeError, match="index_copy_"):
+        plain = TorchExportableModuleWithStaticCache(model, batch_size=1, max_cache_len=8)
+        plain(input_ids=torch.tensor([[1]]), cache_position=torch.tensor([0]))
+    with latent_static_cache():
+        cached = TorchExportableModuleWithStaticCache(
+            copy.deepcopy(model), batch_size=1, max_cache_len=MAX_CACHE_LEN
+        )
+    assert cached.key_cache_0.shape == (1, 1, MAX_CACHE_LEN, config.kv_lora_rank)
+    assert cached.value_cache_0.shape == (1, 1, MAX_CACHE_LEN, config.qk_rope_head_dim)
+    ids = torch.tensor([[3, 17, 42, 5, 9, 28]])
+    with torch.no_grad():
+        for position in range(ids.shape[1]):
+            got = cached(
+                input_ids=ids[:, position : position + 1], cache_position=torch.tensor([position])
+            )
+            want = model(input_ids=ids[:, : position + 1], use_cache=False).logits[:, -1:]
+            torch.testing.assert_close(got, want, atol=1e-5 * float(want.abs().max()), rtol=0)
 
 
 @pytest.mark.emulator

@@ -50,6 +50,19 @@ def _is_pure(node: Node) -> bool:
     return all(r.alias_info is None for r in schema.returns)
 
 
+# Ops whose values are unspecified (only the shape and dtype are): folded as zeros, so every
+# evaluation (each shape gear's, each export's) holds the same bytes. A program reads such a
+# tensor only where it wrote it first (DeepSeek-V3 fills a new_empty key with slice_scatter).
+_UNINITIALIZED = {"empty", "empty_like", "new_empty", "empty_strided", "new_empty_strided"}
+
+
+def _uninitialized(node: Node) -> bool:
+    op = aten_target(node.target)
+    return (
+        isinstance(op, torch._ops.OpOverload) and op._schema.name.split("::")[-1] in _UNINITIALIZED
+    )
+
+
 class ConstantResolver:
     """Answers "is this node a constant?" and "what is its value?" for one ExportedProgram."""
 
@@ -108,6 +121,8 @@ class ConstantResolver:
             kwargs = map_arg(node.kwargs, lambda n: self.value(n))
             with torch.no_grad():
                 tensor = node.target(*args, **kwargs)  # type: ignore[operator]
+            if _uninitialized(node):
+                tensor = torch.zeros_like(tensor)
         tensor = tensor.detach()
         self._values[node] = tensor
         return tensor

@@ -41,6 +41,7 @@ from ..lowering.gears.plan import exported_symbols
 from ..lowering.lower import TooManyGearedDims
 from ..partitioner import AscendPartitioner
 from ..transforms import rewrite_moe
+from ..transforms.latent_cache import latent_static_cache
 from .fake_parameters import export_with_fake_parameters
 from .seq2seq import fixed_seq2seq_export, is_seq2seq
 from .shape_gears import DEFAULT_ENCODER_LENGTHS, DEFAULT_PREFILL_CHUNK, choose_gears
@@ -119,7 +120,10 @@ def _export(
     static = decoder and getattr(model, "disable_dynamic_shapes", False)
     rewrite_moe(model, "auto" if static else "dense")
     if decoder:
-        programs = export_with_fake_parameters(model)  # no clone of the weights (its docstring)
+        # No clone of the weights (fake_parameters.py); an MLA model's cache sized for its
+        # latents (transforms/latent_cache.py).
+        with latent_static_cache():
+            programs = export_with_fake_parameters(model)
     else:
         # optimum 1.1.0's seq2seq decoder module does not export on transformers 5.24 (seq2seq.py).
         with fixed_seq2seq_export() if seq2seq else contextlib.nullcontext():
