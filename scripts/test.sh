@@ -54,7 +54,8 @@ echo "[test] Python tests (pytest): the model zoo and LLM tests, and the rest, s
 zoo_log="$(mktemp -t ascend-zoo.XXXXXX.log)"
 slow=(tests/python/test_model_zoo.py tests/python/test_zoo_on_chip.py tests/python/test_llm_generation.py
       tests/python/test_llm_example.py tests/python/test_cli_export.py tests/python/test_examples.py
-      tests/python/test_cpp_example.py tests/python/test_optimum_seq2seq.py)
+      tests/python/test_cpp_example.py tests/python/test_optimum_seq2seq.py
+      tests/python/test_optimum_recipe.py)
 python -m pytest "${slow[@]}" -q -p no:cacheprovider "$@" >"$zoo_log" 2>&1 &
 zoo_pid=$!
 rest_status=0
