@@ -22,7 +22,7 @@ rounding to the int8 grid and back, in the dtypes torchao computes them in. Only
 int8 are left out, of values that are integers within [quant_min, quant_max] (the zero point
 stays in the scale's dtype, the quantized activation in its own), so every value is eager's.
 They run on Ascend's vector units, and the linear keeps its weight-only form (the weight's
-dequantize_affine is untouched, so its int4/int8 weight still reaches WeightQuantBatchmatmulV2
+dequantize_affine is untouched, so its int4/int8 weight still reaches WeightQuantBatchMatmulV2
 packed). What is given up is the int8 x int8 cube product, which computes the same sums.
 """
 
@@ -165,8 +165,9 @@ def decompose_activation_quant(program: ExportedProgram) -> ExportedProgram:
 
 
 def _written(node: Node) -> bool:
-    """A choose_qparams_affine of a mapping torchao's body computes with a zero point; int8
-    targets (a zero point and quantized values are then exact in any float dtype)."""
+    """Whether the rewrite takes `node`: an ASYMMETRIC or SYMMETRIC choose_qparams_affine, and
+    int8/uint8 targets throughout (their zero points and quantized values are integers every
+    float dtype holds exactly)."""
     ops = _torchao_ops()
     assert ops is not None
     if node.target is ops[0]:
