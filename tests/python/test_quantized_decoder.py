@@ -5,7 +5,9 @@
 WeightQuantBatchMatmulV2 (W8A16 / W4A16), one Ascend partition with the KV cache on the device,
 32 greedy tokens equal to the torchao-quantized eager model's, and the linears' weight bytes a
 quarter (int8) or an eighth (int4, plus its per-group scales) of float32's, in the .ptd and
-uploaded to the device."""
+uploaded to the device. The same for 8da4w (int8 per-token activations too, written as torchao's
+arithmetic before to_edge: dynamic_activation_quant.py), checked bit for bit on nn.Sequential in
+fp32/fp16/bf16; and weights wider than CANN's N <= 65535 split into quantized column chunks."""
 
 from __future__ import annotations
 
