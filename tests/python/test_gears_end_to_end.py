@@ -109,3 +109,27 @@ def test_llama_sequence_gears_run_at_every_gear(native, tmp_path: Path) -> None:
     for n in (4, 8, 16):
         x = torch.randint(0, 128, (1, n), generator=torch.Generator().manual_seed(n))
         assert_close(run_with_runtime(pte, [x]), eager(module, [x]), f"Llama at {n}")
+
+
+class _ClampBelowZero(torch.nn.Module):
+    """torchao's per-token min as it writes it: torch.min(x, zeros_like(x)), a full_like of a
+    shape that changes with the gear."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.min(x, torch.zeros_like(x)) * 2.0
+
+
+def test_full_like_of_a_gear_varying_shape_needs_no_computed_expand(native, tmp_path: Path) -> None:
+    """CANN's Expand takes a constant shape only: a full_like whose shape varies with the gear
+    is a Where over the input's own shape, which every chip's atc takes, and it runs right at
+    every gear."""
+    module = _eval(_ClampBelowZero())
+    exported = export(module, (torch.randn(1, 5, 8),), dynamic_shapes=({1: Dim("s", max=8)},))
+    spec = _spec(dynamic_dims=((2,), (5,)), dump_dir=str(tmp_path / "dumps"))
+    lowering = lower_program(exported, spec)
+    assert lowering.summary.partitions == 1, str(lowering.summary)
+    _assert_cann_takes(tmp_path / "dumps")
+    pte, _ = save(lowering.program, tmp_path / "full_like.pte")
+    for seq in (2, 5):
+        (x,) = _inputs(seq, (1, seq, 8))
+        assert_close(run_with_runtime(pte, [x]), eager(module, [x]), f"seq gear {seq}")
