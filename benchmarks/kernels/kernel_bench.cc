@@ -428,6 +428,9 @@ void MatMulInt8Args(benchmark::internal::Benchmark* b) {
     b->Args({1, 2048, 2048, path});
     b->Args({8, 2048, 2048, path});
     b->Args({256, 768, 3072, path});
+    // Classifier heads, one image: ResNet (small)'s and MobileNetV2's.
+    b->Args({1, 128, 10, path});
+    b->Args({1, 1280, 10, path});
   }
 }
 BENCHMARK(BM_MatMulInt8)->Apply(MatMulInt8Args)->MeasureProcessCPUTime();
