@@ -117,3 +117,33 @@ def test_the_layout_fix_is_made_once_and_reported_every_time() -> None:
     assert first.notes == second.notes and len(first.notes) == 1, (first.notes, second.notes)
     clones = [n for n in exported.graph.nodes if n.target is torch.ops.aten.clone.default]
     assert len(clones) == 1, [c.name for c in clones]
+
+
+class AttentionBesideARetracedOp(ModelAttention):
+    """The attention above with an op that lowering rewrites before to_edge by re-tracing the
+    program (median.py, pre_decompositions.py): that re-trace met the attention's varying layout
+    before its contiguous copy went in, and crashed as to_edge's did."""
+
+    def __init__(self, op: str):
+        super().__init__()
+        self.op = op
+
+    def forward(self, x: torch.Tensor, m: torch.Tensor) -> torch.Tensor:
+        if self.op == "median":
+            side = torch.median(x, dim=-1).values.unsqueeze(-1)
+        else:
+            side = F.adaptive_max_pool1d(x, 8).amax(dim=-1, keepdim=True)
+        return super().forward(x, m) + side
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("op", ["median", "adaptive_max_pool"])
+def test_attention_beside_an_op_rewritten_by_a_retrace_lowers(native, op: str) -> None:
+    torch.manual_seed(0)
+    module = AttentionBesideARetracedOp(op).eval()
+    x, m = seeded_inputs((2, 6, HIDDEN), (2, 6))
+    lowering = lower_program(torch.export.export(module, (x, m)), SPEC)
+    assert lowering.summary.partitions == 1, f"{op}: {lowering.summary}"
+    assert lowering.summary.delegated_nodes == lowering.summary.total_nodes, op
+    outputs = run_with_runtime(lowering.program.buffer, (x, m))
+    assert_close(outputs, eager(module, (x, m)), f"attention beside {op}")

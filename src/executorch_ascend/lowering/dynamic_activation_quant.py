@@ -35,7 +35,7 @@ import torch
 from torch.export import ExportedProgram
 from torch.fx import Node
 
-from .whole_ops import make_kept_outputs_contiguous
+from .whole_ops import retrace_with_decompositions
 
 
 def _torchao_ops() -> tuple[Any, Any, Any] | None:
@@ -157,11 +157,7 @@ def decompose_activation_quant(program: ExportedProgram) -> ExportedProgram:
     for node in nodes:
         node.target = bodies[node.target]
     program.graph_module.recompile()
-    # The re-trace meets transformers' `attn.transpose(1, 2).reshape(...)` after an SDPA whose
-    # traced layout varies; the contiguous copy the partitioner puts there anyway (whole_ops.py)
-    # goes in first, here after every such op (a copy of a CPU op's output changes no value).
-    make_kept_outputs_contiguous(program, lambda node: True)
-    return program.run_decompositions({})
+    return retrace_with_decompositions(program, {})
 
 
 def _written(node: Node) -> bool:

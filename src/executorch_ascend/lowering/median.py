@@ -26,6 +26,7 @@ import torch
 from torch.export import ExportedProgram
 
 from .converters.topk import sort_input_refusal
+from .whole_ops import retrace_with_decompositions
 
 aten = torch.ops.aten
 MEDIANS = (aten.median.default, aten.median.dim)
@@ -64,6 +65,6 @@ def decompose_medians(program: ExportedProgram) -> ExportedProgram:
     them takes an input the sort does not lower (the export then fails as without this backend)."""
     if not _lowerable(program):
         return program
-    return program.run_decompositions(
-        {aten.median.default: _median_all, aten.median.dim: median_along}
+    return retrace_with_decompositions(
+        program, {aten.median.default: _median_all, aten.median.dim: median_along}
     )

@@ -24,6 +24,8 @@ from collections.abc import Sequence
 import torch
 from torch.export import ExportedProgram
 
+from .whole_ops import retrace_with_decompositions
+
 aten = torch.ops.aten
 
 ADAPTIVE_MAX_POOLS = (
@@ -76,4 +78,4 @@ def decompose_adaptive_max_pools(program: ExportedProgram) -> ExportedProgram:
     )
     if not present or _indices_read(program):
         return program
-    return program.run_decompositions(dict.fromkeys(ADAPTIVE_MAX_POOLS, _values_only))
+    return retrace_with_decompositions(program, dict.fromkeys(ADAPTIVE_MAX_POOLS, _values_only))

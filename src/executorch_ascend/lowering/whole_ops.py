@@ -80,3 +80,15 @@ def make_kept_outputs_contiguous(
     if changed:
         program.graph_module.recompile()
     return fixed
+
+
+def retrace_with_decompositions(
+    program: ExportedProgram, table: dict[torch._ops.OperatorBase, Callable]
+) -> ExportedProgram:
+    """`program.run_decompositions(table)` after the contiguous copies above: that re-trace meets
+    the same varying layouts as to_edge's (transformers' `attn.transpose(1, 2).reshape(...)` after
+    an SDPA), so the copies go in first, after every op that needs one whether or not the
+    partitioner keeps it (a copy of a CPU op's output changes no value). Every rewrite before
+    to_edge that re-traces goes through here."""
+    make_kept_outputs_contiguous(program, lambda node: True)
+    return program.run_decompositions(table)
