@@ -22,6 +22,7 @@ FIRST_OUTPUT_OPS = (
     aten.max_pool2d_with_indices.default,
     aten.max_pool3d_with_indices.default,
     aten._native_batch_norm_legit_no_training.default,
+    aten._native_batch_norm_legit.no_stats,
     aten.native_layer_norm.default,
     aten.native_group_norm.default,
     aten._embedding_bag.default,

@@ -201,6 +201,53 @@ def group_norm(ctx: LoweringContext, node: Node) -> None:
     ctx.builder.add_node("Identity", [out], [first_output_name(ctx, node)])
 
 
+def _batch_stats_supported(node: Node) -> str | None:
+    """mean/rstd outputs unused; input has a channel dim."""
+    if rank(node.args[0]) < 2:
+        return "batch norm input must have a channel dimension"
+    return _norm_affine_supported(node, 1)
+
+
+@converter(
+    aten._native_batch_norm_legit.no_stats,
+    onnx=["ReduceMean", "Sub", "Mul", "Add", "Sqrt", "Div", "Reshape"],
+    dtypes=FLOATS,
+    supports=_batch_stats_supported,
+    samples=[
+        # InstanceNorm without running statistics (its default) exports as this batch norm
+        # over the (1, N * C, ...) view of its input.
+        module_sample(
+            "instance_norm_1d", lambda: _affine(torch.nn.InstanceNorm1d(4, affine=True)), (2, 4, 7)
+        ),
+        module_sample("instance_norm_2d", lambda: torch.nn.InstanceNorm2d(3), (2, 3, 4, 5)),
+    ],
+)
+def batch_norm_batch_stats(ctx: LoweringContext, node: Node) -> None:
+    # Each channel (dim 1) normalized by its own mean and biased variance over every other dim,
+    # as LayerNorm's and GroupNorm's decompositions do; constants in x's dtype.
+    x, weight, bias = node.args[:3]
+    eps = float(node.args[5])
+    dims = shape(x)
+    dtype = tensor_val(x).dtype
+    axes = [0, *range(2, len(dims))]
+    mean = ctx.tmp("ReduceMean", [ctx.value(x)], axes=axes, keepdims=1)
+    centered = ctx.tmp("Sub", [ctx.value(x), mean])
+    var = ctx.tmp("ReduceMean", [ctx.tmp("Mul", [centered, centered])], axes=axes, keepdims=1)
+    out = ctx.tmp(
+        "Div", [centered, ctx.tmp("Sqrt", [ctx.tmp("Add", [var, ctx.scalar(eps, dtype)])])]
+    )
+    channel_shape = [dims[1]] + [1] * (len(dims) - 2)
+    if weight is not None:
+        out = ctx.tmp(
+            "Mul", [out, ctx.tmp("Reshape", [ctx.value(weight), ctx.int64s(channel_shape)])]
+        )
+    if bias is not None:
+        out = ctx.tmp(
+            "Add", [out, ctx.tmp("Reshape", [ctx.value(bias), ctx.int64s(channel_shape)])]
+        )
+    ctx.builder.add_node("Identity", [out], [first_output_name(ctx, node)])
+
+
 def _affine(module: torch.nn.Module) -> torch.nn.Module:
     # Non-trivial affine parameters, so a dropped weight or bias shows.
     gen = torch.Generator().manual_seed(2)
