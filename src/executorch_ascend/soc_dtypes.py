@@ -57,13 +57,13 @@ def bf16_refusal(node: Node, soc_version: str) -> str | None:
         )
     conv = lookup(node)
     ops = conv.onnx_ops if conv is not None else ()
-    lacking = sorted(set(ops) & facts.no_bfloat16_ops())
+    in_float32 = conv.bf16_in_float32 if conv is not None else ()
+    lacking = sorted((set(ops) & facts.no_bfloat16_ops()) - set(in_float32))
     if lacking:
         return (
             f"bfloat16 {', '.join(lacking)}: CANN defines it without bfloat16 "
             f"({facts.source_of(lacking[0])})"
         )
-    in_float32 = conv.bf16_in_float32 if conv is not None else ()
     lacking = [op for op in ops if _onnx_float_op_without_bf16(op) and op not in in_float32]
     if lacking:
         return (

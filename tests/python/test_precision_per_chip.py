@@ -110,7 +110,7 @@ def test_must_keep_origin_dtype_on_an_inference_chip_names_the_ops(native) -> No
 
 
 class _PooledHead(torch.nn.Module):
-    """A bf16 Conv, a pooled head (GlobalAveragePool) and a Linear that stays delegated."""
+    """A bf16 Conv, MaxPool, a pooled head (GlobalAveragePool) and a Linear."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -118,26 +118,60 @@ class _PooledHead(torch.nn.Module):
         self.fc = torch.nn.Linear(6, 5)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        pooled = torch.nn.functional.adaptive_avg_pool2d(torch.relu(self.conv(x)), 1)
+        features = torch.nn.functional.max_pool2d(torch.relu(self.conv(x)), 2)
+        pooled = torch.nn.functional.adaptive_avg_pool2d(features, 1)
         return self.fc(pooled.flatten(1))
 
 
 @pytest.mark.emulator
-def test_bfloat16_ops_cann_lacks_stay_on_the_cpu_with_a_reason(native, tmp_path: Path) -> None:
+def test_bfloat16_ops_onnx_or_cann_lack_compute_in_float32(native, tmp_path: Path) -> None:
+    # ONNX opset 17 defines Conv and MaxPool without bfloat16 and CANN's GlobalAveragePool has
+    # none: the Conv and the pool compute in float32 between casts (eager's own arithmetic for
+    # them), the spatial mean is a ReduceMean; the whole head is one partition.
     torch.manual_seed(0)
     model = _PooledHead().eval().to(torch.bfloat16)
-    inputs = (torch.randn(1, 4, 6, 6).to(torch.bfloat16),)
+    inputs = (torch.randn(1, 4, 6, 6).to(torch.bfloat16) * 2.0,)
+    dump = tmp_path / "dump"
+    spec = AscendCompileSpec(toolchain="emulator", dump_dir=str(dump))
+    lowering = lower(model, inputs, spec)
+    summary = lowering.summary
+    assert summary.partitions == 1 and summary.delegated_nodes == summary.total_nodes, summary
+    (onnx_file,) = dump.glob("partition_*/part.onnx")
+    model_proto = onnx.load(str(onnx_file), load_external_data=False)
+    graph = onnx.shape_inference.infer_shapes(model_proto).graph
+    ops = [n.op_type for n in graph.node]
+    assert "GlobalAveragePool" not in ops and "ReduceMean" in ops, ops
+    typed = {v.name: v.type.tensor_type.elem_type for v in graph.value_info}
+    typed.update({i.name: i.data_type for i in graph.initializer})
+    for node in graph.node:
+        if node.op_type in ("Conv", "MaxPool"):
+            dtypes = {typed.get(name) for name in node.input if name}
+            assert dtypes == {onnx.TensorProto.FLOAT}, (node.op_type, dtypes)
+    pte, _ = save(lowering.program, tmp_path / "model.pte")
+    assert_close(run_with_runtime(pte, inputs), eager(model, inputs), "bf16 head", rel=3e-2)
+
+
+class _Upsampled(torch.nn.Module):
+    """A bf16 bilinear upsampling (CANN's linear Resize has no bfloat16) between delegated ops."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        up = torch.nn.functional.interpolate(x * 2.0, scale_factor=2.0, mode="bilinear")
+        return torch.relu(up) + 1.0
+
+
+@pytest.mark.emulator
+def test_bfloat16_ops_cann_lacks_stay_on_the_cpu_with_a_reason(native, tmp_path: Path) -> None:
+    inputs = (torch.randn(1, 3, 4, 5).to(torch.bfloat16),)
+    model = _Upsampled().eval()
     partitioner = AscendPartitioner(AscendCompileSpec(toolchain="emulator"))
     edge = to_edge_transform_and_lower(
         torch.export.export(model, inputs), partitioner=[partitioner]
     )
     reasons = set(partitioner.reasons.values())
-    # CANN's GlobalAveragePool has no bf16; ONNX opset 17's Conv schema has none either.
-    assert any("bfloat16 GlobalAveragePool: CANN defines it without" in r for r in reasons), reasons
-    assert any(r.startswith("bfloat16 Conv") and "ONNX opset 17" in r for r in reasons), reasons
-    assert delegation_summary(edge).partitions >= 1  # the Linear, and the ReLU, still delegated
+    assert any("bfloat16 Resize: CANN defines it without" in r for r in reasons), reasons
+    assert delegation_summary(edge).partitions >= 1  # the Mul, ReLU and Add still delegated
     pte, _ = save(edge.to_executorch(), tmp_path / "model.pte")
-    assert_close(run_with_runtime(pte, inputs), eager(model, inputs), "bf16 head", rel=3e-2)
+    assert_close(run_with_runtime(pte, inputs), eager(model, inputs), "bf16 upsampling", rel=3e-2)
 
 
 def _one_node_model(op: str, dtype: int, attrs: dict | None = None) -> onnx.ModelProto:

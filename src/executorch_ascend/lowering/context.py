@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import onnx
 import torch
 from torch.fx import Node
 
@@ -72,6 +73,29 @@ class LoweringContext:
     def emit(self, op_type: str, inputs: Sequence[str], node: Node, **attrs: object) -> None:
         """Emits one ONNX node that computes `node`'s result."""
         self.builder.add_node(op_type, inputs, [self.out(node)], **attrs)
+
+    def emit_in_float32(
+        self, op_type: str, operands: Sequence[object], node: Node, **attrs: object
+    ) -> None:
+        """`emit` of `op_type` on `operands`, but a bfloat16 `node` computes in float32: its
+        operands as float32 (`float32_value`), the result cast back. For ops ONNX opset 17
+        defines without bfloat16 (the converter lists them in `bf16_in_float32`); float32 is
+        what eager PyTorch computes them in on the CPU and what the chips' units take."""
+        if node.meta["val"].dtype != torch.bfloat16:
+            self.emit(op_type, [self.value(a) for a in operands], node, **attrs)
+            return
+        result = self.tmp(op_type, [self.float32_value(a) for a in operands], **attrs)
+        self.emit("Cast", [result], node, to=onnx.TensorProto.BFLOAT16)
+
+    def float32_value(self, arg: object) -> str:
+        """`arg` as float32: a constant (a weight) as a float32 initializer, since atc reads
+        some ops' weights only from an initializer (ConvTranspose's dims), anything else cast."""
+        tensor = self.constant(arg)
+        if tensor is not None and isinstance(arg, Node):
+            return self.derived_initializer(
+                to_numpy(tensor.float().contiguous()), _hint(arg.name), [arg]
+            )
+        return self.tmp("Cast", [self.value(arg)], to=onnx.TensorProto.FLOAT)
 
     def tmp(self, op_type: str, inputs: Sequence[str], **attrs: object) -> str:
         """Emits an ONNX node for an intermediate value; returns its name."""

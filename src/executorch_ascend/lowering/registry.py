@@ -69,8 +69,10 @@ class Converter:
     keep_whole: bool  # ask to_edge_transform_and_lower not to decompose it
     # Kept whole, the op's output layout depends on which trace computed it (lowering/whole_ops.py).
     layout_varies: bool
-    # ONNX ops this converter gives float32 (cast there and back) when its operands are bf16,
-    # because opset 17 defines them without bfloat16 (soc_dtypes.py does not refuse it for them).
+    # ONNX ops this converter never emits in bfloat16, because opset 17 or CANN defines them
+    # without it: a bf16 node computes them in float32 (cast there and back,
+    # LoweringContext.emit_in_float32) or emits another op (GlobalAveragePool -> ReduceMean).
+    # soc_dtypes.py does not refuse bf16 for them.
     bf16_in_float32: tuple[str, ...] = ()
 
 

@@ -76,6 +76,7 @@ def _conv_supported(node: Node) -> str | None:
     aten.convolution.default,
     dtypes=FLOATS,
     onnx=["Conv", "ConvTranspose", "AscendDequant", "Cast"],
+    bf16_in_float32=["Conv", "ConvTranspose"],
     supports=_conv_supported,
     samples=[
         module_sample("conv_3x3_pad", lambda: torch.nn.Conv2d(3, 8, 3, padding=1), (1, 3, 8, 8)),
@@ -193,11 +194,12 @@ def convolution(ctx: LoweringContext, node: Node) -> None:
     if takes_int8(node):
         emit_int8_convolution(ctx, node, attrs)
         return
-    x, w = ctx.value(node.args[0]), ctx.value(node.args[1])
     bias = node.args[2]
-    inputs = [x, w] + ([ctx.value(bias)] if bias is not None else [])
+    operands = [node.args[0], node.args[1]] + ([bias] if bias is not None else [])
     if node.args[6]:
         # PyTorch's (C_in, C_out / groups, k...) weight is ONNX ConvTranspose's layout already.
-        ctx.emit("ConvTranspose", inputs, node, output_padding=ints(node.args[7], len(k)), **attrs)
+        ctx.emit_in_float32(
+            "ConvTranspose", operands, node, output_padding=ints(node.args[7], len(k)), **attrs
+        )
     else:
-        ctx.emit("Conv", inputs, node, **attrs)
+        ctx.emit_in_float32("Conv", operands, node, **attrs)

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import math
 
+import onnx
 import torch
 from torch.fx import Node
 
 from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample, module_sample
-from ._args import arg, ints, shape
+from ._args import arg, ints, rank, shape, tensor_val
 from ._dtypes import FLOATS
 from ._tuple_outputs import emit_first_output, only_first_output_used
 from ._window import (
@@ -90,27 +91,44 @@ def _max_pool3d_supported(node: Node) -> str | None:
     return _max_pool_reason(node, 3)
 
 
+def _bf16(node: Node) -> bool:
+    return tensor_val(node.args[0]).dtype == torch.bfloat16
+
+
+def _to_float32(ctx: LoweringContext, x: str) -> str:
+    # Opset 17's MaxPool and AveragePool have no bfloat16: a bfloat16 pool computes in float32
+    # (exact for a max; eager averages bfloat16 in float32 too) and casts back.
+    return ctx.tmp("Cast", [x], to=onnx.TensorProto.FLOAT)
+
+
+def _emit_pooled(ctx: LoweringContext, node: Node, result: str) -> None:
+    """The float32 `result` of a bfloat16 pool, cast back as the node's output."""
+    emit_first_output(ctx, node, "Cast", [result], to=onnx.TensorProto.BFLOAT16)
+
+
 def _emit_max_pool(ctx: LoweringContext, node: Node) -> None:
     k, s, p = pool_window(node)
     d = ints(arg(node, 4, "dilation", 1), len(k))
     extra = {"dilations": d} if any(v != 1 for v in d) else {}
-    emit_first_output(
-        ctx,
-        node,
-        "MaxPool",
-        [ctx.value(node.args[0])],
+    attrs = dict(
         kernel_shape=k,
         strides=s,
         pads=onnx_pads(p),
         ceil_mode=int(bool(arg(node, 5, "ceil_mode", False))),
         **extra,
     )
+    x = ctx.value(node.args[0])
+    if not _bf16(node):
+        emit_first_output(ctx, node, "MaxPool", [x], **attrs)
+        return
+    _emit_pooled(ctx, node, ctx.tmp("MaxPool", [_to_float32(ctx, x)], **attrs))
 
 
 @converter(
     aten.max_pool2d_with_indices.default,
     dtypes=FLOATS,
-    onnx=["MaxPool"],
+    onnx=["MaxPool", "Cast"],
+    bf16_in_float32=["MaxPool"],
     supports=_max_pool_supported,
     samples=[
         module_sample("maxpool_2x2", lambda: torch.nn.MaxPool2d(2), (1, 3, 8, 8)),
@@ -133,7 +151,8 @@ def max_pool2d(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.max_pool3d_with_indices.default,
     dtypes=FLOATS,
-    onnx=["MaxPool", "Reshape"],
+    onnx=["MaxPool", "Reshape", "Cast"],
+    bf16_in_float32=["MaxPool"],
     supports=_max_pool3d_supported,
     samples=[
         module_sample("maxpool3d_2", lambda: torch.nn.MaxPool3d(2), (1, 2, 4, 6, 6)),
@@ -164,7 +183,10 @@ def max_pool3d(ctx: LoweringContext, node: Node) -> None:
     ceil = int(bool(arg(node, 5, "ceil_mode", False)))
     n, c, depth, h, w = shape(node.args[0])
     _, _, depth_out, h_out, w_out = shape(node)
-    planes = ctx.tmp("Reshape", [ctx.value(node.args[0]), ctx.int64s([n, c * depth, h, w])])
+    x = ctx.value(node.args[0])
+    planes = ctx.tmp(
+        "Reshape", [_to_float32(ctx, x) if _bf16(node) else x, ctx.int64s([n, c * depth, h, w])]
+    )
     pooled = ctx.tmp(
         "MaxPool",
         [planes],
@@ -182,7 +204,11 @@ def max_pool3d(ctx: LoweringContext, node: Node) -> None:
         pads=onnx_pads([p[0], 0]),
         ceil_mode=ceil,
     )
-    emit_first_output(ctx, node, "Reshape", [deep, ctx.int64s([n, c, depth_out, h_out, w_out])])
+    dims = ctx.int64s([n, c, depth_out, h_out, w_out])
+    if _bf16(node):
+        _emit_pooled(ctx, node, ctx.tmp("Reshape", [deep, dims]))
+    else:
+        emit_first_output(ctx, node, "Reshape", [deep, dims])
 
 
 # avg_pool{2,3}d(self, kernel_size, stride=[], padding=0, ceil_mode=False,
@@ -238,16 +264,25 @@ def _avg_pool3d_supported(node: Node) -> str | None:
     return _avg_pool_reason(node, 3)
 
 
+def _emit_global(ctx: LoweringContext, node: Node, x: str) -> None:
+    # CANN's GlobalAveragePool has no bfloat16 (its proto: float16, float32, double); ReduceMean
+    # over the spatial axes is the same mean and takes it.
+    if _bf16(node):
+        ctx.emit("ReduceMean", [x], node, axes=list(range(2, rank(node.args[0]))), keepdims=1)
+    else:
+        ctx.emit("GlobalAveragePool", [x], node)
+
+
 def _emit_avg_pool(ctx: LoweringContext, node: Node) -> None:
     k, s, p = pool_window(node)
     if _window_covers_input(node, k, p):
-        ctx.emit("GlobalAveragePool", [ctx.value(node.args[0])], node)
+        _emit_global(ctx, node, ctx.value(node.args[0]))
         return
     # Without padding, PyTorch's divisor is always the in-bounds window, which is ONNX's
     # count_include_pad=0, the only mode CANN's AveragePool documents.
-    ctx.emit(
+    ctx.emit_in_float32(
         "AveragePool",
-        [ctx.value(node.args[0])],
+        [node.args[0]],
         node,
         kernel_shape=k,
         strides=s,
@@ -260,7 +295,8 @@ def _emit_avg_pool(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.avg_pool2d.default,
     dtypes=FLOATS,
-    onnx=["AveragePool", "GlobalAveragePool"],
+    onnx=["AveragePool", "GlobalAveragePool", "ReduceMean", "Cast"],
+    bf16_in_float32=["AveragePool", "GlobalAveragePool"],
     supports=_avg_pool_supported,
     samples=[
         module_sample("avgpool_2x2", lambda: torch.nn.AvgPool2d(2), (1, 3, 8, 8)),
@@ -297,7 +333,8 @@ def avg_pool2d(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.avg_pool3d.default,
     dtypes=FLOATS,
-    onnx=["AveragePool", "GlobalAveragePool"],
+    onnx=["AveragePool", "GlobalAveragePool", "ReduceMean", "Cast"],
+    bf16_in_float32=["AveragePool", "GlobalAveragePool"],
     supports=_avg_pool3d_supported,
     samples=[
         module_sample("avgpool3d_2", lambda: torch.nn.AvgPool3d(2), (1, 2, 4, 6, 6)),
@@ -363,14 +400,13 @@ def _adaptive3d_supported(node: Node) -> str | None:
 
 
 def _emit_adaptive(ctx: LoweringContext, node: Node) -> None:
-    x = ctx.value(node.args[0])
     if _is_global(node):
-        ctx.emit("GlobalAveragePool", [x], node)
+        _emit_global(ctx, node, ctx.value(node.args[0]))
         return
     k = _adaptive_kernel(node)
-    ctx.emit(
+    ctx.emit_in_float32(
         "AveragePool",
-        [x],
+        [node.args[0]],
         node,
         kernel_shape=k,
         strides=k,
@@ -384,7 +420,8 @@ def _emit_adaptive(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.adaptive_avg_pool2d.default,
     dtypes=FLOATS,
-    onnx=["GlobalAveragePool", "AveragePool"],
+    onnx=["GlobalAveragePool", "AveragePool", "ReduceMean", "Cast"],
+    bf16_in_float32=["AveragePool", "GlobalAveragePool"],
     supports=_adaptive_supported,
     keep_whole=True,
     samples=[
@@ -411,7 +448,8 @@ def adaptive_avg_pool2d(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten._adaptive_avg_pool2d.default,
     dtypes=FLOATS,
-    onnx=["GlobalAveragePool", "AveragePool"],
+    onnx=["GlobalAveragePool", "AveragePool", "ReduceMean", "Cast"],
+    bf16_in_float32=["AveragePool", "GlobalAveragePool"],
     supports=_adaptive_supported,
     samples=[
         module_sample("adaptive1d_3", lambda: torch.nn.AdaptiveAvgPool1d(3), (2, 4, 9)),
@@ -434,7 +472,8 @@ def adaptive_avg_pool2d_core(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten.adaptive_avg_pool3d.default,
     dtypes=FLOATS,
-    onnx=["GlobalAveragePool", "AveragePool"],
+    onnx=["GlobalAveragePool", "AveragePool", "ReduceMean", "Cast"],
+    bf16_in_float32=["AveragePool", "GlobalAveragePool"],
     supports=_adaptive3d_supported,
     keep_whole=True,
     samples=[
@@ -458,7 +497,8 @@ def adaptive_avg_pool3d(ctx: LoweringContext, node: Node) -> None:
 @converter(
     aten._adaptive_avg_pool3d.default,
     dtypes=FLOATS,
-    onnx=["GlobalAveragePool", "AveragePool"],
+    onnx=["GlobalAveragePool", "AveragePool", "ReduceMean", "Cast"],
+    bf16_in_float32=["AveragePool", "GlobalAveragePool"],
     supports=_adaptive3d_supported,
     samples=[
         fn_sample(

@@ -248,6 +248,7 @@ def _mean_supported(node: Node) -> str | None:
     aten.mean.dim,
     aten.mean.default,
     onnx=["ReduceMean", "GlobalAveragePool", "Cast"],
+    bf16_in_float32=["GlobalAveragePool"],
     dtypes=(*FLOATS, torch.int32, torch.int64),
     supports=_mean_supported,
     samples=[
@@ -272,8 +273,9 @@ def mean(ctx: LoweringContext, node: Node) -> None:
         return
     axes = sorted(set(norm_dims(arg(node, 1, "dim"), r))) or list(range(r))
     keepdim = bool(arg(node, 2, "keepdim", False))
-    if r == 4 and axes == [2, 3] and keepdim:
-        # Spatial mean of NCHW (what AdaptiveAvgPool2d(1) decomposes to) is GlobalAveragePool.
+    if r == 4 and axes == [2, 3] and keepdim and tensor_val(node).dtype != torch.bfloat16:
+        # Spatial mean of NCHW (what AdaptiveAvgPool2d(1) decomposes to) is GlobalAveragePool
+        # (CANN's has no bfloat16: ReduceMean below takes it).
         ctx.emit("GlobalAveragePool", [xv], node)
         return
     # Opset 17: ReduceMean takes axes as an attribute (an input only from opset 18).
