@@ -186,11 +186,28 @@ def group_norm(ctx: LoweringContext, node: Node) -> None:
     dims = shape(x)
     dtype = tensor_val(x).dtype
     grouped = ctx.tmp("Reshape", [ctx.value(x), ctx.int64s([dims[0], groups, -1])])
-    mean = ctx.tmp("ReduceMean", [grouped], axes=[2], keepdims=1)
-    centered = ctx.tmp("Sub", [grouped, mean])
-    var = ctx.tmp("ReduceMean", [ctx.tmp("Mul", [centered, centered])], axes=[2], keepdims=1)
+    normalized = _normalized(ctx, grouped, [2], eps, dtype)
+    out = ctx.tmp("Reshape", [normalized, ctx.int64s(dims)])
+    _channel_affine(ctx, node, out, weight, bias, dims)
+
+
+def _normalized(
+    ctx: LoweringContext, x: str, axes: list[int], eps: float, dtype: torch.dtype
+) -> str:
+    """(x - mean) / sqrt(biased variance + eps) over `axes`: the ops GroupNorm's and the
+    batch-statistics norm's lowerings share (constants in x's dtype)."""
+    mean = ctx.tmp("ReduceMean", [x], axes=axes, keepdims=1)
+    centered = ctx.tmp("Sub", [x, mean])
+    var = ctx.tmp("ReduceMean", [ctx.tmp("Mul", [centered, centered])], axes=axes, keepdims=1)
     std = ctx.tmp("Sqrt", [ctx.tmp("Add", [var, ctx.scalar(eps, dtype)])])
-    out = ctx.tmp("Reshape", [ctx.tmp("Div", [centered, std]), ctx.int64s(dims)])
+    return ctx.tmp("Div", [centered, std])
+
+
+def _channel_affine(
+    ctx: LoweringContext, node: Node, out: str, weight: object, bias: object, dims: list[int]
+) -> None:
+    """`out` times the per-channel (dim 1) weight plus the bias, each when given, as the norm
+    node's first output."""
     channel_shape = [dims[1]] + [1] * (len(dims) - 2)
     if weight is not None:
         w = ctx.tmp("Reshape", [ctx.value(weight), ctx.int64s(channel_shape)])
@@ -229,23 +246,8 @@ def batch_norm_batch_stats(ctx: LoweringContext, node: Node) -> None:
     eps = float(node.args[5])
     dims = shape(x)
     dtype = tensor_val(x).dtype
-    axes = [0, *range(2, len(dims))]
-    mean = ctx.tmp("ReduceMean", [ctx.value(x)], axes=axes, keepdims=1)
-    centered = ctx.tmp("Sub", [ctx.value(x), mean])
-    var = ctx.tmp("ReduceMean", [ctx.tmp("Mul", [centered, centered])], axes=axes, keepdims=1)
-    out = ctx.tmp(
-        "Div", [centered, ctx.tmp("Sqrt", [ctx.tmp("Add", [var, ctx.scalar(eps, dtype)])])]
-    )
-    channel_shape = [dims[1]] + [1] * (len(dims) - 2)
-    if weight is not None:
-        out = ctx.tmp(
-            "Mul", [out, ctx.tmp("Reshape", [ctx.value(weight), ctx.int64s(channel_shape)])]
-        )
-    if bias is not None:
-        out = ctx.tmp(
-            "Add", [out, ctx.tmp("Reshape", [ctx.value(bias), ctx.int64s(channel_shape)])]
-        )
-    ctx.builder.add_node("Identity", [out], [first_output_name(ctx, node)])
+    normalized = _normalized(ctx, ctx.value(x), [0, *range(2, len(dims))], eps, dtype)
+    _channel_affine(ctx, node, normalized, weight, bias, dims)
 
 
 def _affine(module: torch.nn.Module) -> torch.nn.Module:
