@@ -152,26 +152,32 @@ def test_bfloat16_ops_onnx_or_cann_lack_compute_in_float32(native, tmp_path: Pat
 
 
 class _Upsampled(torch.nn.Module):
-    """A bf16 bilinear upsampling (CANN's linear Resize has no bfloat16) between delegated ops."""
+    """A bf16 bilinear upsampling (CANN's Resize has no bfloat16: float32 between Casts) and a
+    bf16 grid sample (CANN's GridSample has none either, and no float32 form is lowered)."""
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, grid: torch.Tensor) -> torch.Tensor:
         up = torch.nn.functional.interpolate(x * 2.0, scale_factor=2.0, mode="bilinear")
-        return torch.relu(up) + 1.0
+        sampled = torch.nn.functional.grid_sample(up, grid, align_corners=False)
+        return torch.relu(sampled) + 1.0
 
 
 @pytest.mark.emulator
 def test_bfloat16_ops_cann_lacks_stay_on_the_cpu_with_a_reason(native, tmp_path: Path) -> None:
-    inputs = (torch.randn(1, 3, 4, 5).to(torch.bfloat16),)
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randn(1, 3, 4, 5, generator=gen).to(torch.bfloat16)
+    grid = (torch.rand(1, 6, 7, 2, generator=gen) * 2.0 - 1.0).to(torch.bfloat16)
+    inputs = (x, grid)
     model = _Upsampled().eval()
     partitioner = AscendPartitioner(AscendCompileSpec(toolchain="emulator"))
     edge = to_edge_transform_and_lower(
         torch.export.export(model, inputs), partitioner=[partitioner]
     )
     reasons = set(partitioner.reasons.values())
-    assert any("bfloat16 Resize: CANN defines it without" in r for r in reasons), reasons
-    assert delegation_summary(edge).partitions >= 1  # the Mul, ReLU and Add still delegated
+    assert any("bfloat16 GridSample: CANN defines it without" in r for r in reasons), reasons
+    assert not any("Resize" in r for r in reasons), reasons  # the upsampling is delegated
+    assert delegation_summary(edge).partitions >= 1
     pte, _ = save(edge.to_executorch(), tmp_path / "model.pte")
-    assert_close(run_with_runtime(pte, inputs), eager(model, inputs), "bf16 upsampling", rel=3e-2)
+    assert_close(run_with_runtime(pte, inputs), eager(model, inputs), "bf16 sampling", rel=3e-2)
 
 
 def _one_node_model(op: str, dtype: int, attrs: dict | None = None) -> onnx.ModelProto:

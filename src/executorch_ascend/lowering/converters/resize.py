@@ -10,22 +10,31 @@ lowered, with attributes that mean the same under both readings.
 
 from __future__ import annotations
 
+import onnx
 import torch
 from torch.fx import Node
 
 from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample
-from ._args import arg, rank, shape
+from ._args import arg, rank, shape, tensor_val
 from ._dtypes import FLOATS
 
 aten = torch.ops.aten
 F = torch.nn.functional
 
 
-def _resize_inputs(ctx: LoweringContext, node: Node) -> list[str]:
+def _emit_resize(ctx: LoweringContext, node: Node, **attrs: object) -> None:
     # Opset 17 Resize: X, roi (unused), scales (unused), sizes (the static output shape).
-    return [ctx.value(node.args[0]), "", "", ctx.int64s(shape(node))]
+    x, sizes = ctx.value(node.args[0]), ctx.int64s(shape(node))
+    if tensor_val(node).dtype != torch.bfloat16:
+        ctx.emit("Resize", [x, "", "", sizes], node, **attrs)
+        return
+    # CANN's Resize has no bfloat16 (cann_op_facts): a bfloat16 upsampling computes in float32,
+    # as eager PyTorch does on the CPU, and casts back (nearest copies values: exact).
+    up = ctx.tmp("Cast", [x], to=onnx.TensorProto.FLOAT)
+    resized = ctx.tmp("Resize", [up, "", "", sizes], **attrs)
+    ctx.emit("Cast", [resized], node, to=onnx.TensorProto.BFLOAT16)
 
 
 def _nearest_supported(node: Node) -> str | None:
@@ -40,7 +49,8 @@ def _nearest_supported(node: Node) -> str | None:
 
 @converter(
     aten.upsample_nearest2d.vec,
-    onnx=["Resize"],
+    onnx=["Resize", "Cast"],
+    bf16_in_float32=["Resize"],
     supports=_nearest_supported,
     dtypes=FLOATS,
     samples=[
@@ -52,9 +62,8 @@ def _nearest_supported(node: Node) -> str | None:
     ],
 )
 def upsample_nearest(ctx: LoweringContext, node: Node) -> None:
-    ctx.emit(
-        "Resize",
-        _resize_inputs(ctx, node),
+    _emit_resize(
+        ctx,
         node,
         mode="nearest",
         coordinate_transformation_mode="half_pixel",
@@ -69,7 +78,8 @@ def _bilinear_supported(node: Node) -> str | None:
 
 @converter(
     aten.upsample_bilinear2d.vec,
-    onnx=["Resize"],
+    onnx=["Resize", "Cast"],
+    bf16_in_float32=["Resize"],
     supports=_bilinear_supported,
     dtypes=FLOATS,
     samples=[
@@ -94,9 +104,8 @@ def upsample_bilinear(ctx: LoweringContext, node: Node) -> None:
     align = bool(arg(node, 2, "align_corners", False))
     # PyTorch's align_corners=False is ONNX's pytorch_half_pixel (half_pixel, but size-1 outputs
     # sample 0).
-    ctx.emit(
-        "Resize",
-        _resize_inputs(ctx, node),
+    _emit_resize(
+        ctx,
         node,
         mode="linear",
         coordinate_transformation_mode="align_corners" if align else "pytorch_half_pixel",
