@@ -151,6 +151,35 @@ def test_bfloat16_ops_onnx_or_cann_lack_compute_in_float32(native, tmp_path: Pat
     assert_close(run_with_runtime(pte, inputs), eager(model, inputs), "bf16 head", rel=3e-2)
 
 
+BF16_SEQUENTIALS = {
+    # ConvTranspose's float32 weight must be an initializer (atc reads its dims from one).
+    "conv_transpose_avg_pool": lambda: torch.nn.Sequential(
+        torch.nn.ConvTranspose2d(4, 6, 2, stride=2), torch.nn.AvgPool2d(2), torch.nn.GELU()
+    ),
+    "conv3d_max_pool3d": lambda: torch.nn.Sequential(
+        torch.nn.Conv3d(4, 6, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool3d(2)
+    ),
+}
+
+
+@pytest.mark.emulator
+@pytest.mark.parametrize("case", list(BF16_SEQUENTIALS))
+def test_bfloat16_sequentials_lower_whole(native, tmp_path: Path, case: str) -> None:
+    torch.manual_seed(0)
+    model = BF16_SEQUENTIALS[case]().eval()
+    with torch.no_grad():
+        for p in model.parameters():
+            p.mul_(3.0)  # default initialisation, outputs far from zero
+    model = model.to(torch.bfloat16)
+    shape = (1, 4, 4, 6, 6) if case.startswith("conv3d") else (2, 4, 5, 6)
+    inputs = (torch.randn(shape).to(torch.bfloat16),)
+    lowering = lower(model, inputs, AscendCompileSpec(toolchain="emulator"))
+    summary = lowering.summary
+    assert summary.partitions == 1 and summary.delegated_nodes == summary.total_nodes, summary
+    pte, _ = save(lowering.program, tmp_path / "model.pte")
+    assert_close(run_with_runtime(pte, inputs), eager(model, inputs), case, rel=3e-2)
+
+
 class _Upsampled(torch.nn.Module):
     """A bf16 bilinear upsampling (CANN's Resize has no bfloat16: float32 between Casts) and a
     bf16 grid sample (CANN's GridSample has none either, and no float32 form is lowered)."""

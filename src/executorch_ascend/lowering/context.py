@@ -77,15 +77,23 @@ class LoweringContext:
     def emit_in_float32(
         self, op_type: str, operands: Sequence[object], node: Node, **attrs: object
     ) -> None:
-        """`emit` of `op_type` on `operands`, but a bfloat16 `node` computes in float32: its
-        operands as float32 (`float32_value`), the result cast back. For ops ONNX opset 17
-        defines without bfloat16 (the converter lists them in `bf16_in_float32`); float32 is
-        what eager PyTorch computes them in on the CPU and what the chips' units take."""
-        if node.meta["val"].dtype != torch.bfloat16:
-            self.emit(op_type, [self.value(a) for a in operands], node, **attrs)
+        """`emit` of `op_type` on `operands`, but with bfloat16 tensor operands it computes in
+        float32: each tensor as float32 (`float32_value`), the result cast back
+        (`emit_from_float32`). For ops ONNX opset 17 or CANN defines without bfloat16 (the
+        converter lists them in `bf16_in_float32`); float32 is what eager PyTorch computes them in
+        on the CPU and what the chips' units take. An operand that is a string is an ONNX name
+        passed as it is (an omitted optional input, an int64 shape); fx operands are tensors."""
+        bf16 = any(isinstance(a, Node) and a.meta["val"].dtype == torch.bfloat16 for a in operands)
+        if not bf16:
+            self.emit(
+                op_type,
+                [a if isinstance(a, str) else self.value(a) for a in operands],
+                node,
+                **attrs,
+            )
             return
-        result = self.tmp(op_type, [self.float32_value(a) for a in operands], **attrs)
-        self.emit("Cast", [result], node, to=onnx.TensorProto.BFLOAT16)
+        inputs = [a if isinstance(a, str) else self.float32_value(a) for a in operands]
+        self.emit_from_float32(self.tmp(op_type, inputs, **attrs), node)
 
     def float32_value(self, arg: object) -> str:
         """`arg` as float32: a constant (a weight) as a float32 initializer, since atc reads
@@ -96,6 +104,11 @@ class LoweringContext:
                 to_numpy(tensor.float().contiguous()), _hint(arg.name), [arg]
             )
         return self.tmp("Cast", [self.value(arg)], to=onnx.TensorProto.FLOAT)
+
+    def emit_from_float32(self, result: str, node: Node) -> None:
+        """A float32 `result` cast back to bfloat16 as `node`'s value (its name bound before,
+        as a multi-output op's first output is)."""
+        self.emit("Cast", [result], node, to=onnx.TensorProto.BFLOAT16)
 
     def tmp(self, op_type: str, inputs: Sequence[str], **attrs: object) -> str:
         """Emits an ONNX node for an intermediate value; returns its name."""

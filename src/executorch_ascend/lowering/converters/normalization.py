@@ -154,11 +154,16 @@ def layer_norm(ctx: LoweringContext, node: Node) -> None:
     )
 
 
+def _channel_norm_reason(node: Node, what: str) -> str | None:
+    """A norm over a channel dim (1) with optional weight/bias (args 1, 2), statistics unused."""
+    if rank(node.args[0]) < 2:
+        return f"{what} input must have a channel dimension"
+    return _norm_affine_supported(node, 1)
+
+
 def _group_norm_supported(node: Node) -> str | None:
     """mean/rstd outputs unused; input rank >= 2."""
-    if rank(node.args[0]) < 2:
-        return "group norm input must have a channel dimension"
-    return _norm_affine_supported(node, 1)
+    return _channel_norm_reason(node, "group norm")
 
 
 @converter(
@@ -220,9 +225,7 @@ def _channel_affine(
 
 def _batch_stats_supported(node: Node) -> str | None:
     """mean/rstd outputs unused; input has a channel dim."""
-    if rank(node.args[0]) < 2:
-        return "batch norm input must have a channel dimension"
-    return _norm_affine_supported(node, 1)
+    return _channel_norm_reason(node, "batch norm")
 
 
 @converter(

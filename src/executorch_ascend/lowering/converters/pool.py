@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 
-import onnx
 import torch
 from torch.fx import Node
 
@@ -24,7 +23,7 @@ from ..registry import converter
 from ..samples import fn_sample, module_sample
 from ._args import arg, ints, rank, shape, tensor_val
 from ._dtypes import FLOATS
-from ._tuple_outputs import emit_first_output, only_first_output_used
+from ._tuple_outputs import emit_first_output, first_output_name, only_first_output_used
 from ._window import (
     MAX_POOL_2D_WINDOW_ELEMENTS,
     WINDOW_LIMITS,
@@ -95,17 +94,6 @@ def _bf16(node: Node) -> bool:
     return tensor_val(node.args[0]).dtype == torch.bfloat16
 
 
-def _to_float32(ctx: LoweringContext, x: str) -> str:
-    # Opset 17's MaxPool and AveragePool have no bfloat16: a bfloat16 pool computes in float32
-    # (exact for a max; eager averages bfloat16 in float32 too) and casts back.
-    return ctx.tmp("Cast", [x], to=onnx.TensorProto.FLOAT)
-
-
-def _emit_pooled(ctx: LoweringContext, node: Node, result: str) -> None:
-    """The float32 `result` of a bfloat16 pool, cast back as the node's output."""
-    emit_first_output(ctx, node, "Cast", [result], to=onnx.TensorProto.BFLOAT16)
-
-
 def _emit_max_pool(ctx: LoweringContext, node: Node) -> None:
     k, s, p = pool_window(node)
     d = ints(arg(node, 4, "dilation", 1), len(k))
@@ -117,11 +105,10 @@ def _emit_max_pool(ctx: LoweringContext, node: Node) -> None:
         ceil_mode=int(bool(arg(node, 5, "ceil_mode", False))),
         **extra,
     )
-    x = ctx.value(node.args[0])
-    if not _bf16(node):
-        emit_first_output(ctx, node, "MaxPool", [x], **attrs)
-        return
-    _emit_pooled(ctx, node, ctx.tmp("MaxPool", [_to_float32(ctx, x)], **attrs))
+    # Opset 17's MaxPool and AveragePool have no bfloat16: a bfloat16 pool computes in float32
+    # (exact for a max; eager averages bfloat16 in float32 too) and casts back.
+    first_output_name(ctx, node)
+    ctx.emit_in_float32("MaxPool", [node.args[0]], node, **attrs)
 
 
 @converter(
@@ -183,10 +170,8 @@ def max_pool3d(ctx: LoweringContext, node: Node) -> None:
     ceil = int(bool(arg(node, 5, "ceil_mode", False)))
     n, c, depth, h, w = shape(node.args[0])
     _, _, depth_out, h_out, w_out = shape(node)
-    x = ctx.value(node.args[0])
-    planes = ctx.tmp(
-        "Reshape", [_to_float32(ctx, x) if _bf16(node) else x, ctx.int64s([n, c * depth, h, w])]
-    )
+    x = ctx.float32_value(node.args[0]) if _bf16(node) else ctx.value(node.args[0])
+    planes = ctx.tmp("Reshape", [x, ctx.int64s([n, c * depth, h, w])])
     pooled = ctx.tmp(
         "MaxPool",
         [planes],
@@ -206,7 +191,8 @@ def max_pool3d(ctx: LoweringContext, node: Node) -> None:
     )
     dims = ctx.int64s([n, c, depth_out, h_out, w_out])
     if _bf16(node):
-        _emit_pooled(ctx, node, ctx.tmp("Reshape", [deep, dims]))
+        first_output_name(ctx, node)
+        ctx.emit_from_float32(ctx.tmp("Reshape", [deep, dims]), node)
     else:
         emit_first_output(ctx, node, "Reshape", [deep, dims])
 

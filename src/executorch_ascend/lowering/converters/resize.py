@@ -10,14 +10,13 @@ lowered, with attributes that mean the same under both readings.
 
 from __future__ import annotations
 
-import onnx
 import torch
 from torch.fx import Node
 
 from ..context import LoweringContext
 from ..registry import converter
 from ..samples import fn_sample
-from ._args import arg, rank, shape, tensor_val
+from ._args import arg, rank, shape
 from ._dtypes import FLOATS
 
 aten = torch.ops.aten
@@ -26,15 +25,10 @@ F = torch.nn.functional
 
 def _emit_resize(ctx: LoweringContext, node: Node, **attrs: object) -> None:
     # Opset 17 Resize: X, roi (unused), scales (unused), sizes (the static output shape).
-    x, sizes = ctx.value(node.args[0]), ctx.int64s(shape(node))
-    if tensor_val(node).dtype != torch.bfloat16:
-        ctx.emit("Resize", [x, "", "", sizes], node, **attrs)
-        return
     # CANN's Resize has no bfloat16 (cann_op_facts): a bfloat16 upsampling computes in float32,
     # as eager PyTorch does on the CPU, and casts back (nearest copies values: exact).
-    up = ctx.tmp("Cast", [x], to=onnx.TensorProto.FLOAT)
-    resized = ctx.tmp("Resize", [up, "", "", sizes], **attrs)
-    ctx.emit("Cast", [resized], node, to=onnx.TensorProto.BFLOAT16)
+    sizes = ctx.int64s(shape(node))
+    ctx.emit_in_float32("Resize", [node.args[0], "", "", sizes], node, **attrs)
 
 
 def _nearest_supported(node: Node) -> str | None:

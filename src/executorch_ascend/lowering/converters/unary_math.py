@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import math
 
-import onnx
 import torch
 from torch.fx import Node
 
 from ..context import LoweringContext
 from ..registry import converter
 from ..samples import UNARY_SHAPES, away_from_integers, fn_sample, positive
-from ._args import tensor_val
 from ._dtypes import FLOATS
 from ._emit import const_like, emit_trunc, unary
 
@@ -49,15 +47,10 @@ unary("Ceil", aten.ceil.default, torch.ceil, *UNARY_SHAPES, inputs=away_from_int
     ],
 )
 def round_(ctx: LoweringContext, node: Node) -> None:
-    x = ctx.value(node.args[0])
-    if tensor_val(node).dtype != torch.bfloat16:
-        ctx.emit("Round", [x], node)
-        return
     # Opset 17's Round has no bfloat16 (opset 22 adds it). Rounding in float32 is exact: a
     # bfloat16 of magnitude 128 or more is an integer already, and any smaller integer (or 128)
     # is a bfloat16, so the cast back loses nothing.
-    rounded = ctx.tmp("Round", [ctx.tmp("Cast", [x], to=onnx.TensorProto.FLOAT)])
-    ctx.emit("Cast", [rounded], node, to=onnx.TensorProto.BFLOAT16)
+    ctx.emit_in_float32("Round", [node.args[0]], node)
 
 
 unary("Sign", aten.sign.default, lambda x: torch.sign(torch.round(x)), (9,), (2, 3, 4))
