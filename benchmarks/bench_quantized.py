@@ -15,7 +15,9 @@ Conv/MatMul/Gemm compute in float16, as the chip does).
 
 CNN / encoder rows: the float32 model and the AscendQuantizer int8 model (calibrated on 16
 inputs), run through executorch.runtime; median ms per call over --rounds calls; agreement with
-the float32 model on --inputs other inputs: top-1 (classifiers) and cosine (mean, min).
+the float32 model on --inputs other inputs: top-1 (classifiers) and cosine (mean, min). "op µs":
+the sum over the .om's ops of each op's fastest time in --rounds calls under ETDump, steadier than
+the median on a loaded machine.
 
 Decoder rows: transformers' Llama (--hidden wide, default 256; 2 layers, static cache), float32
 and torchao weight-only int8 / int4 (groups of 32 and 128); median ms per decoded token; the
@@ -82,6 +84,29 @@ def _median_ms(fn, rounds: int) -> float:
     return statistics.median(samples)
 
 
+def _op_us(pte: Path, inputs: list, rounds: int, work: Path) -> float:
+    """The sum over the delegate's .om ops of each op's fastest time in `rounds` calls, from an
+    ETDump (docs/runtime.md "Profiling"): what the emulator's kernels cost, without the time
+    between ops, and steadier than a call's median on a loaded machine."""
+    from executorch.devtools import Inspector
+    from executorch.runtime import Runtime
+
+    program = Runtime.get().load_program(pte, enable_etdump=True)
+    method = program.load_method("forward")
+    for _ in range(rounds):
+        method.execute(inputs)
+    etdump = work / "ops.etdp"
+    program.write_etdump_result_to_file(str(etdump), str(work / "ops.bin"))
+    fastest: dict[str, float] = {}
+    for block in Inspector(etdump_path=str(etdump)).event_blocks:
+        for event in block.events:
+            # The delegate's op events are named "<node>/<op type>"; ExecuTorch's own are not.
+            if event.perf_data is not None and "/" in event.name:
+                ms = min(event.perf_data.raw)
+                fastest[event.name] = min(ms, fastest.get(event.name, ms))
+    return sum(fastest.values()) * 1e3
+
+
 def bench_model(name: str, inputs: int, rounds: int, soc: str, work: Path) -> list[list[str]]:
     build, make_inputs = MODELS[name]
     model = build()
@@ -99,6 +124,7 @@ def bench_model(name: str, inputs: int, rounds: int, soc: str, work: Path) -> li
         pte, _ = save(lowering.program, work / f"{name}_{label.split()[0]}.pte")
         method, uploaded = _load(pte)
         ms = _median_ms(lambda m=method: m.execute(list(example)), rounds)
+        op_us = _op_us(pte, list(example), rounds, work)
         outs = [method.execute(list(x))[0] for x in test]
         cos = [
             float(torch.nn.functional.cosine_similarity(o.flatten(), r.flatten(), dim=0))
@@ -115,6 +141,7 @@ def bench_model(name: str, inputs: int, rounds: int, soc: str, work: Path) -> li
                 name,
                 label,
                 f"{ms:.2f}",
+                f"{op_us:.0f}",
                 f"{pte.stat().st_size / 1024:.0f}",
                 f"{uploaded / 1024:.0f}",
                 top1,
@@ -151,7 +178,9 @@ def bench_decoder(tokens: int, soc: str, hidden: int, work: Path) -> list[list[s
             lowering = lower_program(convert_and_export_with_cache(model), spec)
         except ValueError as refusal:  # preprocess: what CANN lacks on this chip
             print(f"llama {label} on {soc}: {str(refusal).split(';')[0]}")
-            rows.append([f"llama (h{hidden})", label, "refused (below)", "", "", "n/a", "n/a"])
+            rows.append(
+                [f"llama (h{hidden})", label, "refused (below)", "n/a", "", "", "n/a", "n/a"]
+            )
             continue
         pte, (ptd,) = save(lowering.program, work / f"llama_{len(rows)}.pte")
         method, uploaded = _load(pte, ptd)
@@ -166,6 +195,7 @@ def bench_decoder(tokens: int, soc: str, hidden: int, work: Path) -> list[list[s
                 f"llama (h{hidden})",
                 label,
                 f"{statistics.median(samples[1:]):.2f}",
+                "n/a",
                 f"{ptd.stat().st_size / 1024:.0f}",
                 f"{uploaded / 1024:.0f}",
                 "n/a",
@@ -202,6 +232,7 @@ def main() -> int:
         "model",
         "program",
         "ms / call (token)",
+        "op µs / call",
         "stored KiB (.pte / .ptd)",
         "uploaded weight KiB",
         f"top-1 vs fp32 ({args.inputs})",

@@ -101,54 +101,6 @@ int64_t PlaneVecAny(const int32_t* x, int64_t len, const DeqScale& s,
                      : PlaneVec<false, false, false>(x, len, s, vs, hs, e, out);
 }
 
-#if defined(ASCEND_EMU_QUANT_VECTORS)
-// The channels-last pass with the merged AscendQuant kept in registers:
-// PlaneVec's dequantization and activation (the activation as a clamp to
-// [lo, hi], -inf and inf without one), then quant.h's steps, rounded to
-// nearest even, stored as int8. uint64 scales, no sqrt_mode, Round only
-// (the caller checks). Returns how many elements it did, as PlaneVec.
-template <bool kReluFlag, bool kMul, bool kAdd>
-int64_t DequantQuantVec(const int32_t* x, int64_t len, const float* vs,
-                        const float* hs, const Epilogue& e, int8_t* y) {
-  const Vec lo = Vec{} + e.lo, hi = Vec{} + e.hi;
-  const Vec scale = Vec{} + e.q.scale, offset = Vec{} + e.q.offset;
-  int64_t i = 0;
-  for (; i + kLanes <= len; i += kLanes) {
-    Mask xi;
-    std::memcpy(&xi, x + i, sizeof xi);
-    Vec v;
-    if (!gnu_vectors::DequantV<true, false, kReluFlag>(
-            xi, gnu_vectors::Load(vs + i), gnu_vectors::Load(hs + i), &v))
-      break;
-    v = v < lo ? lo : v;  // Relu: `v < 0 ? 0 : v`; Clip: max(v, lo)
-    v = hi < v ? hi : v;  // min(v, hi)
-    gnu_vectors::StoreInt8V(
-        y + i, gnu_vectors::RoundNearestV(
-                   gnu_vectors::QuantClampedV<true, kMul, false, kAdd>(
-                       v, scale, offset)));
-  }
-  return i;
-}
-
-int64_t DequantQuantVecAny(const int32_t* x, int64_t len, const float* vs,
-                           const float* hs, const Epilogue& e, int8_t* y) {
-  const bool mul = e.q.mul, add = e.q.add;
-  if (e.relu_flag) {
-    if (mul) {
-      return add ? DequantQuantVec<true, true, true>(x, len, vs, hs, e, y)
-                 : DequantQuantVec<true, true, false>(x, len, vs, hs, e, y);
-    }
-    return add ? DequantQuantVec<true, false, true>(x, len, vs, hs, e, y)
-               : DequantQuantVec<true, false, false>(x, len, vs, hs, e, y);
-  }
-  if (mul) {
-    return add ? DequantQuantVec<false, true, true>(x, len, vs, hs, e, y)
-               : DequantQuantVec<false, true, false>(x, len, vs, hs, e, y);
-  }
-  return add ? DequantQuantVec<false, false, true>(x, len, vs, hs, e, y)
-             : DequantQuantVec<false, false, false>(x, len, vs, hs, e, y);
-}
-#endif
 #endif
 
 // Element i of y (float32 or float16) = v.
@@ -356,6 +308,23 @@ void ChannelsLastT(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
   }
 }
 
+// Eight lanes' table entries (table[h[j]], h eight float16 bits) into
+// y[0..7].
+inline void LookUp8(const int8_t* table, __m128i h, int8_t* y) {
+  // Four indices in each 64-bit half, the bytes gathered into one word:
+  // scalar loads beat AVX2's gather here (BM_ConvInt8Dequant).
+  const uint64_t lo = static_cast<uint64_t>(_mm_cvtsi128_si64(h));
+  const uint64_t hi = static_cast<uint64_t>(_mm_extract_epi64(h, 1));
+  uint64_t word = 0;
+  for (int j = 0; j < 4; ++j) {
+    const uint8_t a = static_cast<uint8_t>(table[(lo >> (16 * j)) & 0xFFFF]);
+    const uint8_t b = static_cast<uint8_t>(table[(hi >> (16 * j)) & 0xFFFF]);
+    word |= static_cast<uint64_t>(a) << (8 * j);
+    word |= static_cast<uint64_t>(b) << (8 * j + 32);
+  }
+  std::memcpy(y, &word, sizeof word);
+}
+
 template <bool kToFloat, bool kReluFlag>
 void ChannelsLastAct(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
                      const DeqScale* scales, const float* vs, bool per_channel,
@@ -389,6 +358,39 @@ void ApplyEpilogueChannelsLast(const int32_t* acc, int64_t n, int64_t m,
                      : ChannelsLastAct<false, false>(acc, n, m, plane, scales,
                                                      vs, per_channel, e, y);
 }
+
+void RequantNhwcByTable(const int32_t* acc, int64_t count, int64_t m,
+                        const DeqScale* scales, bool per_channel,
+                        const float* rep_vs, int64_t per, const int8_t* table,
+                        int8_t* y) {
+  const int64_t chunk = per * m;
+  const __m256i top = _mm256_set1_epi32(1 << 24);
+  const __m256i bottom = _mm256_set1_epi32(-(1 << 24));
+  for (int64_t i0 = 0; i0 < count; i0 += chunk) {
+    const int64_t len = std::min(chunk, count - i0);
+    const int32_t* a = acc + i0;
+    int64_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+      const __m256i xi =
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i));
+      const __m256i big = _mm256_or_si256(_mm256_cmpgt_epi32(xi, top),
+                                          _mm256_cmpgt_epi32(bottom, xi));
+      if (!_mm256_testz_si256(big, big)) break;
+      const V8 odd = gnu_vectors::ScaleToHalfOdd<V8, M8>(
+          gnu_vectors::BitCastV<V8>(_mm256_cvtepi32_ps(xi)),
+          gnu_vectors::BitCastV<V8>(_mm256_loadu_ps(rep_vs + i)));
+      LookUp8(table,
+              _mm256_cvtps_ph(gnu_vectors::BitCastV<__m256>(odd),
+                              _MM_FROUND_TO_NEAREST_INT),
+              y + i0 + i);
+    }
+    for (; i < len; ++i) {
+      const Half h(DequantOne(a[i], scales[per_channel ? (i0 + i) % m : 0],
+                              true, false, false));
+      y[i0 + i] = table[Eigen::numext::bit_cast<uint16_t>(h)];
+    }
+  }
+}
 #endif
 
 void ApplyEpilogueChannelsLastReference(const int32_t* acc, int64_t n,
@@ -409,50 +411,43 @@ void ApplyEpilogueChannelsLastReference(const int32_t* acc, int64_t n,
   }
 }
 
-#if defined(ASCEND_EMU_DEQUANT_VECTORS)
-void EpilogueNhwc(const int32_t* acc, int64_t pixels, int64_t m,
-                  const DeqScale* scales, bool per_channel, const float* rep_vs,
-                  const float* rep_hs, int64_t per, const Epilogue& e,
-                  void* out) {
-  for (int64_t q0 = 0; m > 0 && q0 < pixels; q0 += per) {
-    const int64_t len = std::min(per, pixels - q0) * m;
-    const int32_t* a = acc + q0 * m;
-    void* row = e.to_float
-                    ? static_cast<void*>(static_cast<float*>(out) + q0 * m)
-                    : static_cast<void*>(static_cast<Half*>(out) + q0 * m);
-    int64_t i = PlaneVecAny(a, len, scales[0], rep_vs, rep_hs, e, row);
-    for (; i < len; ++i) {
-      Put(out, e, q0 * m + i,
-          Activate(DequantOne(a[i], scales[per_channel ? i % m : 0], true,
-                              false, e.relu_flag),
-                   e));
-    }
+std::vector<int8_t> BuildRequantTable(const Epilogue& e) {
+  std::vector<float> in(static_cast<size_t>(kRequantTableSize));
+  for (int64_t bits = 0; bits < kRequantTableSize; ++bits) {
+    float v = static_cast<float>(
+        Eigen::numext::bit_cast<Half>(static_cast<uint16_t>(bits)));
+    if (e.relu_flag && v < 0.0f) v = 0.0f;  // DequantOne's last step
+    in[static_cast<size_t>(bits)] = Activate(v, e);
   }
+  std::vector<int8_t> table(static_cast<size_t>(kRequantTableSize));
+  QuantizeAscend(in.data(), table.data(), kRequantTableSize, e.q);
+  return table;
 }
 
-bool RequantNhwc(const int32_t* acc, int64_t pixels, int64_t m,
-                 const DeqScale* scales, bool per_channel, const float* rep_vs,
-                 const float* rep_hs, int64_t per, const Epilogue& e,
-                 int8_t* y) {
-#if defined(ASCEND_EMU_QUANT_VECTORS)
-  if (e.q.twice || e.q.mode != RoundMode::kRound) return false;
-  for (int64_t q0 = 0; m > 0 && q0 < pixels; q0 += per) {
-    const int64_t len = std::min(per, pixels - q0) * m;
-    const int32_t* a = acc + q0 * m;
-    int64_t i = DequantQuantVecAny(a, len, rep_vs, rep_hs, e, y + q0 * m);
-    for (; i < len; ++i) {
-      const float v = Activate(DequantOne(a[i], scales[per_channel ? i % m : 0],
-                                          true, false, e.relu_flag),
-                               e);
-      QuantizeAscend(&v, y + q0 * m + i, 1, e.q);
+Epilogue DequantOnly(const Epilogue& e) {
+  Epilogue d;
+  d.u64 = e.u64;
+  d.twice = e.twice;
+  return d;  // no relu_flag, activation or AscendQuant; float16 out
+}
+
+void RequantByTable(const int8_t* table, const Half* deq, int64_t count,
+                    int8_t* y) {
+  for (int64_t i = 0; i < count; ++i)
+    y[i] = table[Eigen::numext::bit_cast<uint16_t>(deq[i])];
+}
+
+void RequantByTableTransposed(const int8_t* table, const Half* deq, int64_t n,
+                              int64_t m, int64_t plane, int8_t* y) {
+  for (int64_t b = 0; b < n; ++b) {
+    for (int64_t c = 0; c < m; ++c) {
+      const Half* row = deq + (b * m + c) * plane;
+      int8_t* col = y + b * plane * m + c;
+      for (int64_t p = 0; p < plane; ++p)
+        col[p * m] = table[Eigen::numext::bit_cast<uint16_t>(row[p])];
     }
   }
-  return true;
-#else
-  return false;
-#endif
 }
-#endif
 
 void QuantizeOut(const Epilogue& e, const TensorRef& deq, TensorRef& y) {
   const int64_t n = y.shape.numel();

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "ascend_emu/kernel.h"
 #include "dequant.h"
@@ -71,22 +72,37 @@ void ApplyEpilogueChannelsLast(const int32_t* acc, int64_t n, int64_t m,
                                const Epilogue& e, void* y);
 #endif
 
-#if defined(ASCEND_EMU_DEQUANT_VECTORS)
-// Channels last in and out ([pixels, M], uint64 scales, none special):
-// chunks of `per` whole pixels, their channels' scales repeated in rep_vs
-// and rep_hs (per * M each). EpilogueNhwc writes the dequantized value
-// (float16 or float32); RequantNhwc the merged AscendQuant's int8 and
-// returns false, writing nothing, where it has no vector pass (sqrt_mode,
-// a round mode other than Round).
-void EpilogueNhwc(const int32_t* acc, int64_t pixels, int64_t m,
-                  const DeqScale* scales, bool per_channel, const float* rep_vs,
-                  const float* rep_hs, int64_t per, const Epilogue& e,
-                  void* out);
-bool RequantNhwc(const int32_t* acc, int64_t pixels, int64_t m,
-                 const DeqScale* scales, bool per_channel, const float* rep_vs,
-                 const float* rep_hs, int64_t per, const Epilogue& e,
-                 int8_t* y);
+#if defined(ASCEND_EMU_FUSED_CHANNELS_LAST)
+// Channels last in and out ([pixels, M], count = pixels * M elements,
+// uint64 scales, none special): y = the table's int8 (BuildRequantTable)
+// for each dequantized acc, in chunks of `per` whole pixels whose
+// channels' vscales rep_vs repeats (per * M of them).
+void RequantNhwcByTable(const int32_t* acc, int64_t count, int64_t m,
+                        const DeqScale* scales, bool per_channel,
+                        const float* rep_vs, int64_t per, const int8_t* table,
+                        int8_t* y);
 #endif
+
+// The merged AscendQuant as a table, for a prepared op to build once.
+// AscendDequant's results are float16 values, so what relu_flag, the
+// activation and the AscendQuant make of one is a function of its 16 bits:
+// the table holds that int8 for each of the 65 536, computed by the
+// reference functions (Activate, QuantizeAscend). A run then dequantizes
+// to float16 with the activation left out (DequantOnly) and looks each
+// value up: computed instead, the three float16 roundings after the
+// dequantization form one chain of about 100 cycles' latency per vector,
+// several times the table's cost (docs/benchmarks.md, "Quantized models").
+constexpr int64_t kRequantTableSize = 65536;
+std::vector<int8_t> BuildRequantTable(const Epilogue& e);
+// e without relu_flag, the activation and the AscendQuant, float16 out:
+// the pass whose result the table reads.
+Epilogue DequantOnly(const Epilogue& e);
+// y[i] = table[the bits of deq[i]], i < count (the same layout), and y
+// [N, plane, M] from deq [N, M, plane].
+void RequantByTable(const int8_t* table, const Half* deq, int64_t count,
+                    int8_t* y);
+void RequantByTableTransposed(const int8_t* table, const Half* deq, int64_t n,
+                              int64_t m, int64_t plane, int8_t* y);
 
 // y = AscendQuant(deq), element for element (any layout, the same in both).
 void QuantizeOut(const Epilogue& e, const TensorRef& deq, TensorRef& y);

@@ -58,12 +58,13 @@ class FusedConvDequantPrepared final : public PreparedOp {
   std::unique_ptr<PreparedOp> conv;
   std::vector<DeqScale> scales;
   std::vector<float> vscales;  // each output channel's DeqScale::vscale
-  std::vector<float> hscales;  // and its half_scale
-  // vscales and hscales repeated for as many whole pixels as fit
-  // kSmallChunk (at least one): the channels-last epilogue's.
-  std::vector<float> rep_vs, rep_hs;
+  // vscales repeated for as many whole pixels as fit kSmallChunk (at least
+  // one): the channels-last requantization's.
+  std::vector<float> rep_vs;
   bool any_special = false;
   Epilogue epilogue;  // read once: a run reads no attribute
+  // With an AscendQuant merged: its table (BuildRequantTable).
+  std::vector<int8_t> requant_table;
   int32_t rank = 0;
   // The layouts agreed at load (kernel.h): int8 x and int8 y channels last,
   // between int8 Convs that both read and write it (MobileNet's chain of
@@ -220,6 +221,7 @@ std::unique_ptr<PreparedOp> PrepareFusedConvDequant(const PrepareContext& ctx) {
   if (d.data == nullptr) return nullptr;  // computed scales: read per run
   auto p = std::make_unique<FusedConvDequantPrepared>();
   p->epilogue = ReadEpilogue(ctx.attrs, d);
+  if (p->epilogue.quant) p->requant_table = BuildRequantTable(p->epilogue);
   const int64_t count = d.shape.numel();
   for (int64_t c = 0; c < count; ++c) {
     p->scales.push_back(ReadDeqScale(d, c));
@@ -228,13 +230,10 @@ std::unique_ptr<PreparedOp> PrepareFusedConvDequant(const PrepareContext& ctx) {
   if (!ctx.outputs.empty() && ctx.outputs[0].shape.rank >= 2) {
     const int64_t m = ctx.outputs[0].shape.dims[1];
     p->vscales = ChannelVScales(p->scales.data(), count, m);
-    for (int64_t c = 0; c < m; ++c)
-      p->hscales.push_back(p->scales[count == 1 ? 0 : c].half_scale);
     const int64_t per =
         std::max<int64_t>(1, kSmallChunk / std::max<int64_t>(m, 1));
     for (int64_t k = 0; k < per; ++k) {
       p->rep_vs.insert(p->rep_vs.end(), p->vscales.begin(), p->vscales.end());
-      p->rep_hs.insert(p->rep_hs.end(), p->hscales.begin(), p->hscales.end());
     }
   }
   if (!ctx.outputs.empty()) p->rank = ctx.outputs[0].shape.rank;
@@ -257,7 +256,13 @@ void RunFusedConvDequant(const RunContext& ctx) {
   acc.shape = shape;
   acc.data = ctx.scratch;
   const size_t acc_room = Align64(static_cast<size_t>(acc.nbytes()));
-  const Epilogue e = p != nullptr ? p->epilogue : ReadEpilogue(ctx.attrs, d);
+  const Epilogue full = p != nullptr ? p->epilogue : ReadEpilogue(ctx.attrs, d);
+  // With a prepared AscendQuant table, the passes below only dequantize
+  // (to float16) and the table does the rest.
+  const int8_t* table = p != nullptr && !p->requant_table.empty()
+                            ? p->requant_table.data()
+                            : nullptr;
+  const Epilogue e = table != nullptr ? DequantOnly(full) : full;
   // Where the epilogue writes: y, or (an AscendQuant merged) the scratch
   // after acc, quantized into y at the end.
   TensorRef deq;
@@ -265,8 +270,8 @@ void RunFusedConvDequant(const RunContext& ctx) {
   deq.shape = shape;
   deq.data = static_cast<unsigned char*>(ctx.scratch) + acc_room;
   const size_t deq_room =
-      e.quant ? Align64(static_cast<size_t>(deq.nbytes())) : size_t{0};
-  void* out = e.quant ? deq.data : y.data;
+      full.quant ? Align64(static_cast<size_t>(deq.nbytes())) : size_t{0};
+  void* out = full.quant ? deq.data : y.data;
   const bool has_bias = ctx.num_inputs > 3 && ctx.inputs[3].present();
   const TensorRef conv_in[3] = {ctx.inputs[0], ctx.inputs[1],
                                 has_bias ? ctx.inputs[3] : TensorRef{}};
@@ -324,17 +329,12 @@ void RunFusedConvDequant(const RunContext& ctx) {
     defined(ASCEND_EMU_DEQUANT_VECTORS)
   if (y_nhwc && channels_last != nullptr) {
     // Channels last in and out (only with uint64 scales, none special, and
-    // an AscendQuant merged: ChannelsLastEpilogue), chunks of whole pixels.
+    // an AscendQuant merged, so prepared with its table:
+    // ChannelsLastEpilogue), chunks of whole pixels.
     const int64_t per =
         m > 0 ? static_cast<int64_t>(p->rep_vs.size()) / m : int64_t{1};
-    // Straight to int8 where it can: no dequantized tensor written and
-    // read back.
-    if (RequantNhwc(channels_last, n * plane, m, scales, count != 1,
-                    p->rep_vs.data(), p->rep_hs.data(), per, e, y.as<int8_t>()))
-      return;
-    EpilogueNhwc(channels_last, n * plane, m, scales, count != 1,
-                 p->rep_vs.data(), p->rep_hs.data(), per, e, out);
-    QuantizeOut(e, deq, y);
+    RequantNhwcByTable(channels_last, y.shape.numel(), m, scales, count != 1,
+                       p->rep_vs.data(), per, table, y.as<int8_t>());
     return;
   }
 #endif
@@ -352,7 +352,17 @@ void RunFusedConvDequant(const RunContext& ctx) {
     ApplyEpilogue(acc.as<const int32_t>(), n, m, plane, scales, count != 1,
                   any_special, e, out);
   }
-  if (!e.quant) return;
+  if (!full.quant) return;
+  if (table != nullptr) {
+    if (y_nhwc) {
+      RequantByTableTransposed(table, deq.as<const Half>(), n, m, plane,
+                               y.as<int8_t>());
+    } else {
+      RequantByTable(table, deq.as<const Half>(), y.shape.numel(),
+                     y.as<int8_t>());
+    }
+    return;
+  }
   if (y_nhwc) {
     // y agreed channels last, the result NCHW (oneDNN's fast path declined
     // this run).

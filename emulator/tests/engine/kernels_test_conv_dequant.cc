@@ -265,10 +265,22 @@ TEST(KernelsConvDequant, FusedMatchesTheChainBitForBit) {
       {1, 40, 40, 12, 12, 3, 40, 2, 1, 9, 1000},  // depthwise, 12x12 stride 2
       {1, 20, 20, 9, 9, 5, 20, 1, 2, -3, 1000}};  // depthwise 5x5, edges
   const EpilogueCase epilogues[] = {
-      {true, "Clip", 0, 0}, {false, "Relu", 0, 0},   {false, "", 1, 0},
-      {true, "", 0, 1},     {false, "", 0, 2},       {true, "Clip", 0, 3},
-      {true, "Relu", 1, 0}, {true, "Clip", 0, 0, 1}, {false, "Relu", 0, 1, 2},
-      {false, "", 0, 0, 1}};
+      {true, "Clip", 0, 0},
+      {false, "Relu", 0, 0},
+      {false, "", 1, 0},
+      {true, "", 0, 1},
+      {false, "", 0, 2},
+      {true, "Clip", 0, 3},
+      {true, "Relu", 1, 0},
+      {true, "Clip", 0, 0, 1},
+      {false, "Relu", 0, 1, 2},
+      {false, "", 0, 0, 1},
+      // The merged AscendQuant's table (BuildRequantTable) after relu_flag,
+      // float16 scales and a special scale.
+      {true, "Relu", 1, 0, 1},
+      {true, "Clip", 0, 2, 1},
+      {true, "Clip", 0, 3, 1},
+      {false, "", 1, 1, 2}};
   uint32_t seed = 1;
   for (const ConvCase& t : convs) {
     for (const EpilogueCase& e : epilogues) ExpectFusedSame(t, e, seed += 7);
