@@ -90,8 +90,9 @@ void RequantNhwcByTable(const int32_t* acc, int64_t count, int64_t m,
 // reference functions (Activate, QuantizeAscend). A run then dequantizes
 // to float16 with the activation left out (DequantOnly) and looks each
 // value up: computed instead, the three float16 roundings after the
-// dequantization form one chain of about 100 cycles' latency per vector,
-// several times the table's cost (docs/benchmarks.md, "Quantized models").
+// dequantization made one dependency chain of about 100 cycles per vector
+// and cost about twice the table's reads (BM_ConvInt8Dequant; "Quantized
+// models" in docs/benchmarks.md).
 constexpr int64_t kRequantTableSize = 65536;
 std::vector<int8_t> BuildRequantTable(const Epilogue& e);
 // e without relu_flag, the activation and the AscendQuant, float16 out:
