@@ -43,7 +43,7 @@ pytestmark = pytest.mark.emulator
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "examples" / "quantization"))
 
-from quant_models import MODELS, images, quantize_pt2e, resnet  # noqa: E402
+from quant_models import MODELS, images, quantize_pt2e, rescaled, resnet  # noqa: E402
 
 CALIBRATION = 16
 EXACT_STEPS = 4.0
@@ -115,6 +115,56 @@ def test_static_int8_runs_whole_on_ascend(native, tmp_path: Path, name: str) -> 
 
 def _steps(actual: torch.Tensor, expected: torch.Tensor, step: float) -> float:
     return float((actual.float() - expected.float()).abs().max()) / step
+
+
+def _sequential(kind: str) -> tuple[torch.nn.Module, tuple[int, ...]]:
+    nn = torch.nn
+    if kind == "cnn":
+        model = nn.Sequential(
+            nn.Conv2d(3, 16, 3, padding=1),
+            nn.BatchNorm2d(16),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+            nn.Conv2d(16, 32, 3, padding=1),
+            nn.ReLU6(),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Linear(32, 10),
+        )
+        return model, (1, 3, 32, 32)
+    if kind == "mlp":
+        model = nn.Sequential(
+            nn.Linear(64, 128), nn.GELU(), nn.Linear(128, 64), nn.LayerNorm(64), nn.Linear(64, 8)
+        )
+        return model, (4, 64)
+    model = nn.Sequential(  # a depthwise-separable block
+        nn.Conv2d(8, 8, 3, padding=1, groups=8), nn.Hardswish(), nn.Conv2d(8, 16, 1), nn.Sigmoid()
+    )
+    return model, (1, 8, 16, 16)
+
+
+@pytest.mark.parametrize("kind", ["cnn", "mlp", "depthwise"])
+def test_sequential_models_lower_whole(native, kind: str) -> None:
+    """nn.Sequential models as a user writes them (default layers, weights rescaled so outputs are
+    far from zero), quantized with AscendQuantizer: one partition, nothing on the CPU, within
+    DEVICE_STEPS of convert_pt2e's model."""
+    torch.manual_seed(0)
+    model, shape = _sequential(kind)
+    model = rescaled(model)
+    gen = torch.Generator().manual_seed(1)
+    quantized = quantize_pt2e(
+        model, [(torch.randn(*shape, generator=gen),) for _ in range(CALIBRATION)]
+    )
+    example = (torch.randn(*shape, generator=gen),)
+    lowering = lower_program(
+        torch.export.export(quantized, example), AscendCompileSpec(toolchain="emulator")
+    )
+    assert lowering.summary.partitions == 1, lowering.summary
+    assert lowering.summary.delegated_nodes == lowering.summary.total_nodes, lowering.summary
+    (got,) = run_with_runtime(lowering.program.buffer, list(example))
+    with torch.no_grad():
+        want = quantized(*example)
+    assert _steps(got, want, _output_step(want)) <= DEVICE_STEPS
 
 
 def test_qat_model_lowers_whole(native, tmp_path: Path) -> None:
