@@ -117,6 +117,20 @@ def _steps(actual: torch.Tensor, expected: torch.Tensor, step: float) -> float:
     return float((actual.float() - expected.float()).abs().max()) / step
 
 
+def _assert_whole_and_close(quantized: torch.nn.Module, example: tuple) -> None:
+    """Lowered for the default chip: one partition, nothing on the CPU, and the emulator's output
+    within DEVICE_STEPS of the quantized eager model's."""
+    lowering = lower_program(
+        torch.export.export(quantized, example), AscendCompileSpec(toolchain="emulator")
+    )
+    assert lowering.summary.partitions == 1, lowering.summary
+    assert lowering.summary.delegated_nodes == lowering.summary.total_nodes, lowering.summary
+    (got,) = run_with_runtime(lowering.program.buffer, list(example))
+    with torch.no_grad():
+        want = quantized(*example)
+    assert _steps(got, want, _output_step(want)) <= DEVICE_STEPS
+
+
 def _sequential(kind: str) -> tuple[torch.nn.Module, tuple[int, ...]]:
     nn = torch.nn
     if kind == "cnn":
@@ -156,15 +170,7 @@ def test_sequential_models_lower_whole(native, kind: str) -> None:
         model, [(torch.randn(*shape, generator=gen),) for _ in range(CALIBRATION)]
     )
     example = (torch.randn(*shape, generator=gen),)
-    lowering = lower_program(
-        torch.export.export(quantized, example), AscendCompileSpec(toolchain="emulator")
-    )
-    assert lowering.summary.partitions == 1, lowering.summary
-    assert lowering.summary.delegated_nodes == lowering.summary.total_nodes, lowering.summary
-    (got,) = run_with_runtime(lowering.program.buffer, list(example))
-    with torch.no_grad():
-        want = quantized(*example)
-    assert _steps(got, want, _output_step(want)) <= DEVICE_STEPS
+    _assert_whole_and_close(quantized, example)
 
 
 def test_qat_model_lowers_whole(native, tmp_path: Path) -> None:
@@ -232,15 +238,7 @@ def test_another_quantizers_graph_lowers_with_standalone_dequantize(native) -> N
     quantizer = XNNPACKQuantizer().set_global(config)
     quantized = quantize_pt2e(model, images(32)(4, 1), quantizer)
     (example,) = images(32)(1, 2)
-    lowering = lower_program(
-        torch.export.export(quantized, example), AscendCompileSpec(toolchain="emulator")
-    )
-    assert lowering.summary.partitions == 1, lowering.summary
-    assert lowering.summary.delegated_nodes == lowering.summary.total_nodes, lowering.summary
-    (got,) = run_with_runtime(lowering.program.buffer, list(example))
-    with torch.no_grad():
-        want = quantized(*example)
-    assert _steps(got, want, _output_step(want)) <= DEVICE_STEPS
+    _assert_whole_and_close(quantized, example)
 
 
 @pytest.mark.parametrize(
