@@ -308,23 +308,6 @@ void ChannelsLastT(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
   }
 }
 
-// Eight lanes' table entries (table[h[j]], h eight float16 bits) into
-// y[0..7].
-inline void LookUp8(const int8_t* table, __m128i h, int8_t* y) {
-  // Four indices in each 64-bit half, the bytes gathered into one word:
-  // scalar loads beat AVX2's gather here (BM_ConvInt8Dequant).
-  const uint64_t lo = static_cast<uint64_t>(_mm_cvtsi128_si64(h));
-  const uint64_t hi = static_cast<uint64_t>(_mm_extract_epi64(h, 1));
-  uint64_t word = 0;
-  for (int j = 0; j < 4; ++j) {
-    const uint8_t a = static_cast<uint8_t>(table[(lo >> (16 * j)) & 0xFFFF]);
-    const uint8_t b = static_cast<uint8_t>(table[(hi >> (16 * j)) & 0xFFFF]);
-    word |= static_cast<uint64_t>(a) << (8 * j);
-    word |= static_cast<uint64_t>(b) << (8 * j + 32);
-  }
-  std::memcpy(y, &word, sizeof word);
-}
-
 template <bool kToFloat, bool kReluFlag>
 void ChannelsLastAct(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
                      const DeqScale* scales, const float* vs, bool per_channel,
@@ -361,8 +344,8 @@ void ApplyEpilogueChannelsLast(const int32_t* acc, int64_t n, int64_t m,
 
 void RequantNhwcByTable(const int32_t* acc, int64_t count, int64_t m,
                         const DeqScale* scales, bool per_channel,
-                        const float* rep_vs, int64_t per, const int8_t* table,
-                        int8_t* y) {
+                        const float* rep_vs, int64_t per,
+                        const RequantTable& table, int8_t* y) {
   const int64_t chunk = per * m;
   const __m256i top = _mm256_set1_epi32(1 << 24);
   const __m256i bottom = _mm256_set1_epi32(-(1 << 24));
@@ -379,15 +362,14 @@ void RequantNhwcByTable(const int32_t* acc, int64_t count, int64_t m,
       const V8 odd = gnu_vectors::ScaleToHalfOdd<V8, M8>(
           gnu_vectors::BitCastV<V8>(_mm256_cvtepi32_ps(xi)),
           gnu_vectors::BitCastV<V8>(_mm256_loadu_ps(rep_vs + i)));
-      LookUp8(table,
-              _mm256_cvtps_ph(gnu_vectors::BitCastV<__m256>(odd),
-                              _MM_FROUND_TO_NEAREST_INT),
-              y + i0 + i);
+      table.Look8(_mm256_cvtps_ph(gnu_vectors::BitCastV<__m256>(odd),
+                                  _MM_FROUND_TO_NEAREST_INT),
+                  y + i0 + i);
     }
     for (; i < len; ++i) {
       const Half h(DequantOne(a[i], scales[per_channel ? (i0 + i) % m : 0],
                               true, false, false));
-      y[i0 + i] = table[Eigen::numext::bit_cast<uint16_t>(h)];
+      y[i0 + i] = table(Eigen::numext::bit_cast<uint16_t>(h));
     }
   }
 }
@@ -411,17 +393,17 @@ void ApplyEpilogueChannelsLastReference(const int32_t* acc, int64_t n,
   }
 }
 
-std::vector<int8_t> BuildRequantTable(const Epilogue& e) {
-  std::vector<float> in(static_cast<size_t>(kRequantTableSize));
-  for (int64_t bits = 0; bits < kRequantTableSize; ++bits) {
+RequantTable BuildRequantTable(const Epilogue& e) {
+  std::vector<float> in(static_cast<size_t>(RequantTable::kFullSize));
+  for (int64_t bits = 0; bits < RequantTable::kFullSize; ++bits) {
     float v = static_cast<float>(
         Eigen::numext::bit_cast<Half>(static_cast<uint16_t>(bits)));
     if (e.relu_flag && v < 0.0f) v = 0.0f;  // DequantOne's last step
     in[static_cast<size_t>(bits)] = Activate(v, e);
   }
-  std::vector<int8_t> table(static_cast<size_t>(kRequantTableSize));
-  QuantizeAscend(in.data(), table.data(), kRequantTableSize, e.q);
-  return table;
+  std::vector<int8_t> full(static_cast<size_t>(RequantTable::kFullSize));
+  QuantizeAscend(in.data(), full.data(), RequantTable::kFullSize, e.q);
+  return RequantTable(full);
 }
 
 Epilogue DequantOnly(const Epilogue& e) {
@@ -431,20 +413,27 @@ Epilogue DequantOnly(const Epilogue& e) {
   return d;  // no relu_flag, activation or AscendQuant; float16 out
 }
 
-void RequantByTable(const int8_t* table, const Half* deq, int64_t count,
+void RequantByTable(const RequantTable& table, const Half* deq, int64_t count,
                     int8_t* y) {
-  for (int64_t i = 0; i < count; ++i)
-    y[i] = table[Eigen::numext::bit_cast<uint16_t>(deq[i])];
+  int64_t i = 0;
+#if defined(ASCEND_EMU_REQUANT_TABLE_VECTORS)
+  for (; i + 16 <= count; i += 16) {
+    table.Look16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(deq + i)),
+                 y + i);
+  }
+#endif
+  for (; i < count; ++i)
+    y[i] = table(Eigen::numext::bit_cast<uint16_t>(deq[i]));
 }
 
-void RequantByTableTransposed(const int8_t* table, const Half* deq, int64_t n,
-                              int64_t m, int64_t plane, int8_t* y) {
+void RequantByTableTransposed(const RequantTable& table, const Half* deq,
+                              int64_t n, int64_t m, int64_t plane, int8_t* y) {
   for (int64_t b = 0; b < n; ++b) {
     for (int64_t c = 0; c < m; ++c) {
       const Half* row = deq + (b * m + c) * plane;
       int8_t* col = y + b * plane * m + c;
       for (int64_t p = 0; p < plane; ++p)
-        col[p * m] = table[Eigen::numext::bit_cast<uint16_t>(row[p])];
+        col[p * m] = table(Eigen::numext::bit_cast<uint16_t>(row[p]));
     }
   }
 }

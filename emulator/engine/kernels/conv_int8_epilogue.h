@@ -16,6 +16,7 @@
 #include "ascend_emu/kernel.h"
 #include "dequant.h"
 #include "quant.h"
+#include "requant_table.h"
 
 // The channels-last passes (AVX2 intrinsics: the 8x8 transposes).
 #if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
@@ -79,31 +80,30 @@ void ApplyEpilogueChannelsLast(const int32_t* acc, int64_t n, int64_t m,
 // channels' vscales rep_vs repeats (per * M of them).
 void RequantNhwcByTable(const int32_t* acc, int64_t count, int64_t m,
                         const DeqScale* scales, bool per_channel,
-                        const float* rep_vs, int64_t per, const int8_t* table,
-                        int8_t* y);
+                        const float* rep_vs, int64_t per,
+                        const RequantTable& table, int8_t* y);
 #endif
 
 // The merged AscendQuant as a table, for a prepared op to build once.
 // AscendDequant's results are float16 values, so what relu_flag, the
 // activation and the AscendQuant make of one is a function of its 16 bits:
-// the table holds that int8 for each of the 65 536, computed by the
-// reference functions (Activate, QuantizeAscend). A run then dequantizes
-// to float16 with the activation left out (DequantOnly) and looks each
-// value up: computed instead, the three float16 roundings after the
-// dequantization made one dependency chain of about 100 cycles per vector
-// and cost about twice the table's reads (BM_ConvInt8Dequant; "Quantized
-// models" in docs/benchmarks.md).
-constexpr int64_t kRequantTableSize = 65536;
-std::vector<int8_t> BuildRequantTable(const Epilogue& e);
+// the table holds that int8 for each of the 65 536 (compactly:
+// requant_table.h), computed by the reference functions (Activate,
+// QuantizeAscend). A run then dequantizes to float16 with the activation
+// left out (DequantOnly) and looks each value up: computed instead, the
+// three float16 roundings after the dequantization made one dependency
+// chain of about 100 cycles per vector and cost about twice the table's
+// reads (BM_ConvInt8Dequant; "Quantized models" in docs/benchmarks.md).
+RequantTable BuildRequantTable(const Epilogue& e);
 // e without relu_flag, the activation and the AscendQuant, float16 out:
 // the pass whose result the table reads.
 Epilogue DequantOnly(const Epilogue& e);
-// y[i] = table[the bits of deq[i]], i < count (the same layout), and y
+// y[i] = table(the bits of deq[i]), i < count (the same layout), and y
 // [N, plane, M] from deq [N, M, plane].
-void RequantByTable(const int8_t* table, const Half* deq, int64_t count,
+void RequantByTable(const RequantTable& table, const Half* deq, int64_t count,
                     int8_t* y);
-void RequantByTableTransposed(const int8_t* table, const Half* deq, int64_t n,
-                              int64_t m, int64_t plane, int8_t* y);
+void RequantByTableTransposed(const RequantTable& table, const Half* deq,
+                              int64_t n, int64_t m, int64_t plane, int8_t* y);
 
 // y = AscendQuant(deq), element for element (any layout, the same in both).
 void QuantizeOut(const Epilogue& e, const TensorRef& deq, TensorRef& y);

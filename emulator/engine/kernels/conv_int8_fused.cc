@@ -64,7 +64,7 @@ class FusedConvDequantPrepared final : public PreparedOp {
   bool any_special = false;
   Epilogue epilogue;  // read once: a run reads no attribute
   // With an AscendQuant merged: its table (BuildRequantTable).
-  std::vector<int8_t> requant_table;
+  RequantTable requant_table;
   int32_t rank = 0;
   // The layouts agreed at load (kernel.h): int8 x and int8 y channels last,
   // between int8 Convs that both read and write it (MobileNet's chain of
@@ -259,9 +259,8 @@ void RunFusedConvDequant(const RunContext& ctx) {
   const Epilogue full = p != nullptr ? p->epilogue : ReadEpilogue(ctx.attrs, d);
   // With a prepared AscendQuant table, the passes below only dequantize
   // (to float16) and the table does the rest.
-  const int8_t* table = p != nullptr && !p->requant_table.empty()
-                            ? p->requant_table.data()
-                            : nullptr;
+  const RequantTable* table =
+      p != nullptr && !p->requant_table.empty() ? &p->requant_table : nullptr;
   const Epilogue e = table != nullptr ? DequantOnly(full) : full;
   // Where the epilogue writes: y, or (an AscendQuant merged) the scratch
   // after acc, quantized into y at the end.
@@ -334,7 +333,7 @@ void RunFusedConvDequant(const RunContext& ctx) {
     const int64_t per =
         m > 0 ? static_cast<int64_t>(p->rep_vs.size()) / m : int64_t{1};
     RequantNhwcByTable(channels_last, y.shape.numel(), m, scales, count != 1,
-                       p->rep_vs.data(), per, table, y.as<int8_t>());
+                       p->rep_vs.data(), per, *table, y.as<int8_t>());
     return;
   }
 #endif
@@ -355,10 +354,10 @@ void RunFusedConvDequant(const RunContext& ctx) {
   if (!full.quant) return;
   if (table != nullptr) {
     if (y_nhwc) {
-      RequantByTableTransposed(table, deq.as<const Half>(), n, m, plane,
+      RequantByTableTransposed(*table, deq.as<const Half>(), n, m, plane,
                                y.as<int8_t>());
     } else {
-      RequantByTable(table, deq.as<const Half>(), y.shape.numel(),
+      RequantByTable(*table, deq.as<const Half>(), y.shape.numel(),
                      y.as<int8_t>());
     }
     return;
