@@ -14,10 +14,10 @@
 
 #include "ascend_emu/kernel.h"
 #include "ascend_emu/tensor.h"
+#include "conv_int8.h"  // the int8 Conv's path hooks
 
 namespace ascend_emu::kernels {
 void SetWeightQuantVectorDecodeForTest(bool on);  // weight_quant_matmul.cc
-void SetConvInt8ViaFloatForTest(bool on);         // conv_int8.cc
 void SetMatMulInt8ViaFloatForTest(bool on);       // matmul_int8.cc
 bool OnednnHasExactInt8();                        // onednn.cc
 }  // namespace ascend_emu::kernels
@@ -356,7 +356,9 @@ BENCHMARK(BM_Conv)->Apply(ConvArgs)->MeasureProcessCPUTime();
 // offset_x 3) against the float32 one of the same shape, kxk, pad k/2:
 // path 0 float32 (prepared: oneDNN, depthwise: the own kernels), 1 int8
 // before the exact float paths (oneDNN's int8 where exact, else the
-// reference loop), 2 int8 now (SetConvInt8ViaFloatForTest). Run again with
+// reference loop), 2 int8 now (SetConvInt8ViaFloatForTest), 3 int8 now
+// but never the pointwise path (pointwise_int8.h: a 1x1 Conv through float
+// where oneDNN's int8 is inexact, as before that path). Run again with
 // ONEDNN_MAX_CPU_ISA=AVX2 for a CPU without VNNI.
 void BM_ConvInt8(benchmark::State& state) {
   const int64_t c = state.range(0), f = state.range(1), hw = state.range(2),
@@ -371,13 +373,16 @@ void BM_ConvInt8(benchmark::State& state) {
   attrs.map()["group"] = Int(group);
   if (path != 0) attrs.map()["offset_x"] = Int(3);
   const bool depthwise = group == c;
-  ascend_emu::kernels::SetConvInt8ViaFloatForTest(path == 2);
+  ascend_emu::kernels::SetConvInt8ViaFloatForTest(path >= 2);
+  ascend_emu::kernels::SetConvInt8PointwiseForTest(
+      path == 3 ? ascend_emu::kernels::PointwiseUse::kNever
+                : ascend_emu::kernels::PointwiseUse::kWhereOnednnInexact);
   std::vector<DType> dtypes;
   if (path != 0) dtypes = {DType::kInt8, DType::kInt8, DType::kInt32};
   // Depthwise: float32's own kernels (nothing prepared) and, for int8, the
   // channels-last path prepared at load (path 2).
   const bool prepared =
-      path == 2 ||
+      path >= 2 ||
       (!depthwise && (path == 0 || ascend_emu::kernels::OnednnHasExactInt8()));
   KernelCase op("Conv", std::move(attrs),
                 {MakeShape({1, c, hw, hw}), MakeShape({f, c / group, k, k}),
@@ -385,15 +390,19 @@ void BM_ConvInt8(benchmark::State& state) {
                 prepared, dtypes);
   for (auto _ : state) op.Run();
   ascend_emu::kernels::SetConvInt8ViaFloatForTest(true);
+  ascend_emu::kernels::SetConvInt8PointwiseForTest(
+      ascend_emu::kernels::PointwiseUse::kWhereOnednnInexact);
   Report(state, 2.0 * f * (c / group) * k * k * out * out);
 }
 void ConvInt8Args(benchmark::internal::Benchmark* b) {
   b->ArgNames({"C", "F", "HW", "group", "k", "stride", "path"});
-  for (int64_t path : {0, 1, 2}) {
+  for (int64_t path : {0, 1, 2, 3}) {
     b->Args({64, 64, 56, 1, 3, 1, path});      // ResNet-18 stage 1
     b->Args({128, 128, 28, 1, 3, 1, path});    // stage 2
     b->Args({256, 256, 14, 1, 3, 1, path});    // stage 3
     b->Args({64, 256, 56, 1, 1, 1, path});     // a 1x1 expansion
+    b->Args({16, 96, 32, 1, 1, 1, path});      // MobileNetV2 (0.5, 64 px)'s
+    b->Args({96, 16, 16, 1, 1, 1, path});      // and its projection
     b->Args({3, 32, 224, 1, 3, 2, path});      // MobileNetV2's stem
     b->Args({64, 64, 32, 64, 3, 1, path});     // depthwise 3x3
     b->Args({96, 96, 56, 96, 3, 2, path});     // depthwise 3x3 stride 2

@@ -19,6 +19,7 @@
 #include "kernel_util.h"
 #include "numeric.h"
 #include "onednn.h"
+#include "pointwise_int8.h"
 
 namespace ascend_emu {
 namespace kernels {
@@ -29,6 +30,8 @@ constexpr const char* kOp = "Conv";
 // SetConvInt8ViaFloatForTest: the exact float paths (on), or only oneDNN's
 // int8 convolution and the reference loop (off).
 bool g_via_float = true;
+// SetConvInt8PointwiseForTest.
+PointwiseUse g_pointwise = PointwiseUse::kWhereOnednnInexact;
 
 // The exact float paths. Every product (x - offset_x) * w is an integer of
 // magnitude at most 255 * 128 = 32640, so any float32 sum of up to 514 of
@@ -187,6 +190,12 @@ class ConvInt8Depthwise final : public ConvInt8Prepared {
   size_t y_off = 0;    // the channels-last result's offset in the scratch
   bool small = false;  // DepthwiseInt8FitsPlanes: the path for NCHW input too
   DepthwisePlan nchw;  // else conv.cc's float kernels on NCHW input
+};
+
+class ConvInt8Pointwise final : public ConvInt8Prepared {
+ public:
+  ConvInt8Pointwise() : ConvInt8Prepared(Kind::kPointwise) {}
+  PointwiseInt8 p;
 };
 
 size_t DepthwiseInt8Room(const ConvGeometry& g, size_t* y_off) {
@@ -352,6 +361,8 @@ std::string InferConvInt8(InferContext& ctx) {
   FloatPlan fp;
   if (MakeDepthwisePlan(g, &dw)) via_float = dw.bytes;
   if (MakeFloatPlan(g, &fp)) via_float = fp.bytes;
+  if (g.group == 1 && g.direct())
+    via_float = std::max(via_float, PointwiseInt8ScratchBytes(g));
   size_t y_off = 0;
   if (g.w.spatial_rank == 2 && g.group == g.c && g.m == g.c) {
     const size_t room = DepthwiseInt8Room(g, &y_off);
@@ -422,6 +433,13 @@ void RunConvInt8(const RunContext& ctx) {
       }
       return;
     }
+#if defined(ASCEND_EMU_POINTWISE_INT8)
+    if (p.kind == ConvInt8Prepared::Kind::kPointwise) {
+      RunPointwiseInt8(static_cast<const ConvInt8Pointwise&>(p).p, x,
+                       ctx.scratch, y);
+      return;
+    }
+#endif
     if (p.kind == ConvInt8Prepared::Kind::kOnednnInt8
             ? RunOnednnInt8(p, x, y, ctx.scratch)
             : RunViaFloat(static_cast<const ConvInt8ViaFloat&>(p), x, y,
@@ -492,6 +510,7 @@ bool ConvInt8WritesChannelsLast(const PreparedOp* prepared,
 }
 
 void SetConvInt8ViaFloatForTest(bool on) { g_via_float = on; }
+void SetConvInt8PointwiseForTest(PointwiseUse use) { g_pointwise = use; }
 
 std::unique_ptr<PreparedOp> PrepareConvInt8(const PrepareContext& ctx) {
   const std::vector<TensorRef>& in = ctx.inputs;
@@ -515,6 +534,19 @@ std::unique_ptr<PreparedOp> PrepareConvInt8(const PrepareContext& ctx) {
     p->nchw = dw;
     return p;
   }
+#if defined(ASCEND_EMU_POINTWISE_INT8)
+  // A 1x1 Conv where oneDNN's int8 is not exact: vpmaddwd, exact, rather
+  // than through float (pointwise_int8.h says why).
+  if (g_via_float && g_pointwise != PointwiseUse::kNever &&
+      (g_pointwise == PointwiseUse::kAlways || !OnednnHasExactInt8()) &&
+      PointwiseInt8ScratchBytes(g) <= static_cast<size_t>(kMaxTensorBytes)) {
+    auto p = std::make_unique<ConvInt8Pointwise>();
+    if (MakePointwiseInt8(g, OffsetX(ctx.attrs), in[1].as<const int8_t>(),
+                          has_bias ? in[2].as<const int32_t>() : nullptr,
+                          &p->p))
+      return p;
+  }
+#endif
   std::unique_ptr<PreparedOp> int8;
   if (OnednnHasExactInt8()) int8 = PrepareOnednnInt8(ctx, g, has_bias);
   if (int8 != nullptr || !g_via_float) return int8;

@@ -17,7 +17,9 @@
 // conv.cc's float depthwise kernels on blocks of channels converted to
 // float, or, prepared with one output channel per input channel and an
 // input plane of at most 8 x 8, depthwise_int8.h's channels-last path (its
-// result left channels last for FusedConvDequant).
+// result left channels last for FusedConvDequant). A 1x1 Conv (stride 1, no
+// padding, one group) where oneDNN's int8 is not exact takes
+// pointwise_int8.h's exact vpmaddwd path instead of the float one.
 #pragma once
 
 #include <cstdint>
@@ -63,6 +65,12 @@ void RunConvInt8Reference(const RunContext& ctx);
 // exact) and the reference loop, as before the float paths; on by default.
 // Applies to ops prepared and run after the call.
 void SetConvInt8ViaFloatForTest(bool on);
+// Test hook: where the pointwise path (pointwise_int8.h) takes the 1x1
+// Convs it can: by default only where oneDNN's int8 convolution is not
+// exact; always; or never (the float paths', as before it). Applies to ops
+// prepared after the call.
+enum class PointwiseUse { kWhereOnednnInexact, kAlways, kNever };
+void SetConvInt8PointwiseForTest(PointwiseUse use);
 
 }  // namespace kernels
 }  // namespace ascend_emu

@@ -17,11 +17,11 @@
 namespace ascend_emu {
 namespace kernels {
 
-// What PrepareConvInt8 made: oneDNN's int8 convolution, or the exact float
-// convolutions of ViaFloat.
+// What PrepareConvInt8 made: oneDNN's int8 convolution, the exact float
+// convolutions of ViaFloat, or the exact depthwise and pointwise paths.
 class ConvInt8Prepared : public PreparedOp {
  public:
-  enum class Kind { kOnednnInt8, kViaFloat, kDepthwise };
+  enum class Kind { kOnednnInt8, kViaFloat, kDepthwise, kPointwise };
   explicit ConvInt8Prepared(Kind k) : kind(k) {}
   const Kind kind;
 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
 // The exact float paths of the int8 Conv, MatMul and Gemm (conv_int8.h,
-// matmul_int8.h) against their reference loops, bit for bit: the depthwise
+// matmul_int8.h) and its pointwise path on vpmaddwd (pointwise_int8.h)
+// against their reference loops, bit for bit: the depthwise
 // Conv on conv.cc's float depthwise kernels, the dense and grouped Conv on
 // oneDNN's float convolution over slices of the input channels, MatMul and
 // Gemm on sgemm over chunks of K. oneDNN's int8 kernels are switched off
@@ -79,6 +80,18 @@ class NoOnednnInt8 {
  public:
   NoOnednnInt8() { kernels::SetOnednnInt8ForTest(false); }
   ~NoOnednnInt8() { kernels::SetOnednnInt8ForTest(true); }
+};
+
+// The pointwise int8 path's use (conv_int8.h) for the test's duration.
+class PointwiseUse {
+ public:
+  explicit PointwiseUse(kernels::PointwiseUse use) {
+    kernels::SetConvInt8PointwiseForTest(use);
+  }
+  ~PointwiseUse() {
+    kernels::SetConvInt8PointwiseForTest(
+        kernels::PointwiseUse::kWhereOnednnInexact);
+  }
 };
 
 struct ConvCase {
@@ -180,6 +193,7 @@ TEST(KernelsInt8Fast, DepthwiseMatchesTheReferenceBitForBit) {
 
 TEST(KernelsInt8Fast, DenseAndGroupedOnFloatConvolutionsMatchTheReference) {
   NoOnednnInt8 off;
+  PointwiseUse never(kernels::PointwiseUse::kNever);  // the float path's 1x1
   const std::vector<ConvCase> cases = {
       // K = 64 * 9 = 576 > 514: two slices of 32 channels.
       {1, 64, 12, 12, 16, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1}, 37, true},
@@ -254,6 +268,46 @@ TEST(KernelsInt8Fast, DenseAndGroupedOnFloatConvolutionsMatchTheReference) {
   // Grouped with Cin/group * kH * kW > 514: no float path (the reference).
   EXPECT_FALSE(ExpectConvMatchesReference(
       {1, 128, 6, 6, 8, 3, 3, 2, {1, 1, 1, 1}, {1, 1}, {1, 1}, 7, true}, seed));
+}
+
+// The pointwise path (pointwise_int8.h, AVX2) on every CPU that has it:
+// channel counts odd and even (a last pair half empty), output channels
+// past whole blocks of four, planes past whole blocks of 16 pixels and
+// under one, a batch, offsets at both ends, biases that wrap, and the
+// extremes (every product 32640, 600 of them).
+TEST(KernelsInt8Fast, PointwiseOnMaddMatchesTheReference) {
+  PointwiseUse always(kernels::PointwiseUse::kAlways);
+  const std::vector<ConvCase> cases = {
+      {1, 16, 16, 16, 96, 1, 1, 1, {0, 0, 0, 0}, {1, 1}, {1, 1}, 0, true},
+      {2, 7, 5, 7, 13, 1, 1, 1, {0, 0, 0, 0}, {1, 1}, {1, 1}, -128, true},
+      {1, 33, 2, 2, 6, 1, 1, 1, {0, 0, 0, 0}, {1, 1}, {1, 1}, 127, false},
+      {1, 1, 3, 11, 1, 1, 1, 1, {0, 0, 0, 0}, {1, 1}, {1, 1}, 17, true},
+      {1, 96, 8, 8, 24, 1, 1, 1, {0, 0, 0, 0}, {1, 1}, {1, 1}, -3, true},
+      {1, 12, 1, 37, 8, 1, 1, 1, {0, 0}, {1}, {1}, 9, true, 0, 0, true},
+      {1,
+       600,
+       4,
+       5,
+       7,
+       1,
+       1,
+       1,
+       {0, 0, 0, 0},
+       {1, 1},
+       {1, 1},
+       127,
+       true,
+       -128,
+       -128},
+  };
+  uint32_t seed = 500;
+  for (const ConvCase& t : cases) {
+    const bool prepared = ExpectConvMatchesReference(t, seed);
+#if defined(__AVX2__)
+    EXPECT_TRUE(prepared) << "c=" << t.c << ": not prepared";
+#endif
+    seed += 3;
+  }
 }
 
 // Random [m, k] x [k, n] products, prepared (the float path) and not (the
