@@ -5,7 +5,7 @@ and agreement with the float32 model (docs/benchmarks.md, "Quantized models").
 
     python benchmarks/bench_quantized.py [--models resnet mobilenet_v2 bert llama]
                                          [--inputs 100] [--rounds 20] [--tokens 32]
-                                         [--soc Ascend910B1]
+                                         [--soc Ascend910B1] [--keep DIR]
 
 Every program is compiled for --soc (default Ascend910B1, the emulator's default chip), and the
 emulator plays that chip, with the chip's default precision mode (executorch-ascend's: Ascend910B1
@@ -215,6 +215,11 @@ def main() -> int:
         "--hidden", type=int, default=256, help="the decoder's width (a multiple of 128)"
     )
     parser.add_argument("--soc", default=DEFAULT_SOC, help="the chip compiled for and emulated")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="write the programs here and keep them (e.g. to time them with ascend_runner)",
+    )
     args = parser.parse_args()
     # Read by the emulator's aclInit: before anything loads a program.
     os.environ["EXECUTORCH_ASCEND_EMU_SOC_NAME"] = args.soc
@@ -223,11 +228,15 @@ def main() -> int:
     print(f"{args.soc}, precision mode {default_precision_mode(args.soc)}")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        if args.keep is not None:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            work = args.keep
         for name in args.models:
             if name == "llama":
-                rows += bench_decoder(args.tokens, args.soc, args.hidden, Path(tmp))
+                rows += bench_decoder(args.tokens, args.soc, args.hidden, work)
             else:
-                rows += bench_model(name, args.inputs, args.rounds, args.soc, Path(tmp))
+                rows += bench_model(name, args.inputs, args.rounds, args.soc, work)
     head = [
         "model",
         "program",
