@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "conv_int8.h"
 #include "kernels_test_util.h"
 
 namespace ascend_emu {
@@ -285,6 +286,29 @@ TEST(KernelsConvDequant, FusedMatchesTheChainBitForBit) {
   for (const ConvCase& t : convs) {
     for (const EpilogueCase& e : epilogues) ExpectFusedSame(t, e, seed += 7);
   }
+}
+
+// The 1x1 Convs again on the pointwise path (pointwise_int8.h), which a
+// CPU with VNNI takes only when asked: its NCHW int32 result through every
+// epilogue, the merged AscendQuant's table included.
+TEST(KernelsConvDequant, FusedOnThePointwisePathMatchesTheChain) {
+  kernels::SetConvInt8PointwiseForTest(kernels::PointwiseUse::kAlways);
+  const ConvCase convs[] = {
+      {1, 16, 96, 8, 8, 1, 1, 1, 0, 0, 1000},     // 8x8 blocks
+      {1, 32, 64, 2, 2, 1, 1, 1, 0, 0, 1000},     // a 2x2 plane
+      {1, 16, 16, 8, 8, 1, 1, 1, 0, 0, 1 << 26},  // sums past 2^24
+      {2, 15, 22, 5, 3, 1, 1, 1, 0, 7, 1000}};    // a batch, odd channels
+  const EpilogueCase epilogues[] = {{true, "Clip", 0, 0},
+                                    {false, "", 1, 0},
+                                    {true, "Relu", 1, 0, 1},
+                                    {true, "Clip", 0, 3, 1},
+                                    {false, "", 1, 1, 2}};
+  uint32_t seed = 3;
+  for (const ConvCase& t : convs) {
+    for (const EpilogueCase& e : epilogues) ExpectFusedSame(t, e, seed += 7);
+  }
+  kernels::SetConvInt8PointwiseForTest(
+      kernels::PointwiseUse::kWhereOnednnInexact);
 }
 
 TEST(KernelsConvDequant, InferRefusesWhatTheChainRefuses) {
