@@ -6,7 +6,7 @@
 // float16 result (conv_int8_epilogue.h, BuildRequantTable).
 //
 // Why compact: stored whole, each such op held 64 KiB, and an int8
-// MobileNetV2's 35 of them (2.2 MiB) no longer fit a 512 KiB L2: every call
+// MobileNetV2's 36 of them (2.3 MiB) did not fit a 512 KiB L2: every call
 // read its tables back from L3, and those misses were a fifth of the
 // model's time on a Zen 3 core ("Quantized models" in docs/benchmarks.md).
 // A quantizing function is flat below its first step and past its last
@@ -57,8 +57,7 @@ class RequantTable {
 #if defined(ASCEND_EMU_REQUANT_TABLE_VECTORS)
   // y[0..15] = (*this)(lane j of h), h sixteen float16 bit patterns: the
   // indices computed in a vector, the entries read by scalar loads (which
-  // beat AVX2's gathers here: BM_ConvInt8Dequant). Inline, so that a
-  // caller's loop keeps the per-sign constants in registers.
+  // beat AVX2's gathers here: BM_ConvInt8Dequant).
   void Look16(__m256i h, int8_t* y) const {
     const __m256i at = Index(h);
     Read8(_mm256_castsi256_si128(at), y);
