@@ -4,6 +4,7 @@
 // every one of the 65 536 float16 bit patterns, through the scalar lookup
 // and (on AVX2) the vector ones, for the epilogues FusedConvDequant builds
 // (BuildRequantTable) and for functions with no structure at all.
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
