@@ -509,6 +509,13 @@ bool ConvInt8WritesChannelsLast(const PreparedOp* prepared,
   return dst;
 }
 
+const PointwiseInt8* ConvInt8PointwisePlan(const PreparedOp* prepared) {
+  const auto* p = static_cast<const ConvInt8Prepared*>(prepared);
+  if (p == nullptr || p->kind != ConvInt8Prepared::Kind::kPointwise)
+    return nullptr;
+  return &static_cast<const ConvInt8Pointwise*>(p)->p;
+}
+
 void SetConvInt8ViaFloatForTest(bool on) { g_via_float = on; }
 void SetConvInt8PointwiseForTest(PointwiseUse use) { g_pointwise = use; }
 

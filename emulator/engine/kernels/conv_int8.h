@@ -58,6 +58,12 @@ bool ConvInt8ReadsChannelsLast(const PreparedOp* prepared);
 bool ConvInt8WritesChannelsLast(const PreparedOp* prepared,
                                 bool x_channels_last);
 
+// The pointwise path's plan (pointwise_int8.h) when the prepared op (or
+// null) runs on it, else null: FusedConvDequant then runs it with its
+// epilogue in registers.
+struct PointwiseInt8;
+const PointwiseInt8* ConvInt8PointwisePlan(const PreparedOp* prepared);
+
 // The reference loop alone (the tests compare the fast paths with it).
 void RunConvInt8Reference(const RunContext& ctx);
 

@@ -12,6 +12,7 @@
 
 #include "kernel_util.h"
 #include "numeric.h"
+#include "requant_computed.h"
 
 namespace ascend_emu {
 namespace kernels {
@@ -391,6 +392,30 @@ void ApplyEpilogueChannelsLastReference(const int32_t* acc, int64_t n,
       }
     }
   }
+}
+
+bool MakeRequantComputed(const Epilogue& e, bool any_special,
+                         RequantComputed* out) {
+  if (!e.quant || e.q.mode != RoundMode::kRound || !e.u64 || any_special)
+    return false;
+  // relu_flag (v < 0 ? 0 : v) then the activation's max(v, lo) is
+  // max(v, max(lo, 0)) on values that are never NaN.
+  out->lo = e.relu_flag ? std::max(e.lo, 0.0f) : e.lo;
+  out->hi = e.hi;
+  // Without mul (scale 1) or add (offset 0) the reference skips a step that
+  // would give its input back: x * 1 and x + 0 are x (a -0 made +0 rounds
+  // to the same int8).
+  out->scale = e.q.mul ? e.q.scale : 1.0f;
+  out->twice = e.q.mul && e.q.twice;
+  out->offset = e.q.add ? e.q.offset : 0.0f;
+  return true;
+}
+
+int8_t RequantOne(int32_t acc, const DeqScale& s, const Epilogue& e) {
+  const float v = Activate(DequantOne(acc, s, e.u64, e.twice, e.relu_flag), e);
+  int8_t y;
+  QuantizeAscend(&v, &y, 1, e.q);
+  return y;
 }
 
 RequantTable BuildRequantTable(const Epilogue& e) {

@@ -90,10 +90,13 @@ void RequantNhwcByTable(const int32_t* acc, int64_t count, int64_t m,
 // the table holds that int8 for each of the 65 536 (compactly:
 // requant_table.h), computed by the reference functions (Activate,
 // QuantizeAscend). A run then dequantizes to float16 with the activation
-// left out (DequantOnly) and looks each value up: computed instead, the
-// three float16 roundings after the dequantization made one dependency
-// chain of about 100 cycles per vector and cost about twice the table's
-// reads (BM_ConvInt8Dequant; "Quantized models" in docs/benchmarks.md).
+// left out (DequantOnly) and looks each value up: computed one vector after
+// another, the three float16 roundings after the dequantization made one
+// dependency chain of about 100 cycles per vector and cost about twice the
+// table's reads (BM_ConvInt8Dequant; "Quantized models" in
+// docs/benchmarks.md). Where the sums are still in registers (the pointwise
+// path) the chain is computed instead, many vectors interleaved
+// (requant_computed.h), and nothing between the Conv and y is stored.
 RequantTable BuildRequantTable(const Epilogue& e);
 // e without relu_flag, the activation and the AscendQuant, float16 out:
 // the pass whose result the table reads.

@@ -33,6 +33,7 @@
 #include "kernel_util.h"
 #include "numeric.h"
 #include "ops.h"
+#include "pointwise_int8.h"
 #include "quant.h"
 
 namespace ascend_emu {
@@ -63,8 +64,12 @@ class FusedConvDequantPrepared final : public PreparedOp {
   std::vector<float> rep_vs;
   bool any_special = false;
   Epilogue epilogue;  // read once: a run reads no attribute
-  // With an AscendQuant merged: its table (BuildRequantTable).
+  // With an AscendQuant merged: its table (BuildRequantTable), and where
+  // the Conv runs on the pointwise path and the epilogue can be computed
+  // in registers (MakeRequantComputed), that instead.
   RequantTable requant_table;
+  bool computed = false;
+  PointwiseRequant pointwise;
   int32_t rank = 0;
   // The layouts agreed at load (kernel.h): int8 x and int8 y channels last,
   // between int8 Convs that both read and write it (MobileNet's chain of
@@ -241,6 +246,18 @@ std::unique_ptr<PreparedOp> PrepareFusedConvDequant(const PrepareContext& ctx) {
       ConvInputs(ctx.inputs.data(), ctx.inputs.size());
   const PrepareContext conv{ctx.attrs, conv_in, ctx.outputs};
   p->conv = PrepareConvInt8(conv);
+  const int64_t m = ctx.outputs.empty() || ctx.outputs[0].shape.rank < 2
+                        ? 0
+                        : ctx.outputs[0].shape.dims[1];
+  if (ConvInt8PointwisePlan(p->conv.get()) != nullptr &&
+      static_cast<int64_t>(p->vscales.size()) == m &&
+      MakeRequantComputed(p->epilogue, p->any_special, &p->pointwise.k)) {
+    p->computed = true;
+    p->pointwise.vscale = p->vscales.data();
+    p->pointwise.scales = p->scales.data();
+    p->pointwise.per_channel = count != 1;
+    p->pointwise.epilogue = &p->epilogue;
+  }
   return p;
 }
 
@@ -282,6 +299,16 @@ void RunFusedConvDequant(const RunContext& ctx) {
       1,
       static_cast<unsigned char*>(ctx.scratch) + acc_room + deq_room,
       p != nullptr ? p->conv.get() : nullptr};
+#if defined(ASCEND_EMU_POINTWISE_REQUANT)
+  // The pointwise Conv with the whole epilogue on its sums in registers:
+  // nothing between the Conv and y is stored.
+  if (p != nullptr && p->computed && !p->x_nhwc && !p->y_nhwc) {
+    RunPointwiseInt8Requant(*ConvInt8PointwisePlan(p->conv.get()),
+                            ctx.inputs[0].as<const int8_t>(), conv.scratch,
+                            p->pointwise, y.as<int8_t>());
+    return;
+  }
+#endif
   // Channels last where oneDNN writes that and the scales are uint64
   // (float16 scales, v100 chips, take the NCHW pass).
   const int32_t* channels_last = nullptr;

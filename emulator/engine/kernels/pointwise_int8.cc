@@ -107,11 +107,90 @@ void Pack(const PointwiseInt8& p, const int8_t* x, int16_t* packed) {
   }
 }
 
-// Rows [m0, m0 + kR) of y, pixels [p0, p0 + kCols) of the padded plane:
-// the sums in registers, then stored (only pixels < plane) plus the bias.
-template <int kR>
+// y's int32 sums stored as they are.
+struct StoreSums {
+  int32_t* y;  // this image's [m, plane]
+  int64_t plane;
+  template <int kR>
+  void operator()(int64_t m0, int64_t p0, int64_t cols,
+                  const __m256i (&s)[kR][2]) const {
+    for (int r = 0; r < kR; ++r) {
+      int32_t* out = y + (m0 + r) * plane + p0;
+      if (cols == kCols) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), s[r][0]);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8), s[r][1]);
+      } else {  // the plane's last pixels
+        alignas(32) int32_t sums[kCols];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(sums), s[r][0]);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(sums + 8), s[r][1]);
+        std::memcpy(out, sums, static_cast<size_t>(cols) * sizeof(int32_t));
+      }
+    }
+  }
+};
+
+#if defined(ASCEND_EMU_POINTWISE_REQUANT)
+// y's int8: FusedConvDequant's epilogue computed on the block's sums in
+// registers, all its rows at once (requant_computed.h's RequantN); a block
+// with a sum past 2^24 through the reference.
+template <bool kTwice>
+struct StoreRequantized {
+  const PointwiseRequant* r;
+  int8_t* y;  // this image's [m, plane]
+  int64_t plane;
+  template <int kR>
+  void operator()(int64_t m0, int64_t p0, int64_t cols,
+                  const __m256i (&s)[kR][2]) const {
+    namespace rc = requant_computed;
+    __m256i v[2 * kR];
+    rc::V8 scale[2 * kR];
+    bool within = true;
+    for (int i = 0; i < kR; ++i) {
+      v[2 * i] = s[i][0];
+      v[2 * i + 1] = s[i][1];
+      within =
+          within && rc::Within24Bits8(s[i][0]) && rc::Within24Bits8(s[i][1]);
+      scale[2 * i] = scale[2 * i + 1] = rc::V8{} + r->vscale[m0 + i];
+    }
+    if (!within) {
+      Reference<kR>(m0, p0, cols, s);
+      return;
+    }
+    rc::RequantN<kTwice, 2 * kR>(v, scale, r->k);
+    for (int i = 0; i < kR; ++i) {
+      const __m128i q = rc::PackInt8x16(v[2 * i], v[2 * i + 1]);
+      int8_t* out = y + (m0 + i) * plane + p0;
+      if (cols == kCols) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out), q);
+      } else {
+        alignas(16) int8_t lanes[kCols];
+        _mm_store_si128(reinterpret_cast<__m128i*>(lanes), q);
+        std::memcpy(out, lanes, static_cast<size_t>(cols));
+      }
+    }
+  }
+
+  template <int kR>
+  void Reference(int64_t m0, int64_t p0, int64_t cols,
+                 const __m256i (&s)[kR][2]) const {
+    for (int i = 0; i < kR; ++i) {
+      alignas(32) int32_t sums[kCols];
+      _mm256_store_si256(reinterpret_cast<__m256i*>(sums), s[i][0]);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(sums + 8), s[i][1]);
+      const DeqScale& d = r->scales[r->per_channel ? m0 + i : 0];
+      for (int64_t j = 0; j < cols; ++j)
+        y[(m0 + i) * plane + p0 + j] = RequantOne(sums[j], d, *r->epilogue);
+    }
+  }
+};
+#endif
+
+// Rows [m0, m0 + kR) of the image's result, pixels [p0, p0 + kCols) of the
+// padded plane: the sums in registers, plus the bias, handed to `out` (only
+// pixels < plane are stored).
+template <int kR, typename Out>
 inline void Block(const PointwiseInt8& p, const int16_t* packed, int64_t m0,
-                  int64_t p0, int32_t* y) {
+                  int64_t p0, const Out& out) {
   const int64_t padded = PaddedPlane(p.plane);
   __m256i acc[kR][2];
   for (int r = 0; r < kR; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_si256();
@@ -127,20 +206,35 @@ inline void Block(const PointwiseInt8& p, const int16_t* packed, int64_t m0,
       acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(x1, wr));
     }
   }
-  const int64_t cols = std::min(kCols, p.plane - p0);
   for (int r = 0; r < kR; ++r) {
     const __m256i b = _mm256_set1_epi32(p.bias.empty() ? 0 : p.bias[m0 + r]);
-    const __m256i s0 = _mm256_add_epi32(acc[r][0], b);
-    const __m256i s1 = _mm256_add_epi32(acc[r][1], b);
-    int32_t* out = y + (m0 + r) * p.plane + p0;
-    if (cols == kCols) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), s0);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8), s1);
-    } else {  // the plane's last pixels
-      alignas(32) int32_t sums[kCols];
-      _mm256_store_si256(reinterpret_cast<__m256i*>(sums), s0);
-      _mm256_store_si256(reinterpret_cast<__m256i*>(sums + 8), s1);
-      std::memcpy(out, sums, static_cast<size_t>(cols) * sizeof(int32_t));
+    acc[r][0] = _mm256_add_epi32(acc[r][0], b);
+    acc[r][1] = _mm256_add_epi32(acc[r][1], b);
+  }
+  out.template operator()<kR>(m0, p0, std::min(kCols, p.plane - p0), acc);
+}
+
+// Every block of one image (x already packed), each handed to `out`.
+template <typename Out>
+void Blocks(const PointwiseInt8& p, const int16_t* packed, const Out& out) {
+  const int64_t padded = PaddedPlane(p.plane);
+  // Pixels outer: a column block's pairs (pairs x 64 bytes) stay in L1
+  // while every row block reads them.
+  for (int64_t p0 = 0; p0 < padded; p0 += kCols) {
+    int64_t m0 = 0;
+    for (; m0 + kRows <= p.m; m0 += kRows) Block<kRows>(p, packed, m0, p0, out);
+    switch (p.m - m0) {
+      case 3:
+        Block<3>(p, packed, m0, p0, out);
+        break;
+      case 2:
+        Block<2>(p, packed, m0, p0, out);
+        break;
+      case 1:
+        Block<1>(p, packed, m0, p0, out);
+        break;
+      default:
+        break;
     }
   }
 }
@@ -150,32 +244,28 @@ inline void Block(const PointwiseInt8& p, const int16_t* packed, int64_t m0,
 void RunPointwiseInt8(const PointwiseInt8& p, const int8_t* x, void* scratch,
                       int32_t* y) {
   auto* packed = static_cast<int16_t*>(scratch);
-  const int64_t padded = PaddedPlane(p.plane);
   for (int64_t n = 0; n < p.n; ++n) {
     Pack(p, x + n * p.c * p.plane, packed);
-    int32_t* yn = y + n * p.m * p.plane;
-    // Pixels outer: a column block's pairs (pairs x 64 bytes) stay in L1
-    // while every row block reads them.
-    for (int64_t p0 = 0; p0 < padded; p0 += kCols) {
-      int64_t m0 = 0;
-      for (; m0 + kRows <= p.m; m0 += kRows)
-        Block<kRows>(p, packed, m0, p0, yn);
-      switch (p.m - m0) {
-        case 3:
-          Block<3>(p, packed, m0, p0, yn);
-          break;
-        case 2:
-          Block<2>(p, packed, m0, p0, yn);
-          break;
-        case 1:
-          Block<1>(p, packed, m0, p0, yn);
-          break;
-        default:
-          break;
-      }
+    Blocks(p, packed, StoreSums{y + n * p.m * p.plane, p.plane});
+  }
+}
+
+#if defined(ASCEND_EMU_POINTWISE_REQUANT)
+void RunPointwiseInt8Requant(const PointwiseInt8& p, const int8_t* x,
+                             void* scratch, const PointwiseRequant& r,
+                             int8_t* y) {
+  auto* packed = static_cast<int16_t*>(scratch);
+  for (int64_t n = 0; n < p.n; ++n) {
+    Pack(p, x + n * p.c * p.plane, packed);
+    int8_t* yn = y + n * p.m * p.plane;
+    if (r.k.twice) {
+      Blocks(p, packed, StoreRequantized<true>{&r, yn, p.plane});
+    } else {
+      Blocks(p, packed, StoreRequantized<false>{&r, yn, p.plane});
     }
   }
 }
+#endif
 #endif
 
 }  // namespace kernels

@@ -22,6 +22,9 @@
 #include <vector>
 
 #include "conv_geometry.h"
+#include "conv_int8_epilogue.h"
+#include "dequant.h"
+#include "requant_computed.h"
 
 #if defined(__AVX2__)
 #define ASCEND_EMU_POINTWISE_INT8 1
@@ -53,6 +56,26 @@ size_t PointwiseInt8ScratchBytes(const ConvGeometry& g);
 // the scratch only.
 void RunPointwiseInt8(const PointwiseInt8& p, const int8_t* x, void* scratch,
                       int32_t* y);
+#endif
+
+// FusedConvDequant's epilogue with a merged AscendQuant, to apply to the
+// sums in registers (requant_computed.h) rather than storing them.
+struct PointwiseRequant {
+  RequantComputed k;
+  const float* vscale = nullptr;  // [m]: each output channel's vscale
+  // The reference's view, for sums past 2^24.
+  const DeqScale* scales = nullptr;  // [m], or [1] with !per_channel
+  bool per_channel = false;
+  const Epilogue* epilogue = nullptr;
+};
+
+#if defined(ASCEND_EMU_POINTWISE_INT8) && defined(ASCEND_EMU_REQUANT_COMPUTED)
+#define ASCEND_EMU_POINTWISE_REQUANT 1
+// y [n, m, plane] (int8) from x [n, c, plane]: RunPointwiseInt8's sums
+// requantized as FusedConvDequant's chain would, without storing them.
+void RunPointwiseInt8Requant(const PointwiseInt8& p, const int8_t* x,
+                             void* scratch, const PointwiseRequant& r,
+                             int8_t* y);
 #endif
 
 }  // namespace kernels

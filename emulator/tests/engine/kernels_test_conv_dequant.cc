@@ -52,7 +52,9 @@ struct EpilogueCase {
   int scales;     // 0: one per channel, 1: one, 2: float16 per channel,
                   // 3: per channel with an inf among them
   int quant = 0;  // an AscendQuant after: 0 none, 1 scale and offset (Round),
-                  // 2 scale twice (sqrt_mode), Floor, no offset
+                  // 2 scale twice (sqrt_mode), Floor, no offset, 3 scale
+                  // twice and offset (Round), 4 scale 0 (an inf times it is
+                  // NaN, made 0) and offset
 };
 
 // The AscendQuant attributes of EpilogueCase::quant, with `prefix`.
@@ -62,6 +64,11 @@ Attrs& QuantAttrs(Attrs& a, int quant, const std::string& prefix) {
   } else if (quant == 2) {
     a.Float(prefix + "scale", 3.7f).Int(prefix + "sqrt_mode", 1);
     a.Str(prefix + "round_mode", "Floor");
+  } else if (quant == 3) {
+    a.Float(prefix + "scale", 2.5f).Int(prefix + "sqrt_mode", 1);
+    a.Float(prefix + "offset", 5.5f);
+  } else if (quant == 4) {
+    a.Float(prefix + "scale", 0.0f).Float(prefix + "offset", 2.0f);
   }
   return a;
 }
@@ -290,19 +297,24 @@ TEST(KernelsConvDequant, FusedMatchesTheChainBitForBit) {
 
 // The 1x1 Convs again on the pointwise path (pointwise_int8.h), which a
 // CPU with VNNI takes only when asked: its NCHW int32 result through every
-// epilogue, the merged AscendQuant's table included.
+// epilogue, and with an AscendQuant merged the epilogue computed on the
+// sums in registers (requant_computed.h: one scale or one per channel,
+// relu_flag, each activation, sqrt_mode, a zero scale, sums past 2^24) or,
+// where that path does not go (a special scale, Floor), the table.
 TEST(KernelsConvDequant, FusedOnThePointwisePathMatchesTheChain) {
   kernels::SetConvInt8PointwiseForTest(kernels::PointwiseUse::kAlways);
   const ConvCase convs[] = {
       {1, 16, 96, 8, 8, 1, 1, 1, 0, 0, 1000},     // 8x8 blocks
       {1, 32, 64, 2, 2, 1, 1, 1, 0, 0, 1000},     // a 2x2 plane
       {1, 16, 16, 8, 8, 1, 1, 1, 0, 0, 1 << 26},  // sums past 2^24
-      {2, 15, 22, 5, 3, 1, 1, 1, 0, 7, 1000}};    // a batch, odd channels
-  const EpilogueCase epilogues[] = {{true, "Clip", 0, 0},
-                                    {false, "", 1, 0},
-                                    {true, "Relu", 1, 0, 1},
-                                    {true, "Clip", 0, 3, 1},
-                                    {false, "", 1, 1, 2}};
+      {2, 15, 22, 5, 3, 1, 1, 1, 0, 7, 1000},     // a batch, odd channels
+      // Sums up to 2^24, float16's inf once dequantized.
+      {1, 16, 16, 8, 8, 1, 1, 1, 0, 0, (1 << 24) - (1 << 19)}};
+  const EpilogueCase epilogues[] = {
+      {true, "Clip", 0, 0},    {false, "", 1, 0},       {true, "Relu", 1, 0, 1},
+      {true, "Clip", 0, 3, 1}, {false, "", 1, 1, 2},    {false, "", 0, 0, 1},
+      {true, "Clip", 1, 1, 1}, {true, "Relu", 0, 0, 3}, {false, "", 1, 0, 1},
+      {false, "", 0, 0, 4}};
   uint32_t seed = 3;
   for (const ConvCase& t : convs) {
     for (const EpilogueCase& e : epilogues) ExpectFusedSame(t, e, seed += 7);
