@@ -492,5 +492,179 @@ void QuantizeTransposed(const Epilogue& e, const TensorRef& deq, int64_t n,
   }
 }
 
+#if defined(ASCEND_EMU_REQUANT_COMPUTED)
+namespace {
+
+namespace rc = requant_computed;
+
+// RequantN on kN vectors (a sum past 2^24 in any: false, nothing done).
+template <bool kTwice, int kN>
+inline bool RequantChecked(__m256i (&v)[kN], const rc::V8 (&scale)[kN],
+                           const RequantComputed& k) {
+  for (int j = 0; j < kN; ++j) {
+    if (!rc::Within24Bits8(v[j])) return false;
+  }
+  rc::RequantN<kTwice, kN>(v, scale, k);
+  return true;
+}
+
+template <bool kTwice>
+void PlanesT(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
+             const float* vs, const DeqScale* scales, bool per_channel,
+             const Epilogue& e, const RequantComputed& k, int8_t* y) {
+  for (int64_t bc = 0; bc < n * m; ++bc) {
+    const int64_t c = bc % m;
+    const int32_t* a = acc + bc * plane;
+    int8_t* out = y + bc * plane;
+    const DeqScale& d = scales[per_channel ? c : 0];
+    int64_t i = 0;
+    // Eight vectors at a time (requant_computed.h says why), then one.
+    for (; i + 64 <= plane; i += 64) {
+      __m256i v[8];
+      rc::V8 scale[8];
+      for (int j = 0; j < 8; ++j) {
+        v[j] =
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i + 8 * j));
+        scale[j] = rc::V8{} + vs[c];
+      }
+      if (!RequantChecked<kTwice, 8>(v, scale, k)) break;
+      for (int j = 0; j < 8; ++j) rc::StoreInt8x8(out + i + 8 * j, v[j]);
+    }
+    for (; i + 8 <= plane; i += 8) {
+      __m256i v[1] = {
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i))};
+      const rc::V8 scale[1] = {rc::V8{} + vs[c]};
+      if (!RequantChecked<kTwice, 1>(v, scale, k)) break;
+      rc::StoreInt8x8(out + i, v[0]);
+    }
+    for (; i < plane; ++i) out[i] = RequantOne(a[i], d, e);
+  }
+}
+
+template <bool kTwice>
+void ChannelsLastToPlanesT(const int32_t* acc, int64_t n, int64_t m,
+                           int64_t plane, const float* vs,
+                           const DeqScale* scales, bool per_channel,
+                           const Epilogue& e, const RequantComputed& k,
+                           int8_t* y) {
+  const int64_t p8 = plane / 8 * 8, m8 = m / 8 * 8;
+  for (int64_t b = 0; b < n; ++b) {
+    const int32_t* a = acc + b * plane * m;
+    int8_t* yb = y + b * m * plane;
+    auto one = [&](int64_t p, int64_t c) {
+      yb[c * plane + p] =
+          RequantOne(a[p * m + c], scales[per_channel ? c : 0], e);
+    };
+    // 8 pixels x 8 channels, transposed in registers: a channel's 8 pixels
+    // per vector, 8 vectors requantized together.
+    for (int64_t c0 = 0; c0 < m8; c0 += 8) {
+      rc::V8 scale[8];
+      for (int j = 0; j < 8; ++j) scale[j] = rc::V8{} + vs[c0 + j];
+      for (int64_t p0 = 0; p0 < p8; p0 += 8) {
+        __m256i r[8];
+        for (int i = 0; i < 8; ++i) {
+          r[i] = _mm256_loadu_si256(
+              reinterpret_cast<const __m256i*>(a + (p0 + i) * m + c0));
+        }
+        Transpose8x8(r);
+        if (!RequantChecked<kTwice, 8>(r, scale, k)) {
+          for (int64_t c = c0; c < c0 + 8; ++c) {
+            for (int64_t p = p0; p < p0 + 8; ++p) one(p, c);
+          }
+          continue;
+        }
+        for (int j = 0; j < 8; ++j)
+          rc::StoreInt8x8(yb + (c0 + j) * plane + p0, r[j]);
+      }
+    }
+    for (int64_t c = m8; c < m; ++c) {
+      for (int64_t p = 0; p < p8; ++p) one(p, c);
+    }
+    // The pixels past the last block of 8 (all of a 2x2 plane): a pixel's
+    // channels are contiguous, 8 at a time with their scales from vs.
+    for (int64_t p = p8; p < plane; ++p) {
+      for (int64_t c0 = 0; c0 < m8; c0 += 8) {
+        __m256i v[1] = {_mm256_loadu_si256(
+            reinterpret_cast<const __m256i*>(a + p * m + c0))};
+        const rc::V8 scale[1] = {
+            gnu_vectors::BitCastV<rc::V8>(_mm256_loadu_ps(vs + c0))};
+        if (!RequantChecked<kTwice, 1>(v, scale, k)) {
+          for (int64_t c = c0; c < c0 + 8; ++c) one(p, c);
+          continue;
+        }
+        alignas(32) int32_t lanes[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), v[0]);
+        for (int j = 0; j < 8; ++j)
+          yb[(c0 + j) * plane + p] = static_cast<int8_t>(lanes[j]);
+      }
+      for (int64_t c = m8; c < m; ++c) one(p, c);
+    }
+  }
+}
+
+template <bool kTwice>
+void NhwcT(const int32_t* acc, int64_t count, int64_t m, const float* rep_vs,
+           int64_t per, const DeqScale* scales, bool per_channel,
+           const Epilogue& e, const RequantComputed& k, int8_t* y) {
+  // Chunks of `per` whole pixels, element i's scale rep_vs[i].
+  const int64_t chunk = per * m;
+  for (int64_t i0 = 0; i0 < count; i0 += chunk) {
+    const int64_t len = std::min(chunk, count - i0);
+    const int32_t* a = acc + i0;
+    int64_t i = 0;
+    for (; i + 64 <= len; i += 64) {
+      __m256i v[8];
+      rc::V8 scale[8];
+      for (int j = 0; j < 8; ++j) {
+        v[j] =
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i + 8 * j));
+        scale[j] =
+            gnu_vectors::BitCastV<rc::V8>(_mm256_loadu_ps(rep_vs + i + 8 * j));
+      }
+      if (!RequantChecked<kTwice, 8>(v, scale, k)) break;
+      for (int j = 0; j < 8; ++j) rc::StoreInt8x8(y + i0 + i + 8 * j, v[j]);
+    }
+    for (; i + 8 <= len; i += 8) {
+      __m256i v[1] = {
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i))};
+      const rc::V8 scale[1] = {
+          gnu_vectors::BitCastV<rc::V8>(_mm256_loadu_ps(rep_vs + i))};
+      if (!RequantChecked<kTwice, 1>(v, scale, k)) break;
+      rc::StoreInt8x8(y + i0 + i, v[0]);
+    }
+    for (; i < len; ++i) {
+      y[i0 + i] = RequantOne(a[i], scales[per_channel ? (i0 + i) % m : 0], e);
+    }
+  }
+}
+
+}  // namespace
+
+void RequantPlanes(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
+                   const float* vs, const DeqScale* scales, bool per_channel,
+                   const Epilogue& e, const RequantComputed& k, int8_t* y) {
+  (k.twice ? PlanesT<true> : PlanesT<false>)(acc, n, m, plane, vs, scales,
+                                             per_channel, e, k, y);
+}
+
+void RequantChannelsLastToPlanes(const int32_t* acc, int64_t n, int64_t m,
+                                 int64_t plane, const float* vs,
+                                 const DeqScale* scales, bool per_channel,
+                                 const Epilogue& e, const RequantComputed& k,
+                                 int8_t* y) {
+  (k.twice ? ChannelsLastToPlanesT<true>
+           : ChannelsLastToPlanesT<false>)(acc, n, m, plane, vs, scales,
+                                           per_channel, e, k, y);
+}
+
+void RequantNhwc(const int32_t* acc, int64_t count, int64_t m,
+                 const float* rep_vs, int64_t per, const DeqScale* scales,
+                 bool per_channel, const Epilogue& e, const RequantComputed& k,
+                 int8_t* y) {
+  (k.twice ? NhwcT<true> : NhwcT<false>)(acc, count, m, rep_vs, per, scales,
+                                         per_channel, e, k, y);
+}
+#endif
+
 }  // namespace kernels
 }  // namespace ascend_emu

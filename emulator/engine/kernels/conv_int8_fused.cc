@@ -65,11 +65,12 @@ class FusedConvDequantPrepared final : public PreparedOp {
   bool any_special = false;
   Epilogue epilogue;  // read once: a run reads no attribute
   // With an AscendQuant merged: its table (BuildRequantTable), and where
-  // the Conv runs on the pointwise path and the epilogue can be computed
-  // in registers (MakeRequantComputed), that instead.
+  // the epilogue can be computed instead (MakeRequantComputed), that: on
+  // the sums in registers where the Conv runs on the pointwise path, else
+  // in one pass over the int32 result (requant_computed.h).
   RequantTable requant_table;
   bool computed = false;
-  PointwiseRequant pointwise;
+  PointwiseRequant pointwise;  // the pointwise path's (k: the constants)
   int32_t rank = 0;
   // The layouts agreed at load (kernel.h): int8 x and int8 y channels last,
   // between int8 Convs that both read and write it (MobileNet's chain of
@@ -249,8 +250,7 @@ std::unique_ptr<PreparedOp> PrepareFusedConvDequant(const PrepareContext& ctx) {
   const int64_t m = ctx.outputs.empty() || ctx.outputs[0].shape.rank < 2
                         ? 0
                         : ctx.outputs[0].shape.dims[1];
-  if (ConvInt8PointwisePlan(p->conv.get()) != nullptr &&
-      static_cast<int64_t>(p->vscales.size()) == m &&
+  if (static_cast<int64_t>(p->vscales.size()) == m && m > 0 &&
       MakeRequantComputed(p->epilogue, p->any_special, &p->pointwise.k)) {
     p->computed = true;
     p->pointwise.vscale = p->vscales.data();
@@ -302,7 +302,8 @@ void RunFusedConvDequant(const RunContext& ctx) {
 #if defined(ASCEND_EMU_POINTWISE_REQUANT)
   // The pointwise Conv with the whole epilogue on its sums in registers:
   // nothing between the Conv and y is stored.
-  if (p != nullptr && p->computed && !p->x_nhwc && !p->y_nhwc) {
+  if (p != nullptr && p->computed && !p->x_nhwc && !p->y_nhwc &&
+      ConvInt8PointwisePlan(p->conv.get()) != nullptr) {
     RunPointwiseInt8Requant(*ConvInt8PointwisePlan(p->conv.get()),
                             ctx.inputs[0].as<const int8_t>(), conv.scratch,
                             p->pointwise, y.as<int8_t>());
@@ -351,6 +352,30 @@ void RunFusedConvDequant(const RunContext& ctx) {
                         : shape.rank == 3 ? shape.dims[2]
                                           : int64_t{1};
   const int64_t m = shape.dims[1], n = shape.dims[0];
+#if defined(ASCEND_EMU_REQUANT_COMPUTED)
+  // The epilogue computed in one pass over the int32 result (planes under
+  // a vector's length NCHW to NCHW keep the table's passes).
+  if (p != nullptr && p->computed) {
+    const PointwiseRequant& r = p->pointwise;
+    if (y_nhwc && channels_last != nullptr) {
+      const int64_t per = static_cast<int64_t>(p->rep_vs.size()) / m;
+      RequantNhwc(channels_last, y.shape.numel(), m, p->rep_vs.data(), per,
+                  r.scales, r.per_channel, full, r.k, y.as<int8_t>());
+      return;
+    }
+    if (!y_nhwc && channels_last != nullptr) {
+      RequantChannelsLastToPlanes(channels_last, n, m, plane, r.vscale,
+                                  r.scales, r.per_channel, full, r.k,
+                                  y.as<int8_t>());
+      return;
+    }
+    if (!y_nhwc && plane >= 8) {
+      RequantPlanes(acc.as<const int32_t>(), n, m, plane, r.vscale, r.scales,
+                    r.per_channel, full, r.k, y.as<int8_t>());
+      return;
+    }
+  }
+#endif
 #if defined(ASCEND_EMU_FUSED_CHANNELS_LAST) && \
     defined(ASCEND_EMU_DEQUANT_VECTORS)
   if (y_nhwc && channels_last != nullptr) {

@@ -111,6 +111,13 @@ inline void RequantN(__m256i (&acc)[kN], const V8 (&scale)[kN],
   }
 }
 
+// Eight int32 lanes in [-128, 127] stored as eight int8 at y.
+inline void StoreInt8x8(int8_t* y, __m256i a) {
+  const __m128i a16 = _mm_packs_epi32(_mm256_castsi256_si128(a),
+                                      _mm256_extracti128_si256(a, 1));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(y), _mm_packs_epi16(a16, a16));
+}
+
 // Sixteen int32 lanes in [-128, 127] (a then b) as sixteen int8.
 inline __m128i PackInt8x16(__m256i a, __m256i b) {
   const __m128i a16 = _mm_packs_epi32(_mm256_castsi256_si128(a),
@@ -121,6 +128,27 @@ inline __m128i PackInt8x16(__m256i a, __m256i b) {
 }
 
 }  // namespace requant_computed
+
+// The passes over a stored int32 result, for the Convs whose sums are not
+// in registers when the epilogue runs (the depthwise paths, oneDNN's): y
+// int8 [N, M, plane] from acc in NCHW (RequantPlanes) or channels last
+// ([N, plane, M], RequantChannelsLastToPlanes, 8x8 blocks transposed in
+// registers), and y channels last from acc channels last (RequantNhwc:
+// count elements in chunks of `per` whole pixels whose channels' vscales
+// rep_vs repeats). vs holds each output channel's vscale; scales,
+// per_channel and e are the reference's, for sums past 2^24.
+void RequantPlanes(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
+                   const float* vs, const DeqScale* scales, bool per_channel,
+                   const Epilogue& e, const RequantComputed& k, int8_t* y);
+void RequantChannelsLastToPlanes(const int32_t* acc, int64_t n, int64_t m,
+                                 int64_t plane, const float* vs,
+                                 const DeqScale* scales, bool per_channel,
+                                 const Epilogue& e, const RequantComputed& k,
+                                 int8_t* y);
+void RequantNhwc(const int32_t* acc, int64_t count, int64_t m,
+                 const float* rep_vs, int64_t per, const DeqScale* scales,
+                 bool per_channel, const Epilogue& e, const RequantComputed& k,
+                 int8_t* y);
 #endif
 
 }  // namespace kernels

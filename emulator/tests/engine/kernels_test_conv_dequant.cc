@@ -271,7 +271,8 @@ TEST(KernelsConvDequant, FusedMatchesTheChainBitForBit) {
       {1, 16, 16, 8, 8, 1, 1, 1, 0, 0, 1 << 26},  // sums past 2^24
       {2, 16, 24, 4, 4, 1, 1, 1, 0, 7, 1000},     // dense, a batch of 2
       {1, 40, 40, 12, 12, 3, 40, 2, 1, 9, 1000},  // depthwise, 12x12 stride 2
-      {1, 20, 20, 9, 9, 5, 20, 1, 2, -3, 1000}};  // depthwise 5x5, edges
+      {1, 20, 20, 9, 9, 5, 20, 1, 2, -3, 1000},   // depthwise 5x5, edges
+      {1, 20, 20, 3, 3, 3, 20, 1, 1, 2, 1000}};   // depthwise, both tails
   const EpilogueCase epilogues[] = {
       {true, "Clip", 0, 0},
       {false, "Relu", 0, 0},
