@@ -4,6 +4,7 @@
 #include "conv_int8_epilogue.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -408,6 +409,8 @@ bool MakeRequantComputed(const Epilogue& e, bool any_special,
   out->scale = e.q.mul ? e.q.scale : 1.0f;
   out->twice = e.q.mul && e.q.twice;
   out->offset = e.q.add ? e.q.offset : 0.0f;
+  out->nan_free = std::isfinite(out->scale) && out->scale != 0.0f &&
+                  std::isfinite(out->offset);
   return true;
 }
 
@@ -498,17 +501,17 @@ namespace {
 namespace rc = requant_computed;
 
 // RequantN on kN vectors (a sum past 2^24 in any: false, nothing done).
-template <bool kTwice, int kN>
+template <bool kNanFree, int kN>
 inline bool RequantChecked(__m256i (&v)[kN], const rc::V8 (&scale)[kN],
                            const RequantComputed& k) {
   for (int j = 0; j < kN; ++j) {
     if (!rc::Within24Bits8(v[j])) return false;
   }
-  rc::RequantN<kTwice, kN>(v, scale, k);
+  rc::RequantN<kNanFree, kN>(v, scale, k);
   return true;
 }
 
-template <bool kTwice>
+template <bool kNanFree>
 void PlanesT(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
              const float* vs, const DeqScale* scales, bool per_channel,
              const Epilogue& e, const RequantComputed& k, int8_t* y) {
@@ -527,21 +530,21 @@ void PlanesT(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
             _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i + 8 * j));
         scale[j] = rc::V8{} + vs[c];
       }
-      if (!RequantChecked<kTwice, 8>(v, scale, k)) break;
+      if (!RequantChecked<kNanFree, 8>(v, scale, k)) break;
       for (int j = 0; j < 8; ++j) rc::StoreInt8x8(out + i + 8 * j, v[j]);
     }
     for (; i + 8 <= plane; i += 8) {
       __m256i v[1] = {
           _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i))};
       const rc::V8 scale[1] = {rc::V8{} + vs[c]};
-      if (!RequantChecked<kTwice, 1>(v, scale, k)) break;
+      if (!RequantChecked<kNanFree, 1>(v, scale, k)) break;
       rc::StoreInt8x8(out + i, v[0]);
     }
     for (; i < plane; ++i) out[i] = RequantOne(a[i], d, e);
   }
 }
 
-template <bool kTwice>
+template <bool kNanFree>
 void ChannelsLastToPlanesT(const int32_t* acc, int64_t n, int64_t m,
                            int64_t plane, const float* vs,
                            const DeqScale* scales, bool per_channel,
@@ -567,7 +570,7 @@ void ChannelsLastToPlanesT(const int32_t* acc, int64_t n, int64_t m,
               reinterpret_cast<const __m256i*>(a + (p0 + i) * m + c0));
         }
         Transpose8x8(r);
-        if (!RequantChecked<kTwice, 8>(r, scale, k)) {
+        if (!RequantChecked<kNanFree, 8>(r, scale, k)) {
           for (int64_t c = c0; c < c0 + 8; ++c) {
             for (int64_t p = p0; p < p0 + 8; ++p) one(p, c);
           }
@@ -588,7 +591,7 @@ void ChannelsLastToPlanesT(const int32_t* acc, int64_t n, int64_t m,
             reinterpret_cast<const __m256i*>(a + p * m + c0))};
         const rc::V8 scale[1] = {
             gnu_vectors::BitCastV<rc::V8>(_mm256_loadu_ps(vs + c0))};
-        if (!RequantChecked<kTwice, 1>(v, scale, k)) {
+        if (!RequantChecked<kNanFree, 1>(v, scale, k)) {
           for (int64_t c = c0; c < c0 + 8; ++c) one(p, c);
           continue;
         }
@@ -602,7 +605,7 @@ void ChannelsLastToPlanesT(const int32_t* acc, int64_t n, int64_t m,
   }
 }
 
-template <bool kTwice>
+template <bool kNanFree>
 void NhwcT(const int32_t* acc, int64_t count, int64_t m, const float* rep_vs,
            int64_t per, const DeqScale* scales, bool per_channel,
            const Epilogue& e, const RequantComputed& k, int8_t* y) {
@@ -621,7 +624,7 @@ void NhwcT(const int32_t* acc, int64_t count, int64_t m, const float* rep_vs,
         scale[j] =
             gnu_vectors::BitCastV<rc::V8>(_mm256_loadu_ps(rep_vs + i + 8 * j));
       }
-      if (!RequantChecked<kTwice, 8>(v, scale, k)) break;
+      if (!RequantChecked<kNanFree, 8>(v, scale, k)) break;
       for (int j = 0; j < 8; ++j) rc::StoreInt8x8(y + i0 + i + 8 * j, v[j]);
     }
     for (; i + 8 <= len; i += 8) {
@@ -629,7 +632,7 @@ void NhwcT(const int32_t* acc, int64_t count, int64_t m, const float* rep_vs,
           _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i))};
       const rc::V8 scale[1] = {
           gnu_vectors::BitCastV<rc::V8>(_mm256_loadu_ps(rep_vs + i))};
-      if (!RequantChecked<kTwice, 1>(v, scale, k)) break;
+      if (!RequantChecked<kNanFree, 1>(v, scale, k)) break;
       rc::StoreInt8x8(y + i0 + i, v[0]);
     }
     for (; i < len; ++i) {
@@ -643,8 +646,8 @@ void NhwcT(const int32_t* acc, int64_t count, int64_t m, const float* rep_vs,
 void RequantPlanes(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
                    const float* vs, const DeqScale* scales, bool per_channel,
                    const Epilogue& e, const RequantComputed& k, int8_t* y) {
-  (k.twice ? PlanesT<true> : PlanesT<false>)(acc, n, m, plane, vs, scales,
-                                             per_channel, e, k, y);
+  (k.nan_free ? PlanesT<true> : PlanesT<false>)(acc, n, m, plane, vs, scales,
+                                                per_channel, e, k, y);
 }
 
 void RequantChannelsLastToPlanes(const int32_t* acc, int64_t n, int64_t m,
@@ -652,17 +655,17 @@ void RequantChannelsLastToPlanes(const int32_t* acc, int64_t n, int64_t m,
                                  const DeqScale* scales, bool per_channel,
                                  const Epilogue& e, const RequantComputed& k,
                                  int8_t* y) {
-  (k.twice ? ChannelsLastToPlanesT<true>
-           : ChannelsLastToPlanesT<false>)(acc, n, m, plane, vs, scales,
-                                           per_channel, e, k, y);
+  (k.nan_free ? ChannelsLastToPlanesT<true>
+              : ChannelsLastToPlanesT<false>)(acc, n, m, plane, vs, scales,
+                                              per_channel, e, k, y);
 }
 
 void RequantNhwc(const int32_t* acc, int64_t count, int64_t m,
                  const float* rep_vs, int64_t per, const DeqScale* scales,
                  bool per_channel, const Epilogue& e, const RequantComputed& k,
                  int8_t* y) {
-  (k.twice ? NhwcT<true> : NhwcT<false>)(acc, count, m, rep_vs, per, scales,
-                                         per_channel, e, k, y);
+  (k.nan_free ? NhwcT<true> : NhwcT<false>)(acc, count, m, rep_vs, per, scales,
+                                            per_channel, e, k, y);
 }
 #endif
 

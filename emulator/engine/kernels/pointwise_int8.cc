@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 #if defined(ASCEND_EMU_POINTWISE_INT8)
@@ -56,6 +57,15 @@ bool MakePointwiseInt8(const ConvGeometry& g, int32_t offset_x, const int8_t* w,
     }
   }
   if (bias != nullptr) p->bias.assign(bias, bias + g.m);
+  const int64_t x_max = std::max(std::abs(-128 - int64_t{offset_x}),
+                                 std::abs(127 - int64_t{offset_x}));
+  p->within24 = true;
+  for (int64_t m = 0; m < g.m; ++m) {
+    int64_t bound = bias != nullptr ? std::abs(int64_t{bias[m]}) : 0;
+    for (int64_t c = 0; c < g.c; ++c)
+      bound += std::abs(int64_t{w[m * g.c + c]}) * x_max;
+    p->within24 = p->within24 && bound <= (int64_t{1} << 24);
+  }
   return true;
 }
 
@@ -132,8 +142,9 @@ struct StoreSums {
 #if defined(ASCEND_EMU_POINTWISE_REQUANT)
 // y's int8: FusedConvDequant's epilogue computed on the block's sums in
 // registers, all its rows at once (requant_computed.h's RequantN); a block
-// with a sum past 2^24 through the reference.
-template <bool kTwice>
+// with a sum past 2^24 through the reference (kChecked: unless the weights
+// rule such sums out, PointwiseInt8::within24).
+template <bool kNanFree, bool kChecked>
 struct StoreRequantized {
   const PointwiseRequant* r;
   int8_t* y;  // this image's [m, plane]
@@ -148,15 +159,17 @@ struct StoreRequantized {
     for (int i = 0; i < kR; ++i) {
       v[2 * i] = s[i][0];
       v[2 * i + 1] = s[i][1];
-      within =
-          within && rc::Within24Bits8(s[i][0]) && rc::Within24Bits8(s[i][1]);
+      if constexpr (kChecked) {
+        within =
+            within && rc::Within24Bits8(s[i][0]) && rc::Within24Bits8(s[i][1]);
+      }
       scale[2 * i] = scale[2 * i + 1] = rc::V8{} + r->vscale[m0 + i];
     }
     if (!within) {
       Reference<kR>(m0, p0, cols, s);
       return;
     }
-    rc::RequantN<kTwice, 2 * kR>(v, scale, r->k);
+    rc::RequantN<kNanFree, 2 * kR>(v, scale, r->k);
     for (int i = 0; i < kR; ++i) {
       const __m128i q = rc::PackInt8x16(v[2 * i], v[2 * i + 1]);
       int8_t* out = y + (m0 + i) * plane + p0;
@@ -258,10 +271,12 @@ void RunPointwiseInt8Requant(const PointwiseInt8& p, const int8_t* x,
   for (int64_t n = 0; n < p.n; ++n) {
     Pack(p, x + n * p.c * p.plane, packed);
     int8_t* yn = y + n * p.m * p.plane;
-    if (r.k.twice) {
-      Blocks(p, packed, StoreRequantized<true>{&r, yn, p.plane});
+    if (r.k.nan_free && p.within24) {
+      Blocks(p, packed, StoreRequantized<true, false>{&r, yn, p.plane});
+    } else if (r.k.nan_free) {
+      Blocks(p, packed, StoreRequantized<true, true>{&r, yn, p.plane});
     } else {
-      Blocks(p, packed, StoreRequantized<false>{&r, yn, p.plane});
+      Blocks(p, packed, StoreRequantized<false, true>{&r, yn, p.plane});
     }
   }
 }

@@ -40,6 +40,9 @@ struct PointwiseInt8 {
   int64_t pairs = 0;          // (c + 1) / 2: input channels in int16 pairs
   std::vector<int32_t> w;     // [m][pairs]: w[m][2k] low, w[m][2k + 1] high
   std::vector<int32_t> bias;  // [m], empty: none
+  // Every sum provably within +-2^24 for any x (sum_c |w| * max |x - ox|
+  // + |bias| per output channel): the requantization then checks none.
+  bool within24 = false;
 };
 
 // True when the path takes `g` (a 1x1 Conv with stride 1, no padding and

@@ -40,6 +40,10 @@ struct RequantComputed {
   float lo = 0.0f, hi = 0.0f;  // relu_flag and the activation, as a clamp
   float scale = 1.0f, offset = 0.0f;
   bool twice = false;  // AscendQuant's sqrt_mode
+  // No lane can be NaN before the rounding: the scale finite and not 0
+  // and the offset finite (inf times 0, or inf plus -inf, make one), so
+  // the passes leave out the NaN-to-0 step.
+  bool nan_free = false;
 };
 
 // True, with *out set, when the computed path gives what the table gives:
@@ -79,7 +83,7 @@ inline bool Within24Bits8(__m256i acc) {
 // 64-entry float scheduler holds only about two such chains when they come
 // one after the other (8 sums per chain took 3.5 cycles per sum); kN
 // interleaved chains keep its pipes busy.
-template <bool kTwice, int kN>
+template <bool kNanFree, int kN>
 inline void RequantN(__m256i (&acc)[kN], const V8 (&scale)[kN],
                      const RequantComputed& k) {
   V8 v[kN];
@@ -95,7 +99,7 @@ inline void RequantN(__m256i (&acc)[kN], const V8 (&scale)[kN],
     v[j] = v[j] * qs;
   }
   for (int j = 0; j < kN; ++j) v[j] = RoundToHalf8(v[j]);
-  if constexpr (kTwice) {
+  if (k.twice) {
     for (int j = 0; j < kN; ++j) v[j] = RoundToHalf8(v[j] * qs);
   }
   const V8 offset = V8{} + k.offset;
@@ -103,8 +107,9 @@ inline void RequantN(__m256i (&acc)[kN], const V8 (&scale)[kN],
   const V8 qlo = V8{} - 128.0f, qhi = V8{} + 127.0f;
   for (int j = 0; j < kN; ++j) {
     // NaN (inf times a zero scale) -> 0, then the int8 range.
-    V8 r = gnu_vectors::BitCastV<V8>(gnu_vectors::BitCastV<M8>(v[j]) &
-                                     (v[j] == v[j]));
+    V8 r = v[j];
+    if constexpr (!kNanFree)
+      r = gnu_vectors::BitCastV<V8>(gnu_vectors::BitCastV<M8>(r) & (r == r));
     r = r < qlo ? qlo : r;
     r = r > qhi ? qhi : r;
     acc[j] = _mm256_cvtps_epi32(gnu_vectors::BitCastV<__m256>(r));
