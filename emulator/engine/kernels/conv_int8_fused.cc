@@ -59,6 +59,8 @@ class FusedConvDequantPrepared final : public PreparedOp {
   std::unique_ptr<PreparedOp> conv;
   std::vector<DeqScale> scales;
   std::vector<float> vscales;  // each output channel's DeqScale::vscale
+  // vscales with zeros up to a multiple of 8 (the vector passes' loads).
+  std::vector<float> vscales8;
   // vscales repeated for as many whole pixels as fit kSmallChunk (at least
   // one): the channels-last requantization's.
   std::vector<float> rep_vs;
@@ -253,7 +255,9 @@ std::unique_ptr<PreparedOp> PrepareFusedConvDequant(const PrepareContext& ctx) {
   if (static_cast<int64_t>(p->vscales.size()) == m && m > 0 &&
       MakeRequantComputed(p->epilogue, p->any_special, &p->pointwise.k)) {
     p->computed = true;
-    p->pointwise.vscale = p->vscales.data();
+    p->vscales8 = p->vscales;
+    p->vscales8.resize(static_cast<size_t>((m + 7) / 8 * 8), 0.0f);
+    p->pointwise.vscale = p->vscales8.data();
     p->pointwise.scales = p->scales.data();
     p->pointwise.per_channel = count != 1;
     p->pointwise.epilogue = &p->epilogue;

@@ -57,6 +57,16 @@ bool MakePointwiseInt8(const ConvGeometry& g, int32_t offset_x, const int8_t* w,
     }
   }
   if (bias != nullptr) p->bias.assign(bias, bias + g.m);
+  if (p->plane < kCols) {
+    p->m8 = (g.m + 7) / 8 * 8;
+    p->wt.assign(static_cast<size_t>(p->pairs * p->m8), 0);
+    for (int64_t m = 0; m < g.m; ++m) {
+      for (int64_t k = 0; k < p->pairs; ++k)
+        p->wt[k * p->m8 + m] = p->w[m * p->pairs + k];
+    }
+    p->bias8.assign(static_cast<size_t>(p->m8), 0);
+    if (bias != nullptr) std::copy(bias, bias + g.m, p->bias8.begin());
+  }
   const int64_t x_max = std::max(std::abs(-128 - int64_t{offset_x}),
                                  std::abs(127 - int64_t{offset_x}));
   p->within24 = true;
@@ -137,6 +147,18 @@ struct StoreSums {
       }
     }
   }
+  // The channel-vectorised path's: s[j] holds channels [m0 + 8j, +8) of
+  // pixel pix (channels past `m` are not stored).
+  template <int kJ>
+  void Lanes(int64_t m0, int64_t m, int64_t pix, const __m256i (&s)[kJ]) const {
+    for (int j = 0; j < kJ; ++j) {
+      alignas(32) int32_t lanes[8];
+      _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), s[j]);
+      const int64_t c0 = m0 + 8 * j;
+      for (int l = 0; l < 8 && c0 + l < m; ++l)
+        y[(c0 + l) * plane + pix] = lanes[l];
+    }
+  }
 };
 
 #if defined(ASCEND_EMU_POINTWISE_REQUANT)
@@ -179,6 +201,34 @@ struct StoreRequantized {
         alignas(16) int8_t lanes[kCols];
         _mm_store_si128(reinterpret_cast<__m128i*>(lanes), q);
         std::memcpy(out, lanes, static_cast<size_t>(cols));
+      }
+    }
+  }
+
+  template <int kJ>
+  void Lanes(int64_t m0, int64_t m, int64_t pix, const __m256i (&s)[kJ]) const {
+    namespace rc = requant_computed;
+    __m256i v[kJ];
+    rc::V8 scale[kJ];
+    bool within = true;
+    for (int j = 0; j < kJ; ++j) {
+      v[j] = s[j];
+      if constexpr (kChecked) within = within && rc::Within24Bits8(s[j]);
+      scale[j] = gnu_vectors::BitCastV<rc::V8>(
+          _mm256_loadu_ps(r->vscale + m0 + 8 * j));
+    }
+    if (within) rc::RequantN<kNanFree, kJ>(v, scale, r->k);
+    for (int j = 0; j < kJ; ++j) {
+      alignas(32) int32_t lanes[8];
+      _mm256_store_si256(reinterpret_cast<__m256i*>(lanes),
+                         within ? v[j] : s[j]);
+      const int64_t c0 = m0 + 8 * j;
+      for (int l = 0; l < 8 && c0 + l < m; ++l) {
+        y[(c0 + l) * plane + pix] =
+            within
+                ? static_cast<int8_t>(lanes[l])
+                : RequantOne(lanes[l], r->scales[r->per_channel ? c0 + l : 0],
+                             *r->epilogue);
       }
     }
   }
@@ -227,10 +277,61 @@ inline void Block(const PointwiseInt8& p, const int16_t* packed, int64_t m0,
   out.template operator()<kR>(m0, p0, std::min(kCols, p.plane - p0), acc);
 }
 
+// Channels [m0, m0 + 8 kJ) of pixels pix and pix + 1 (kPix of them) for a
+// plane under kCols: x's pairs broadcast, 8 output channels' weight pairs
+// per vector (wt), the sums handed to `out` a pixel at a time.
+template <int kJ, int kPix, typename Out>
+inline void ChannelBlock(const PointwiseInt8& p, const int16_t* packed,
+                         int64_t m0, int64_t pix, const Out& out) {
+  const int64_t padded = PaddedPlane(p.plane);
+  __m256i acc[kPix][kJ];
+  for (int q = 0; q < kPix; ++q) {
+    for (int j = 0; j < kJ; ++j) acc[q][j] = _mm256_setzero_si256();
+  }
+  const int32_t* wk = p.wt.data() + m0;
+  for (int64_t k = 0; k < p.pairs; ++k, wk += p.m8) {
+    __m256i x[kPix];
+    for (int q = 0; q < kPix; ++q) {
+      int32_t pair;  // (x[2k] - ox, x[2k + 1] - ox) at this pixel
+      std::memcpy(&pair, packed + 2 * (k * padded + pix + q), sizeof pair);
+      x[q] = _mm256_set1_epi32(pair);
+    }
+    for (int j = 0; j < kJ; ++j) {
+      const __m256i wj =
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wk + 8 * j));
+      for (int q = 0; q < kPix; ++q)
+        acc[q][j] = _mm256_add_epi32(acc[q][j], _mm256_madd_epi16(wj, x[q]));
+    }
+  }
+  for (int q = 0; q < kPix; ++q) {
+    for (int j = 0; j < kJ; ++j) {
+      acc[q][j] = _mm256_add_epi32(
+          acc[q][j], _mm256_loadu_si256(reinterpret_cast<const __m256i*>(
+                         p.bias8.data() + m0 + 8 * j)));
+    }
+    out.template Lanes<kJ>(m0, p.m, pix + q, acc[q]);
+  }
+}
+
+template <int kPix, typename Out>
+void ChannelBlocks(const PointwiseInt8& p, const int16_t* packed, int64_t pix,
+                   const Out& out) {
+  int64_t m0 = 0;
+  for (; m0 + 32 <= p.m8; m0 += 32)
+    ChannelBlock<4, kPix>(p, packed, m0, pix, out);
+  for (; m0 < p.m8; m0 += 8) ChannelBlock<1, kPix>(p, packed, m0, pix, out);
+}
+
 // Every block of one image (x already packed), each handed to `out`.
 template <typename Out>
 void Blocks(const PointwiseInt8& p, const int16_t* packed, const Out& out) {
   const int64_t padded = PaddedPlane(p.plane);
+  if (!p.wt.empty()) {  // a plane under kCols: channels across the lanes
+    int64_t pix = 0;
+    for (; pix + 2 <= p.plane; pix += 2) ChannelBlocks<2>(p, packed, pix, out);
+    if (pix < p.plane) ChannelBlocks<1>(p, packed, pix, out);
+    return;
+  }
   // Pixels outer: a column block's pairs (pairs x 64 bytes) stay in L1
   // while every row block reads them.
   for (int64_t p0 = 0; p0 < padded; p0 += kCols) {

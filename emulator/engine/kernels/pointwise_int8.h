@@ -40,6 +40,12 @@ struct PointwiseInt8 {
   int64_t pairs = 0;          // (c + 1) / 2: input channels in int16 pairs
   std::vector<int32_t> w;     // [m][pairs]: w[m][2k] low, w[m][2k + 1] high
   std::vector<int32_t> bias;  // [m], empty: none
+  // Planes under 16 pixels (the kernel's column block: MobileNet's last
+  // stages at 2x2 left 3/4 of every vector idle): output channels across
+  // the lanes instead. wt [pairs][m8] holds 8 output channels' pairs side
+  // by side, m8 = m rounded up to 8 (zeros past m), bias8 the bias so.
+  int64_t m8 = 0;
+  std::vector<int32_t> wt, bias8;
   // Every sum provably within +-2^24 for any x (sum_c |w| * max |x - ox|
   // + |bias| per output channel): the requantization then checks none.
   bool within24 = false;
@@ -65,7 +71,8 @@ void RunPointwiseInt8(const PointwiseInt8& p, const int8_t* x, void* scratch,
 // sums in registers (requant_computed.h) rather than storing them.
 struct PointwiseRequant {
   RequantComputed k;
-  const float* vscale = nullptr;  // [m]: each output channel's vscale
+  // [m rounded up to 8]: each output channel's vscale (0 past m).
+  const float* vscale = nullptr;
   // The reference's view, for sums past 2^24.
   const DeqScale* scales = nullptr;  // [m], or [1] with !per_channel
   bool per_channel = false;

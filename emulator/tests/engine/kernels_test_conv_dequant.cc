@@ -326,48 +326,58 @@ TEST(KernelsConvDequant, FusedOnThePointwisePathMatchesTheChain) {
       kernels::PointwiseUse::kWhereOnednnInexact);
 }
 
+void SumsJustPast2To24(kernels::PointwiseUse use, int64_t hw);
+
 // Sums just past 2^24, where float no longer holds every integer: each
 // channel's sum is its bias (x equal to offset_x), 2^24 + 1 among them, and
 // the scale puts 2^24 exactly on a float16 tie (1 + 2^-11), so 2^24 + 1,
 // rounded to float first, would dequantize to 1 instead of 1 + 2^-10; the
 // AscendQuant after (x 64 + 0.5) makes that 64 against 65. The fast paths
 // must hand such sums to the reference (the pointwise path's static bound,
-// PointwiseInt8::within24, included).
+// PointwiseInt8::within24, included), on a 4x4 plane (the pointwise
+// path's pixel blocks) and a 3x3 one (its channels across the lanes).
 TEST(KernelsConvDequant, SumsJustPast2To24AreExact) {
   for (kernels::PointwiseUse use :
        {kernels::PointwiseUse::kAlways, kernels::PointwiseUse::kNever}) {
-    kernels::SetConvInt8PointwiseForTest(use);
-    const ConvCase t = {1, 16, 8, 4, 4, 1, 1, 1, 0, 3, 0};
-    std::vector<HostTensor> in = ConvInputs(t, 5);
-    in[0] = HostTensor::Of(DType::kInt8, S({1, 16, 4, 4}),
-                           std::vector<int8_t>(16 * 16, 3));  // x - 3 = 0
-    const int32_t p24 = 1 << 24;
-    in[2] = HostTensor::Of(DType::kInt32, S({8}),
-                           std::vector<int32_t>{p24 + 1, p24, p24 - 1, p24 + 3,
-                                                -p24 - 1, p24 + 5, 7, p24 + 1})
-                .Const();
-    const float scale = (1.0f + std::ldexp(1.0f, -11)) / 16777216.0f;
-    uint32_t bits;
-    std::memcpy(&bits, &scale, sizeof bits);
-    const HostTensor deq =
-        HostTensor::Of(DType::kUInt64, S({1}), std::vector<uint64_t>{bits})
-            .Const();
-    const EpilogueCase e = {false, "", 0, 1, 5};
-    const std::vector<uint32_t> want = Chain(t, e, in, deq);
-    ASSERT_EQ(want[0], 65u);   // the chain's own answer for 2^24 + 1
-    ASSERT_EQ(want[16], 64u);  // and for 2^24 (a tie, to even)
-    Attrs a = ConvAttrs(t);
-    a.Int("to", 10);
-    QuantAttrs(a, e.quant, "quant_");
-    const std::vector<HostTensor> fused_in = {in[0], in[1], deq, in[2]};
-    for (bool prepare : {false, true}) {
-      RunResult r = RunKernel("FusedConvDequant", a, fused_in, 1, prepare);
-      ASSERT_EQ(r.error, "");
-      EXPECT_EQ(OutputBits(r.outputs[0], e), want) << "prepared=" << prepare;
+    for (int64_t hw : {4, 3}) {
+      SumsJustPast2To24(use, hw);
     }
   }
   kernels::SetConvInt8PointwiseForTest(
       kernels::PointwiseUse::kWhereOnednnInexact);
+}
+
+void SumsJustPast2To24(kernels::PointwiseUse use, int64_t hw) {
+  kernels::SetConvInt8PointwiseForTest(use);
+  const ConvCase t = {1, 16, 8, hw, hw, 1, 1, 1, 0, 3, 0};
+  std::vector<HostTensor> in = ConvInputs(t, 5);
+  in[0] = HostTensor::Of(DType::kInt8, S({1, 16, hw, hw}),
+                         std::vector<int8_t>(16 * hw * hw, 3));  // x - 3 = 0
+  const int32_t p24 = 1 << 24;
+  in[2] = HostTensor::Of(DType::kInt32, S({8}),
+                         std::vector<int32_t>{p24 + 1, p24, p24 - 1, p24 + 3,
+                                              -p24 - 1, p24 + 5, 7, p24 + 1})
+              .Const();
+  const float scale = (1.0f + std::ldexp(1.0f, -11)) / 16777216.0f;
+  uint32_t bits;
+  std::memcpy(&bits, &scale, sizeof bits);
+  const HostTensor deq =
+      HostTensor::Of(DType::kUInt64, S({1}), std::vector<uint64_t>{bits})
+          .Const();
+  const EpilogueCase e = {false, "", 0, 1, 5};
+  const std::vector<uint32_t> want = Chain(t, e, in, deq);
+  ASSERT_EQ(want[0], 65u);        // the chain's own answer for 2^24 + 1
+  ASSERT_EQ(want[hw * hw], 64u);  // and for 2^24 (a tie, to even)
+  Attrs a = ConvAttrs(t);
+  a.Int("to", 10);
+  QuantAttrs(a, e.quant, "quant_");
+  const std::vector<HostTensor> fused_in = {in[0], in[1], deq, in[2]};
+  for (bool prepare : {false, true}) {
+    RunResult r = RunKernel("FusedConvDequant", a, fused_in, 1, prepare);
+    ASSERT_EQ(r.error, "");
+    EXPECT_EQ(OutputBits(r.outputs[0], e), want)
+        << "prepared=" << prepare << " hw=" << hw;
+  }
 }
 
 TEST(KernelsConvDequant, InferRefusesWhatTheChainRefuses) {
