@@ -14,6 +14,7 @@
 #include "kernel_util.h"
 #include "numeric.h"
 #include "requant_computed.h"
+#include "transpose8x8.h"
 
 namespace ascend_emu {
 namespace kernels {
@@ -178,26 +179,6 @@ namespace {
 
 typedef float V8 __attribute__((vector_size(32)));
 typedef int32_t M8 __attribute__((vector_size(32)));
-
-// Rows r[0..7] (8 channels of one pixel each) to columns (8 pixels of one
-// channel each): the usual AVX2 8x8 transpose.
-inline void Transpose8x8(__m256i r[8]) {
-  __m256i t[8], u[8];
-  for (int i = 0; i < 8; i += 2) {
-    t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
-    t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
-  }
-  for (int i = 0; i < 8; i += 4) {
-    u[i] = _mm256_unpacklo_epi64(t[i], t[i + 2]);
-    u[i + 1] = _mm256_unpackhi_epi64(t[i], t[i + 2]);
-    u[i + 2] = _mm256_unpacklo_epi64(t[i + 1], t[i + 3]);
-    u[i + 3] = _mm256_unpackhi_epi64(t[i + 1], t[i + 3]);
-  }
-  for (int i = 0; i < 4; ++i) {
-    r[i] = _mm256_permute2x128_si256(u[i], u[i + 4], 0x20);
-    r[i + 4] = _mm256_permute2x128_si256(u[i], u[i + 4], 0x31);
-  }
-}
 
 // The uint64 path of DequantV and the activation on 8 lanes of |x| <= 2^24.
 template <bool kReluFlag, int kAct>
