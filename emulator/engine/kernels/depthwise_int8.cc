@@ -25,10 +25,11 @@ constexpr int64_t kBlock = 4;
 constexpr int64_t kMaxIn = 8;
 
 #if defined(__AVX2__)
-// Pixels [q0, q0 + 8) of the flattened plane (hw pixels, rows wd wide) of
-// channels [ch0, ch0 + 8) of an NCHW image, as (x - ox) floats at their
-// places in the padded channels-last image p: read 8 pixels of a channel
-// at a time and transposed in registers.
+// Pixels [q0, q0 + kPix) (kPix 8 or 4) of the flattened plane (hw pixels,
+// rows wd wide) of channels [ch0, ch0 + 8) of an NCHW image, as (x - ox)
+// floats at their places in the padded channels-last image p: read kPix
+// pixels of a channel at a time and transposed in registers.
+template <int kPix>
 inline void Transposed8x8(const DepthwiseInt8& d, const int8_t* x, int64_t q0,
                           int64_t ch0, float* p) {
   const Window2D& w = d.g.w;
@@ -37,14 +38,20 @@ inline void Transposed8x8(const DepthwiseInt8& d, const int8_t* x, int64_t q0,
   const __m256 o = _mm256_set1_ps(static_cast<float>(d.ox));
   for (int k = 0; k < 8; ++k) {
     const int8_t* src = x + (ch0 + k) * hw + q0;
-    const __m256 v = _mm256_sub_ps(
-        _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(
-            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src)))),
-        o);
+    __m128i b;
+    if constexpr (kPix == 8) {
+      b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src));
+    } else {
+      int32_t four;
+      std::memcpy(&four, src, sizeof four);
+      b = _mm_cvtsi32_si128(four);
+    }
+    const __m256 v =
+        _mm256_sub_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(b)), o);
     r[k] = _mm256_castps_si256(v);
   }
   Transpose8x8(r);
-  for (int j = 0; j < 8; ++j) {
+  for (int j = 0; j < kPix; ++j) {
     const int64_t q = q0 + j;
     float* dst =
         p +
@@ -79,16 +86,24 @@ void FillPadded(const DepthwiseInt8& d, const int8_t* x, bool channels_last,
   const int64_t hw = h * wd;
   int64_t q8 = 0, c8 = 0;
 #if defined(__AVX2__)
-  q8 = hw / 8 * 8;
+  q8 = hw / 4 * 4;  // a 2x2 plane: one block of 4
   c8 = c / 8 * 8;
   for (int64_t ch0 = 0; ch0 < c8; ch0 += 8) {
-    for (int64_t q0 = 0; q0 < q8; q0 += 8) Transposed8x8(d, x, q0, ch0, p);
+    int64_t q0 = 0;
+    for (; q0 + 8 <= q8; q0 += 8) Transposed8x8<8>(d, x, q0, ch0, p);
+    if (q0 < q8) Transposed8x8<4>(d, x, q0, ch0, p);
   }
 #endif
   for (int64_t ch = 0; ch < c; ++ch) {
-    for (int64_t q = ch < c8 ? q8 : 0; q < hw; ++q) {
-      p[((q / wd + w.pad_begin[0]) * d.padded_w + q % wd + w.pad_begin[1]) * c +
-        ch] = static_cast<float>(x[ch * hw + q]) - ox;
+    const int64_t q_begin = ch < c8 ? q8 : 0;
+    int64_t i = q_begin / wd, j = q_begin % wd;
+    for (int64_t q = q_begin; q < hw; ++q) {
+      p[((i + w.pad_begin[0]) * d.padded_w + j + w.pad_begin[1]) * c + ch] =
+          static_cast<float>(x[ch * hw + q]) - ox;
+      if (++j == wd) {
+        j = 0;
+        ++i;
+      }
     }
   }
 }

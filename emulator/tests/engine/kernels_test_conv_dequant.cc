@@ -274,7 +274,8 @@ TEST(KernelsConvDequant, FusedMatchesTheChainBitForBit) {
       {2, 16, 24, 4, 4, 1, 1, 1, 0, 7, 1000},     // dense, a batch of 2
       {1, 40, 40, 12, 12, 3, 40, 2, 1, 9, 1000},  // depthwise, 12x12 stride 2
       {1, 20, 20, 9, 9, 5, 20, 1, 2, -3, 1000},   // depthwise 5x5, edges
-      {1, 20, 20, 3, 3, 3, 20, 1, 1, 2, 1000}};   // depthwise, both tails
+      {1, 20, 20, 3, 3, 3, 20, 1, 1, 2, 1000},    // depthwise, both tails
+      {1, 16, 16, 2, 2, 3, 16, 1, 1, -2, 1000}};  // depthwise on 2x2
   const EpilogueCase epilogues[] = {
       {true, "Clip", 0, 0},
       {false, "Relu", 0, 0},
