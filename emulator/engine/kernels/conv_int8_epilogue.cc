@@ -382,7 +382,7 @@ bool MakeRequantComputed(const Epilogue& e, bool any_special,
     return false;
   // relu_flag (v < 0 ? 0 : v) then the activation's max(v, lo) is
   // max(v, max(lo, 0)) on values that are never NaN.
-  out->lo = e.relu_flag ? std::max(e.lo, 0.0f) : e.lo;
+  out->lo = e.relu_flag ? (e.lo > 0.0f ? e.lo : 0.0f) : e.lo;
   out->hi = e.hi;
   // Without mul (scale 1) or add (offset 0) the reference skips a step that
   // would give its input back: x * 1 and x + 0 are x (a -0 made +0 rounds
@@ -393,6 +393,20 @@ bool MakeRequantComputed(const Epilogue& e, bool any_special,
   out->nan_free = std::isfinite(out->scale) && out->scale != 0.0f &&
                   std::isfinite(out->offset);
   return true;
+}
+
+bool MakeDequantComputed(const Epilogue& e, bool any_special,
+                         RequantComputed* out) {
+  if (e.quant || !e.u64 || any_special) return false;
+  // As MakeRequantComputed's, and the sign of a zero kept: relu_flag turns
+  // a negative value into +0, so a Clip's min of -0 becomes +0 here.
+  out->lo = e.relu_flag ? (e.lo > 0.0f ? e.lo : 0.0f) : e.lo;
+  out->hi = e.hi;
+  return true;
+}
+
+float DequantActivatedOne(int32_t acc, const DeqScale& s, const Epilogue& e) {
+  return Activate(DequantOne(acc, s, e.u64, e.twice, e.relu_flag), e);
 }
 
 int8_t RequantOne(int32_t acc, const DeqScale& s, const Epilogue& e) {

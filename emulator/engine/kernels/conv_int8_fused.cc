@@ -72,6 +72,9 @@ class FusedConvDequantPrepared final : public PreparedOp {
   // in one pass over the int32 result (requant_computed.h).
   RequantTable requant_table;
   bool computed = false;
+  // Without an AscendQuant: the pointwise path dequantizes in registers
+  // (MakeDequantComputed; pointwise's k.lo and k.hi).
+  bool dequant_computed = false;
   PointwiseRequant pointwise;  // the pointwise path's (k: the constants)
   int32_t rank = 0;
   // The layouts agreed at load (kernel.h): int8 x and int8 y channels last,
@@ -252,9 +255,14 @@ std::unique_ptr<PreparedOp> PrepareFusedConvDequant(const PrepareContext& ctx) {
   const int64_t m = ctx.outputs.empty() || ctx.outputs[0].shape.rank < 2
                         ? 0
                         : ctx.outputs[0].shape.dims[1];
-  if (static_cast<int64_t>(p->vscales.size()) == m && m > 0 &&
-      MakeRequantComputed(p->epilogue, p->any_special, &p->pointwise.k)) {
-    p->computed = true;
+  if (static_cast<int64_t>(p->vscales.size()) == m && m > 0) {
+    // (One or neither: the first wants an AscendQuant, the second none.)
+    p->computed =
+        MakeRequantComputed(p->epilogue, p->any_special, &p->pointwise.k);
+    p->dequant_computed =
+        MakeDequantComputed(p->epilogue, p->any_special, &p->pointwise.k);
+  }
+  if (p->computed || p->dequant_computed) {
     p->vscales8 = p->vscales;
     p->vscales8.resize(static_cast<size_t>((m + 7) / 8 * 8), 0.0f);
     p->pointwise.vscale = p->vscales8.data();
@@ -311,6 +319,13 @@ void RunFusedConvDequant(const RunContext& ctx) {
     RunPointwiseInt8Requant(*ConvInt8PointwisePlan(p->conv.get()),
                             ctx.inputs[0].as<const int8_t>(), conv.scratch,
                             p->pointwise, y.as<int8_t>());
+    return;
+  }
+  if (p != nullptr && p->dequant_computed && !p->x_nhwc && !p->y_nhwc &&
+      ConvInt8PointwisePlan(p->conv.get()) != nullptr) {
+    RunPointwiseInt8Dequant(*ConvInt8PointwisePlan(p->conv.get()),
+                            ctx.inputs[0].as<const int8_t>(), conv.scratch,
+                            p->pointwise, p->epilogue.to_float, y.data);
     return;
   }
 #endif

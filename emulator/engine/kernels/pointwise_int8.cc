@@ -248,6 +248,100 @@ struct StoreRequantized {
 };
 #endif
 
+// y's float16 or float32 (kToFloat): AscendDequant, relu_flag and the
+// activation computed on the block's sums in registers (requant_computed.h's
+// DequantN), a block with a sum past 2^24 through the reference.
+template <bool kToFloat, bool kChecked>
+struct StoreDequantized {
+  const PointwiseRequant* r;
+  void* y;  // this image's [m, plane]
+  int64_t plane;
+
+  // Element i of y = v (a float16 value: its conversion is exact).
+  void Put(int64_t i, float v) const {
+    if constexpr (kToFloat) {
+      static_cast<float*>(y)[i] = v;
+    } else {
+      static_cast<Half*>(y)[i] = Half(v);
+    }
+  }
+  // Eight values at element i.
+  void Put8(int64_t i, requant_computed::V8 v) const {
+    const __m256 f = gnu_vectors::BitCastV<__m256>(v);
+    if constexpr (kToFloat) {
+      _mm256_storeu_ps(static_cast<float*>(y) + i, f);
+    } else {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(static_cast<Half*>(y) + i),
+                       _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT));
+    }
+  }
+
+  template <int kR>
+  void operator()(int64_t m0, int64_t p0, int64_t cols,
+                  const __m256i (&s)[kR][2]) const {
+    namespace rc = requant_computed;
+    __m256i a[2 * kR];
+    rc::V8 scale[2 * kR], v[2 * kR];
+    bool within = true;
+    for (int i = 0; i < kR; ++i) {
+      a[2 * i] = s[i][0];
+      a[2 * i + 1] = s[i][1];
+      if constexpr (kChecked) {
+        within =
+            within && rc::Within24Bits8(s[i][0]) && rc::Within24Bits8(s[i][1]);
+      }
+      scale[2 * i] = scale[2 * i + 1] = rc::V8{} + r->vscale[m0 + i];
+    }
+    if (within) rc::DequantN<2 * kR>(a, scale, r->k, v);
+    for (int i = 0; i < kR; ++i) {
+      const int64_t at = (m0 + i) * plane + p0;
+      if (within && cols == kCols) {
+        Put8(at, v[2 * i]);
+        Put8(at + 8, v[2 * i + 1]);
+        continue;
+      }
+      alignas(32) float lanes[kCols];
+      alignas(32) int32_t sums[kCols];
+      _mm256_store_ps(lanes, gnu_vectors::BitCastV<__m256>(v[2 * i]));
+      _mm256_store_ps(lanes + 8, gnu_vectors::BitCastV<__m256>(v[2 * i + 1]));
+      _mm256_store_si256(reinterpret_cast<__m256i*>(sums), s[i][0]);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(sums + 8), s[i][1]);
+      const DeqScale& d = r->scales[r->per_channel ? m0 + i : 0];
+      for (int64_t j = 0; j < cols; ++j) {
+        Put(at + j,
+            within ? lanes[j] : DequantActivatedOne(sums[j], d, *r->epilogue));
+      }
+    }
+  }
+
+  template <int kJ>
+  void Lanes(int64_t m0, int64_t m, int64_t pix, const __m256i (&s)[kJ]) const {
+    namespace rc = requant_computed;
+    rc::V8 scale[kJ], v[kJ];
+    bool within = true;
+    for (int j = 0; j < kJ; ++j) {
+      if constexpr (kChecked) within = within && rc::Within24Bits8(s[j]);
+      scale[j] = gnu_vectors::BitCastV<rc::V8>(
+          _mm256_loadu_ps(r->vscale + m0 + 8 * j));
+    }
+    if (within) rc::DequantN<kJ>(s, scale, r->k, v);
+    for (int j = 0; j < kJ; ++j) {
+      alignas(32) float lanes[8];
+      alignas(32) int32_t sums[8];
+      _mm256_store_ps(lanes, gnu_vectors::BitCastV<__m256>(v[j]));
+      _mm256_store_si256(reinterpret_cast<__m256i*>(sums), s[j]);
+      const int64_t c0 = m0 + 8 * j;
+      for (int l = 0; l < 8 && c0 + l < m; ++l) {
+        Put((c0 + l) * plane + pix,
+            within ? lanes[l]
+                   : DequantActivatedOne(sums[l],
+                                         r->scales[r->per_channel ? c0 + l : 0],
+                                         *r->epilogue));
+      }
+    }
+  }
+};
+
 // Rows [m0, m0 + kR) of the image's result, pixels [p0, p0 + kCols) of the
 // padded plane: the sums in registers, plus the bias, handed to `out` (only
 // pixels < plane are stored).
@@ -370,6 +464,28 @@ void RunPointwiseInt8(const PointwiseInt8& p, const int8_t* x, void* scratch,
 }
 
 #if defined(ASCEND_EMU_POINTWISE_REQUANT)
+void RunPointwiseInt8Dequant(const PointwiseInt8& p, const int8_t* x,
+                             void* scratch, const PointwiseRequant& r,
+                             bool to_float, void* y) {
+  auto* packed = static_cast<int16_t*>(scratch);
+  const size_t out_bytes = to_float ? sizeof(float) : sizeof(Half);
+  for (int64_t n = 0; n < p.n; ++n) {
+    Pack(p, x + n * p.c * p.plane, packed);
+    void* yn = static_cast<unsigned char*>(y) + n * p.m * p.plane * out_bytes;
+    if (to_float) {
+      if (p.within24) {
+        Blocks(p, packed, StoreDequantized<true, false>{&r, yn, p.plane});
+      } else {
+        Blocks(p, packed, StoreDequantized<true, true>{&r, yn, p.plane});
+      }
+    } else if (p.within24) {
+      Blocks(p, packed, StoreDequantized<false, false>{&r, yn, p.plane});
+    } else {
+      Blocks(p, packed, StoreDequantized<false, true>{&r, yn, p.plane});
+    }
+  }
+}
+
 void RunPointwiseInt8Requant(const PointwiseInt8& p, const int8_t* x,
                              void* scratch, const PointwiseRequant& r,
                              int8_t* y) {

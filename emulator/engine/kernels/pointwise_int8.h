@@ -86,6 +86,11 @@ struct PointwiseRequant {
 void RunPointwiseInt8Requant(const PointwiseInt8& p, const int8_t* x,
                              void* scratch, const PointwiseRequant& r,
                              int8_t* y);
+// y [n, m, plane] (float16, or float32 with to_float) from x: without an
+// AscendQuant merged, the dequantized sums (MakeDequantComputed's r).
+void RunPointwiseInt8Dequant(const PointwiseInt8& p, const int8_t* x,
+                             void* scratch, const PointwiseRequant& r,
+                             bool to_float, void* y);
 #endif
 
 }  // namespace kernels

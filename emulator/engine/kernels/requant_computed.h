@@ -51,10 +51,15 @@ struct RequantComputed {
 // inf or NaN.
 bool MakeRequantComputed(const Epilogue& e, bool any_special,
                          RequantComputed* out);
+// The same without an AscendQuant (float16 or float32 out): only lo and
+// hi are used.
+bool MakeDequantComputed(const Epilogue& e, bool any_special,
+                         RequantComputed* out);
 
 // The reference for one sum (the fallback of lanes past 2^24): the unfused
-// chain's steps one element at a time.
+// chain's steps one element at a time, with the AscendQuant and without.
 int8_t RequantOne(int32_t acc, const DeqScale& s, const Epilogue& e);
+float DequantActivatedOne(int32_t acc, const DeqScale& s, const Epilogue& e);
 
 #if defined(ASCEND_EMU_REQUANT_COMPUTED)
 namespace requant_computed {
@@ -83,22 +88,30 @@ inline bool Within24Bits8(__m256i acc) {
 // 64-entry float scheduler holds only about two such chains when they come
 // one after the other (8 sums per chain took 3.5 cycles per sum); kN
 // interleaved chains keep its pipes busy.
-template <bool kNanFree, int kN>
-inline void RequantN(__m256i (&acc)[kN], const V8 (&scale)[kN],
-                     const RequantComputed& k) {
-  V8 v[kN];
+// AscendDequant's float16 results of kN vectors of eight sums within
+// +-2^24, relu_flag and the activation applied (k.lo, k.hi), as floats.
+template <int kN>
+inline void DequantN(const __m256i (&acc)[kN], const V8 (&scale)[kN],
+                     const RequantComputed& k, V8 (&v)[kN]) {
   for (int j = 0; j < kN; ++j) {
     const V8 xf = gnu_vectors::BitCastV<V8>(_mm256_cvtepi32_ps(acc[j]));
     v[j] = gnu_vectors::ScaleToHalfOdd<V8, M8>(xf, scale[j]);
   }
   for (int j = 0; j < kN; ++j) v[j] = RoundToHalf8(v[j]);
-  const V8 lo = V8{} + k.lo, hi = V8{} + k.hi, qs = V8{} + k.scale;
+  const V8 lo = V8{} + k.lo, hi = V8{} + k.hi;
   for (int j = 0; j < kN; ++j) {
     v[j] = v[j] < lo ? lo : v[j];
     v[j] = hi < v[j] ? hi : v[j];
-    v[j] = v[j] * qs;
   }
-  for (int j = 0; j < kN; ++j) v[j] = RoundToHalf8(v[j]);
+}
+
+template <bool kNanFree, int kN>
+inline void RequantN(__m256i (&acc)[kN], const V8 (&scale)[kN],
+                     const RequantComputed& k) {
+  V8 v[kN];
+  DequantN<kN>(acc, scale, k, v);
+  const V8 qs = V8{} + k.scale;
+  for (int j = 0; j < kN; ++j) v[j] = RoundToHalf8(v[j] * qs);
   if (k.twice) {
     for (int j = 0; j < kN; ++j) v[j] = RoundToHalf8(v[j] * qs);
   }

@@ -300,11 +300,11 @@ TEST(KernelsConvDequant, FusedMatchesTheChainBitForBit) {
 }
 
 // The 1x1 Convs again on the pointwise path (pointwise_int8.h), which a
-// CPU with VNNI takes only when asked: its NCHW int32 result through every
-// epilogue, and with an AscendQuant merged the epilogue computed on the
-// sums in registers (requant_computed.h: one scale or one per channel,
-// relu_flag, each activation, sqrt_mode, a zero scale, sums past 2^24) or,
-// where that path does not go (a special scale, Floor), the table.
+// CPU with VNNI takes only when asked: every epilogue computed on the sums
+// in registers (requant_computed.h), without an AscendQuant (float16 or
+// float32 out) and with one (one scale or one per channel, relu_flag, each
+// activation, sqrt_mode, a zero scale, sums past 2^24), or, where that path
+// does not go (a special scale, Floor), through the passes and the table.
 TEST(KernelsConvDequant, FusedOnThePointwisePathMatchesTheChain) {
   kernels::SetConvInt8PointwiseForTest(kernels::PointwiseUse::kAlways);
   const ConvCase convs[] = {
@@ -318,7 +318,7 @@ TEST(KernelsConvDequant, FusedOnThePointwisePathMatchesTheChain) {
       {true, "Clip", 0, 0},    {false, "", 1, 0},       {true, "Relu", 1, 0, 1},
       {true, "Clip", 0, 3, 1}, {false, "", 1, 1, 2},    {false, "", 0, 0, 1},
       {true, "Clip", 1, 1, 1}, {true, "Relu", 0, 0, 3}, {false, "", 1, 0, 1},
-      {false, "", 0, 0, 4}};
+      {false, "", 0, 0, 4},    {false, "Relu", 0, 1},   {true, "Clip", 1, 1}};
   uint32_t seed = 3;
   for (const ConvCase& t : convs) {
     for (const EpilogueCase& e : epilogues) ExpectFusedSame(t, e, seed += 7);
