@@ -35,6 +35,7 @@ add_executable(ascend_emu_kernels_test
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_int8_fast.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_conv_dequant.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_requant_table.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_requant_computed.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_dynamic_quant.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_quant_batch_matmul.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_weight_quant.cc
