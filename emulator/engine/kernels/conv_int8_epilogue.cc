@@ -506,6 +506,40 @@ inline bool RequantChecked(__m256i (&v)[kN], const rc::V8 (&scale)[kN],
   return true;
 }
 
+// y[i] for the len sums at a, element i's scale rep_vs[i] (or, null, one
+// scale for all): eight vectors at a time (requant_computed.h says why),
+// then one. Returns how many it did (it stops before a vector with a sum
+// past 2^24: the caller's reference loop does the rest).
+template <bool kNanFree>
+int64_t RequantRun(const int32_t* a, int64_t len, const float* rep_vs,
+                   float one, const RequantComputed& k, int8_t* y) {
+  auto scale_at = [&](int64_t i) {
+    return rep_vs != nullptr
+               ? gnu_vectors::BitCastV<rc::V8>(_mm256_loadu_ps(rep_vs + i))
+               : rc::V8{} + one;
+  };
+  int64_t i = 0;
+  for (; i + 64 <= len; i += 64) {
+    __m256i v[8];
+    rc::V8 scale[8];
+    for (int j = 0; j < 8; ++j) {
+      v[j] =
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i + 8 * j));
+      scale[j] = scale_at(i + 8 * j);
+    }
+    if (!RequantChecked<kNanFree, 8>(v, scale, k)) break;
+    for (int j = 0; j < 8; ++j) rc::StoreInt8x8(y + i + 8 * j, v[j]);
+  }
+  for (; i + 8 <= len; i += 8) {
+    __m256i v[1] = {
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i))};
+    const rc::V8 scale[1] = {scale_at(i)};
+    if (!RequantChecked<kNanFree, 1>(v, scale, k)) break;
+    rc::StoreInt8x8(y + i, v[0]);
+  }
+  return i;
+}
+
 template <bool kNanFree>
 void PlanesT(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
              const float* vs, const DeqScale* scales, bool per_channel,
@@ -515,26 +549,7 @@ void PlanesT(const int32_t* acc, int64_t n, int64_t m, int64_t plane,
     const int32_t* a = acc + bc * plane;
     int8_t* out = y + bc * plane;
     const DeqScale& d = scales[per_channel ? c : 0];
-    int64_t i = 0;
-    // Eight vectors at a time (requant_computed.h says why), then one.
-    for (; i + 64 <= plane; i += 64) {
-      __m256i v[8];
-      rc::V8 scale[8];
-      for (int j = 0; j < 8; ++j) {
-        v[j] =
-            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i + 8 * j));
-        scale[j] = rc::V8{} + vs[c];
-      }
-      if (!RequantChecked<kNanFree, 8>(v, scale, k)) break;
-      for (int j = 0; j < 8; ++j) rc::StoreInt8x8(out + i + 8 * j, v[j]);
-    }
-    for (; i + 8 <= plane; i += 8) {
-      __m256i v[1] = {
-          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i))};
-      const rc::V8 scale[1] = {rc::V8{} + vs[c]};
-      if (!RequantChecked<kNanFree, 1>(v, scale, k)) break;
-      rc::StoreInt8x8(out + i, v[0]);
-    }
+    int64_t i = RequantRun<kNanFree>(a, plane, nullptr, vs[c], k, out);
     for (; i < plane; ++i) out[i] = RequantOne(a[i], d, e);
   }
 }
@@ -609,27 +624,7 @@ void NhwcT(const int32_t* acc, int64_t count, int64_t m, const float* rep_vs,
   for (int64_t i0 = 0; i0 < count; i0 += chunk) {
     const int64_t len = std::min(chunk, count - i0);
     const int32_t* a = acc + i0;
-    int64_t i = 0;
-    for (; i + 64 <= len; i += 64) {
-      __m256i v[8];
-      rc::V8 scale[8];
-      for (int j = 0; j < 8; ++j) {
-        v[j] =
-            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i + 8 * j));
-        scale[j] =
-            gnu_vectors::BitCastV<rc::V8>(_mm256_loadu_ps(rep_vs + i + 8 * j));
-      }
-      if (!RequantChecked<kNanFree, 8>(v, scale, k)) break;
-      for (int j = 0; j < 8; ++j) rc::StoreInt8x8(y + i0 + i + 8 * j, v[j]);
-    }
-    for (; i + 8 <= len; i += 8) {
-      __m256i v[1] = {
-          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i))};
-      const rc::V8 scale[1] = {
-          gnu_vectors::BitCastV<rc::V8>(_mm256_loadu_ps(rep_vs + i))};
-      if (!RequantChecked<kNanFree, 1>(v, scale, k)) break;
-      rc::StoreInt8x8(y + i0 + i, v[0]);
-    }
+    int64_t i = RequantRun<kNanFree>(a, len, rep_vs, 0.0f, k, y + i0);
     for (; i < len; ++i) {
       y[i0 + i] = RequantOne(a[i], scales[per_channel ? (i0 + i) % m : 0], e);
     }

@@ -162,6 +162,26 @@ struct StoreSums {
 };
 
 #if defined(ASCEND_EMU_POINTWISE_REQUANT)
+// A block's rows' sums as 2 kR vectors, each with its row's scale (vscale
+// from the block's first row); false when kChecked and a sum is past 2^24.
+template <bool kChecked, int kR>
+inline bool Flatten(const __m256i (&s)[kR][2], const float* vscale,
+                    __m256i (&v)[2 * kR],
+                    requant_computed::V8 (&scale)[2 * kR]) {
+  namespace rc = requant_computed;
+  bool within = true;
+  for (int i = 0; i < kR; ++i) {
+    v[2 * i] = s[i][0];
+    v[2 * i + 1] = s[i][1];
+    if constexpr (kChecked) {
+      within =
+          within && rc::Within24Bits8(s[i][0]) && rc::Within24Bits8(s[i][1]);
+    }
+    scale[2 * i] = scale[2 * i + 1] = rc::V8{} + vscale[i];
+  }
+  return within;
+}
+
 // y's int8: FusedConvDequant's epilogue computed on the block's sums in
 // registers, all its rows at once (requant_computed.h's RequantN); a block
 // with a sum past 2^24 through the reference (kChecked: unless the weights
@@ -177,16 +197,7 @@ struct StoreRequantized {
     namespace rc = requant_computed;
     __m256i v[2 * kR];
     rc::V8 scale[2 * kR];
-    bool within = true;
-    for (int i = 0; i < kR; ++i) {
-      v[2 * i] = s[i][0];
-      v[2 * i + 1] = s[i][1];
-      if constexpr (kChecked) {
-        within =
-            within && rc::Within24Bits8(s[i][0]) && rc::Within24Bits8(s[i][1]);
-      }
-      scale[2 * i] = scale[2 * i + 1] = rc::V8{} + r->vscale[m0 + i];
-    }
+    const bool within = Flatten<kChecked, kR>(s, r->vscale + m0, v, scale);
     if (!within) {
       Reference<kR>(m0, p0, cols, s);
       return;
@@ -246,7 +257,6 @@ struct StoreRequantized {
     }
   }
 };
-#endif
 
 // y's float16 or float32 (kToFloat): AscendDequant, relu_flag and the
 // activation computed on the block's sums in registers (requant_computed.h's
@@ -281,17 +291,8 @@ struct StoreDequantized {
                   const __m256i (&s)[kR][2]) const {
     namespace rc = requant_computed;
     __m256i a[2 * kR];
-    rc::V8 scale[2 * kR], v[2 * kR];
-    bool within = true;
-    for (int i = 0; i < kR; ++i) {
-      a[2 * i] = s[i][0];
-      a[2 * i + 1] = s[i][1];
-      if constexpr (kChecked) {
-        within =
-            within && rc::Within24Bits8(s[i][0]) && rc::Within24Bits8(s[i][1]);
-      }
-      scale[2 * i] = scale[2 * i + 1] = rc::V8{} + r->vscale[m0 + i];
-    }
+    rc::V8 scale[2 * kR], v[2 * kR] = {};  // (v read only when within)
+    const bool within = Flatten<kChecked, kR>(s, r->vscale + m0, a, scale);
     if (within) rc::DequantN<2 * kR>(a, scale, r->k, v);
     for (int i = 0; i < kR; ++i) {
       const int64_t at = (m0 + i) * plane + p0;
@@ -317,7 +318,7 @@ struct StoreDequantized {
   template <int kJ>
   void Lanes(int64_t m0, int64_t m, int64_t pix, const __m256i (&s)[kJ]) const {
     namespace rc = requant_computed;
-    rc::V8 scale[kJ], v[kJ];
+    rc::V8 scale[kJ], v[kJ] = {};  // (v read only when within)
     bool within = true;
     for (int j = 0; j < kJ; ++j) {
       if constexpr (kChecked) within = within && rc::Within24Bits8(s[j]);
@@ -341,6 +342,8 @@ struct StoreDequantized {
     }
   }
 };
+
+#endif
 
 // Rows [m0, m0 + kR) of the image's result, pixels [p0, p0 + kCols) of the
 // padded plane: the sums in registers, plus the bias, handed to `out` (only
