@@ -67,8 +67,9 @@ void RunPointwiseInt8(const PointwiseInt8& p, const int8_t* x, void* scratch,
                       int32_t* y);
 #endif
 
-// FusedConvDequant's epilogue with a merged AscendQuant, to apply to the
-// sums in registers (requant_computed.h) rather than storing them.
+// FusedConvDequant's epilogue, with a merged AscendQuant or without, to
+// apply to the sums in registers (requant_computed.h) rather than storing
+// them.
 struct PointwiseRequant {
   RequantComputed k;
   // [m rounded up to 8]: each output channel's vscale (0 past m).

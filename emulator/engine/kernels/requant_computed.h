@@ -1,23 +1,26 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Copyright (c) 2026 the executorch-ascend authors.
-// FusedConvDequant's whole epilogue with a merged AscendQuant, computed on
-// eight int32 sums of one output channel in registers: AscendDequant with a
-// uint64 (fp32) scale rounded once to float16 (dequant.h's round to odd),
-// relu_flag and the activation as one clamp, then AscendQuant's float16
-// steps (quant.h's QuantClampedV: times scale, twice with sqrt_mode, plus
-// offset, each rounded to float16; NaN to 0, saturated) and its rounding to
-// nearest even. The int8 kernels call it on the sums they hold (the
-// pointwise kernel, pointwise_int8.h) and store int8, so the int32 result,
-// the float16 one and the table pass over it (BuildRequantTable) are never
-// written: in MobileNetV2 those passes took more time than the Convs
-// ("Quantized models" in docs/benchmarks.md).
+// FusedConvDequant's whole epilogue computed on vectors of eight int32 sums
+// in registers: AscendDequant with a uint64 (fp32) scale rounded once to
+// float16 (dequant.h's round to odd), relu_flag and the activation as one
+// clamp (DequantN: float16 or float32 out), then a merged AscendQuant's
+// float16 steps (quant.h's QuantClampedV: times scale, twice with
+// sqrt_mode, plus offset, each rounded to float16; NaN to 0, saturated) and
+// its rounding to nearest even (RequantN: int8 out). The pointwise kernel
+// (pointwise_int8.h) calls them on the sums it holds, so neither the int32
+// result nor the float16 one nor the table pass over it
+// (BuildRequantTable) is written; the other int8 Convs' results take one
+// pass of the same steps (RequantPlanes and its siblings below). In
+// MobileNetV2 those passes had taken more time than the Convs ("Quantized
+// models" in docs/benchmarks.md).
 //
 // Exact: each step is the reference's own vector step (the same functions
 // the unfused ops run), and the clamp equals relu_flag then the activation
 // because no lane is NaN before AscendQuant (a finite scale times an int32
 // of at most 2^24 is finite or +-inf). kernels_test_conv_dequant.cc checks
-// it against the op-by-op chain. What it does not take (float16 scales, an
-// inf or NaN scale, another round mode) stays on the table.
+// it against the op-by-op chain, kernels_test_requant_computed.cc on float
+// products that land on float16 ties. What it does not take (float16
+// scales, an inf or NaN scale, another round mode) stays on the table.
 #pragma once
 
 #include <cstdint>
@@ -81,13 +84,6 @@ inline bool Within24Bits8(__m256i acc) {
   return _mm256_testz_si256(big, big) != 0;
 }
 
-// The int8 results of kN vectors of eight sums within +-2^24
-// (Within24Bits8), as int32 lanes in [-128, 127], in place; scale[j] holds
-// vector j's DeqScale::vscale. Stage by stage across the kN vectors: one
-// vector's steps are a chain of about 90 cycles of latency, and a Zen 3's
-// 64-entry float scheduler holds only about two such chains when they come
-// one after the other (8 sums per chain took 3.5 cycles per sum); kN
-// interleaved chains keep its pipes busy.
 // AscendDequant's float16 results of kN vectors of eight sums within
 // +-2^24, relu_flag and the activation applied (k.lo, k.hi), as floats.
 template <int kN>
@@ -105,6 +101,13 @@ inline void DequantN(const __m256i (&acc)[kN], const V8 (&scale)[kN],
   }
 }
 
+// The int8 results of kN vectors of eight sums within +-2^24
+// (Within24Bits8), as int32 lanes in [-128, 127], in place; scale[j] holds
+// vector j's DeqScale::vscale. Stage by stage across the kN vectors: one
+// vector's steps are a chain of about 90 cycles of latency, and a Zen 3's
+// 64-entry float scheduler holds only about two such chains when they come
+// one after the other (8 sums per chain took 3.5 cycles per sum); kN
+// interleaved chains keep its pipes busy.
 template <bool kNanFree, int kN>
 inline void RequantN(__m256i (&acc)[kN], const V8 (&scale)[kN],
                      const RequantComputed& k) {
