@@ -376,14 +376,22 @@ void ApplyEpilogueChannelsLastReference(const int32_t* acc, int64_t n,
   }
 }
 
+namespace {
+// relu_flag and the activation as one clamp [lo, hi]: relu_flag (v < 0 ?
+// +0 : v) then the activation's max(v, lo) is max(v, lo) with lo at least
+// +0, on values that are never NaN (a Clip's min of -0 becomes +0, as
+// relu_flag's own result).
+void FoldActivation(const Epilogue& e, RequantComputed* out) {
+  out->lo = e.relu_flag ? (e.lo > 0.0f ? e.lo : 0.0f) : e.lo;
+  out->hi = e.hi;
+}
+}  // namespace
+
 bool MakeRequantComputed(const Epilogue& e, bool any_special,
                          RequantComputed* out) {
   if (!e.quant || e.q.mode != RoundMode::kRound || !e.u64 || any_special)
     return false;
-  // relu_flag (v < 0 ? 0 : v) then the activation's max(v, lo) is
-  // max(v, max(lo, 0)) on values that are never NaN.
-  out->lo = e.relu_flag ? (e.lo > 0.0f ? e.lo : 0.0f) : e.lo;
-  out->hi = e.hi;
+  FoldActivation(e, out);
   // Without mul (scale 1) or add (offset 0) the reference skips a step that
   // would give its input back: x * 1 and x + 0 are x (a -0 made +0 rounds
   // to the same int8).
@@ -398,10 +406,7 @@ bool MakeRequantComputed(const Epilogue& e, bool any_special,
 bool MakeDequantComputed(const Epilogue& e, bool any_special,
                          RequantComputed* out) {
   if (e.quant || !e.u64 || any_special) return false;
-  // As MakeRequantComputed's, and the sign of a zero kept: relu_flag turns
-  // a negative value into +0, so a Clip's min of -0 becomes +0 here.
-  out->lo = e.relu_flag ? (e.lo > 0.0f ? e.lo : 0.0f) : e.lo;
-  out->hi = e.hi;
+  FoldActivation(e, out);
   return true;
 }
 
@@ -410,7 +415,7 @@ float DequantActivatedOne(int32_t acc, const DeqScale& s, const Epilogue& e) {
 }
 
 int8_t RequantOne(int32_t acc, const DeqScale& s, const Epilogue& e) {
-  const float v = Activate(DequantOne(acc, s, e.u64, e.twice, e.relu_flag), e);
+  const float v = DequantActivatedOne(acc, s, e);
   int8_t y;
   QuantizeAscend(&v, &y, 1, e.q);
   return y;

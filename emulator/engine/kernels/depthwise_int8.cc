@@ -51,13 +51,16 @@ inline void Transposed8x8(const DepthwiseInt8& d, const int8_t* x, int64_t q0,
     r[k] = _mm256_castps_si256(v);
   }
   Transpose8x8(r);
+  int64_t i = q0 / wd, col = q0 % wd;  // pixel q0's row and column
   for (int j = 0; j < kPix; ++j) {
-    const int64_t q = q0 + j;
     float* dst =
-        p +
-        ((q / wd + w.pad_begin[0]) * d.padded_w + q % wd + w.pad_begin[1]) * c +
+        p + ((i + w.pad_begin[0]) * d.padded_w + col + w.pad_begin[1]) * c +
         ch0;
     _mm256_storeu_ps(dst, _mm256_castsi256_ps(r[j]));
+    if (++col == wd) {
+      col = 0;
+      ++i;
+    }
   }
 }
 #endif

@@ -76,6 +76,11 @@ bool MakePointwiseInt8(const ConvGeometry& g, int32_t offset_x, const int8_t* w,
       bound += std::abs(int64_t{w[m * g.c + c]}) * x_max;
     p->within24 = p->within24 && bound <= (int64_t{1} << 24);
   }
+  if (!p->wt.empty()) {
+    // The channel layout replaces the row one: the weights are held once.
+    std::vector<int32_t>().swap(p->w);
+    std::vector<int32_t>().swap(p->bias);
+  }
   return true;
 }
 

@@ -37,9 +37,10 @@ namespace kernels {
 struct PointwiseInt8 {
   int64_t n = 0, c = 0, m = 0, plane = 0;
   int32_t ox = 0;
-  int64_t pairs = 0;          // (c + 1) / 2: input channels in int16 pairs
-  std::vector<int32_t> w;     // [m][pairs]: w[m][2k] low, w[m][2k + 1] high
-  std::vector<int32_t> bias;  // [m], empty: none
+  int64_t pairs = 0;  // (c + 1) / 2: input channels in int16 pairs
+  // [m][pairs]: w[m][2k] low, w[m][2k + 1] high (empty where wt is used).
+  std::vector<int32_t> w;
+  std::vector<int32_t> bias;  // [m], empty: none (or wt is used)
   // Planes under 16 pixels (the kernel's column block: MobileNet's last
   // stages at 2x2 left 3/4 of every vector idle): output channels across
   // the lanes instead. wt [pairs][m8] holds 8 output channels' pairs side

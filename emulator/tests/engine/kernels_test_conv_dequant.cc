@@ -327,27 +327,7 @@ TEST(KernelsConvDequant, FusedOnThePointwisePathMatchesTheChain) {
       kernels::PointwiseUse::kWhereOnednnInexact);
 }
 
-void SumsJustPast2To24(kernels::PointwiseUse use, int64_t hw);
-
-// Sums just past 2^24, where float no longer holds every integer: each
-// channel's sum is its bias (x equal to offset_x), 2^24 + 1 among them, and
-// the scale puts 2^24 exactly on a float16 tie (1 + 2^-11), so 2^24 + 1,
-// rounded to float first, would dequantize to 1 instead of 1 + 2^-10; the
-// AscendQuant after (x 64 + 0.5) makes that 64 against 65. The fast paths
-// must hand such sums to the reference (the pointwise path's static bound,
-// PointwiseInt8::within24, included), on a 4x4 plane (the pointwise
-// path's pixel blocks) and a 3x3 one (its channels across the lanes).
-TEST(KernelsConvDequant, SumsJustPast2To24AreExact) {
-  for (kernels::PointwiseUse use :
-       {kernels::PointwiseUse::kAlways, kernels::PointwiseUse::kNever}) {
-    for (int64_t hw : {4, 3}) {
-      SumsJustPast2To24(use, hw);
-    }
-  }
-  kernels::SetConvInt8PointwiseForTest(
-      kernels::PointwiseUse::kWhereOnednnInexact);
-}
-
+// One case of SumsJustPast2To24AreExact (below).
 void SumsJustPast2To24(kernels::PointwiseUse use, int64_t hw) {
   kernels::SetConvInt8PointwiseForTest(use);
   const ConvCase t = {1, 16, 8, hw, hw, 1, 1, 1, 0, 3, 0};
@@ -379,6 +359,25 @@ void SumsJustPast2To24(kernels::PointwiseUse use, int64_t hw) {
     EXPECT_EQ(OutputBits(r.outputs[0], e), want)
         << "prepared=" << prepare << " hw=" << hw;
   }
+}
+
+// Sums just past 2^24, where float no longer holds every integer: each
+// channel's sum is its bias (x equal to offset_x), 2^24 + 1 among them, and
+// the scale puts 2^24 exactly on a float16 tie (1 + 2^-11), so 2^24 + 1,
+// rounded to float first, would dequantize to 1 instead of 1 + 2^-10; the
+// AscendQuant after (x 64 + 0.5) makes that 64 against 65. The fast paths
+// must hand such sums to the reference (the pointwise path's static bound,
+// PointwiseInt8::within24, included), on a 4x4 plane (the pointwise
+// path's pixel blocks) and a 3x3 one (its channels across the lanes).
+TEST(KernelsConvDequant, SumsJustPast2To24AreExact) {
+  for (kernels::PointwiseUse use :
+       {kernels::PointwiseUse::kAlways, kernels::PointwiseUse::kNever}) {
+    for (int64_t hw : {4, 3}) {
+      SumsJustPast2To24(use, hw);
+    }
+  }
+  kernels::SetConvInt8PointwiseForTest(
+      kernels::PointwiseUse::kWhereOnednnInexact);
 }
 
 TEST(KernelsConvDequant, InferRefusesWhatTheChainRefuses) {
