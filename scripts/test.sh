@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
 # Every test: the style gates (lint.sh), the C++ suites (ctest), the wheels as a user installs them (check_wheel.sh) and
-# the Python suites (pytest). The model zoo, the generation loops, the LLM example and the
-# commands and examples that export whole models in child processes, and the quantized CNNs
-# and BERT (the slowest files), run in a second pytest process beside the rest, one per core,
-# so that the two take about as long; both must pass. The sanitizer and
+# the Python suites (pytest). The model zoo, the LLM example, the seq2seq models and the
+# commands and examples that export whole models in child processes (the slowest files) run in
+# a second pytest process beside the rest, one per core, so that the two take about as long
+# (per-test times: --durations=0); both must pass. The sanitizer and
 # fuzz jobs (scripts/sanitize.sh: ctest under ASan+UBSan, each fuzz target briefly, the threaded
 # tests under TSan) run beside them and must pass too, as does the aarch64 job (scripts/aarch64.sh:
 # the cross build, and the demo's program and a decoder run under qemu-aarch64 against the
@@ -53,10 +53,9 @@ aarch64_pid=$!
 
 echo "[test] Python tests (pytest): the model zoo and LLM tests, and the rest, side by side"
 zoo_log="$(mktemp -t ascend-zoo.XXXXXX.log)"
-slow=(tests/python/test_model_zoo.py tests/python/test_zoo_on_chip.py tests/python/test_llm_generation.py
+slow=(tests/python/test_model_zoo.py tests/python/test_zoo_on_chip.py
       tests/python/test_llm_example.py tests/python/test_cli_export.py tests/python/test_examples.py
-      tests/python/test_cpp_example.py tests/python/test_optimum_seq2seq.py
-      tests/python/test_optimum_recipe.py tests/python/test_quantized.py)
+      tests/python/test_cpp_example.py tests/python/test_optimum_seq2seq.py)
 python -m pytest "${slow[@]}" -q -p no:cacheprovider "$@" >"$zoo_log" 2>&1 &
 zoo_pid=$!
 rest_status=0

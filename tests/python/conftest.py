@@ -10,6 +10,8 @@
    (example models, parity helpers) always.
 3. The tests run on the CANN emulator, chosen here explicitly (use_emulator()), as a user would.
 4. The `emulator` marker: tests that need those native parts (deselect with -m "not emulator").
+5. torch.export's scan for preservable CIA ops is remembered while the dispatcher's
+   registrations stay the same (cia_scan_memo.py: test speed only, the same result).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import os
 import sys
 from pathlib import Path
 
+import cia_scan_memo
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -58,6 +61,7 @@ def _choose_the_emulator() -> None:
 _wire_dev_build()
 _make_src_importable()
 _choose_the_emulator()
+cia_scan_memo.install()
 
 
 def pytest_configure(config: pytest.Config) -> None:
