@@ -59,10 +59,10 @@ bool MakePointwiseInt8(const ConvGeometry& g, int32_t offset_x, const int8_t* w,
   if (bias != nullptr) p->bias.assign(bias, bias + g.m);
   if (p->plane < kCols) {
     p->m8 = (g.m + 7) / 8 * 8;
-    p->wt.assign(static_cast<size_t>(p->pairs * p->m8), 0);
+    p->wt.assign(static_cast<size_t>(p->pairs * p->m8 * 2), 0);
     for (int64_t m = 0; m < g.m; ++m) {
-      for (int64_t k = 0; k < p->pairs; ++k)
-        p->wt[k * p->m8 + m] = p->w[m * p->pairs + k];
+      for (int64_t c = 0; c < g.c; ++c)
+        p->wt[((c / 2) * p->m8 + m) * 2 + c % 2] = w[m * g.c + c];
     }
     p->bias8.assign(static_cast<size_t>(p->m8), 0);
     if (bias != nullptr) std::copy(bias, bias + g.m, p->bias8.begin());
@@ -380,8 +380,9 @@ inline void Block(const PointwiseInt8& p, const int16_t* packed, int64_t m0,
 }
 
 // Channels [m0, m0 + 8 kJ) of pixels [pix, pix + kPix) for a plane under
-// kCols: x's pairs broadcast, 8 output channels' weight pairs
-// per vector (wt), the sums handed to `out` a pixel at a time.
+// kCols: x's pairs broadcast, 8 output channels' weight pairs per vector
+// (wt's int8 pairs widened to int16 as they load), the sums handed to `out`
+// a pixel at a time.
 template <int kJ, int kPix, typename Out>
 inline void ChannelBlock(const PointwiseInt8& p, const int16_t* packed,
                          int64_t m0, int64_t pix, const Out& out) {
@@ -390,8 +391,8 @@ inline void ChannelBlock(const PointwiseInt8& p, const int16_t* packed,
   for (int q = 0; q < kPix; ++q) {
     for (int j = 0; j < kJ; ++j) acc[q][j] = _mm256_setzero_si256();
   }
-  const int32_t* wk = p.wt.data() + m0;
-  for (int64_t k = 0; k < p.pairs; ++k, wk += p.m8) {
+  const int8_t* wk = p.wt.data() + 2 * m0;
+  for (int64_t k = 0; k < p.pairs; ++k, wk += 2 * p.m8) {
     __m256i x[kPix];
     for (int q = 0; q < kPix; ++q) {
       int32_t pair;  // (x[2k] - ox, x[2k + 1] - ox) at this pixel
@@ -399,8 +400,8 @@ inline void ChannelBlock(const PointwiseInt8& p, const int16_t* packed,
       x[q] = _mm256_set1_epi32(pair);
     }
     for (int j = 0; j < kJ; ++j) {
-      const __m256i wj =
-          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wk + 8 * j));
+      const __m256i wj = _mm256_cvtepi8_epi16(
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(wk + 16 * j)));
       for (int q = 0; q < kPix; ++q)
         acc[q][j] = _mm256_add_epi32(acc[q][j], _mm256_madd_epi16(wj, x[q]));
     }

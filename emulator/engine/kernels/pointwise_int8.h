@@ -43,10 +43,14 @@ struct PointwiseInt8 {
   std::vector<int32_t> bias;  // [m], empty: none (or wt is used)
   // Planes under 16 pixels (the kernel's column block: MobileNet's last
   // stages at 2x2 left 3/4 of every vector idle): output channels across
-  // the lanes instead. wt [pairs][m8] holds 8 output channels' pairs side
-  // by side, m8 = m rounded up to 8 (zeros past m), bias8 the bias so.
+  // the lanes instead. wt [pairs][m8][2] holds 8 output channels' pairs
+  // side by side, m8 = m rounded up to 8 (zeros past m), bias8 the bias so.
+  // The weights stay int8, widened as they load: on those planes the
+  // kernel waits on their bytes (MobileNetV2's last Conv reads 200 KB of
+  // them per call, where int16 pairs took 400 KB).
   int64_t m8 = 0;
-  std::vector<int32_t> wt, bias8;
+  std::vector<int8_t> wt;
+  std::vector<int32_t> bias8;
   // Every sum provably within +-2^24 for any x (sum_c |w| * max |x - ox|
   // + |bias| per output channel): the requantization then checks none.
   bool within24 = false;
