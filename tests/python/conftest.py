@@ -69,6 +69,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "emulator: needs the built backend library, emulator atc/libascendcl.so and ascend_runner",
     )
+    config.addinivalue_line(
+        "markers",
+        "long: a long run kept out of CI's time (scripts/test.sh deselects it); "
+        "scripts/test_long.sh runs them",
+    )
 
 
 @pytest.fixture(scope="session")

@@ -85,6 +85,8 @@ def _half(t: torch.Tensor) -> torch.Tensor:
     return t.half() if t.is_floating_point() else t  # token ids and masks stay integers
 
 
+# A long run (45 models, about 9 minutes on one core): scripts/test_long.sh, not CI.
+@pytest.mark.long
 @pytest.mark.emulator
 @pytest.mark.parametrize("model", FP16_CASES)
 def test_zoo_model_in_float16(native, model: ZooModel) -> None:

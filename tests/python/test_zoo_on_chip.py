@@ -26,6 +26,8 @@ _RUN_WITH_MEMO = (
 )
 
 
+# A long run (the whole zoo again, about 8 minutes): scripts/test_long.sh, not CI.
+@pytest.mark.long
 @pytest.mark.emulator
 def test_zoo_on_ascend310p3_within_the_default_modes_tolerance(native) -> None:
     from model_zoo import ZOO
