@@ -57,7 +57,8 @@ echo "[test] Python tests (pytest): the model zoo and LLM tests, and the rest, s
 zoo_log="$(mktemp -t ascend-zoo.XXXXXX.log)"
 slow=(tests/python/test_model_zoo.py tests/python/test_zoo_on_chip.py tests/python/test_llm_generation.py
       tests/python/test_llm_example.py tests/python/test_cli_export.py tests/python/test_examples.py
-      tests/python/test_cpp_example.py tests/python/test_optimum_seq2seq.py)
+      tests/python/test_cpp_example.py tests/python/test_optimum_seq2seq.py
+      tests/python/test_optimum_recipe.py)
 # The long runs (marker `long`: the zoo in float16 and on Ascend310P3) are left to
 # scripts/test_long.sh: CI's 90 minutes hold the rest.
 python -m pytest "${slow[@]}" -q -p no:cacheprovider -m "not long" "$@" >"$zoo_log" 2>&1 &
