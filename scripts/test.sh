@@ -3,10 +3,10 @@
 # Copyright (c) 2026 the executorch-ascend authors.
 # Every test: the style gates (lint.sh), the C++ suites (ctest), the wheels as a user installs them (check_wheel.sh) and
 # the Python suites (pytest; the long runs marked `long` are scripts/test_long.sh's). The model
-# zoo, the generation loops, the LLM example, the seq2seq models and the
-# commands and examples that export whole models in child processes (the slowest files) run in
-# a second pytest process beside the rest, one per core, so that the two take about as long
-# (per-test times: --durations=0); both must pass. The sanitizer and
+# zoo, the generation loops, the LLM example, the seq2seq models, the
+# commands and examples that export whole models in child processes, and the optimum recipe,
+# MoE and model tests (the slowest files) run in a second pytest process beside the rest, one per
+# core, so that the two take about as long (per-test times: --durations=0); both must pass. The sanitizer and
 # fuzz jobs (scripts/sanitize.sh: ctest under ASan+UBSan, each fuzz target briefly, the threaded
 # tests under TSan) run beside them and must pass too, as does the aarch64 job (scripts/aarch64.sh:
 # the cross build, and the demo's program and a decoder run under qemu-aarch64 against the
@@ -58,7 +58,7 @@ zoo_log="$(mktemp -t ascend-zoo.XXXXXX.log)"
 slow=(tests/python/test_model_zoo.py tests/python/test_zoo_on_chip.py tests/python/test_llm_generation.py
       tests/python/test_llm_example.py tests/python/test_cli_export.py tests/python/test_examples.py
       tests/python/test_cpp_example.py tests/python/test_optimum_seq2seq.py
-      tests/python/test_optimum_recipe.py)
+      tests/python/test_optimum_recipe.py tests/python/test_moe.py tests/python/test_models.py)
 # The long runs (marker `long`: the zoo in float16 and on Ascend310P3) are left to
 # scripts/test_long.sh: CI's 90 minutes hold the rest.
 python -m pytest "${slow[@]}" -q -p no:cacheprovider -m "not long" "$@" >"$zoo_log" 2>&1 &
