@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
 """torch.export's scan for preservable CompositeImplicitAutograd ops, remembered while the
-dispatcher's registrations stay the same (test speed only; install() is called by conftest).
+dispatcher's registrations stay the same, and torch._ops' `Callable[...]` annotations built once
+(test speed only, the same results; install() is called by conftest).
 
 Why: every `run_decompositions` (three per `lower`) calls
 `torch._export.utils._collect_all_valid_cia_ops`, which walks every op of every non-aten

@@ -11,7 +11,8 @@
 3. The tests run on the CANN emulator, chosen here explicitly (use_emulator()), as a user would.
 4. The `emulator` marker: tests that need those native parts (deselect with -m "not emulator").
 5. torch.export's scan for preservable CIA ops is remembered while the dispatcher's
-   registrations stay the same (cia_scan_memo.py: test speed only, the same result).
+   registrations stay the same, and torch._ops' Callable annotations are built once
+   (cia_scan_memo.py: test speed only, the same result).
 """
 
 from __future__ import annotations
