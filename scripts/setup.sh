@@ -14,7 +14,7 @@ cd "$REPO_ROOT"
 APT_PACKAGES=(libonnx-dev libprotobuf-dev protobuf-compiler libeigen3-dev libssl-dev zlib1g-dev libisal-dev
               flatbuffers-compiler libflatbuffers-dev
               libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev
-              graphviz valgrind)
+              graphviz valgrind ccache)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -39,6 +39,13 @@ source .venv/bin/activate
 # torch first and alone: a bare `torch` requirement elsewhere would otherwise
 # pull a multi-GB CUDA build instead of the pinned CPU one.
 pip install -q "torch==2.13.0" "executorch==1.5.1" "scikit-build-core>=0.10" ninja cmake
+# The emulator is compiled twice below, once standalone for its wheel (build/emulator) and once in
+# build/cmake beside the C++ tests, with the same flags: ccache turns the second into cache hits
+# (CMake reads these variables from the environment as its launcher defaults).
+if command -v ccache >/dev/null; then
+  export CMAKE_C_COMPILER_LAUNCHER="${CMAKE_C_COMPILER_LAUNCHER:-ccache}"
+  export CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}"
+fi
 echo "[setup] building and installing the CANN emulator (executorch-ascend-emulator)"
 pip install -q --no-build-isolation ./emulator
 echo "[setup] building and installing executorch-ascend (C++ backend, runner, C++ tests)"
