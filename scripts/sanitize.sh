@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 the executorch-ascend authors.
-# The sanitizer and fuzzing jobs (docs/reliability.md), run by scripts/test.sh
-# beside the Python tests:
+# The sanitizer and fuzzing jobs (docs/reliability.md): scripts/test.sh runs asan and
+# fuzz beside the Python tests, scripts/test_long.sh runs tsan:
 #   asan  the whole tree with clang at -O0 under ASan + UBSan (and libFuzzer's
 #         coverage, so the fuzz harnesses are built in the same tree), and
 #         every C++ test (ctest) against the instrumented libraries;
