@@ -98,34 +98,6 @@ def named_data(lowered_module, key: str, tag=None) -> bytes:
     return buffer.to_bytes() if isinstance(buffer, FileBackedData) else bytes(buffer)
 
 
-def edge_with_kept_ops(module: torch.nn.Module, inputs: Sequence[torch.Tensor]):
-    """A fast stand-in for `export.edge_for_analysis`, for the per-op ONNX checks only.
-
-    One `to_edge` with the ops the registry keeps whole preserved, instead of the three
-    decomposition passes to_edge_transform_and_lower makes (about half the time, over hundreds of
-    samples). It is not the lowering's own graph: every sample's emulator leg and every model
-    test go through the real lowering (to_edge_transform_and_lower), so a converter that only
-    works on this graph fails there.
-    """
-    from executorch.exir import EdgeCompileConfig, to_edge
-
-    from executorch_ascend.lowering import ops_kept_whole, why_unsupported
-    from executorch_ascend.lowering.before_to_edge import rewrite_before_to_edge
-    from executorch_ascend.lowering.whole_ops import make_kept_outputs_contiguous
-
-    exported = torch.export.export(module, tuple(inputs))
-    # AscendPartitioner's own rewrites before to_edge (transform_for_pre_decomposition).
-    exported, _ = rewrite_before_to_edge(exported)
-    make_kept_outputs_contiguous(exported, lambda n: why_unsupported(n) is None)
-    kept = {
-        n.target
-        for n in exported.graph.nodes
-        if n.op == "call_function" and n.target in ops_kept_whole() and why_unsupported(n) is None
-    }
-    config = EdgeCompileConfig(preserve_ops=sorted(kept, key=str), _check_ir_validity=False)
-    return to_edge(exported, compile_config=config).exported_program()
-
-
 def emulator_device_memory() -> tuple[int, int]:
     """(live device allocations, live device bytes) of the emulator serving this process.
 

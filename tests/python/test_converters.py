@@ -4,12 +4,19 @@
 
 Three results per sample must agree: eager PyTorch, ONNX Runtime on the emitted ONNX, and the whole
 backend on the emulator (export, AscendPartitioner, preprocess + atc, executorch.runtime).
+
+Each sample is lowered once, the way `export.lower` does it, and both legs share the result: the
+ONNX Runtime leg checks the edge program the partitioner was handed (the lowering's own graph, not
+a stand-in), the emulator leg runs the program that lowering produced.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import operator
+from dataclasses import dataclass
+from unittest import mock
 
 import onnx
 import pytest
@@ -18,16 +25,16 @@ from ascend_helpers import (
     ALLOWED_ONNX_OPS,
     assert_close,
     eager,
-    edge_with_kept_ops,
     onnx_op_types,
     run_onnxruntime,
 )
+from executorch.exir import EdgeProgramManager, to_edge_transform_and_lower
 from torch.export import ExportedProgram
 
-from executorch_ascend import AscendCompileSpec
+from executorch_ascend import AscendCompileSpec, AscendPartitioner
 from executorch_ascend.cann_op_facts import check_onnx, default_precision_mode
 from executorch_ascend.explain import explain
-from executorch_ascend.export import lower
+from executorch_ascend.export import DelegationSummary, delegation_summary, lower
 from executorch_ascend.lowering import IR_VERSION, OPSET, Sample, all_converters, to_onnx
 from executorch_ascend.lowering.cann_schemas import full_check
 from executorch_ascend.lowering.registry import lookup
@@ -38,16 +45,37 @@ CASES = [(conv, sample) for conv in all_converters() for sample in conv.samples]
 IDS = [sample.id for _, sample in CASES]
 
 
+@dataclass(frozen=True)
+class _Lowered:
+    module: torch.nn.Module
+    edge: ExportedProgram  # the edge program AscendPartitioner partitioned
+    summary: DelegationSummary
+    program: bytes  # the .pte
+
+
 @functools.cache
-def _module_and_edge(sample: Sample) -> tuple[torch.nn.Module, ExportedProgram]:
-    # to_edge is the slow step: each sample's module (with its random weights) and edge program
-    # are built once and shared by the tests below.
+def _lowered(sample: Sample) -> _Lowered:
+    # Lowering is the slow step (three decomposition passes and atc): each sample's module, with
+    # its random weights, is lowered once, as export.lower does, and shared by the tests below.
     module = sample.make_module().eval()
-    return module, edge_with_kept_ops(module, sample.inputs())
+    exported = torch.export.export(module, tuple(sample.inputs()))
+    kept: list[ExportedProgram] = []
+    to_backend = EdgeProgramManager.to_backend
+
+    def keeping(manager: EdgeProgramManager, partitioner: object) -> EdgeProgramManager:
+        # The edge program as AscendPartitioner gets it (lowering goes on to rewrite it).
+        kept.append(copy.deepcopy(manager.exported_program()))
+        return to_backend(manager, partitioner)
+
+    spec = AscendCompileSpec(toolchain="emulator")
+    with mock.patch.object(EdgeProgramManager, "to_backend", keeping):
+        edge = to_edge_transform_and_lower(exported, partitioner=[AscendPartitioner(spec)])
+    (seen,) = kept
+    return _Lowered(module, seen, delegation_summary(edge), edge.to_executorch().buffer)
 
 
 def _edge(sample: Sample) -> ExportedProgram:
-    return _module_and_edge(sample)[1]
+    return _lowered(sample).edge
 
 
 def test_sample_ids_are_unique() -> None:
@@ -109,7 +137,8 @@ def test_copies_left_by_skip_dim_order_lower(native) -> None:
     torch.testing.assert_close(got, want, atol=1e-3 * float(want.abs().max()), rtol=0)
 
 
-def test_every_registered_op_is_exercised_by_a_sample() -> None:
+@pytest.mark.emulator
+def test_every_registered_op_is_exercised_by_a_sample(native) -> None:
     seen: set[object] = set(SKIP_DIM_ORDER_ONLY)
     for _, sample in CASES:
         edge = _edge(sample)
@@ -124,9 +153,11 @@ def test_every_registered_op_is_exercised_by_a_sample() -> None:
     assert operator.getitem in seen  # via max_pool2d_with_indices and batch norm
 
 
+@pytest.mark.emulator
 @pytest.mark.parametrize(("conv", "sample"), CASES, ids=IDS)
-def test_onnxruntime_matches_eager(conv, sample) -> None:
-    (module, edge), inputs = _module_and_edge(sample), sample.inputs()
+def test_onnxruntime_matches_eager(native, conv, sample) -> None:
+    lowered, inputs = _lowered(sample), sample.inputs()
+    module, edge = lowered.module, lowered.edge
     targets = {aten_target(n.target) for n in edge.graph.nodes if n.op == "call_function"}
     assert targets & set(conv.targets), f"sample {sample.id} does not produce {conv.name}"
     unsupported = [r for r in explain(edge) if not r.supported]
@@ -159,14 +190,13 @@ def test_onnxruntime_matches_eager(conv, sample) -> None:
 @pytest.mark.emulator
 @pytest.mark.parametrize(("conv", "sample"), CASES, ids=IDS)
 def test_emulator_matches_eager(native, conv, sample) -> None:
-    module, inputs = sample.make_module().eval(), sample.inputs()
-    lowering = lower(module, inputs, AscendCompileSpec(toolchain="emulator"))
-    summary = lowering.summary
+    lowered, inputs = _lowered(sample), sample.inputs()
+    summary = lowered.summary
     assert summary.partitions == 1, f"{sample.id}: {summary}"
     assert summary.delegated_nodes == summary.total_nodes, f"{sample.id}: {summary}"
 
-    outputs = run_with_runtime(lowering.program.buffer, inputs)
-    assert_close(outputs, eager(module, inputs), f"emulator {sample.id}", sample.rel)
+    outputs = run_with_runtime(lowered.program, inputs)
+    assert_close(outputs, eager(lowered.module, inputs), f"emulator {sample.id}", sample.rel)
 
 
 # The first sample of each fp16-capable converter, and any sample that asks (Sample.half): the
@@ -209,11 +239,12 @@ def test_emulator_matches_eager_in_float16(native, conv, sample) -> None:
     assert_close(outputs, expected, f"emulator fp16 {sample.id}", rel=1e-2)
 
 
+@pytest.mark.emulator
 @pytest.mark.parametrize("seed", [1, 2])
-def test_onnxruntime_matches_eager_on_other_inputs(seed: int) -> None:
+def test_onnxruntime_matches_eager_on_other_inputs(native, seed: int) -> None:
     # The lowered graph must not depend on the example inputs' values, only their shapes.
     for _, sample in CASES[::7]:
-        module, edge = _module_and_edge(sample)
+        module, edge = _lowered(sample).module, _lowered(sample).edge
         graph = to_onnx(edge)
         other = sample.inputs(seed=seed)
         with torch.no_grad():

@@ -422,15 +422,17 @@ def _emit_adaptive(ctx: LoweringContext, node: Node) -> None:
             "adaptive_none_h", lambda: torch.nn.AdaptiveAvgPool2d((None, 2)), (2, 2, 3, 8)
         ),
         module_sample("adaptive_same_size", lambda: torch.nn.AdaptiveAvgPool2d(5), (1, 2, 5, 5)),
+        # export writes adaptive_avg_pool1d as unsqueeze + adaptive_avg_pool2d + squeeze, and
+        # the lowering keeps that adaptive_avg_pool2d whole too.
+        module_sample("adaptive1d_3", lambda: torch.nn.AdaptiveAvgPool1d(3), (2, 4, 9)),
     ],
 )
 def adaptive_avg_pool2d(ctx: LoweringContext, node: Node) -> None:
     _emit_adaptive(ctx, node)
 
 
-# What adaptive_avg_pool2d decomposes to where it is not kept whole: AdaptiveAvgPool1d (export
-# already replaced adaptive_avg_pool1d by unsqueeze + adaptive_avg_pool2d + squeeze, which to_edge
-# decomposes), to_edge without the partitioner's ops_to_not_decompose, or a direct call.
+# What adaptive_avg_pool2d decomposes to where it is not kept whole: to_edge without the
+# partitioner's ops_to_not_decompose, or a direct call.
 @converter(
     aten._adaptive_avg_pool2d.default,
     dtypes=FLOATS,
@@ -438,7 +440,6 @@ def adaptive_avg_pool2d(ctx: LoweringContext, node: Node) -> None:
     bf16_in_float32=["AveragePool", "GlobalAveragePool"],
     supports=_adaptive_supported,
     samples=[
-        module_sample("adaptive1d_3", lambda: torch.nn.AdaptiveAvgPool1d(3), (2, 4, 9)),
         fn_sample(
             "adaptive_core_2x3", lambda x: aten._adaptive_avg_pool2d(x, [2, 3]), (1, 3, 4, 6)
         ),
