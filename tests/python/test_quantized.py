@@ -288,14 +288,14 @@ def test_an_int8_input_with_an_offset_is_not_an_int8_conv(zero_point: int, int8_
     """CANN's cube op takes the activation offset from the AscendQuant feeding it: an int8 input
     of the graph has none, so with a nonzero zero point the conv is lowered in float (after an
     AscendAntiQuant), and with zero point 0 as an int8 Conv; both compute what eager does."""
-    from ascend_helpers import edge_with_kept_ops
-
+    from executorch_ascend.explain import edge_program
     from executorch_ascend.lowering import to_onnx
 
     module = _Int8Input(zero_point).eval()
     q = torch.randint(-128, 128, (1, 3, 6, 6), generator=torch.Generator().manual_seed(1))
     q = q.to(torch.int8)
-    graph = to_onnx(edge_with_kept_ops(module, (q,)))
+    edge, _ = edge_program(torch.export.export(module, (q,)))  # the lowering's own edge program
+    graph = to_onnx(edge)
     ops = [n.op_type for n in graph.model.graph.node]
     assert ("AscendAntiQuant" not in ops) == int8_conv, ops
     (exact,) = run_reference(graph.model, {"input_0": q.numpy()}, exact=True)

@@ -99,13 +99,12 @@ def test_warp_is_one_ascend_partition_matching_eager(native, name: str, dtype) -
 
 
 def _refusal(fn: Callable[..., torch.Tensor], *inputs: torch.Tensor) -> str | None:
-    from ascend_helpers import edge_with_kept_ops
-
     from executorch_ascend.explain import explain
     from executorch_ascend.lowering.samples import Fn
 
-    edge = edge_with_kept_ops(Fn(fn).eval(), inputs)
-    reasons = [r.reason for r in explain(edge) if r.op.endswith("grid_sampler_2d.default")]
+    # explain lowers an exported program to edge as to_edge_transform_and_lower does.
+    exported = torch.export.export(Fn(fn).eval(), inputs)
+    reasons = [r.reason for r in explain(exported) if r.op.endswith("grid_sampler_2d.default")]
     assert len(reasons) == 1
     return reasons[0]
 
