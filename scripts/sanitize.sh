@@ -5,7 +5,8 @@
 # fuzz beside the Python tests, scripts/test_long.sh runs tsan:
 #   asan  the whole tree with clang at -O0 under ASan + UBSan (and libFuzzer's
 #         coverage, so the fuzz harnesses are built in the same tree), and
-#         every C++ test (ctest) against the instrumented libraries;
+#         every C++ test (ctest) against the instrumented libraries, twice: the
+#         second time with oneDNN capped to AVX2;
 #   fuzz  each libFuzzer target replays its regression inputs and fuzzes for
 #         FUZZ_SECONDS (default 30) from its generated seeds (tests/fuzz/run.sh);
 #   tsan  the backend, the emulator and their threaded tests under TSan.
@@ -66,6 +67,16 @@ for job in "${jobs[@]}"; do
       quiet build/sanitize-logs/ctest.log \
         ctest --test-dir build/sanitize -j2 --output-on-failure
       tail -n 3 build/sanitize-logs/ctest.log
+      # Every test must hold on every CPU the build supports (x86-64-v3 and up), not only on
+      # this one: again with oneDNN's JIT kernels capped to AVX2 (oneDNN's own switch), whatever
+      # this CPU has (docs/installing.md, "Which CPUs"). oneDNN's verbose header names the ISA.
+      echo "[sanitize] ASan+UBSan: ctest again, oneDNN capped to AVX2 (ONEDNN_MAX_CPU_ISA=AVX2)"
+      ONEDNN_MAX_CPU_ISA=AVX2 ONEDNN_VERBOSE=1 \
+        build/sanitize/emulator/tests/engine/ascend_emu_kernels_test \
+        --gtest_filter='KernelsConv.FirstLayer*' 2>&1 | grep -m1 'isa:' || true
+      ONEDNN_MAX_CPU_ISA=AVX2 quiet build/sanitize-logs/ctest-avx2.log \
+        ctest --test-dir build/sanitize -j2 --output-on-failure
+      tail -n 3 build/sanitize-logs/ctest-avx2.log
       ;;
     fuzz)
       echo "[sanitize] fuzz: every target, ${FUZZ_SECONDS:-30} s each"

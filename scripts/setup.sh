@@ -4,8 +4,8 @@
 # One-time (idempotent) set-up: Debian build dependencies, a venv in .venv,
 # the pinned torch + executorch, the CANN emulator (its own package,
 # emulator/, built into build/emulator) and executorch-ascend itself, built
-# with its C++ tests (and the emulator they link) into build/cmake. Sourced by
-# scripts/demo.sh and scripts/test.sh.
+# with its C++ tests (and the emulator they link; EXECUTORCH_ASCEND_CPP_TESTS=OFF leaves them
+# out) into build/cmake. Sourced by scripts/demo.sh and scripts/test.sh.
 set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -48,9 +48,13 @@ if command -v ccache >/dev/null; then
 fi
 echo "[setup] building and installing the CANN emulator (executorch-ascend-emulator)"
 pip install -q --no-build-isolation ./emulator
-echo "[setup] building and installing executorch-ascend (C++ backend, runner, C++ tests)"
+# The C++ tests (and the in-tree emulator they link) build into build/cmake unless
+# EXECUTORCH_ASCEND_CPP_TESTS=OFF: scripts/test.sh asks that and runs them in its ASan+UBSan
+# tree (scripts/sanitize.sh), so CI compiles them once.
+cpp_tests="${EXECUTORCH_ASCEND_CPP_TESTS:-ON}"
+echo "[setup] building and installing executorch-ascend (C++ backend, runners; C++ tests: $cpp_tests)"
 pip install -q --no-build-isolation ".[test]" \
-  --config-settings=cmake.define.EXECUTORCH_ASCEND_BUILD_TESTS=ON \
+  --config-settings=cmake.define.EXECUTORCH_ASCEND_BUILD_TESTS="$cpp_tests" \
   --config-settings=build-dir=build/cmake
 # optimum-executorch pins transformers==5.0.0rc1; its code runs on the transformers pinned above,
 # so it is installed without its pins (docs/llm.md, "Install optimum-executorch").
