@@ -5,13 +5,13 @@
 # (check_wheel.sh), the Python suites (pytest) and the C++ suites (ctest), these in the ASan+UBSan
 # tree of scripts/sanitize.sh: build/cmake is built without them (EXECUTORCH_ASCEND_CPP_TESTS=OFF),
 # so CI compiles them once. The model zoo, the generation loops, the LLM example, the seq2seq
-# models, the commands and examples that export whole models in child processes, and the MoE and
-# model tests run in a second pytest process beside the rest, one per core, so that the two take
-# about as long (per-test times: --durations=0); both must pass. The sanitizer job (ctest under
-# ASan+UBSan, again with oneDNN capped to AVX2, each fuzz target briefly) runs beside them and
-# must pass too. The long runs, kept out of CI's 90 minutes, are scripts/test_long.sh's: the tests
-# marked `long` (the zoo in float16 and on Ascend310P3), the threaded tests under TSan and the
-# aarch64 job. Extra arguments go to both pytest runs.
+# models, the commands and examples that export whole models in child processes, and the optimum
+# recipe, MoE and model tests run in a second pytest process beside the rest, one per core, so
+# that the two take about as long (per-test times: --durations=0); both must pass. The sanitizer
+# job (ctest under ASan+UBSan, again with oneDNN capped to AVX2, each fuzz target briefly) runs
+# beside them and must pass too. The long runs, kept out of CI's 90 minutes, are
+# scripts/test_long.sh's: the tests marked `long` (the zoo in float16 and on Ascend310P3), the
+# threaded tests under TSan and the aarch64 job. Extra arguments go to both pytest runs.
 set -euo pipefail
 export EXECUTORCH_ASCEND_CPP_TESTS=OFF
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -31,7 +31,7 @@ zoo_log="$(mktemp -t ascend-zoo.XXXXXX.log)"
 slow=(tests/python/test_model_zoo.py tests/python/test_zoo_on_chip.py tests/python/test_llm_generation.py
       tests/python/test_llm_example.py tests/python/test_cli_export.py tests/python/test_examples.py
       tests/python/test_cpp_example.py tests/python/test_optimum_seq2seq.py
-      tests/python/test_moe.py tests/python/test_models.py)
+      tests/python/test_optimum_recipe.py tests/python/test_moe.py tests/python/test_models.py)
 # The tests marked `long` (the zoo in float16 and on Ascend310P3) are scripts/test_long.sh's.
 python -m pytest "${slow[@]}" -q -p no:cacheprovider -m "not long" "$@" >"$zoo_log" 2>&1 &
 zoo_pid=$!
