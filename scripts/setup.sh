@@ -39,9 +39,10 @@ source .venv/bin/activate
 # torch first and alone: a bare `torch` requirement elsewhere would otherwise
 # pull a multi-GB CUDA build instead of the pinned CPU one.
 pip install -q "torch==2.13.0" "executorch==1.5.1" "scikit-build-core>=0.10" ninja cmake
-# The emulator is compiled twice below, once standalone for its wheel (build/emulator) and once in
-# build/cmake beside the C++ tests, with the same flags: ccache turns the second into cache hits
-# (CMake reads these variables from the environment as its launcher defaults).
+# With the C++ tests the emulator is compiled twice below, standalone for its wheel
+# (build/emulator) and in build/cmake beside the tests, with the same flags: ccache turns the
+# second into cache hits, as it does for scripts/check_wheel.sh's backend wheel (CMake reads these
+# variables from the environment as its launcher defaults).
 if command -v ccache >/dev/null; then
   export CMAKE_C_COMPILER_LAUNCHER="${CMAKE_C_COMPILER_LAUNCHER:-ccache}"
   export CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}"
