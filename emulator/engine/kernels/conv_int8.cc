@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -36,11 +37,12 @@ PointwiseUse g_pointwise = PointwiseUse::kWhereOnednnInexact;
 // The exact float paths. Every product (x - offset_x) * w is an integer of
 // magnitude at most 255 * 128 = 32640, so any float32 sum of up to 514 of
 // them is an integer below 2^24 at every step, in any order and with FMA:
-// exact. A reduction (Cin/group * kH * kW) of at most kExactTerms runs as
-// one float convolution of (x - offset_x), zero padding standing for the
-// offset_x padding; a longer one (group 1) as several over slices of the
-// input channels, each result converted to int32 and summed in int32
-// (wrapping, as the reference loop).
+// exact (the depthwise path's bound). The dense path bounds the sums by the
+// weights themselves (SliceExact): a reduction whose every output channel
+// has |x - offset_x| * sum|w| <= 2^24 runs as one float convolution of
+// (x - offset_x), zero padding standing for the offset_x padding; a larger
+// one (group 1) as several over slices of the input channels, each result
+// converted to int32 and summed in int32 (wrapping, as the reference loop).
 constexpr int64_t kExactTerms = 514;
 // Floats per block of the depthwise path's input or output (256 KB: L2).
 constexpr int64_t kDepthwiseBlockFloats = 64 * 1024;
@@ -141,22 +143,62 @@ OnednnConvShape ChunkShape(const ConvGeometry& g, int64_t channels) {
   return s;
 }
 
-bool MakeFloatPlan(const ConvGeometry& g, FloatPlan* p) {
+// Whether float32 sums over input channels [c0, c0 + channels) of every
+// output channel are exact: each partial sum, in any order, is at most
+// xmax * sum|w| over the slice, an integer; at most 2^24, every step is.
+bool SliceExact(const ConvGeometry& g, const int8_t* w, int64_t xmax,
+                int64_t c0, int64_t channels) {
   const int64_t taps = g.w.kernel[0] * g.w.kernel[1];
-  if (g.depthwise() || taps == 0 || taps > kExactTerms || g.c == 0 ||
-      g.n == 0 || g.out_plane() == 0 || g.in_plane() == 0)
-    return false;
-  if (g.group == 1) {
-    const int64_t most = kExactTerms / taps;
-    const int64_t count = (g.c + most - 1) / most;
-    int64_t chunk = (g.c + count - 1) / count;
-    // Whole blocks of oneDNN's 8 or 16 channels where the bound allows.
-    if ((chunk + 15) / 16 * 16 <= most) chunk = (chunk + 15) / 16 * 16;
-    p->chunk = std::min(chunk, g.c);
-  } else {
-    if (g.col_rows() > kExactTerms) return false;
-    p->chunk = g.c;
+  const int64_t row = g.cg() * taps;
+  const int64_t first = g.group == 1 ? c0 * taps : 0;
+  const int64_t count = g.group == 1 ? channels * taps : row;
+  for (int64_t m = 0; m < g.m; ++m) {
+    const int8_t* src = w + m * row + first;
+    int64_t sum = 0;
+    for (int64_t j = 0; j < count; ++j) sum += std::abs(int64_t{src[j]});
+    if (xmax * sum > (int64_t{1} << 24)) return false;
   }
+  return true;
+}
+
+// The largest |x - offset_x| of an int8 x.
+int64_t MaxInputTerm(int32_t ox) {
+  return std::max<int64_t>(int64_t{127} - ox, int64_t{ox} + 128);
+}
+
+// The input-channel slices: as few as the weights allow (`w`, known at
+// prepare; `w` null: Infer's room, which is the one-slice plan's, the
+// largest). Without the weights' own bound, kExactTerms would cut a 3x3
+// Conv over 128 channels into three float convolutions, each with its
+// int32 pass; with it, int8 weights of typical magnitude take one.
+int64_t ChunkChannels(const ConvGeometry& g, const int8_t* w, int32_t ox) {
+  if (w == nullptr) return g.c;
+  const int64_t xmax = MaxInputTerm(ox);
+  if (g.group != 1) return SliceExact(g, w, xmax, 0, g.c) ? g.c : 0;
+  for (int64_t count = 1; count <= g.c; ++count) {
+    int64_t chunk = (g.c + count - 1) / count;
+    bool exact = true;
+    for (int64_t c0 = 0; c0 < g.c && exact; c0 += chunk)
+      exact = SliceExact(g, w, xmax, c0, std::min(chunk, g.c - c0));
+    if (!exact) continue;
+    // Whole blocks of oneDNN's 8 or 16 channels where the bound allows.
+    const int64_t blocks = std::min((chunk + 15) / 16 * 16, g.c);
+    exact = true;
+    for (int64_t c0 = 0; c0 < g.c && exact && blocks != chunk; c0 += blocks)
+      exact = SliceExact(g, w, xmax, c0, std::min(blocks, g.c - c0));
+    return exact ? blocks : chunk;
+  }
+  return 0;  // a single channel's sums overflow: the reference loop
+}
+
+bool MakeFloatPlan(const ConvGeometry& g, const int8_t* w, int32_t ox,
+                   FloatPlan* p) {
+  const int64_t taps = g.w.kernel[0] * g.w.kernel[1];
+  if (g.depthwise() || taps == 0 || g.c == 0 || g.n == 0 ||
+      g.out_plane() == 0 || g.in_plane() == 0)
+    return false;
+  p->chunk = ChunkChannels(g, w, ox);
+  if (p->chunk == 0) return false;
   p->chunks = (g.c + p->chunk - 1) / p->chunk;
   p->y_off = Align64(g.n * p->chunk * g.in_plane() * 4);
   p->conv_off = p->y_off + Align64(g.n * g.m * g.out_plane() * 4);
@@ -257,11 +299,13 @@ bool RunViaFloat(const ConvInt8ViaFloat& p, const int8_t* x, int32_t* y,
 std::unique_ptr<PreparedOp> PrepareViaFloat(const PrepareContext& ctx,
                                             const ConvGeometry& g) {
   FloatPlan plan;
-  if (!MakeFloatPlan(g, &plan)) return nullptr;
+  const int32_t ox = OffsetX(ctx.attrs);
+  if (!MakeFloatPlan(g, ctx.inputs[1].as<const int8_t>(), ox, &plan))
+    return nullptr;
   auto p = std::make_unique<ConvInt8ViaFloat>();
   p->g = g;
   p->plan = plan;
-  p->ox = OffsetX(ctx.attrs);
+  p->ox = ox;
   const std::vector<TensorRef>& in = ctx.inputs;
   if (in.size() >= 3 && in[2].present()) {
     const int32_t* b = in[2].as<const int32_t>();
@@ -360,7 +404,7 @@ std::string InferConvInt8(InferContext& ctx) {
   DepthwisePlan dw;
   FloatPlan fp;
   if (MakeDepthwisePlan(g, &dw)) via_float = dw.bytes;
-  if (MakeFloatPlan(g, &fp)) via_float = fp.bytes;
+  if (MakeFloatPlan(g, nullptr, 0, &fp)) via_float = fp.bytes;
   if (g.group == 1 && g.direct())
     via_float = std::max(via_float, PointwiseInt8ScratchBytes(g));
   size_t y_off = 0;

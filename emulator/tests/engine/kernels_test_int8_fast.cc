@@ -195,11 +195,14 @@ TEST(KernelsInt8Fast, DenseAndGroupedOnFloatConvolutionsMatchTheReference) {
   NoOnednnInt8 off;
   PointwiseUse never(kernels::PointwiseUse::kNever);  // the float path's 1x1
   const std::vector<ConvCase> cases = {
-      // K = 64 * 9 = 576 > 514: two slices of 32 channels.
+      // The slices come from the weights (conv_int8.cc, SliceExact): with
+      // random ones (mean |w| 64), K = 64 * 9 = 576 and 130 * 9 (stride 2,
+      // batch 2) are one slice each, 256 * 9 with x - offset_x up to 255
+      // (sum about 38e6 > 2^24) three.
       {1, 64, 12, 12, 16, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1}, 37, true},
-      // Three slices with a remainder (48, 48, 34), stride 2, batch 2.
       {2, 130, 9, 11, 20, 3, 3, 1, {1, 2, 0, 1}, {2, 1}, {1, 1}, -21, true},
-      // 1x1 with 600 channels (304 + 296) and a strided 1x1.
+      {1, 256, 5, 5, 8, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1}, 127, true},
+      // 1x1 with 600 channels and a strided 1x1.
       {1, 600, 5, 5, 24, 1, 1, 1, {0, 0, 0, 0}, {1, 1}, {1, 1}, 127, true},
       {1, 40, 9, 9, 24, 1, 1, 1, {0, 0, 0, 0}, {2, 2}, {1, 1}, -128, false},
       // One slice: the stem (3 channels, 7x7 stride 2), dilation, 5x5.
@@ -212,7 +215,8 @@ TEST(KernelsInt8Fast, DenseAndGroupedOnFloatConvolutionsMatchTheReference) {
       // 1-D.
       {1, 70, 1, 40, 9, 1, 9, 1, {4, 4}, {1}, {1}, 33, true, 0, 0, true},
       // The extremes at the bound: 57 * 9 = 513 and 514 * 1 products of
-      // 32640 in one slice, and 120 * 9 in three.
+      // 32640 in one slice, and 120 * 9 in three (two of 48: whole blocks
+      // of 16 where the bound allows, then 24).
       {1,
        57,
        6,
@@ -265,9 +269,27 @@ TEST(KernelsInt8Fast, DenseAndGroupedOnFloatConvolutionsMatchTheReference) {
         << "c=" << t.c << ": not prepared on the float path";
     seed += 3;
   }
-  // Grouped with Cin/group * kH * kW > 514: no float path (the reference).
-  EXPECT_FALSE(ExpectConvMatchesReference(
+  // Grouped, Cin/group * kH * kW = 576: one grouped float convolution with
+  // random weights; with every product 32640 (a group is not sliced), none:
+  // the reference loop.
+  EXPECT_TRUE(ExpectConvMatchesReference(
       {1, 128, 6, 6, 8, 3, 3, 2, {1, 1, 1, 1}, {1, 1}, {1, 1}, 7, true}, seed));
+  EXPECT_FALSE(ExpectConvMatchesReference({1,
+                                           128,
+                                           6,
+                                           6,
+                                           8,
+                                           3,
+                                           3,
+                                           2,
+                                           {1, 1, 1, 1},
+                                           {1, 1},
+                                           {1, 1},
+                                           127,
+                                           true,
+                                           -128,
+                                           -128},
+                                          seed + 3));
 }
 
 // The pointwise path (pointwise_int8.h, AVX2) on every CPU that has it:
