@@ -318,6 +318,7 @@ std::string GraphCompiler::AddNode(const onnx::NodeProto& node, int index) {
     std::string err = FuseIntoConv(node, index, &fused);
     if (err.empty() && !fused) err = SigmoidMulIntoSwish(node, index, &fused);
     if (err.empty() && !fused) err = FuseIntoInt8Conv(node, index, &fused);
+    if (err.empty() && !fused) err = FuseIntoInt8MatMul(node, index, &fused);
     if (!err.empty()) return label + ": " + err;
     if (fused) return "";
     onnx::NodeProto merged;

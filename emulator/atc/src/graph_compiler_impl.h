@@ -151,9 +151,12 @@ class GraphCompiler {
   std::string SigmoidMulIntoSwish(const onnx::NodeProto& node, int index,
                                   bool* fused);
 
-  // ---- fuse_int8_conv.cc: CANN's int8 chain into FusedConvDequant.
+  // ---- fuse_int8_dequant.cc: CANN's int8 chains into FusedConvDequant
+  // and FusedMatMulInt8.
   std::string FuseIntoInt8Conv(const onnx::NodeProto& node, int index,
                                bool* fused);
+  std::string FuseIntoInt8MatMul(const onnx::NodeProto& node, int index,
+                                 bool* fused);
 
   // ---- fuse_pad.cc: a Pad into the Conv after it, also through an
   // AscendQuant.

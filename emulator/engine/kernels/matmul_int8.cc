@@ -209,16 +209,16 @@ std::string InferMatMulInt8(InferContext& ctx) {
 }
 
 namespace {
-void MatMulInt8(const RunContext& ctx, bool reference) {
+void MatMulInt8(const RunContext& ctx, bool reference, const int32_t* bias) {
   const Shape& a = ctx.inputs[0].shape;
   const int64_t k = a.dims[a.rank - 1];
   const int64_t n = ctx.inputs[1].shape.dims[1];
   const int64_t m =
       k == 0 ? ctx.outputs[0].shape.numel() / (n == 0 ? 1 : n) : a.numel() / k;
   Product(ctx.inputs[0].as<const int8_t>(), ctx.inputs[1].as<const int8_t>(),
-          false, nullptr,
-          static_cast<int32_t>(AttrInt(ctx.attrs, "offset_x", 0)), m, n, k,
-          ctx.outputs[0].as<int32_t>(), reference, ctx.prepared, ctx.scratch);
+          false, bias, static_cast<int32_t>(AttrInt(ctx.attrs, "offset_x", 0)),
+          m, n, k, ctx.outputs[0].as<int32_t>(), reference, ctx.prepared,
+          ctx.scratch);
 }
 
 void GemmInt8(const RunContext& ctx, bool reference) {
@@ -242,8 +242,12 @@ void Int8Product(const int8_t* a, const int8_t* b, bool trans_b,
   Product(a, b, trans_b, bias, 0, m, n, k, y, false, nullptr, nullptr);
 }
 
-void RunMatMulInt8(const RunContext& ctx) { MatMulInt8(ctx, false); }
-void RunMatMulInt8Reference(const RunContext& ctx) { MatMulInt8(ctx, true); }
+void RunMatMulInt8(const RunContext& ctx, const int32_t* bias) {
+  MatMulInt8(ctx, false, bias);
+}
+void RunMatMulInt8Reference(const RunContext& ctx) {
+  MatMulInt8(ctx, true, nullptr);
+}
 
 std::string InferGemmInt8(InferContext& ctx) {
   const char* op = "Gemm";

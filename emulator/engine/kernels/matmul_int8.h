@@ -23,7 +23,9 @@ namespace kernels {
 
 bool MatMulIsInt8(const std::vector<TensorRef>& inputs);
 std::string InferMatMulInt8(InferContext& ctx);
-void RunMatMulInt8(const RunContext& ctx);
+// bias: int32 [N] added to every row of the sums (wrapping), or null
+// (FusedMatMulInt8's merged Add; the MatMul op has none).
+void RunMatMulInt8(const RunContext& ctx, const int32_t* bias = nullptr);
 std::string InferGemmInt8(InferContext& ctx);
 void RunGemmInt8(const RunContext& ctx);
 // Both ops' reference loops (the tests compare the fast paths with them).

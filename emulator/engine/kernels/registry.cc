@@ -22,6 +22,9 @@ std::unique_ptr<PreparedOp> PrepareGlobalAveragePool(const PrepareContext& ctx);
 std::unique_ptr<PreparedOp> PrepareMatMul(const PrepareContext& ctx);
 // The int8 Conv and its scales of FusedConvDequant (conv_int8_fused.cc).
 std::unique_ptr<PreparedOp> PrepareFusedConvDequant(const PrepareContext& ctx);
+// The int8 product's and the scales of FusedMatMulInt8
+// (matmul_int8_fused.cc).
+std::unique_ptr<PreparedOp> PrepareFusedMatMulInt8(const PrepareContext& ctx);
 }  // namespace kernels
 
 namespace {
@@ -36,6 +39,7 @@ constexpr struct {
     {"Conv", &PrepareConv},
     {"FusedConv", &PrepareConv},
     {"FusedConvDequant", &PrepareFusedConvDequant},
+    {"FusedMatMulInt8", &PrepareFusedMatMulInt8},
     {"MaxPool", &PrepareMaxPool},
     {"GlobalAveragePool", &PrepareGlobalAveragePool},
     {"MatMul", &PrepareMatMul},

@@ -235,6 +235,73 @@ TEST_F(AtcQuantTest, NextLayersQuantFusesAndKeepsItsOffset) {
             *std::min_element(outs[0].begin(), outs[0].end()));
 }
 
+// A quantized Linear as the lowering emits it (AscendQuant -> int8 MatMul
+// -> Add of the int32 bias -> AscendDequant -> Cast) compiles to
+// AscendQuant and one FusedMatMulInt8 whose numbers are the test's own and
+// the ops' apart (fusion off: five ops).
+TEST_F(AtcQuantTest, QuantizedLinearFusesIntoOneInt8MatMul) {
+  OnnxBuilder b;
+  b.Input("x", {3, 4});
+  b.Output("y", {3, 2});
+  const std::vector<int8_t> w = {7, -3, 127, -128, -5, 9, 2, 64};  // [4, 2]
+  // Column 0's sums wrap past 2^31 where positive; column 1's are small.
+  const std::vector<int32_t> bias = {2147483000, -77};
+  AddInit(b, "w", onnx::TensorProto::INT8, {4, 2}, w);
+  AddInit(b, "bias", onnx::TensorProto::INT32, {2}, bias);
+  const double deq[2] = {std::ldexp(1.0, -21), std::ldexp(1.0, -7)};
+  AddInit(b, "deq", onnx::TensorProto::UINT64, {2},
+          std::vector<uint64_t>{0x35000000u, 0x3C000000u});  // one a column
+  onnx::NodeProto& q = b.Node("AscendQuant", {"x"}, {"xq"}, "quant");
+  OnnxBuilder::AttrFloat(q, "scale", 20.0f);
+  OnnxBuilder::AttrFloat(q, "offset", 3.0f);
+  b.Node("MatMul", {"xq", "w"}, {"acc"}, "matmul");
+  b.Node("Add", {"acc", "bias"}, {"biased"}, "bias");
+  b.Node("AscendDequant", {"biased", "deq"}, {"yh"}, "dequant");
+  onnx::NodeProto& cast = b.Node("Cast", {"yh"}, {"y"}, "cast");
+  OnnxBuilder::AttrInt(cast, "to", onnx::TensorProto::FLOAT);
+  WriteFile("fusion_off.cfg", R"({"Switch": {"GraphFusion": {"ALL": "off"}, )"
+                              R"("UBFusion": {"ALL": "off"}}})");
+  std::vector<float> x(12);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = -6.0f + 1.037f * static_cast<float>((i * 5) % 12);
+  // The test's own: float16 quantization, int32 sums of (q - 3) * w plus the
+  // bias, wrapping, one rounding of acc * deq[column] to float16.
+  std::vector<float> want(6);
+  for (int r = 0; r < 3; ++r) {
+    for (int j = 0; j < 2; ++j) {
+      uint32_t acc = static_cast<uint32_t>(bias[j]);
+      for (int t = 0; t < 4; ++t) {
+        const float v = H(H(H(x[r * 4 + t]) * 20.0f) + 3.0f);
+        const int qv = static_cast<int>(
+            std::min(127.0f, std::max(-128.0f, std::nearbyint(v))));
+        acc += static_cast<uint32_t>((qv - 3) * int{w[t * 2 + j]});
+      }
+      want[r * 2 + j] =
+          NearestHalf(static_cast<double>(static_cast<int32_t>(acc)) * deq[j]);
+    }
+  }
+  for (bool fuse : {true, false}) {
+    std::vector<std::string> args;
+    if (!fuse) args.push_back("--fusion_switch_file=" + Path("fusion_off.cfg"));
+    const std::string name = fuse ? "linear" : "linear_plain";
+    std::unique_ptr<Model> model = CompileAndLoad(b, name, args);
+    ASSERT_NE(model, nullptr);
+    const std::vector<std::string> ops = OpNames(Path(name + ".om"));
+    if (fuse) {
+      EXPECT_NE(std::find(ops.begin(), ops.end(),
+                          "FusedMatMulInt8:matmul+bias+dequant+cast"),
+                ops.end());
+      EXPECT_EQ(ops.size(), 2u);  // AscendQuant, FusedMatMulInt8
+    } else {
+      EXPECT_EQ(ops.size(), 5u);
+    }
+    EXPECT_EQ(RunFloat(*model, {x})[0], want) << (fuse ? "fused" : "apart");
+  }
+  // The numbers test what they should: a wrapped sum and a plain one.
+  EXPECT_LT(*std::min_element(want.begin(), want.end()), -1000.0f);
+  EXPECT_GT(*std::max_element(want.begin(), want.end()), 1000.0f);
+}
+
 TEST_F(AtcQuantTest, Int8ConvWithoutAQuantGetsOffsetZero) {
   // The int8 input is a graph input: offset_x 0.
   OnnxBuilder b;

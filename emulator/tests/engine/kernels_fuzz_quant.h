@@ -82,6 +82,35 @@ bool QuantFuzzInputs(F& f, const std::string& op, std::vector<HostTensor>* in) {
                            : HostTensor::Absent());
     return true;
   }
+  if (op == "FusedMatMulInt8") {
+    // A [.., M, K] and B [K, N] int8 (near-valid: now and then another K or
+    // a float B), a bias of N int32 or none, then a deq_scale of one or N
+    // elements (now and then another count) or none.
+    Shape a;
+    a.rank = static_cast<int32_t>(f.Int(2, 3));
+    for (int32_t i = 0; i < a.rank; ++i) a.dims[i] = f.Int(0, 6);
+    in->push_back(QuantFuzzTensor<int8_t>(f, DType::kInt8, a, -128, 127));
+    const int64_t k = f.Coin(90) ? a.dims[a.rank - 1] : f.Int(0, 4);
+    const int64_t n = f.Int(0, 6);
+    in->push_back(f.Coin(95) ? QuantFuzzTensor<int8_t>(f, DType::kInt8,
+                                                       S({k, n}), -128, 127)
+                             : RandF32(S({k, n}), 4));
+    in->push_back(f.Coin(60)
+                      ? QuantFuzzTensor<int32_t>(
+                            f, DType::kInt32, S({f.Coin(90) ? n : f.Int(0, 5)}),
+                            -1000, 1000)
+                      : HostTensor::Absent());
+    if (f.Coin(80)) {
+      const int64_t count = f.Coin(50) ? 1 : f.Coin(85) ? n : f.Int(0, 5);
+      std::vector<uint64_t> v(static_cast<size_t>(count));
+      for (auto& d : v) {
+        d = Eigen::numext::bit_cast<uint32_t>(
+            static_cast<float>(f.Int(-100, 100)) / 1000);
+      }
+      in->push_back(HostTensor::Of(DType::kUInt64, S({count}), v));
+    }
+    return true;
+  }
   if (op == "AscendDequant") {
     const Shape s = QuantFuzzShape(f, 4);
     in->push_back(f.Coin(90) ? QuantFuzzTensor<int32_t>(f, DType::kInt32, s,
@@ -262,6 +291,19 @@ void QuantFuzzAttrs(F& f, const std::string& op, A* a) {
     if (f.Coin(30)) a->Int("relu_flag", f.Int(0, 2));
     if (f.Coin(40)) a->Int("to", f.Coin(90) ? 1 : f.Int(0, 12));
     if (f.Coin(40)) {
+      const bool clip = f.Coin(60);
+      a->Str("activation", clip ? "Clip" : f.Coin(90) ? "Relu" : "Gelu");
+      if (clip && f.Coin(90)) {
+        a->Floats("activation_params", {0.0f, static_cast<float>(f.Int(1, 6))});
+      }
+    }
+  }
+  if (op == "FusedMatMulInt8") {
+    a->Str("base", f.Coin(95) ? "MatMul" : "Gemm");
+    if (f.Coin(20)) a->Int("offset_x", f.Int(-130, 130));
+    if (f.Coin(30)) a->Int("relu_flag", f.Int(0, 2));
+    if (f.Coin(40)) a->Int("to", f.Coin(90) ? 1 : f.Int(0, 12));
+    if (f.Coin(20)) {
       const bool clip = f.Coin(60);
       a->Str("activation", clip ? "Clip" : f.Coin(90) ? "Relu" : "Gelu");
       if (clip && f.Coin(90)) {

@@ -34,6 +34,7 @@ add_executable(ascend_emu_kernels_test
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_int8.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_int8_fast.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_conv_dequant.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_test_matmul_dequant.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_requant_table.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_requant_computed.cc
   ${CMAKE_CURRENT_LIST_DIR}/kernels_test_dynamic_quant.cc
