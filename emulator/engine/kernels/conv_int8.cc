@@ -300,7 +300,11 @@ std::unique_ptr<PreparedOp> PrepareViaFloat(const PrepareContext& ctx,
                                             const ConvGeometry& g) {
   FloatPlan plan;
   const int32_t ox = OffsetX(ctx.attrs);
-  if (!MakeFloatPlan(g, ctx.inputs[1].as<const int8_t>(), ox, &plan))
+  // Infer reserved the one-slice plan's room: a plan of several slices
+  // must fit it too (oneDNN's own scratch need not shrink with the slice).
+  FloatPlan room;
+  if (!MakeFloatPlan(g, ctx.inputs[1].as<const int8_t>(), ox, &plan) ||
+      !MakeFloatPlan(g, nullptr, 0, &room) || plan.bytes > room.bytes)
     return nullptr;
   auto p = std::make_unique<ConvInt8ViaFloat>();
   p->g = g;
