@@ -8,6 +8,40 @@ namespace ascend_emu {
 namespace atc {
 namespace graph {
 
+// The element-wise ops after AscendDequant that join either int8 chain's
+// output stage: a float16 -> float32 Cast, Relu, or Clip with constant
+// bounds on float32, set on `attrs`. False for any other node, and where
+// the precision mode would round between (as the float Conv fusions).
+bool GraphCompiler::MergeAfterDequant(const onnx::NodeProto& node,
+                                      Attributes* attrs) {
+  const std::string& type = node.op_type();
+  if (type != "Cast" && type != "Relu" && type != "Clip") return false;
+  const OpPrecision precision = DecideOpPrecision(node);
+  if (precision.round_outputs || precision.dtype != DType::kFloat32)
+    return false;
+  const bool to_float = attrs->GetInt("to", 10) == 1;
+  if (type == "Cast") {
+    // float16 -> float32: exact, the values unchanged.
+    if (to_float || node.attribute_size() != 1 ||
+        node.attribute(0).name() != "to" || node.attribute(0).i() != 1)
+      return false;
+    Attribute to;
+    to.kind = Attribute::Kind::kInt;
+    to.i = 1;
+    attrs->map()["to"] = to;
+  } else if (type == "Relu") {
+    if (node.input_size() != 1) return false;
+    SetActivation(attrs, "Relu");
+  } else {
+    // Clip on float32 only (its bounds in float16 would be rounded).
+    float bounds[2];
+    if (!to_float || node.attribute_size() != 0 || !ClipBounds(node, bounds))
+      return false;
+    SetActivation(attrs, "Clip", bounds);
+  }
+  return true;
+}
+
 // ---- CANN's int8 chain into FusedConvDequant (docs/atc.md "Conv
 // fusions"): Conv(int8) -> AscendDequant [-> Cast to float32] [-> Relu |
 // Clip] [-> AscendQuant], each read only by the next, as CANN's graph
@@ -41,7 +75,6 @@ std::string GraphCompiler::FuseIntoInt8Conv(const onnx::NodeProto& node,
   const Value& yv = values_.at(y);
   PendingOp fused_op = op;
   const bool has_act = op.attrs.Has("activation");
-  const bool to_float = op.attrs.GetInt("to", 10) == 1;
   if (type == "AscendDequant") {
     if (!conv || yv.dtype != DType::kInt32 || node.input_size() != 2) return "";
     auto d = values_.find(node.input(1));
@@ -66,30 +99,7 @@ std::string GraphCompiler::FuseIntoInt8Conv(const onnx::NodeProto& node,
     for (const auto& kv : quant.map())
       fused_op.attrs.map()["quant_" + kv.first] = kv.second;
   } else {
-    if (conv || has_act) return "";
-    // Nothing rounded by the precision mode (as the float Conv fusions).
-    const OpPrecision precision = DecideOpPrecision(node);
-    if (precision.round_outputs || precision.dtype != DType::kFloat32)
-      return "";
-    if (type == "Cast") {
-      // float16 -> float32: exact, the values unchanged.
-      if (to_float || node.attribute_size() != 1 ||
-          node.attribute(0).name() != "to" || node.attribute(0).i() != 1)
-        return "";
-      Attribute to;
-      to.kind = Attribute::Kind::kInt;
-      to.i = 1;
-      fused_op.attrs.map()["to"] = to;
-    } else if (type == "Relu") {
-      if (node.input_size() != 1) return "";
-      SetActivation(&fused_op.attrs, "Relu");
-    } else {
-      // Clip on float32 only (its bounds in float16 would be rounded).
-      float bounds[2];
-      if (!to_float || node.attribute_size() != 0 || !ClipBounds(node, bounds))
-        return "";
-      SetActivation(&fused_op.attrs, "Clip", bounds);
-    }
+    if (conv || has_act || !MergeAfterDequant(node, &fused_op.attrs)) return "";
   }
   std::string err = CheckOpDtypeOnSoc(node);
   if (err.empty()) err = CheckOpOnSoc(node);
@@ -135,7 +145,6 @@ std::string GraphCompiler::FuseIntoInt8MatMul(const onnx::NodeProto& node,
   }
   const bool has_deq = fused_op.inputs.size() > 3;
   const bool has_act = op.attrs.Has("activation");
-  const bool to_float = op.attrs.GetInt("to", 10) == 1;
   if (type == "Add") {
     // The int32 bias of a MatMul: a constant [N] on either side.
     if (op.op_type != "MatMul" || node.input_size() != 2) return "";
@@ -159,32 +168,9 @@ std::string GraphCompiler::FuseIntoInt8MatMul(const onnx::NodeProto& node,
     for (const auto& kv : deq.map()) fused_op.attrs.map()[kv.first] = kv.second;
     fused_op.inputs.push_back(node.input(1));
   } else {
-    if (!has_deq || has_act || node.input(0) != y) return "";
-    // Nothing rounded by the precision mode (as the float Conv fusions).
-    const OpPrecision precision = DecideOpPrecision(node);
-    if (precision.round_outputs || precision.dtype != DType::kFloat32)
-      return "";
-    if (type == "Cast") {
-      // float16 -> float32: exact, the values unchanged.
-      if (to_float || node.attribute_size() != 1 ||
-          node.attribute(0).name() != "to" || node.attribute(0).i() != 1)
-        return "";
-      Attribute to;
-      to.kind = Attribute::Kind::kInt;
-      to.i = 1;
-      fused_op.attrs.map()["to"] = to;
-    } else if (type == "Relu") {
-      if (node.input_size() != 1) return "";
-      SetActivation(&fused_op.attrs, "Relu");
-    } else if (type == "Clip") {
-      // Clip on float32 only (its bounds in float16 would be rounded).
-      float bounds[2];
-      if (!to_float || node.attribute_size() != 0 || !ClipBounds(node, bounds))
-        return "";
-      SetActivation(&fused_op.attrs, "Clip", bounds);
-    } else {
-      return "";  // a float Add
-    }
+    if (!has_deq || has_act || node.input(0) != y ||
+        !MergeAfterDequant(node, &fused_op.attrs))
+      return "";  // (a float Add among them)
   }
   std::string err = CheckOpDtypeOnSoc(node);
   if (err.empty()) err = CheckOpOnSoc(node);

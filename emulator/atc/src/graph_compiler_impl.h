@@ -157,6 +157,7 @@ class GraphCompiler {
                                bool* fused);
   std::string FuseIntoInt8MatMul(const onnx::NodeProto& node, int index,
                                  bool* fused);
+  bool MergeAfterDequant(const onnx::NodeProto& node, Attributes* attrs);
 
   // ---- fuse_pad.cc: a Pad into the Conv after it, also through an
   // AscendQuant.

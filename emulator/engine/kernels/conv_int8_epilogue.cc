@@ -40,6 +40,31 @@ Epilogue ReadEpilogue(const Attributes& attrs, const TensorRef& deq) {
   return e;
 }
 
+std::string CheckOutputStage(const char* op, const Attributes& attrs) {
+  const int64_t to = AttrInt(attrs, "to", 10);
+  if (to != 10 && to != 1) {
+    return Fail(op, "to must be 10 (float16) or 1 (float32), got " +
+                        std::to_string(to));
+  }
+  const std::string act = AttrString(attrs, "activation", "");
+  if (!act.empty() && act != "Relu" && act != "Clip")
+    return Fail(op, "activation '" + act + "' (Relu or Clip)");
+  if ((act == "Clip") != (attrs.GetFloats("activation_params").size() == 2))
+    return Fail(op, "activation_params [min, max] go with Clip alone");
+  return "";
+}
+
+std::vector<DeqScale> ReadDeqScales(const TensorRef& deq, bool* any_special) {
+  const int64_t count = deq.shape.numel();
+  std::vector<DeqScale> scales(static_cast<size_t>(count));
+  *any_special = false;
+  for (int64_t c = 0; c < count; ++c) {
+    scales[c] = ReadDeqScale(deq, c);
+    *any_special = *any_special || scales[c].special;
+  }
+  return scales;
+}
+
 namespace {
 
 // The activation on one float16 value: the Relu and Clip kernels' own

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "ascend_emu/kernel.h"
@@ -43,6 +44,14 @@ struct Epilogue {
 
 // The op's attributes (Infer validated them) and deq_scale's dtype.
 Epilogue ReadEpilogue(const Attributes& attrs, const TensorRef& deq);
+
+// Infer's check of the output-stage attributes both fused int8 ops take
+// (FusedConvDequant, FusedMatMulInt8): `to` 10 or 1, `activation` Relu or
+// Clip, `activation_params` with Clip alone. "" when they are sound.
+std::string CheckOutputStage(const char* op, const Attributes& attrs);
+
+// deq_scale's scales in order; *any_special: one of them is inf or NaN.
+std::vector<DeqScale> ReadDeqScales(const TensorRef& deq, bool* any_special);
 
 // Planes under a vector's length (the last blocks' 2x2, 4x4) take vectors
 // across channels, each element given its channel's scale in arrays of up

@@ -158,16 +158,9 @@ std::string InferFusedConvDequant(InferContext& ctx) {
                          {"quant_round_mode", K::kString},
                          {"quant_dst_type", K::kString}});
   if (!err.empty()) return err;
+  err = CheckOutputStage(kOp, own);
+  if (!err.empty()) return err;
   const int64_t to = AttrInt(own, "to", 10);
-  if (to != 10 && to != 1) {
-    return Fail(kOp, "to must be 10 (float16) or 1 (float32), got " +
-                         std::to_string(to));
-  }
-  const std::string act = AttrString(own, "activation", "");
-  if (!act.empty() && act != "Relu" && act != "Clip")
-    return Fail(kOp, "activation '" + act + "' (Relu or Clip)");
-  if ((act == "Clip") != (own.GetFloats("activation_params").size() == 2))
-    return Fail(kOp, "activation_params [min, max] go with Clip alone");
 
   // The int8 Conv, as the Conv kernel checks it.
   const Attributes conv_attrs = ConvAttributes(ctx.attrs);
@@ -234,10 +227,7 @@ std::unique_ptr<PreparedOp> PrepareFusedConvDequant(const PrepareContext& ctx) {
   p->epilogue = ReadEpilogue(ctx.attrs, d);
   if (p->epilogue.quant) p->requant_table = BuildRequantTable(p->epilogue);
   const int64_t count = d.shape.numel();
-  for (int64_t c = 0; c < count; ++c) {
-    p->scales.push_back(ReadDeqScale(d, c));
-    p->any_special = p->any_special || p->scales.back().special;
-  }
+  p->scales = ReadDeqScales(d, &p->any_special);
   if (!ctx.outputs.empty() && ctx.outputs[0].shape.rank >= 2) {
     const int64_t m = ctx.outputs[0].shape.dims[1];
     p->vscales = ChannelVScales(p->scales.data(), count, m);
@@ -353,10 +343,7 @@ void RunFusedConvDequant(const RunContext& ctx) {
     scales = p->scales.data();
     any_special = p->any_special;
   } else {
-    for (int64_t c = 0; c < count; ++c) {
-      read.push_back(ReadDeqScale(d, c));
-      any_special = any_special || read.back().special;
-    }
+    read = ReadDeqScales(d, &any_special);
     scales = read.data();
   }
   std::vector<float> read_vs;

@@ -129,16 +129,9 @@ std::string InferFusedMatMulInt8(InferContext& ctx) {
         return Fail(kOp, "'" + kv.first + "' without a deq_scale input");
     }
   }
+  err = CheckOutputStage(kOp, own);
+  if (!err.empty()) return err;
   const int64_t to = AttrInt(own, "to", 10);
-  if (to != 10 && to != 1) {
-    return Fail(kOp, "to must be 10 (float16) or 1 (float32), got " +
-                         std::to_string(to));
-  }
-  const std::string act = AttrString(own, "activation", "");
-  if (!act.empty() && act != "Relu" && act != "Clip")
-    return Fail(kOp, "activation '" + act + "' (Relu or Clip)");
-  if ((act == "Clip") != (own.GetFloats("activation_params").size() == 2))
-    return Fail(kOp, "activation_params [min, max] go with Clip alone");
 
   // The int8 product, as the MatMul or Gemm kernel checks it.
   const Attributes base_attrs = BaseAttributes(ctx.attrs);
@@ -196,11 +189,7 @@ std::unique_ptr<PreparedOp> PrepareFusedMatMulInt8(const PrepareContext& ctx) {
   p->gemm = IsGemm(ctx.attrs);
   if (deq != nullptr) {
     p->epilogue = ReadEpilogue(ctx.attrs, *deq);
-    const int64_t count = deq->shape.numel();
-    for (int64_t c = 0; c < count; ++c) {
-      p->scales.push_back(ReadDeqScale(*deq, c));
-      p->any_special = p->any_special || p->scales.back().special;
-    }
+    p->scales = ReadDeqScales(*deq, &p->any_special);
   }
   const Attributes base_attrs = BaseAttributes(ctx.attrs);
   const std::vector<TensorRef> base_in =
@@ -253,10 +242,7 @@ void RunFusedMatMulInt8(const RunContext& ctx) {
     scales = p->scales.data();
     any_special = p->any_special;
   } else {
-    for (int64_t c = 0; c < count; ++c) {
-      read.push_back(ReadDeqScale(*deq, c));
-      any_special = any_special || read.back().special;
-    }
+    read = ReadDeqScales(*deq, &any_special);
     scales = read.data();
   }
   int64_t n = 0, m = 0, plane = 0;
