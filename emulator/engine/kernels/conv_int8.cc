@@ -47,10 +47,6 @@ constexpr int64_t kExactTerms = 514;
 // Floats per block of the depthwise path's input or output (256 KB: L2).
 constexpr int64_t kDepthwiseBlockFloats = 64 * 1024;
 
-size_t Align64(int64_t bytes) {
-  return static_cast<size_t>((bytes + 63) / 64 * 64);
-}
-
 // xf = x - ox as float.
 void ToFloat(const int8_t* __restrict x, int64_t count, int32_t ox,
              float* __restrict xf) {

@@ -51,8 +51,6 @@ constexpr const char* kOwnAttrs[] = {
 constexpr const char* kQuantAttrs[] = {"scale", "offset", "sqrt_mode",
                                        "round_mode", "dst_type"};
 
-size_t Align64(size_t bytes) { return (bytes + 63) / 64 * 64; }
-
 // The prepared op: the int8 Conv's own (or null) and the scales, read once.
 class FusedConvDequantPrepared final : public PreparedOp {
  public:

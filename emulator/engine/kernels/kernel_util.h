@@ -22,6 +22,12 @@ namespace kernels {
 // few such sizes stay exact.
 constexpr int64_t kMaxTensorBytes = int64_t{1} << 40;
 
+// `bytes` rounded up to a multiple of 64: where each part of an op's
+// scratch starts (the arena gives the scratch 64-byte aligned).
+inline size_t Align64(int64_t bytes) {
+  return static_cast<size_t>((bytes + 63) / 64 * 64);
+}
+
 // "<op>: <message>", the form of every Infer error.
 std::string Fail(const char* op, const std::string& message);
 

@@ -68,10 +68,6 @@ class MatMulInt8ViaFloat final : public PreparedOp {
   std::vector<float> b;  // the weight as float, in its own layout
 };
 
-size_t Align64(int64_t bytes) {
-  return static_cast<size_t>((bytes + 63) / 64 * 64);
-}
-
 // The scratch of the float path: a block of rows of a and its [rows, n]
 // float product. False when it would be too large (the path is not taken).
 bool ViaFloatScratch(int64_t m, int64_t n, int64_t k, size_t* bytes) {

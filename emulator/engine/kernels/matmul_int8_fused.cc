@@ -42,8 +42,6 @@ constexpr const char* kOwnAttrs[] = {
     "base", "sqrt_mode",  "relu_flag",        "dtype",
     "to",   "activation", "activation_params"};
 
-size_t Align64(size_t bytes) { return (bytes + 63) / 64 * 64; }
-
 bool IsGemm(const Attributes& attrs) {
   return std::strcmp(AttrString(attrs, "base", ""), "Gemm") == 0;
 }

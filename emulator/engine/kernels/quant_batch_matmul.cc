@@ -225,10 +225,6 @@ DType OutputDType(int64_t code) {
 
 // The scratch: the int32 sums of one batch [M, N], then x1's batch
 // transposed to [M, K] when transpose_x1.
-size_t Align64(int64_t bytes) {
-  return static_cast<size_t>((bytes + 63) / 64 * 64);
-}
-
 // Fixpipe's reading of a packed scale (TransQuantParamV2's layout): bits
 // 31:0 an fp32 of which the top 19 bits count (sign, exponent, 10 bits of
 // mantissa; the golden's u64_to_deq_scale), bits 45:37 an int9 offset.
